@@ -1,0 +1,96 @@
+# grothmpi — build, test, bench, demo, deps.
+#
+#   make            the grothmpi binary (build/grothmpi) and one static library per folder
+#   make deps       install the Debian packages (idempotent; sudo when not root)
+#   make test       deps, build, then every test; the last line reads "N passed, N failed"
+#   make bench      deps, build, then the benchmarks (they measure, never assert)
+#   make demo       deps, build, then the demo
+#   make SAN=address,undefined test    the same with sanitizers and GM_VERIFY checks
+#
+# Each folder listed in LIBDIRS that has .c files becomes build/lib<folder>.a;
+# cli/*.c links them into build/grothmpi; tests/unit/*.c into one Criterion runner.
+
+CC      ?= gcc
+SAN     ?=
+BUILD   ?= build
+OPT     ?= -O3
+
+# Libraries in link order: a folder may use only those after it.
+LIBDIRS := groth16 synth ec topo ff base
+
+DEB_PKGS := build-essential pkg-config libopenmpi-dev openmpi-bin libhwloc-dev hwloc \
+            libpfm4-dev libjemalloc-dev libjansson-dev libssl-dev libcriterion-dev \
+            linux-perf slurm-wlm munge
+
+ifneq ($(SAN),)
+BUILD   := build-san
+OPT     := -O1 -fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=all -DGM_VERIFY_ON
+LDSAN   := -fsanitize=$(SAN)
+endif
+
+PKGS_CFLAGS := $(shell pkg-config --cflags hwloc jansson jemalloc 2>/dev/null)
+PKGS_LIBS   := $(shell pkg-config --libs hwloc jansson jemalloc 2>/dev/null)
+
+CFLAGS  := -std=gnu11 $(OPT) -march=x86-64-v3 -g -Wall -Wextra -Werror -I. -MMD -MP $(PKGS_CFLAGS) $(EXTRA_CFLAGS)
+LDLIBS  := $(PKGS_LIBS) -lpfm -lcrypto -lpthread -lm
+LDFLAGS := $(LDSAN)
+
+PRESENT := $(foreach d,$(LIBDIRS),$(if $(wildcard $(d)/*.c),$(d)))
+LIBS    := $(foreach d,$(PRESENT),$(BUILD)/lib$(d).a)
+objs     = $(patsubst %.c,$(BUILD)/%.o,$(wildcard $(1)/*.c))
+
+BIN      := $(BUILD)/grothmpi
+CLI_OBJS := $(call objs,cli) $(call objs,bench)
+TEST_BIN := $(BUILD)/tests/unit_tests
+TEST_OBJS:= $(call objs,tests/unit)
+
+.PHONY: all deps test unit bench demo clean
+all: $(BIN)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+define lib_rule
+$(BUILD)/lib$(1).a: $(call objs,$(1))
+	@rm -f $$@
+	ar rcs $$@ $$^
+endef
+$(foreach d,$(PRESENT),$(eval $(call lib_rule,$(d))))
+
+$(BIN): $(CLI_OBJS) $(LIBS)
+	$(CC) $(LDFLAGS) $(CLI_OBJS) $(LIBS) $(LDLIBS) -o $@
+
+$(TEST_BIN): $(TEST_OBJS) $(LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) $(TEST_OBJS) $(LIBS) $(LDLIBS) -lcriterion -o $@
+
+# Installs only what is missing, so a second run is quiet and quick.
+deps:
+	@missing=""; for p in $(DEB_PKGS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  sudo=""; [ "$$(id -u)" -eq 0 ] || sudo=sudo; \
+	  echo "make deps: installing$$missing"; \
+	  $$sudo apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $$missing >/dev/null || exit 1; \
+	fi
+
+test: deps
+	@$(MAKE) --no-print-directory all $(TEST_BIN)
+	@BUILD=$(BUILD) sh tests/run.sh
+
+bench: deps
+	@$(MAKE) --no-print-directory all
+	$(BIN) bench field
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	$(BIN) selfcheck
+	$(BIN) bench field --quick
+
+clean:
+	rm -rf build build-san
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

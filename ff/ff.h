@@ -1,0 +1,215 @@
+/*
+ * ff/ff.h — the BLS12-381 fields: Fp (base field, 381 bits, 6 x 64-bit limbs),
+ * Fr (scalar field, 255 bits, 4 x 64-bit limbs) and the tower
+ * Fp2 = Fp[u]/(u^2 + 1), Fp6 = Fp2[v]/(v^3 - (u + 1)), Fp12 = Fp6[w]/(w^2 - v).
+ *
+ * Conventions for every function below unless it says otherwise:
+ *  - fp_t and fr_t hold Montgomery form a*R mod m (R = 2^384 for Fp, 2^256 for
+ *    Fr), limbs little-endian, and are always fully reduced: 0 <= value < m.
+ *    Every function takes reduced inputs and returns reduced outputs
+ *    (checked under GM_VERIFY). Bytes and integers go in and out only through
+ *    the *_from_* / *_to_* functions.
+ *  - Outputs come first; any output may alias any input.
+ *  - No function allocates, prints or fails on a reduced input, except those
+ *    returning int, which return 0 or a negative gm_status_t (base/base.h).
+ *  - Not constant time: grothmpi proves with public parameters and its
+ *    randomness (r, s) is fresh per proof, and speed is the point. Do not use
+ *    these functions for long-term secret keys.
+ *
+ * Thread safety: ff_init must run once, before any thread starts; afterwards
+ * every function is safe to call from any thread on distinct outputs.
+ */
+#ifndef GM_FF_H
+#define GM_FF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define FP_LIMBS 6
+#define FR_LIMBS 4
+#define FP_BYTES 48
+#define FR_BYTES 32
+
+typedef struct { uint64_t l[FP_LIMBS]; } fp_t;
+typedef struct { uint64_t l[FR_LIMBS]; } fr_t;
+typedef struct { fp_t c0, c1; } fp2_t;           /* c0 + c1*u */
+typedef struct { fp2_t c0, c1, c2; } fp6_t;      /* c0 + c1*v + c2*v^2 */
+typedef struct { fp6_t c0, c1; } fp12_t;         /* c0 + c1*w */
+
+/* ---- dispatch ---------------------------------------------------------------- */
+
+/* The multiplication kernels: portable C on unsigned __int128, or MULX/ADX
+ * (inline assembly), which needs a CPU with the BMI2 and ADX extensions. */
+typedef enum {
+    FF_PATH_AUTO = 0,     /* ADX when CPUID reports BMI2 and ADX, else portable */
+    FF_PATH_PORTABLE = 1,
+    FF_PATH_ADX = 2,
+} ff_path_t;
+
+/* Selects the kernel path; FF_PATH_AUTO asks CPUID. The environment variable
+ * GROTHMPI_FF_PATH=portable|adx overrides an FF_PATH_AUTO request. Returns 0,
+ * or GM_ENOTSUP when FF_PATH_ADX is asked for on a CPU without BMI2/ADX (the
+ * path is then left unchanged). Call from main (or a test's setup) before any
+ * thread starts; the choice is the project's one global, read-only afterwards. */
+int ff_init(ff_path_t path);
+
+/* The path in use now (never FF_PATH_AUTO); "portable" or "adx" as text. */
+ff_path_t ff_path(void);
+const char *ff_path_name(void);
+
+/* ---- Fp ---------------------------------------------------------------------- */
+
+/* Constants: 0, 1 (Montgomery), and the modulus p as plain little-endian limbs. */
+extern const fp_t FP_ZERO, FP_ONE;
+extern const uint64_t FP_MODULUS[FP_LIMBS];
+
+void fp_set_u64(fp_t *out, uint64_t v);
+bool fp_is_zero(const fp_t *a);
+bool fp_is_one(const fp_t *a);
+bool fp_eq(const fp_t *a, const fp_t *b);
+void fp_add(fp_t *out, const fp_t *a, const fp_t *b);
+void fp_sub(fp_t *out, const fp_t *a, const fp_t *b);
+void fp_neg(fp_t *out, const fp_t *a);          /* -0 = 0 */
+void fp_dbl(fp_t *out, const fp_t *a);
+void fp_half(fp_t *out, const fp_t *a);         /* a / 2 */
+void fp_mul(fp_t *out, const fp_t *a, const fp_t *b);
+void fp_sqr(fp_t *out, const fp_t *a);
+/* out = a^-1; the inverse of 0 is 0. Binary extended GCD (variable time). */
+void fp_inv(fp_t *out, const fp_t *a);
+/* out[i] = a[i]^-1 for i < n with one inversion (Montgomery's trick); zeros map
+ * to zero. scratch holds n elements; out may alias a but not scratch. */
+void fp_batch_inv(fp_t *out, const fp_t *a, size_t n, fp_t *scratch);
+/* out = a^e, e given as nlimbs little-endian 64-bit limbs (a plain integer). */
+void fp_pow(fp_t *out, const fp_t *a, const uint64_t *e, size_t nlimbs);
+/* Legendre symbol: 1 for a non-zero square, -1 for a non-square, 0 for 0. */
+int fp_legendre(const fp_t *a);
+/* out = a square root of a (either one); returns false, out untouched, when a
+ * is not a square. */
+bool fp_sqrt(fp_t *out, const fp_t *a);
+/* The "sign" of the Zcash encoding: true when the canonical value of a is
+ * lexicographically largest, i.e. a > (p - 1) / 2. */
+bool fp_is_lex_largest(const fp_t *a);
+
+/* Canonical bytes: 48 bytes big-endian (the curve encodings) or little-endian.
+ * from_* returns GM_ENONCANON when the value is >= p (out untouched). */
+int fp_from_bytes_be(fp_t *out, const uint8_t in[FP_BYTES]);
+int fp_from_bytes_le(fp_t *out, const uint8_t in[FP_BYTES]);
+void fp_to_bytes_be(uint8_t out[FP_BYTES], const fp_t *a);
+void fp_to_bytes_le(uint8_t out[FP_BYTES], const fp_t *a);
+/* Plain integer limbs (little-endian, not Montgomery) in and out; from returns
+ * GM_ENONCANON when >= p. */
+int fp_from_limbs(fp_t *out, const uint64_t in[FP_LIMBS]);
+void fp_to_limbs(uint64_t out[FP_LIMBS], const fp_t *a);
+/* Decimal strings, as snarkjs JSON writes them ("0" .. "p-1", no sign, no
+ * leading zeros except "0"). from returns GM_EFORMAT for an empty string, a
+ * non-digit or leading zeros, GM_ENONCANON for a value >= p. to writes at most
+ * 116 bytes and a NUL; buf must hold FP_DEC_MAX. */
+#define FP_DEC_MAX 118
+int fp_from_dec(fp_t *out, const char *s);
+void fp_to_dec(char buf[FP_DEC_MAX], const fp_t *a);
+
+/* ---- Fr ------------------------------------------------------------------------ */
+
+extern const fr_t FR_ZERO, FR_ONE;
+extern const uint64_t FR_MODULUS[FR_LIMBS];
+
+void fr_set_u64(fr_t *out, uint64_t v);
+bool fr_is_zero(const fr_t *a);
+bool fr_is_one(const fr_t *a);
+bool fr_eq(const fr_t *a, const fr_t *b);
+void fr_add(fr_t *out, const fr_t *a, const fr_t *b);
+void fr_sub(fr_t *out, const fr_t *a, const fr_t *b);
+void fr_neg(fr_t *out, const fr_t *a);
+void fr_dbl(fr_t *out, const fr_t *a);
+void fr_mul(fr_t *out, const fr_t *a, const fr_t *b);
+void fr_sqr(fr_t *out, const fr_t *a);
+void fr_inv(fr_t *out, const fr_t *a);          /* inverse of 0 is 0 */
+void fr_batch_inv(fr_t *out, const fr_t *a, size_t n, fr_t *scratch);
+void fr_pow(fr_t *out, const fr_t *a, const uint64_t *e, size_t nlimbs);
+int fr_legendre(const fr_t *a);
+bool fr_sqrt(fr_t *out, const fr_t *a);
+/* 32 bytes; from_* returns GM_ENONCANON when >= r. */
+int fr_from_bytes_be(fr_t *out, const uint8_t in[FR_BYTES]);
+int fr_from_bytes_le(fr_t *out, const uint8_t in[FR_BYTES]);
+void fr_to_bytes_be(uint8_t out[FR_BYTES], const fr_t *a);
+void fr_to_bytes_le(uint8_t out[FR_BYTES], const fr_t *a);
+/* Any 32 bytes little-endian, reduced mod r (for hashes and random scalars). */
+void fr_from_bytes_le_mod(fr_t *out, const uint8_t in[FR_BYTES]);
+int fr_from_limbs(fr_t *out, const uint64_t in[FR_LIMBS]);
+void fr_to_limbs(uint64_t out[FR_LIMBS], const fr_t *a);   /* plain integer */
+#define FR_DEC_MAX 80
+int fr_from_dec(fr_t *out, const char *s);
+void fr_to_dec(char buf[FR_DEC_MAX], const fr_t *a);
+/* The 2^32-th primitive root of unity 7^((r-1)/2^32) and the multiplicative
+ * generator 7 (Fr's 2-adicity is 32). */
+extern const fr_t FR_GENERATOR;
+#define FR_TWO_ADICITY 32
+/* out = a primitive 2^k-th root of unity (k <= 32), the one bellperson and
+ * snarkjs use: FR_ROOT_OF_UNITY squared 32 - k times. */
+void fr_root_of_unity(fr_t *out, unsigned k);
+
+/* ---- Fp2 ----------------------------------------------------------------------- */
+
+extern const fp2_t FP2_ZERO, FP2_ONE;
+
+bool fp2_is_zero(const fp2_t *a);
+bool fp2_is_one(const fp2_t *a);
+bool fp2_eq(const fp2_t *a, const fp2_t *b);
+void fp2_add(fp2_t *out, const fp2_t *a, const fp2_t *b);
+void fp2_sub(fp2_t *out, const fp2_t *a, const fp2_t *b);
+void fp2_neg(fp2_t *out, const fp2_t *a);
+void fp2_dbl(fp2_t *out, const fp2_t *a);
+void fp2_conj(fp2_t *out, const fp2_t *a);                  /* c0 - c1*u */
+void fp2_mul(fp2_t *out, const fp2_t *a, const fp2_t *b);
+void fp2_sqr(fp2_t *out, const fp2_t *a);
+void fp2_mul_fp(fp2_t *out, const fp2_t *a, const fp_t *b);
+void fp2_mul_nonresidue(fp2_t *out, const fp2_t *a);        /* a * (u + 1) */
+void fp2_inv(fp2_t *out, const fp2_t *a);                   /* inverse of 0 is 0 */
+void fp2_batch_inv(fp2_t *out, const fp2_t *a, size_t n, fp2_t *scratch);
+void fp2_pow(fp2_t *out, const fp2_t *a, const uint64_t *e, size_t nlimbs);
+void fp2_frobenius(fp2_t *out, const fp2_t *a);             /* a^p = conj(a) */
+int fp2_legendre(const fp2_t *a);                           /* via the norm */
+bool fp2_sqrt(fp2_t *out, const fp2_t *a);                  /* false: no root */
+/* Zcash sign of an Fp2 element: c1 lexicographically largest, or c1 == 0 and
+ * c0 lexicographically largest. */
+bool fp2_is_lex_largest(const fp2_t *a);
+
+/* ---- Fp6 and Fp12 (pairing target) ------------------------------------------------ */
+
+extern const fp6_t FP6_ZERO, FP6_ONE;
+extern const fp12_t FP12_ONE;
+
+bool fp6_is_zero(const fp6_t *a);
+bool fp6_eq(const fp6_t *a, const fp6_t *b);
+void fp6_add(fp6_t *out, const fp6_t *a, const fp6_t *b);
+void fp6_sub(fp6_t *out, const fp6_t *a, const fp6_t *b);
+void fp6_neg(fp6_t *out, const fp6_t *a);
+void fp6_mul(fp6_t *out, const fp6_t *a, const fp6_t *b);
+void fp6_sqr(fp6_t *out, const fp6_t *a);
+void fp6_mul_by_v(fp6_t *out, const fp6_t *a);              /* a * v */
+void fp6_inv(fp6_t *out, const fp6_t *a);
+/* out = a^(p^k), k = 1, 2 or 3 (others: k mod 6 through repetition). */
+void fp6_frobenius(fp6_t *out, const fp6_t *a, unsigned k);
+
+bool fp12_is_one(const fp12_t *a);
+bool fp12_eq(const fp12_t *a, const fp12_t *b);
+void fp12_mul(fp12_t *out, const fp12_t *a, const fp12_t *b);
+void fp12_sqr(fp12_t *out, const fp12_t *a);
+void fp12_inv(fp12_t *out, const fp12_t *a);
+void fp12_conj(fp12_t *out, const fp12_t *a);               /* a^(p^6) */
+/* out = a^(p^k) for k = 1, 2, 3. */
+void fp12_frobenius(fp12_t *out, const fp12_t *a, unsigned k);
+/* Granger–Scott squaring; only valid for a in the cyclotomic subgroup (after
+ * the easy part of the final exponentiation). */
+void fp12_cyclotomic_sqr(fp12_t *out, const fp12_t *a);
+/* Multiplication by a sparse line value c0 + c1*w... laid out as the Miller
+ * loop of ec/pairing.c produces it: a * (l0 + l1*v + l4*v*w) in the M-twist
+ * convention (coefficients 0, 1 and 4 of the flat basis). */
+void fp12_mul_by_014(fp12_t *out, const fp12_t *a, const fp2_t *l0, const fp2_t *l1, const fp2_t *l4);
+void fp12_pow(fp12_t *out, const fp12_t *a, const uint64_t *e, size_t nlimbs);
+/* 576 bytes: the 12 Fp coefficients big-endian in the order c0.c0.c0, c0.c0.c1,
+ * c0.c1.c0, ..., c1.c2.c1 (as blst and @noble/curves print them). */
+void fp12_to_bytes_be(uint8_t out[576], const fp12_t *a);
+
+#endif /* GM_FF_H */

@@ -1,0 +1,31 @@
+#!/bin/sh
+# tests/run.sh — runs every test suite and ends with "N passed, N failed".
+# Unit tests: the Criterion runner (its own summary is parsed). Integration
+# tests: each tests/integration/*.sh is one test (exit 0 = pass).
+# GM_TEST_SEED fixes the seed of the property tests (printed otherwise).
+BUILD=${BUILD:-build}
+passed=0; failed=0
+
+out=$(mktemp); trap 'rm -f "$out"' EXIT
+"$BUILD/tests/unit_tests" --jobs "$(nproc)" --short-filename 2>&1 | tee "$out"
+summary=$(grep 'Synthesis:' "$out" | tail -1)
+if [ -z "$summary" ]; then
+    echo "tests/run.sh: the unit test runner printed no summary (crashed?)"
+    failed=$((failed + 1))
+else
+    t=$(echo "$summary" | sed -n 's/.*Tested: \([0-9]*\).*/\1/p')
+    p=$(echo "$summary" | sed -n 's/.*Passing: \([0-9]*\).*/\1/p')
+    passed=$((passed + p)); failed=$((failed + t - p))
+fi
+
+for t in tests/integration/*.sh; do
+    [ -e "$t" ] || continue
+    if BUILD="$BUILD" sh "$t" >"$out" 2>&1; then
+        echo "[PASS] $t"; passed=$((passed + 1))
+    else
+        echo "[FAIL] $t"; sed 's/^/    /' "$out"; failed=$((failed + 1))
+    fi
+done
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
