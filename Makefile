@@ -23,7 +23,7 @@ DEB_PKGS := build-essential pkg-config libopenmpi-dev openmpi-bin libhwloc-dev h
             linux-perf slurm-wlm munge
 
 ifneq ($(SAN),)
-BUILD   := build-san
+BUILD   := $(BUILD)-san
 OPT     := -O1 -fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=all -DGM_VERIFY_ON
 LDSAN   := -fsanitize=$(SAN)
 endif
@@ -91,6 +91,6 @@ demo: deps
 	$(BIN) bench field --quick
 
 clean:
-	rm -rf build build-san
+	rm -rf $(BUILD)
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,9 +1,31 @@
-/* cli/main.c — the grothmpi command: dispatch to one file per subcommand. */
+/* cli/main.c — the grothmpi command: set-up, then one file per subcommand. */
 #include <stdio.h>
 #include <string.h>
 
 #include "base/base.h"
+#include "cli/cli.h"
 #include "ff/ff.h"
+
+static const struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *help;
+} commands[] = {
+    {"selfcheck", cmd_selfcheck, "check the arithmetic against built-in known answers"},
+    {"bench", cmd_bench, "benchmarks: field, msm, ntt (see grothmpi bench --help)"},
+    {"topo", cmd_topo, "the machine's topology and the thread plan"},
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: grothmpi <command> [options]\n\ncommands:\n");
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
+    fprintf(f, "\n'grothmpi <command> --help' describes each command.\n"
+               "Environment: GROTHMPI_LOG=error|warn|info|debug, "
+               "GROTHMPI_FF_PATH=portable|adx (field kernels; default: by CPUID).\n");
+}
 
 int main(int argc, char **argv)
 {
@@ -12,8 +34,17 @@ int main(int argc, char **argv)
         fprintf(stderr, "grothmpi: GROTHMPI_FF_PATH=adx asked for, but this CPU lacks BMI2/ADX\n");
         return 1;
     }
-    (void)argc;
-    (void)argv;
-    printf("grothmpi (ff path: %s)\n", ff_path_name());
-    return 0;
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "grothmpi: unknown command '%s' (grothmpi --help lists them)\n", argv[1]);
+    return 2;
 }

@@ -1,0 +1,14 @@
+/*
+ * cli/cli.h — the subcommands of grothmpi, one file each (cli/cmd_<name>.c).
+ * Each takes the arguments after its own name (argv[0] is the subcommand),
+ * prints its output and errors itself (one clear line on stderr), and returns
+ * the process exit status: 0 success, 1 failure, 2 usage error.
+ */
+#ifndef GM_CLI_H
+#define GM_CLI_H
+
+int cmd_bench(int argc, char **argv);
+int cmd_selfcheck(int argc, char **argv);
+int cmd_topo(int argc, char **argv);
+
+#endif
