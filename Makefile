@@ -16,14 +16,14 @@ BUILD   ?= build
 OPT     ?= -O3
 
 # Libraries in link order: a folder may use only those after it.
-LIBDIRS := groth16 synth ec topo ff base
+LIBDIRS := groth16 synth/porep synth ec topo ff base
 
 DEB_PKGS := build-essential pkg-config libopenmpi-dev openmpi-bin libhwloc-dev hwloc \
             libpfm4-dev libjemalloc-dev libjansson-dev libssl-dev libcriterion-dev \
             linux-perf slurm-wlm munge
 
 ifneq ($(SAN),)
-BUILD   := $(BUILD)-san
+override BUILD := $(BUILD)-san
 OPT     := -O1 -fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=all -DGM_VERIFY_ON
 LDSAN   := -fsanitize=$(SAN)
 endif
@@ -36,7 +36,8 @@ LDLIBS  := $(PKGS_LIBS) -lpfm -lcrypto -lpthread -lm
 LDFLAGS := $(LDSAN)
 
 PRESENT := $(foreach d,$(LIBDIRS),$(if $(wildcard $(d)/*.c),$(d)))
-LIBS    := $(foreach d,$(PRESENT),$(BUILD)/lib$(d).a)
+libname  = $(BUILD)/lib$(subst /,_,$(1)).a
+LIBS    := $(foreach d,$(PRESENT),$(call libname,$(d)))
 objs     = $(patsubst %.c,$(BUILD)/%.o,$(wildcard $(1)/*.c))
 
 BIN      := $(BUILD)/grothmpi
@@ -52,7 +53,7 @@ $(BUILD)/%.o: %.c
 	$(CC) $(CFLAGS) -c $< -o $@
 
 define lib_rule
-$(BUILD)/lib$(1).a: $(call objs,$(1))
+$(call libname,$(1)): $(call objs,$(1))
 	@rm -f $$@
 	ar rcs $$@ $$^
 endef

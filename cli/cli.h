@@ -10,5 +10,10 @@
 int cmd_bench(int argc, char **argv);
 int cmd_selfcheck(int argc, char **argv);
 int cmd_topo(int argc, char **argv);
+int cmd_porep(int argc, char **argv);
+int cmd_setup(int argc, char **argv);
+int cmd_prove(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
+int cmd_circuit(int argc, char **argv);
 
 #endif

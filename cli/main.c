@@ -14,6 +14,11 @@ static const struct {
     {"selfcheck", cmd_selfcheck, "check the arithmetic against built-in known answers"},
     {"bench", cmd_bench, "benchmarks: field, msm, ntt (see grothmpi bench --help)"},
     {"topo", cmd_topo, "the machine's topology and the thread plan"},
+    {"porep", cmd_porep, "Filecoin SDR PoRep: parent cache, porep_id, graph parents"},
+    {"setup", cmd_setup, "test Groth16 parameters for a built-in circuit, cached by circuit id"},
+    {"prove", cmd_prove, "Groth16 proofs of a circuit against cached parameters"},
+    {"verify", cmd_verify, "verify Groth16 proofs against a verifying key and public inputs"},
+    {"circuit", cmd_circuit, "circuit facts: constraint counts (info), cached matrices (shape)"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

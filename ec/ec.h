@@ -45,34 +45,52 @@ extern const g1_affine_t G1_GENERATOR;
 extern const g2_affine_t G2_GENERATOR;
 
 /* ---- G1 ----------------------------------------------------------------------------- */
+/*
+ * Written once for G1 and G2 (ec/ec_shape.h, instantiated over Fp by ec/g1.c
+ * and over Fp2 by ec/g2.c); the G2 section below has the same contracts. Costs
+ * are in field multiplications (M, squarings included) of Fp resp. Fp2.
+ * Unless a line says otherwise: outputs may alias inputs of the same type; the
+ * identity and P = Q, P = -Q are handled; GM_VERIFY builds check that point
+ * inputs are on the curve (not that they are in the subgroup).
+ */
 
-void g1_affine_set_inf(g1_affine_t *out);
-void g1_jac_set_inf(g1_jac_t *out);
-bool g1_jac_is_inf(const g1_jac_t *p);
-void g1_from_affine(g1_jac_t *out, const g1_affine_t *p);
+void g1_affine_set_inf(g1_affine_t *out);                        /* inf, x = y = 0 */
+void g1_jac_set_inf(g1_jac_t *out);                              /* (0, 0, 0) */
+bool g1_jac_is_inf(const g1_jac_t *p);                           /* Z == 0 */
+void g1_from_affine(g1_jac_t *out, const g1_affine_t *p);        /* Z = 1 */
 void g1_to_affine(g1_affine_t *out, const g1_jac_t *p);          /* one inversion */
-/* out[i] = affine of p[i], with one inversion for the batch (identities kept).
- * scratch holds n fp_t. */
+/* out[i] = affine of p[i], with one inversion for the batch (Montgomery's
+ * trick over the non-identity entries; identities come out as inf). scratch
+ * holds n fp_t; out must not overlap p or scratch. n = 0 is allowed. */
 void g1_batch_to_affine(g1_affine_t *out, const g1_jac_t *p, size_t n, fp_t *scratch);
 bool g1_affine_eq(const g1_affine_t *a, const g1_affine_t *b);
 bool g1_jac_eq(const g1_jac_t *a, const g1_jac_t *b);           /* projective equality */
 void g1_neg(g1_jac_t *out, const g1_jac_t *p);
-void g1_affine_neg(g1_affine_t *out, const g1_affine_t *p);
-void g1_dbl(g1_jac_t *out, const g1_jac_t *p);
-void g1_add(g1_jac_t *out, const g1_jac_t *p, const g1_jac_t *q);
-void g1_add_mixed(g1_jac_t *out, const g1_jac_t *p, const g1_affine_t *q);
+void g1_affine_neg(g1_affine_t *out, const g1_affine_t *p);      /* -inf = inf */
+void g1_dbl(g1_jac_t *out, const g1_jac_t *p);                   /* 7M */
+void g1_add(g1_jac_t *out, const g1_jac_t *p, const g1_jac_t *q); /* 16M */
+void g1_add_mixed(g1_jac_t *out, const g1_jac_t *p, const g1_affine_t *q); /* 11M */
 /* out = k*p, k a plain 256-bit integer (4 little-endian limbs; any value, not
- * reduced mod r). GLV-accelerated when the point is in G1. */
+ * reduced mod r). p must be in G1 (as every g1_jac_t from k*G or from a checked
+ * decoding is): the GLV split uses phi(p) = -x^2 p and reduces k mod r, so on a
+ * curve point outside G1 the result is wrong; use g1_mul_any there. Two
+ * 128-bit halves, wNAF width 5, one shared doubling chain: about 1550M. */
 void g1_mul(g1_jac_t *out, const g1_jac_t *p, const uint64_t k[4]);
-/* k given as an Fr element (its canonical integer). */
+/* k given as an Fr element (its canonical integer); p in G1 as for g1_mul. */
 void g1_mul_fr(g1_jac_t *out, const g1_jac_t *p, const fr_t *k);
+/* out = k*p for any point p on the curve (also outside G1: cofactor clearing,
+ * tests), k any 256-bit integer used as is; plain wNAF (width 5), about 2400M,
+ * 1.5 times g1_mul. */
+void g1_mul_any(g1_jac_t *out, const g1_jac_t *p, const uint64_t k[4]);
 bool g1_affine_on_curve(const g1_affine_t *p);                   /* inf is on curve */
-bool g1_jac_on_curve(const g1_jac_t *p);
-/* True when p is in the order-r subgroup (fast endomorphism check). Assumes
- * p is on the curve. */
+bool g1_jac_on_curve(const g1_jac_t *p);                         /* Z = 0 is on curve */
+/* True when p is in the order-r subgroup: Scott's test phi(p) == -x^2 p
+ * (about 1050M). The identity is in it. Assumes p is on the curve. */
 bool g1_affine_in_subgroup(const g1_affine_t *p);
 
-/* XYZZ accumulators (bucket sums of the MSM). */
+/* XYZZ accumulators (bucket sums of the MSM): same conventions as above
+ * (identity: ZZ = 0; P = Q and P = -Q handled, so duplicate and opposite
+ * points may share a bucket). add_affine 10M, add 14M, dbl 9M, to_jac 2M. */
 void g1_xyzz_set_inf(g1_xyzz_t *out);
 void g1_xyzz_add_affine(g1_xyzz_t *out, const g1_xyzz_t *p, const g1_affine_t *q);
 void g1_xyzz_add(g1_xyzz_t *out, const g1_xyzz_t *p, const g1_xyzz_t *q);
@@ -97,7 +115,7 @@ int g1_from_bytes_compressed(g1_affine_t *out, const uint8_t in[G1_COMPRESSED_BY
 int g1_from_bytes_uncompressed(g1_affine_t *out, const uint8_t in[G1_UNCOMPRESSED_BYTES]);
 int g1_from_bytes_uncompressed_unchecked(g1_affine_t *out, const uint8_t in[G1_UNCOMPRESSED_BYTES]);
 
-/* ---- G2 (same shapes over Fp2) ------------------------------------------------------------ */
+/* ---- G2 (same shapes and contracts over Fp2; M below is an Fp2 multiplication) ------ */
 
 void g2_affine_set_inf(g2_affine_t *out);
 void g2_jac_set_inf(g2_jac_t *out);
@@ -112,11 +130,16 @@ void g2_affine_neg(g2_affine_t *out, const g2_affine_t *p);
 void g2_dbl(g2_jac_t *out, const g2_jac_t *p);
 void g2_add(g2_jac_t *out, const g2_jac_t *p, const g2_jac_t *q);
 void g2_add_mixed(g2_jac_t *out, const g2_jac_t *p, const g2_affine_t *q);
-void g2_mul(g2_jac_t *out, const g2_jac_t *p, const uint64_t k[4]);   /* psi-accelerated in G2 */
+/* As g1_mul: p must be in G2; the psi split (psi(p) = x p) makes four 64-bit
+ * digits of k mod r in base |x|, wNAF width 4, one chain of 64 doublings
+ * (about 1000M). g2_mul_any: any curve point, k used as is (plain wNAF). */
+void g2_mul(g2_jac_t *out, const g2_jac_t *p, const uint64_t k[4]);
 void g2_mul_fr(g2_jac_t *out, const g2_jac_t *p, const fr_t *k);
+void g2_mul_any(g2_jac_t *out, const g2_jac_t *p, const uint64_t k[4]);
 bool g2_affine_on_curve(const g2_affine_t *p);
 bool g2_jac_on_curve(const g2_jac_t *p);
-bool g2_affine_in_subgroup(const g2_affine_t *p);                 /* psi-based check */
+/* Scott's test psi(p) == x p (about 500M). Assumes p is on the curve. */
+bool g2_affine_in_subgroup(const g2_affine_t *p);
 
 void g2_xyzz_set_inf(g2_xyzz_t *out);
 void g2_xyzz_add_affine(g2_xyzz_t *out, const g2_xyzz_t *p, const g2_affine_t *q);
@@ -133,16 +156,116 @@ int g2_from_bytes_uncompressed_unchecked(g2_affine_t *out, const uint8_t in[G2_U
 
 /* ---- pairing ---------------------------------------------------------------------------------- */
 
-/* The Miller loop of the optimal ate pairing for one pair; identities give 1. */
+/* The optimal ate pairing e: G1 x G2 -> GT (the order-r subgroup of Fp12*).
+ * Inputs are valid affine points (on the curve and in G1 / G2; GM_VERIFY
+ * checks both); a pair with either point at infinity contributes 1.
+ * No function here allocates or fails; all are safe on distinct outputs from
+ * any thread.
+ *
+ * The Miller loop of one pair: f_{x,Q}(P) (x = -0xd201000000010000),
+ * projective on the twist, no inversions; 1 for identities. Its value is
+ * defined only up to factors the final exponentiation removes, so compare
+ * Miller loop outputs only after pairing_final_exp. */
 void pairing_miller_loop(fp12_t *out, const g1_affine_t *p, const g2_affine_t *q);
-/* Product of the Miller loops of n pairs (one shared squaring chain). */
+/* Product of the Miller loops of the n pairs (p[i], q[i]) (n = 0 gives 1):
+ * one shared squaring chain per group of up to 8 pairs (stack state, no
+ * allocation), the groups' results multiplied. */
 void pairing_miller_loop_n(fp12_t *out, const g1_affine_t *p, const g2_affine_t *q, size_t n);
-/* f^((p^12 - 1) / r): the easy part, then the hard part along the x chain. */
+/* out = f^(3 (p^12 - 1) / r): the easy part (p^6 - 1)(p^2 + 1), then the hard
+ * part along the x chain (cyclotomic squarings). The factor 3 comes from the
+ * BLS12 decomposition blst and @noble/curves use; the result is their value.
+ * f must be non-zero (every Miller loop output is). */
 void pairing_final_exp(fp12_t *out, const fp12_t *f);
-/* e(P, Q) = final_exp(miller_loop(P, Q)), the value blst and @noble/curves compute. */
+/* e(P, Q) = final_exp(miller_loop(P, Q)), byte for byte the value blst and
+ * @noble/curves compute (fp12_to_bytes_be); 1 when either is the identity. */
 void pairing(fp12_t *out, const g1_affine_t *p, const g2_affine_t *q);
-/* True when prod_i e(p[i], q[i]) == 1 (one final exponentiation); Groth16
- * verification is such a check. */
+/* True when prod_i e(p[i], q[i]) == 1 (one final exponentiation; true for
+ * n = 0); Groth16 verification is such a check. */
 bool pairing_product_is_one(const g1_affine_t *p, const g2_affine_t *q, size_t n);
+
+/* ---- NTT over Fr (ec/ntt.c) ------------------------------------------------------------------ */
+
+#include "base/base.h"   /* err_t, status codes */
+#include "topo/topo.h"   /* topo_pool_t: the caller's pool runs the tiles */
+
+/* A precomputed domain of size n = 2^log_n (1 <= log_n <= 28): the twiddle
+ * tables of both directions (O(sqrt n) memory, 2 MiB at 2^28). Create it once
+ * per size and reuse it across proofs; it is read-only after creation, so
+ * several threads (or pools) may transform with one domain at the same time,
+ * each with its own scratch. w below is the domain's primitive n-th root of
+ * unity: 7^((r-1)/2^32) squared 32 - log_n times (bellperson's and snarkjs's
+ * choice), g = 7 the coset shift (FR_GENERATOR). */
+typedef struct ntt_domain ntt_domain_t;
+
+/* Returns 0, GM_EINVAL (log_n out of range) or GM_ENOMEM; *out is NULL on
+ * failure. */
+int ntt_domain_create(ntt_domain_t **out, unsigned log_n, err_t *err)
+    __attribute__((warn_unused_result));
+void ntt_domain_destroy(ntt_domain_t *d);             /* NULL allowed */
+size_t ntt_domain_size(const ntt_domain_t *d);        /* n */
+unsigned ntt_domain_log_size(const ntt_domain_t *d);  /* log_n */
+
+/* Bytes of scratch the transforms below need when run by a pool of nworkers
+ * workers (topo_pool_size(pool); 1 for a NULL pool): at most
+ * nworkers * 8 * 2^floor(log_n/2) * 32 bytes (32 MiB at 2^28, 16 workers). */
+size_t ntt_scratch_size(const ntt_domain_t *d, unsigned nworkers);
+
+/* In-place transforms of the n reduced Fr values a[0 .. n), natural order in
+ * and out:
+ *   ntt_forward         a[k] <- sum_j a[j] w^(jk)              (evaluations)
+ *   ntt_inverse         a[j] <- (1/n) sum_k a[k] w^(-jk)        (coefficients)
+ *   ntt_coset_forward   a[i] <- a[i] g^i, then ntt_forward      (bellperson's
+ *                       coset_fft: evaluations on the coset g*<w>)
+ *   ntt_coset_inverse   ntt_inverse, then a[i] <- a[i] g^(-i)   (icoset_fft)
+ * so inverse(forward(x)) = x and coset_inverse(coset_forward(x)) = x.
+ * scratch holds ntt_scratch_size(d, topo_pool_size(pool)) bytes, 64-byte
+ * aligned (gm_alloc), owned by the caller and not shared with a concurrent
+ * call; a must not overlap it. pool may be NULL (the caller's thread only);
+ * results do not depend on the pool. Neither allocates nor fails. */
+void ntt_forward(const ntt_domain_t *d, fr_t *a, void *scratch, topo_pool_t *pool);
+void ntt_inverse(const ntt_domain_t *d, fr_t *a, void *scratch, topo_pool_t *pool);
+void ntt_coset_forward(const ntt_domain_t *d, fr_t *a, void *scratch, topo_pool_t *pool);
+void ntt_coset_inverse(const ntt_domain_t *d, fr_t *a, void *scratch, topo_pool_t *pool);
+
+/* ---- multi-scalar multiplication (ec/msm.c) ----------------------------------------------------- */
+
+/* Largest window width (bits) msm_* accept. */
+#define MSM_WINDOW_MAX 20
+
+/* The window width msm_* choose (window = 0) for n non-trivial scalars on
+ * nworkers workers, from a cost model of the bucket additions and the bucket
+ * reduction; 2..MSM_WINDOW_MAX. */
+unsigned msm_window_auto(size_t n, unsigned nworkers);
+
+/* Bytes of scratch msm_g1 / msm_g2 need for n scalars, a pool of nworkers
+ * workers (topo_pool_size(pool)) and the given window (0: the automatic
+ * choice). About 36 n bytes plus, per worker, 2^(window-1) affine buckets
+ * (3.3 MiB for G1 at window 16) and a batch of 512. Allocate once (gm_alloc,
+ * 64-byte aligned) and reuse across calls of the same or smaller n. */
+size_t msm_g1_scratch_size(size_t n, unsigned nworkers, unsigned window);
+size_t msm_g2_scratch_size(size_t n, unsigned nworkers, unsigned window);
+
+/* out = sum over i < n of scalars[i] * B(i), Pippenger with signed windows
+ * and batch-affine buckets, the tiles (one window over one range of points)
+ * run on pool (NULL: the caller's thread; the result does not depend on the
+ * pool or the window).
+ *  - scalars: n reduced Fr values (Montgomery). Scalars 0 are skipped;
+ *    scalars 1 are summed directly (no windows).
+ *  - density: NULL, then B(i) = bases[i]. Otherwise a bitmap of n bits (bit i
+ *    is bit i % 64 of density[i / 64]) with bellperson's DensityTracker
+ *    semantics: scalar i takes part only when its bit is set, and bases holds
+ *    only the points of the set bits, in order: B(i) = bases[number of set
+ *    bits below i]. A clear bit consumes a scalar and no base.
+ *  - bases: valid affine points (on the curve, in the subgroup); points at
+ *    infinity are allowed and contribute nothing; equal points, P and -P are
+ *    fine.
+ *  - window: 0 (automatic) or 1..MSM_WINDOW_MAX (GM_ASSERT).
+ *  - scratch: msm_gX_scratch_size(n, topo_pool_size(pool), window) bytes,
+ *    64-byte aligned, not shared with a concurrent call; n < 2^32.
+ * Neither allocates nor fails; n = 0 gives the identity. */
+void msm_g1(g1_jac_t *out, const g1_affine_t *bases, const fr_t *scalars, const uint64_t *density, size_t n,
+            unsigned window, void *scratch, topo_pool_t *pool);
+void msm_g2(g2_jac_t *out, const g2_affine_t *bases, const fr_t *scalars, const uint64_t *density, size_t n,
+            unsigned window, void *scratch, topo_pool_t *pool);
 
 #endif /* GM_EC_H */

@@ -1,140 +1,109 @@
 /*
  * fr.c — the BLS12-381 scalar field Fr, r = 0x73eda753...00000001 (255 bits), four
  * 64-bit limbs in Montgomery form with R = 2^256. The arithmetic is the shape
- * in ff_internal.h instantiated for n = 4.
+ * in ff_internal.h instantiated for n = 4; only the constants and what is
+ * particular to r (2-adicity 32: Tonelli-Shanks, roots of unity; reduction of
+ * any 256-bit value) are written here.
  */
 #include "ff/ff_internal.h"
 
 const uint64_t FR_MODULUS[FR_LIMBS] = {
     0xffffffff00000001ULL, 0x53bda402fffe5bfeULL, 0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL,
 };
-/* -r^-1 mod 2^64 */
-#define FR_MINV 0xfffffffeffffffffULL
-/* R^2 mod r, to enter Montgomery form with one multiply. */
-static const fr_t FR_R2 = {{
-    0xc999e990f3f29c6dULL, 0x2b6cedcb87925c23ULL, 0x05d314967254398fULL, 0x0748d9d99f59ff11ULL,
-}};
 const fr_t FR_ZERO = {{0}};
 const fr_t FR_ONE = {{ /* R mod r */
     0x00000001fffffffeULL, 0x5884b7fa00034802ULL, 0x998c4fefecbc4ff5ULL, 0x1824b159acc5056fULL,
 }};
+/* R^2 mod r, to enter Montgomery form with one multiply. */
+static const fr_t FR_R2 = {{
+    0xc999e990f3f29c6dULL, 0x2b6cedcb87925c23ULL, 0x05d314967254398fULL, 0x0748d9d99f59ff11ULL,
+}};
+/* (r - 1) / 2, plain. */
+static const uint64_t FR_HALF[FR_LIMBS] = {
+    0x7fffffff80000000ULL, 0xa9ded2017fff2dffULL, 0x199cec0404d0ec02ULL, 0x39f6d3a994cebea4ULL,
+};
+/* r - 1 = 2^32 * t, t odd; (t - 1) / 2, plain. */
+static const uint64_t FR_T_MINUS_1_DIV_2[FR_LIMBS] = {
+    0x7fff2dff7fffffffULL, 0x04d0ec02a9ded201ULL, 0x94cebea4199cec04ULL, 0x0000000039f6d3a9ULL,
+};
+/* 7 and 7^t, the 2^32-th primitive root of unity, in Montgomery form. */
+const fr_t FR_GENERATOR = {{
+    0x0000000efffffff1ULL, 0x17e363d300189c0fULL, 0xff9c57876f8457b0ULL, 0x351332208fc5a8c4ULL,
+}};
+static const fr_t FR_ROOT_OF_UNITY = {{
+    0xb9b58d8c5f0e466aULL, 0x5b1b4c801819d7ecULL, 0x0af53ae352a31e64ULL, 0x5bf3adda19e9b27bULL,
+}};
+/* Inversion: 18 rounds of 31 steps >= 2 * 255 - 1 (one spare round), and
+ * 2^(33 * 18) * R^3 mod r, plain. */
+#define FR_INV_ROUNDS 18
+static const fr_t FR_INV_FIX = {{
+    0xc73374641448d1dcULL, 0x1e42f40cc227a030ULL, 0xb83541f413af3fe3ULL, 0x54e85f0bd49273c2ULL,
+}};
+/* -r^-1 mod 2^64 */
+#define FR_MINV 0xfffffffeffffffffULL
 
-#define N FR_LIMBS
-#define M FR_MODULUS
-#define VERIFY_REDUCED(a) GM_VERIFY(mont_lt((a)->l, M, N))
+FF_DEFINE_FIELD(fr, fr_t, FR_LIMBS, FR_MODULUS, FR_MINV, FR_ONE, FR_ZERO, FR_R2, FR_HALF,
+                FR_INV_ROUNDS, FR_INV_FIX, FR_DEC_MAX)
 
-void fr_set_u64(fr_t *out, uint64_t v)
+/* 2^256 < 3r: at most two subtractions of r. */
+void fr_from_bytes_le_mod(fr_t *out, const uint8_t in[FR_BYTES])
 {
-    fr_t t = {{v}};
-    fr_mul(out, &t, &FR_R2);
-}
-
-bool fr_is_zero(const fr_t *a) { return mont_is_zero(a->l, N); }
-bool fr_is_one(const fr_t *a) { return mont_eq(a->l, FR_ONE.l, N); }
-bool fr_eq(const fr_t *a, const fr_t *b) { return mont_eq(a->l, b->l, N); }
-
-void fr_add(fr_t *out, const fr_t *a, const fr_t *b)
-{
-    VERIFY_REDUCED(a);
-    VERIFY_REDUCED(b);
-    mont_add(out->l, a->l, b->l, M, N);
-}
-
-void fr_sub(fr_t *out, const fr_t *a, const fr_t *b)
-{
-    VERIFY_REDUCED(a);
-    VERIFY_REDUCED(b);
-    mont_sub(out->l, a->l, b->l, M, N);
-}
-
-void fr_neg(fr_t *out, const fr_t *a)
-{
-    VERIFY_REDUCED(a);
-    mont_neg(out->l, a->l, M, N);
-}
-
-void fr_dbl(fr_t *out, const fr_t *a) { fr_add(out, a, a); }
-
-void fr_half(fr_t *out, const fr_t *a)
-{
-    VERIFY_REDUCED(a);
-    mont_half(out->l, a->l, M, N);
-}
-
-void fr_mul(fr_t *out, const fr_t *a, const fr_t *b)
-{
-    VERIFY_REDUCED(a);
-    VERIFY_REDUCED(b);
-    if (ff_path_selected == FF_PATH_ADX)
-        fr_mul_adx(out, a, b);
-    else
-        mont_mul(out->l, a->l, b->l, M, FR_MINV, N);
-    VERIFY_REDUCED(out);
-}
-
-void fr_sqr(fr_t *out, const fr_t *a)
-{
-    VERIFY_REDUCED(a);
-    if (ff_path_selected == FF_PATH_ADX)
-        fr_sqr_adx(out, a);
-    else
-        mont_mul(out->l, a->l, a->l, M, FR_MINV, N);
-    VERIFY_REDUCED(out);
-}
-
-void fr_pow(fr_t *out, const fr_t *a, const uint64_t *e, size_t nlimbs)
-{
-    fr_t acc = FR_ONE, base = *a;
-    for (size_t i = nlimbs; i-- > 0;)
-        for (int b = 63; b >= 0; b--) {
-            fr_sqr(&acc, &acc);
-            if ((e[i] >> b) & 1)
-                fr_mul(&acc, &acc, &base);
-        }
-    *out = acc;
-}
-
-int fr_from_limbs(fr_t *out, const uint64_t in[FR_LIMBS])
-{
-    if (!mont_lt(in, M, N))
-        return GM_ENONCANON;
     fr_t t;
-    memcpy(t.l, in, sizeof t.l);
+    limbs_from_le(t.l, in, FR_LIMBS);
+    while (!mont_lt(t.l, FR_MODULUS, FR_LIMBS)) {
+        uint64_t borrow = 0;
+        for (int i = 0; i < FR_LIMBS; i++) {
+            u128 x = (u128)t.l[i] - FR_MODULUS[i] - borrow;
+            t.l[i] = (uint64_t)x;
+            borrow = (uint64_t)(x >> 64) & 1;
+        }
+    }
     fr_mul(out, &t, &FR_R2);
-    return GM_OK;
 }
 
-void fr_to_limbs(uint64_t out[FR_LIMBS], const fr_t *a)
+void fr_root_of_unity(fr_t *out, unsigned k)
 {
-    fr_t one = {{1}}, t;
-    fr_mul(&t, a, &one);            /* a*R * 1 * R^-1 = a */
-    memcpy(out, t.l, sizeof t.l);
+    GM_ASSERT(k <= FR_TWO_ADICITY);
+    fr_t w = FR_ROOT_OF_UNITY;
+    for (unsigned i = k; i < FR_TWO_ADICITY; i++)
+        fr_sqr(&w, &w);
+    *out = w;
 }
 
-int fr_from_bytes_be(fr_t *out, const uint8_t in[FR_BYTES])
+/*
+ * Tonelli-Shanks with r - 1 = 2^32 t: x = a^((t+1)/2) is a root of a * b with
+ * b = a^t of order 2^k, k <= 32; each round multiplies b by an element of
+ * order exactly 2^k (a power of the 2^32-th root z), lowering the order of b,
+ * and x by its square root. a is not a square when b has order 2^32.
+ */
+bool fr_sqrt(fr_t *out, const fr_t *a)
 {
-    uint64_t l[N];
-    limbs_from_be(l, in, N);
-    return fr_from_limbs(out, l);
-}
-
-int fr_from_bytes_le(fr_t *out, const uint8_t in[FR_BYTES])
-{
-    uint64_t l[N];
-    limbs_from_le(l, in, N);
-    return fr_from_limbs(out, l);
-}
-
-void fr_to_bytes_be(uint8_t out[FR_BYTES], const fr_t *a)
-{
-    uint64_t l[N];
-    fr_to_limbs(l, a);
-    limbs_to_be(out, l, N);
-}
-
-void fr_to_bytes_le(uint8_t out[FR_BYTES], const fr_t *a)
-{
-    uint64_t l[N];
-    fr_to_limbs(l, a);
-    limbs_to_le(out, l, N);
+    if (fr_is_zero(a)) {
+        *out = FR_ZERO;
+        return true;
+    }
+    fr_t w, x, b, z = FR_ROOT_OF_UNITY;
+    fr_pow(&w, a, FR_T_MINUS_1_DIV_2, FR_LIMBS); /* a^((t-1)/2) */
+    fr_mul(&x, a, &w);                           /* a^((t+1)/2) */
+    fr_mul(&b, &x, &w);                          /* a^t */
+    unsigned v = FR_TWO_ADICITY;
+    while (!fr_is_one(&b)) {
+        unsigned k = 0;
+        fr_t b2 = b;
+        while (!fr_is_one(&b2)) { /* order of b is 2^k */
+            fr_sqr(&b2, &b2);
+            k++;
+            if (k == v)
+                return false; /* b of order 2^32: a is not a square */
+        }
+        w = z;
+        for (unsigned i = k + 1; i < v; i++)
+            fr_sqr(&w, &w); /* z^(2^(v-k-1)), order 2^(k+1) */
+        fr_sqr(&z, &w);     /* order 2^k */
+        fr_mul(&b, &b, &z);
+        fr_mul(&x, &x, &w);
+        v = k;
+    }
+    *out = x;
+    return true;
 }

@@ -2,7 +2,7 @@
  * tests/unit/testutil.h — what the unit tests share: a seeded, replayable
  * random generator (xoshiro256**). The seed comes from GM_TEST_SEED when set,
  * else from the clock, and is printed once so a failure can be replayed:
- *   GM_TEST_SEED=1234 build/tests/unit_tests --filter 'fp/*'
+ *   GM_TEST_SEED=1234 build/tests/unit_tests --filter fp/'*'
  */
 #ifndef GM_TESTUTIL_H
 #define GM_TESTUTIL_H

@@ -1,0 +1,265 @@
+/*
+ * field_bench.c — `grothmpi bench field`: ns per field, curve and pairing
+ * operation, each against blst measured on the same kind of 2-core VM
+ * (../shared/reference/anchors.md, Part D: blst @ dece82e, 1 thread).
+ *
+ * Each figure is the min and median of R runs (default 7); a run times a loop
+ * long enough to take a few milliseconds. Field multiplications run 8
+ * independent chains, as blst's throughput figure does, so the number is
+ * throughput, not latency.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/base.h"
+#include "bench/bench.h"
+#include "ec/ec.h"
+#include "ff/ff.h"
+
+#define CHAINS 8
+
+typedef struct {
+    const char *name;
+    double blst_ns;          /* blst on the 2-core VM; 0 = no peer figure */
+    double (*run)(size_t iters);   /* returns ns per operation */
+    size_t iters;            /* operations per run */
+} field_case_t;
+
+/* Inputs that the compiler cannot fold: derived from the clock at start. */
+static fp_t fp_seed(unsigned i)
+{
+    fp_t a;
+    fp_set_u64(&a, gm_now_ns() * 0x9e3779b97f4a7c15ULL + i);
+    fp_sqr(&a, &a);
+    fp_sqr(&a, &a);
+    return a;
+}
+
+static double ns_per(uint64_t t0, size_t ops) { return (double)(gm_now_ns() - t0) / (double)ops; }
+
+static double run_fp_mul(size_t iters)
+{
+    fp_t x[CHAINS], y = fp_seed(99);
+    for (unsigned c = 0; c < CHAINS; c++)
+        x[c] = fp_seed(c);
+    uint64_t t0 = gm_now_ns();
+    for (size_t i = 0; i < iters / CHAINS; i++)
+        for (unsigned c = 0; c < CHAINS; c++)
+            fp_mul(&x[c], &x[c], &y);
+    double r = ns_per(t0, iters / CHAINS * CHAINS);
+    __asm__ volatile("" ::"r"(x) : "memory");
+    return r;
+}
+
+static double run_fp_sqr(size_t iters)
+{
+    fp_t x[CHAINS];
+    for (unsigned c = 0; c < CHAINS; c++)
+        x[c] = fp_seed(c);
+    uint64_t t0 = gm_now_ns();
+    for (size_t i = 0; i < iters / CHAINS; i++)
+        for (unsigned c = 0; c < CHAINS; c++)
+            fp_sqr(&x[c], &x[c]);
+    double r = ns_per(t0, iters / CHAINS * CHAINS);
+    __asm__ volatile("" ::"r"(x) : "memory");
+    return r;
+}
+
+static double run_fr_mul(size_t iters)
+{
+    fr_t x[CHAINS], y;
+    fr_set_u64(&y, gm_now_ns() | 1);
+    for (unsigned c = 0; c < CHAINS; c++)
+        fr_set_u64(&x[c], gm_now_ns() + c);
+    uint64_t t0 = gm_now_ns();
+    for (size_t i = 0; i < iters / CHAINS; i++)
+        for (unsigned c = 0; c < CHAINS; c++)
+            fr_mul(&x[c], &x[c], &y);
+    double r = ns_per(t0, iters / CHAINS * CHAINS);
+    __asm__ volatile("" ::"r"(x) : "memory");
+    return r;
+}
+
+static double run_fp_inv(size_t iters)
+{
+    fp_t x = fp_seed(7), one = FP_ONE;
+    uint64_t t0 = gm_now_ns();
+    for (size_t i = 0; i < iters; i++) {
+        fp_inv(&x, &x);
+        fp_add(&x, &x, &one);   /* keep the input changing */
+    }
+    double r = ns_per(t0, iters);
+    __asm__ volatile("" ::"r"(&x) : "memory");
+    return r;
+}
+
+static g1_jac_t g1_seed(uint64_t k)
+{
+    g1_jac_t g, p;
+    uint64_t s[4] = {k | 1, k * 0x9e3779b97f4a7c15ULL, 0, 0};
+    g1_from_affine(&g, &G1_GENERATOR);
+    g1_mul(&p, &g, s);
+    return p;
+}
+
+static double run_g1_add(size_t iters)
+{
+    g1_jac_t p = g1_seed(gm_now_ns()), q = g1_seed(3);
+    uint64_t t0 = gm_now_ns();
+    for (size_t i = 0; i < iters; i++)
+        g1_add(&p, &p, &q);
+    double r = ns_per(t0, iters);
+    __asm__ volatile("" ::"r"(&p) : "memory");
+    return r;
+}
+
+static double run_g1_add_mixed(size_t iters)
+{
+    g1_jac_t p = g1_seed(gm_now_ns()), q = g1_seed(5);
+    g1_affine_t qa;
+    g1_to_affine(&qa, &q);
+    uint64_t t0 = gm_now_ns();
+    for (size_t i = 0; i < iters; i++)
+        g1_add_mixed(&p, &p, &qa);
+    double r = ns_per(t0, iters);
+    __asm__ volatile("" ::"r"(&p) : "memory");
+    return r;
+}
+
+static double run_g1_dbl(size_t iters)
+{
+    g1_jac_t p = g1_seed(gm_now_ns());
+    uint64_t t0 = gm_now_ns();
+    for (size_t i = 0; i < iters; i++)
+        g1_dbl(&p, &p);
+    double r = ns_per(t0, iters);
+    __asm__ volatile("" ::"r"(&p) : "memory");
+    return r;
+}
+
+/* 255-bit scalars, as blst's figure uses. */
+static void scalar_seed(uint64_t k[4], uint64_t i)
+{
+    uint64_t x = gm_now_ns() + i;
+    for (int j = 0; j < 4; j++) {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        k[j] = x;
+    }
+    k[3] = (k[3] & 0x3fffffffffffffffULL) | 0x4000000000000000ULL;
+}
+
+static double run_g1_mul(size_t iters)
+{
+    g1_jac_t p = g1_seed(gm_now_ns());
+    uint64_t k[4];
+    uint64_t t = 0;
+    for (size_t i = 0; i < iters; i++) {
+        scalar_seed(k, i);
+        uint64_t t0 = gm_now_ns();
+        g1_mul(&p, &p, k);
+        t += gm_now_ns() - t0;
+    }
+    __asm__ volatile("" ::"r"(&p) : "memory");
+    return (double)t / (double)iters;
+}
+
+static double run_g2_mul(size_t iters)
+{
+    g2_jac_t p;
+    g2_from_affine(&p, &G2_GENERATOR);
+    uint64_t k[4];
+    uint64_t t = 0;
+    for (size_t i = 0; i < iters; i++) {
+        scalar_seed(k, i);
+        uint64_t t0 = gm_now_ns();
+        g2_mul(&p, &p, k);
+        t += gm_now_ns() - t0;
+    }
+    __asm__ volatile("" ::"r"(&p) : "memory");
+    return (double)t / (double)iters;
+}
+
+static double run_pairing(size_t iters)
+{
+    g1_affine_t p;
+    g1_jac_t pj = g1_seed(gm_now_ns());
+    g1_to_affine(&p, &pj);
+    fp12_t e;
+    uint64_t t0 = gm_now_ns();
+    for (size_t i = 0; i < iters; i++)
+        pairing(&e, &p, &G2_GENERATOR);
+    double r = ns_per(t0, iters);
+    __asm__ volatile("" ::"r"(&e) : "memory");
+    return r;
+}
+
+static const field_case_t cases[] = {
+    {"Fp mul", 41.0, run_fp_mul, 200000},
+    {"Fp sqr", 43.5, run_fp_sqr, 200000},
+    {"Fr mul", 20.0, run_fr_mul, 400000},
+    {"Fp inverse", 3370.0, run_fp_inv, 2000},
+    {"G1 add (Jacobian)", 866.0, run_g1_add, 10000},
+    {"G1 mixed add", 730.0, run_g1_add_mixed, 10000},
+    {"G1 double", 380.0, run_g1_dbl, 20000},
+    {"G1 scalar mul (255-bit)", 104800.0, run_g1_mul, 60},
+    {"G2 scalar mul (255-bit)", 197700.0, run_g2_mul, 30},
+    {"pairing", 684000.0, run_pairing, 10},
+};
+
+static void print_ns(double ns)
+{
+    if (ns >= 10000)
+        printf("%10.1f µs", ns / 1000);
+    else
+        printf("%10.1f ns", ns);
+}
+
+int bench_field_main(int argc, char **argv)
+{
+    int runs = 7;
+    double scale = 1.0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--quick") == 0) {
+            runs = 3;
+            scale = 0.2;
+        } else if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) {
+            runs = atoi(argv[++i]);
+            if (runs < 1 || runs > 1000) {
+                fprintf(stderr, "grothmpi: bench field: --runs: '%s' is not in 1..1000\n", argv[i]);
+                return 2;
+            }
+        } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            printf("usage: grothmpi bench field [--quick] [--runs N]\n\n"
+                   "ns per operation (min and median of N runs, default 7) for Fp/Fr\n"
+                   "multiplication, Fp inversion, G1 add/double, G1 and G2 scalar\n"
+                   "multiplication and the pairing, with the ratio to blst measured on\n"
+                   "the same kind of 2-core VM (ratio < 1: faster than blst).\n"
+                   "--quick: 3 shorter runs. GROTHMPI_FF_PATH=portable|adx picks the kernels.\n");
+            return 0;
+        } else {
+            fprintf(stderr, "grothmpi: bench field: unknown option '%s' (see --help)\n", argv[i]);
+            return 2;
+        }
+    }
+    bench_print_machine();
+    printf("%-26s %13s %13s %13s %9s\n", "operation", "min", "median", "blst", "median/blst");
+    double t[1000];
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        size_t iters = (size_t)((double)cases[c].iters * scale);
+        if (iters < 8)
+            iters = 8;
+        cases[c].run(iters / 4 + 1);  /* warm caches and clocks */
+        for (int r = 0; r < runs; r++)
+            t[r] = cases[c].run(iters);
+        double med = bench_median(t, (size_t)runs);
+        printf("%-26s ", cases[c].name);
+        print_ns(t[0]);
+        printf(" ");
+        print_ns(med);
+        printf(" ");
+        print_ns(cases[c].blst_ns);
+        printf(" %9.2f\n", med / cases[c].blst_ns);
+    }
+    return 0;
+}

@@ -1,0 +1,224 @@
+/*
+ * msm_bench.c — `grothmpi bench msm`: µs per point of msm_g1 at 2^16, 2^18,
+ * 2^20 and msm_g2 at 2^16, on one thread and on all (--threads N), against
+ * blst's single-threaded Pippenger measured on the same kind of 2-core VM
+ * (../shared/reference/anchors.md, Part D: blst @ dece82e; G1 14.6 µs/point
+ * at 2^12, 10.5 at 2^16, 8.9 at 2^20; G2 27 at 2^16).
+ *
+ * Bases: P + i*D (two scalar multiplications, then one mixed addition per
+ * point and one batch conversion to affine), built once, outside the timed
+ * region; scalars uniform mod r. Each figure is the min and median wall time
+ * of R runs (default 3) of one whole MSM, scratch allocated once, and the
+ * median process CPU time (all threads; on a shared machine the wall time of
+ * one thread can exceed its CPU time).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/base.h"
+#include "bench/bench.h"
+#include "ec/ec.h"
+#include "ff/ff.h"
+#include "topo/topo.h"
+
+typedef struct {
+    int group;        /* 1 or 2 */
+    unsigned log_n;
+    double blst_us;   /* blst µs per point, 1 thread; 0: no peer figure */
+} msm_case_t;
+
+static const msm_case_t full_cases[] = {
+    {1, 16, 10.5}, {1, 18, 0}, {1, 20, 8.9}, {2, 16, 27.0},
+};
+static const msm_case_t quick_cases[] = {
+    {1, 12, 14.6}, {1, 14, 0}, {2, 12, 0},
+};
+
+static uint64_t rng_next(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static void rand_fr(fr_t *out, uint64_t *s)
+{
+    uint8_t b[FR_BYTES];
+    for (int i = 0; i < FR_BYTES; i += 8) {
+        uint64_t v = rng_next(s);
+        memcpy(b + i, &v, 8);
+    }
+    fr_from_bytes_le_mod(out, b);
+}
+
+/* n G1 or G2 bases P + i*D, one shape for both groups. Returns NULL when
+ * out of memory. */
+#define MAKE_BASES(G, FE)                                                       \
+    static void *make_bases_##G(size_t n, const fr_t *k1, const fr_t *k2)      \
+    {                                                                           \
+        G##_affine_t *aff = gm_alloc(n * sizeof *aff), d;                       \
+        G##_jac_t *jac = gm_alloc(n * sizeof *jac), g, dj;                      \
+        FE *scr = gm_alloc(n * sizeof *scr);                                    \
+        if (aff && jac && scr) {                                                \
+            G##_from_affine(&g, &G##_GEN);                                      \
+            G##_mul_fr(&jac[0], &g, k1);                                        \
+            G##_mul_fr(&dj, &g, k2);                                            \
+            G##_to_affine(&d, &dj);                                             \
+            for (size_t i = 1; i < n; i++)                                      \
+                G##_add_mixed(&jac[i], &jac[i - 1], &d);                        \
+            G##_batch_to_affine(aff, jac, n, scr);                              \
+        } else {                                                                \
+            gm_free(aff);                                                       \
+            aff = NULL;                                                         \
+        }                                                                       \
+        gm_free(jac);                                                           \
+        gm_free(scr);                                                           \
+        return aff;                                                             \
+    }
+#define g1_GEN G1_GENERATOR
+#define g2_GEN G2_GENERATOR
+MAKE_BASES(g1, fp_t)
+MAKE_BASES(g2, fp2_t)
+
+static void *make_bases(int group, size_t n, uint64_t *seed)
+{
+    fr_t k1, k2;
+    rand_fr(&k1, seed);
+    rand_fr(&k2, seed);
+    return group == 1 ? make_bases_g1(n, &k1, &k2) : make_bases_g2(n, &k1, &k2);
+}
+
+/* Min and median wall time and median process CPU time (µs per point) of
+ * runs MSMs. */
+static int time_msm(int group, const void *bases, const fr_t *s, size_t n, topo_pool_t *pool, int runs,
+                    double *min_us, double *med_us, double *cpu_us)
+{
+    unsigned T = topo_pool_size(pool);
+    size_t bytes = group == 1 ? msm_g1_scratch_size(n, T, 0) : msm_g2_scratch_size(n, T, 0);
+    void *scratch = gm_alloc(bytes);
+    if (!scratch)
+        return -1;
+    double t[64], cpu[64];
+    for (int r = 0; r < runs; r++) {
+        g1_jac_t o1;
+        g2_jac_t o2;
+        uint64_t c0 = gm_process_cpu_ns(), t0 = gm_now_ns();
+        if (group == 1)
+            msm_g1(&o1, bases, s, NULL, n, 0, scratch, pool);
+        else
+            msm_g2(&o2, bases, s, NULL, n, 0, scratch, pool);
+        t[r] = (double)(gm_now_ns() - t0) / 1e3 / (double)n;
+        cpu[r] = (double)(gm_process_cpu_ns() - c0) / 1e3 / (double)n;
+        __asm__ volatile("" ::"r"(&o1), "r"(&o2) : "memory");
+    }
+    gm_free(scratch);
+    *med_us = bench_median(t, (size_t)runs);
+    *min_us = t[0];
+    *cpu_us = bench_median(cpu, (size_t)runs);
+    return 0;
+}
+
+int bench_msm_main(int argc, char **argv)
+{
+    int runs = 3;
+    unsigned threads = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+    bool quick = false;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--quick") == 0) {
+            quick = true;
+        } else if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) {
+            runs = atoi(argv[++i]);
+            if (runs < 1 || runs > 64) {
+                fprintf(stderr, "grothmpi: bench msm: --runs: '%s' is not in 1..64\n", argv[i]);
+                return 2;
+            }
+        } else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
+            int t = atoi(argv[++i]);
+            if (t < 1 || t > 1024) {
+                fprintf(stderr, "grothmpi: bench msm: --threads: '%s' is not in 1..1024\n", argv[i]);
+                return 2;
+            }
+            threads = (unsigned)t;
+        } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            printf("usage: grothmpi bench msm [--quick] [--threads N] [--runs R]\n\n"
+                   "µs per point of the CPU MSM (Pippenger, batch-affine buckets): G1 at\n"
+                   "2^16, 2^18, 2^20 and G2 at 2^16, on 1 thread and on N (default: every\n"
+                   "online CPU), min and median wall time of R runs (default 3), with the\n"
+                   "ratio to blst's single-threaded Pippenger on the same kind of 2-core VM\n"
+                   "(ratio < 1: faster than blst) and the N-thread speed-up.\n"
+                   "--quick: G1 at 2^12 and 2^14, G2 at 2^12 only.\n");
+            return 0;
+        } else {
+            fprintf(stderr, "grothmpi: bench msm: unknown option '%s' (see --help)\n", argv[i]);
+            return 2;
+        }
+    }
+    const msm_case_t *cases = quick ? quick_cases : full_cases;
+    size_t ncases = quick ? sizeof quick_cases / sizeof quick_cases[0] : sizeof full_cases / sizeof full_cases[0];
+
+    topo_pool_t *pool = NULL;
+    err_t err;
+    if (threads > 1 && topo_pool_create_flat(&pool, threads, &err) != 0) {
+        fprintf(stderr, "grothmpi: bench msm: %s\n", err.msg);
+        return 1;
+    }
+    bench_print_machine();
+    printf("runs: %d, threads: 1 and %u\n", runs, threads);
+    printf("%-10s %7s %6s %10s %10s %10s %6s %9s %8s\n", "msm", "threads", "window", "min µs/pt", "med µs/pt",
+           "cpu µs/pt", "blst", "med/blst", "speed-up");
+    uint64_t seed = gm_now_ns();
+    int rc = 0;
+    void *bases[3] = {NULL, NULL, NULL};
+    size_t have[3] = {0, 0, 0};
+    for (size_t c = 0; c < ncases && rc == 0; c++) {
+        int g = cases[c].group;
+        size_t n = (size_t)1 << cases[c].log_n;
+        if (have[g] < n) { /* the largest case of each group comes last */
+            gm_free(bases[g]);
+            size_t want = n;
+            for (size_t k = c; k < ncases; k++)
+                if (cases[k].group == g && ((size_t)1 << cases[k].log_n) > want)
+                    want = (size_t)1 << cases[k].log_n;
+            bases[g] = make_bases(g, want, &seed);
+            have[g] = bases[g] ? want : 0;
+        }
+        fr_t *s = gm_alloc(n * sizeof *s);
+        if (!bases[g] || !s) {
+            fprintf(stderr, "grothmpi: bench msm: out of memory for 2^%u points\n", cases[c].log_n);
+            gm_free(s);
+            rc = 1;
+            break;
+        }
+        for (size_t i = 0; i < n; i++)
+            rand_fr(&s[i], &seed);
+        double one_med = 0;
+        for (int pass = 0; pass < (threads > 1 ? 2 : 1); pass++) {
+            topo_pool_t *p = pass ? pool : NULL;
+            unsigned T = pass ? threads : 1;
+            double mn, md, cpu;
+            if (time_msm(g, bases[g], s, n, p, runs, &mn, &md, &cpu) != 0) {
+                fprintf(stderr, "grothmpi: bench msm: out of memory for the scratch\n");
+                rc = 1;
+                break;
+            }
+            if (!pass)
+                one_med = md;
+            char name[32], blst[16], ratio[16], speed[16];
+            snprintf(name, sizeof name, "G%d 2^%u", g, cases[c].log_n);
+            snprintf(blst, sizeof blst, cases[c].blst_us > 0 ? "%.1f" : "-", cases[c].blst_us);
+            snprintf(ratio, sizeof ratio, cases[c].blst_us > 0 ? "%.2f" : "-", md / cases[c].blst_us);
+            snprintf(speed, sizeof speed, pass ? "%.2fx" : "-", one_med / md);
+            printf("%-10s %7u %6u %10.2f %10.2f %10.2f %6s %9s %8s\n", name, T, msm_window_auto(n, T), mn, md, cpu,
+                   blst, ratio, speed);
+            fflush(stdout);
+        }
+        gm_free(s);
+    }
+    for (int g = 0; g < 3; g++)
+        gm_free(bases[g]);
+    topo_pool_destroy(pool);
+    return rc;
+}

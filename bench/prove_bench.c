@@ -1,0 +1,216 @@
+/*
+ * bench/prove_bench.c — `grothmpi bench prove`: one Groth16 proof of the
+ * synthetic circuit at 2^16 .. 2^20 rows (--quick: 2^10, 2^12), per stage
+ * (witness, a/b/c, NTT, each MSM, verify) and in total, on 1 and 2 threads,
+ * with the memory the prover holds and the process peaks. Parameters come
+ * from a cache directory (setup runs once per size, outside every timed
+ * region). Min and median of N runs; it measures and never asserts. The
+ * "cpu" row is the process CPU time of a run: on a loaded machine it shows
+ * how much of the wall time the run actually had the cores.
+ * The 2 KiB PoRep partition joins the table when synth/ provides it
+ * (groth16_circuit_parse("porep", ..., "2KiB") then succeeds).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/base.h"
+#include "bench/bench.h"
+#include "groth16/groth16.h"
+#include "synth/synth.h"
+#include "topo/topo.h"
+
+enum { ST_WITNESS, ST_ABC, ST_NTT, ST_MSM_A, ST_MSM_B1, ST_MSM_B2, ST_MSM_L, ST_MSM_H, ST_VERIFY, ST_TOTAL, ST_CPU, NST };
+static const char *const ST_NAMES[NST] = {"witness", "abc",  "ntt",   "msm_a",  "msm_b_g1",
+                                          "msm_b_g2", "msm_l", "msm_h", "verify", "total", "cpu"};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: grothmpi bench prove [--quick] [--log K[,K...]] [--threads N[,N...]] [--runs N]\n"
+               "                            [--cache DIR]\n\n"
+               "  --quick        2^10 and 2^12 rows, 2 runs (default: 2^16..2^20, 3 runs)\n"
+               "  --log LIST     log2 of the rows of the synthetic circuit\n"
+               "  --threads LIST thread counts (default 1,2)\n"
+               "  --runs N       runs per size and thread count\n"
+               "  --cache DIR    parameter cache (default $GROTHMPI_PARAMS_CACHE or\n"
+               "                 /tmp/grothmpi-params); setup runs once per size\n");
+}
+
+static int parse_list(unsigned *out, int max, const char *s)
+{
+    int n = 0;
+    while (*s && n < max) {
+        char *end;
+        unsigned long v = strtoul(s, &end, 10);
+        if (end == s)
+            return -1;
+        out[n++] = (unsigned)v;
+        s = *end == ',' ? end + 1 : end;
+    }
+    return n;
+}
+
+/* Makes sure dir holds parameters for c; returns 0 or prints and returns 1. */
+static int ensure_params(const char *dir, const groth16_circuit_t *c, topo_pool_t *pool)
+{
+    char pp[4096], vp[4096], sp[4096];
+    snprintf(pp, sizeof pp, "%s/%s.params", dir, c->id);
+    snprintf(vp, sizeof vp, "%s/%s.vk", dir, c->id);
+    snprintf(sp, sizeof sp, "%s/%s.shape", dir, c->id);
+    struct stat st;
+    if (stat(pp, &st) == 0 && stat(vp, &st) == 0 && stat(sp, &st) == 0)
+        return 0;
+    err_t err;
+    cs_shape_t *shape = NULL;
+    uint8_t seed[GROTH16_SEED_BYTES];
+    printf("bench prove: setup of %s into %s (once; not timed)\n", c->id, dir);
+    fflush(stdout);
+    int rc = groth16_seed_random(seed, &err) || groth16_circuit_shape(&shape, c, &err) ||
+             cs_shape_save(shape, dir, c->id, &err) || groth16_setup(shape, seed, pp, vp, pool, &err);
+    cs_shape_free(shape);
+    if (rc) {
+        fprintf(stderr, "grothmpi: bench prove: setup: %s\n", err.msg);
+        return 1;
+    }
+    return 0;
+}
+
+static int bench_one(const char *dir, const groth16_circuit_t *c, unsigned threads, unsigned runs)
+{
+    err_t err;
+    gm_err_clear(&err);
+    topo_pool_t *pool = NULL;
+    cs_shape_t *shape = NULL;
+    groth16_params_t *params = NULL;
+    groth16_prover_t *pv = NULL;
+    double *v[NST] = {0};
+    int rc = 1;
+    char pp[4096];
+    snprintf(pp, sizeof pp, "%s/%s.params", dir, c->id);
+    if (topo_pool_create_flat(&pool, threads, &err) || cs_shape_load(&shape, dir, c->id, &err))
+        goto fail;
+    uint64_t t0 = gm_now_ns();
+    if (groth16_params_load(&params, pp, shape, GROTH16_LOAD_DEFAULT, pool, &err) ||
+        groth16_prover_create(&pv, params, shape, pool, &err))
+        goto fail;
+    double load_ms = (double)(gm_now_ns() - t0) * 1e-6;
+    for (int s = 0; s < NST; s++)
+        if (!(v[s] = calloc(runs, sizeof(double))))
+            goto fail;
+    gm_mem_reset_peak();
+    for (unsigned r = 0; r < runs; r++) {
+        cs_t *cs;
+        uint64_t w0 = gm_now_ns(), c0 = gm_process_cpu_ns();
+        if (groth16_circuit_witness(&cs, c, r + 1, &err))
+            goto fail;
+        v[ST_WITNESS][r] = (double)(gm_now_ns() - w0) * 1e-6;
+        groth16_witness_t w = {cs_input_values(cs), cs_num_inputs(cs), cs_aux_values(cs), cs_num_aux(cs)};
+        groth16_proof_t proof;
+        groth16_timings_t t;
+        int prc = groth16_prove(pv, &proof, &w, 1, NULL, GROTH16_PROVE_DEFAULT, pool, &t, &err);
+        cs_destroy(cs);
+        if (prc)
+            goto fail;
+        const uint64_t ns[ST_CPU] = {0, t.abc, t.ntt, t.msm_a, t.msm_b_g1, t.msm_b_g2, t.msm_l, t.msm_h, t.verify,
+                                     t.total};
+        for (int s = 1; s < ST_CPU; s++)
+            v[s][r] = (double)ns[s] * 1e-6;
+        v[ST_TOTAL][r] += v[ST_WITNESS][r];
+        v[ST_CPU][r] = (double)(gm_process_cpu_ns() - c0) * 1e-6;
+    }
+    printf("\n%s: %llu rows (%llu constraints), %llu inputs, %llu aux; %u thread%s, %u runs; params load %.1f ms\n",
+           c->id, (unsigned long long)shape->n_rows, (unsigned long long)shape->n_constraints,
+           (unsigned long long)shape->n_inputs, (unsigned long long)shape->n_aux, threads, threads == 1 ? "" : "s",
+           runs, load_ms);
+    printf("  %-10s %12s %12s\n", "stage", "min ms", "median ms");
+    for (int s = 0; s < NST; s++) {
+        double med = bench_median(v[s], runs);
+        printf("  %-10s %12.2f %12.2f", ST_NAMES[s], v[s][0], med);
+        if (s == ST_TOTAL)
+            printf("   %.0f constraints/s (median)", (double)shape->n_rows / (med * 1e-3));
+        if (s == ST_CPU)
+            printf("   process CPU time of witness + proof (wall x threads when unloaded)");
+        printf("\n");
+    }
+    printf("  memory: params %.1f MiB, prover scratch %.1f MiB, allocator peak %.1f MiB, rss peak %.1f MiB\n",
+           (double)groth16_params_memory(params) / 1048576.0, (double)groth16_prover_memory(pv) / 1048576.0,
+           (double)gm_mem_peak() / 1048576.0, (double)gm_rss_peak() / 1048576.0);
+    rc = 0;
+fail:
+    if (rc)
+        fprintf(stderr, "grothmpi: bench prove: %s: %s\n", c->id, err.msg);
+    for (int s = 0; s < NST; s++)
+        free(v[s]);
+    groth16_prover_destroy(pv);
+    groth16_params_free(params);
+    cs_shape_free(shape);
+    topo_pool_destroy(pool);
+    return rc;
+}
+
+int bench_prove_main(int argc, char **argv)
+{
+    static const struct option opts[] = {{"quick", no_argument, 0, 'q'},        {"log", required_argument, 0, 'l'},
+                                         {"threads", required_argument, 0, 't'}, {"runs", required_argument, 0, 'r'},
+                                         {"cache", required_argument, 0, 'c'},   {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    unsigned logs[16] = {16, 17, 18, 19, 20}, thr[8] = {1, 2};
+    int nlogs = 5, nthr = 2;
+    unsigned runs = 3;
+    bool quick = false, runs_set = false, logs_set = false;
+    const char *cache = getenv("GROTHMPI_PARAMS_CACHE");
+    if (!cache)
+        cache = "/tmp/grothmpi-params";
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (c) {
+        case 'q': quick = true; break;
+        case 'l': nlogs = parse_list(logs, 16, optarg), logs_set = true; break;
+        case 't': nthr = parse_list(thr, 8, optarg); break;
+        case 'r': runs = (unsigned)strtoul(optarg, NULL, 0), runs_set = true; break;
+        case 'c': cache = optarg; break;
+        case 'h': usage(stdout); return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    if (quick && !logs_set)
+        logs[0] = 10, logs[1] = 12, nlogs = 2;
+    if (quick && !runs_set)
+        runs = 2;
+    if (nlogs <= 0 || nthr <= 0 || runs == 0) {
+        usage(stderr);
+        return 2;
+    }
+    if (mkdir(cache, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "grothmpi: bench prove: %s: cannot create: %s\n", cache, strerror(errno));
+        return 1;
+    }
+    bench_print_machine();
+    printf("bench prove: Groth16 proof of the synthetic circuit, stages in ms; parameters cached in %s\n", cache);
+    int rc = 0;
+    err_t err;
+    topo_pool_t *setup_pool = NULL;
+    if (topo_pool_create_flat(&setup_pool, 0, &err)) {
+        fprintf(stderr, "grothmpi: bench prove: %s\n", err.msg);
+        return 1;
+    }
+    for (int i = 0; i < nlogs && rc == 0; i++) {
+        groth16_circuit_t circ;
+        if (groth16_circuit_parse(&circ, "test-synthetic", 1ULL << logs[i], NULL, &err)) {
+            fprintf(stderr, "grothmpi: bench prove: %s\n", err.msg);
+            rc = 2;
+            break;
+        }
+        if ((rc = ensure_params(cache, &circ, setup_pool)))
+            break;
+        for (int t = 0; t < nthr && rc == 0; t++)
+            rc = bench_one(cache, &circ, thr[t], runs);
+    }
+    topo_pool_destroy(setup_pool);
+    return rc;
+}

@@ -1,0 +1,339 @@
+/*
+ * cli/cmd_porep.c — `grothmpi porep <action>`: Filecoin SDR PoRep tools.
+ *
+ *   parent-cache  write a sector's parent cache in rust-fil-proofs' format and
+ *                 check its SHA-256 against the published parent_cache.json
+ *   id            print a registered seal proof's porep_id and cache name
+ *   parents       print the 14 parents of one node
+ *
+ * Errors are one line on stderr; exit 0 success, 1 failure, 2 usage error.
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/base.h"
+#include "cli/cli.h"
+#include "synth/porep/porep.h"
+#include "topo/topo.h"
+
+typedef struct {
+    const char *sector_size, *api, *proof_id, *out, *node, *threads;
+    int quiet;
+} opts_t;
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: grothmpi porep <action> [options]\n"
+            "\n"
+            "actions:\n"
+            "  parent-cache --sector-size S --api V --out FILE [--threads N] [--quiet]\n"
+            "               write the sector's parent cache (14 u32 LE per node, rust-fil-proofs'\n"
+            "               format) atomically, and check its SHA-256 against parent_cache.json\n"
+            "  id           --sector-size S --api V\n"
+            "               the registered seal proof, its porep_id and parent cache name\n"
+            "  parents      --sector-size S --api V --node N\n"
+            "               the 14 parents of node N (6 DRG, then 8 expander)\n"
+            "\n"
+            "options:\n"
+            "  --sector-size S  2KiB, 8MiB, 512MiB, 32GiB or 64GiB (or a byte count)\n"
+            "  --api V          proofs API version: 1.0 (V1 proofs) or 1.1 (V1_1 proofs)\n"
+            "  --proof-id N     a registered seal proof id 0..19 instead of size and API\n"
+            "                   (10..19: SyntheticPoRep and NonInteractivePoRep, API 1.2)\n"
+            "  --threads N      worker threads (default: one per CPU)\n"
+            "  --quiet          no progress lines\n");
+}
+
+/* Reads --name value / --name=value pairs. Returns 0, 2 (usage error,
+ * printed) or -1 (--help: usage printed to stdout). */
+static int parse_opts(opts_t *o, int argc, char **argv, const char *cmd)
+{
+    static const struct {
+        const char *name;
+        size_t off;
+    } table[] = {
+        {"--sector-size", offsetof(opts_t, sector_size)}, {"--api", offsetof(opts_t, api)},
+        {"--proof-id", offsetof(opts_t, proof_id)},       {"--out", offsetof(opts_t, out)},
+        {"--node", offsetof(opts_t, node)},               {"--threads", offsetof(opts_t, threads)},
+    };
+    memset(o, 0, sizeof *o);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout);
+            return -1;
+        }
+        if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
+            o->quiet = 1;
+            continue;
+        }
+        size_t k = 0, n = sizeof table / sizeof table[0];
+        const char *val = NULL;
+        for (; k < n; k++) {
+            size_t len = strlen(table[k].name);
+            if (strncmp(a, table[k].name, len) != 0)
+                continue;
+            if (a[len] == '=') {
+                val = a + len + 1;
+                break;
+            }
+            if (a[len] == '\0') {
+                if (i + 1 >= argc) {
+                    fprintf(stderr, "grothmpi porep %s: %s needs a value\n", cmd, a);
+                    return 2;
+                }
+                val = argv[++i];
+                break;
+            }
+        }
+        if (k == n) {
+            fprintf(stderr, "grothmpi porep %s: unknown option '%s' (grothmpi porep --help)\n", cmd, a);
+            return 2;
+        }
+        *(const char **)((char *)o + table[k].off) = val;
+    }
+    return 0;
+}
+
+/* Parses a decimal u64 in [lo, hi]; prints and returns 2 when it is not. */
+static int parse_u64(uint64_t *out, const char *s, uint64_t lo, uint64_t hi, const char *opt, const char *cmd)
+{
+    char *end = NULL;
+    unsigned long long v = 0;
+    if (s[0] >= '0' && s[0] <= '9')
+        v = strtoull(s, &end, 10);
+    if (!end || *end != '\0' || v < lo || v > hi) {
+        fprintf(stderr, "grothmpi porep %s: %s: '%s' is not an integer in %llu..%llu\n", cmd, opt, s,
+                (unsigned long long)lo, (unsigned long long)hi);
+        return 2;
+    }
+    *out = v;
+    return 0;
+}
+
+/* Resolves the registered seal proof from --proof-id or --sector-size and
+ * --api. Returns 0 or 2 (a bad or missing value, printed). */
+static int resolve_proof(const porep_proof_t **out, const opts_t *o, const char *cmd)
+{
+    err_t err;
+    uint64_t size = 0;
+    porep_api_t api = POREP_API_1_1;
+    if (o->sector_size && porep_sector_size_parse(&size, o->sector_size, "--sector-size", &err) != 0) {
+        fprintf(stderr, "grothmpi porep %s: %s\n", cmd, err.msg);
+        return 2;
+    }
+    if (o->api && porep_api_parse(&api, o->api, "--api", &err) != 0) {
+        fprintf(stderr, "grothmpi porep %s: %s\n", cmd, err.msg);
+        return 2;
+    }
+    if (o->proof_id) {
+        uint64_t id;
+        if (parse_u64(&id, o->proof_id, 0, 19, "--proof-id", cmd) != 0)
+            return 2;
+        const porep_proof_t *p = porep_proof_by_id((uint32_t)id);
+        if ((o->sector_size && size != p->sector_size) || (o->api && api != p->api)) {
+            fprintf(stderr, "grothmpi porep %s: --proof-id %s is %s, which disagrees with --sector-size/--api\n",
+                    cmd, o->proof_id, p->name);
+            return 2;
+        }
+        *out = p;
+        return 0;
+    }
+    if (!o->sector_size || !o->api) {
+        fprintf(stderr, "grothmpi porep %s: %s is required (or --proof-id)\n", cmd,
+                !o->sector_size ? "--sector-size" : "--api");
+        return 2;
+    }
+    const porep_proof_t *p = porep_proof_find(size, api);
+    if (!p) {
+        if (api == POREP_API_1_2)
+            fprintf(stderr,
+                    "grothmpi porep %s: --api: 1.2 has no plain seal proof, only feature proofs "
+                    "(choose one with --proof-id 10..19)\n",
+                    cmd);
+        else
+            fprintf(stderr,
+                    "grothmpi porep %s: --sector-size: '%s' has no registered seal proof "
+                    "(2KiB, 8MiB, 512MiB, 32GiB, 64GiB)\n",
+                    cmd, o->sector_size);
+        return 2;
+    }
+    *out = p;
+    return 0;
+}
+
+static int make_graph(porep_graph_t *g, const porep_proof_t *p, const char *cmd)
+{
+    uint8_t id[32];
+    err_t err;
+    porep_id_make(id, p);
+    if (porep_graph_init(g, p->sector_size / POREP_NODE_SIZE, id, p->api, &err) != 0) {
+        fprintf(stderr, "grothmpi porep %s: %s\n", cmd, err.msg);
+        return 1;
+    }
+    return 0;
+}
+
+static void hex(char *out, const uint8_t *in, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        snprintf(out + 2 * i, 3, "%02x", in[i]);
+}
+
+/* ---- porep id ------------------------------------------------------------------- */
+
+static int run_id(const opts_t *o)
+{
+    const porep_proof_t *p;
+    porep_graph_t g;
+    int rc = resolve_proof(&p, o, "id");
+    if (rc || (rc = make_graph(&g, p, "id")))
+        return rc;
+    char size[32], id[65];
+    porep_sector_size_format(size, sizeof size, p->sector_size);
+    hex(id, g.porep_id, 32);
+    const char *pub = porep_parent_cache_published(&g);
+    printf("proof:        %s (registered id %u, API %s)\n", p->name, p->id, porep_api_name(p->api));
+    printf("sector size:  %s (%llu nodes)\n", size, (unsigned long long)g.nodes);
+    printf("porep_id:     %s\n", id);
+    printf("parent cache: %s\n", g.cache_name);
+    printf("published:    %s\n", pub ? pub : "(not in rust-fil-proofs' parent_cache.json)");
+    porep_graph_destroy(&g);
+    return 0;
+}
+
+/* ---- porep parents ---------------------------------------------------------------- */
+
+static int run_parents(const opts_t *o)
+{
+    const porep_proof_t *p;
+    porep_graph_t g;
+    int rc = resolve_proof(&p, o, "parents");
+    if (rc || (rc = make_graph(&g, p, "parents")))
+        return rc;
+    uint64_t node;
+    if (!o->node) {
+        fprintf(stderr, "grothmpi porep parents: --node is required\n");
+        rc = 2;
+    } else {
+        rc = parse_u64(&node, o->node, 0, g.nodes - 1, "--node", "parents");
+    }
+    if (rc) {
+        porep_graph_destroy(&g);
+        return rc;
+    }
+    uint32_t par[POREP_DEGREE];
+    porep_graph_parents(par, &g, (uint32_t)node);
+    porep_graph_destroy(&g);
+    printf("base:");
+    for (int i = 0; i < POREP_BASE_DEGREE; i++)
+        printf(" %u", par[i]);
+    printf("\nexpander:");
+    for (int i = POREP_BASE_DEGREE; i < POREP_DEGREE; i++)
+        printf(" %u", par[i]);
+    printf("\n");
+    return 0;
+}
+
+/* ---- porep parent-cache ------------------------------------------------------------ */
+
+typedef struct {
+    uint64_t start_ns, last_ns;
+    int quiet;
+} progress_t;
+
+/* A line at most every 5 s, so long runs show they are alive. */
+static void on_progress(void *arg, uint64_t done, uint64_t total)
+{
+    progress_t *pr = arg;
+    uint64_t now = gm_now_ns();
+    if (pr->quiet || done == total || now - pr->last_ns < 5000000000ull)
+        return;
+    pr->last_ns = now;
+    double el = (double)(now - pr->start_ns) / 1e9;
+    double left = el * (double)(total - done) / (double)done;
+    fprintf(stderr, "grothmpi porep parent-cache: %3.0f%%  %llu of %llu nodes, %.0f s, about %.0f s left\n",
+            100.0 * (double)done / (double)total, (unsigned long long)done, (unsigned long long)total, el, left);
+}
+
+static int run_parent_cache(const opts_t *o)
+{
+    const porep_proof_t *p;
+    porep_graph_t g;
+    int rc = resolve_proof(&p, o, "parent-cache");
+    if (rc)
+        return rc;
+    if (!o->out) {
+        fprintf(stderr, "grothmpi porep parent-cache: --out is required\n");
+        return 2;
+    }
+    uint64_t threads = 0;
+    if (o->threads && parse_u64(&threads, o->threads, 0, 4096, "--threads", "parent-cache") != 0)
+        return 2;
+    if ((rc = make_graph(&g, p, "parent-cache")) != 0)
+        return rc;
+
+    err_t err;
+    topo_pool_t *pool = NULL;
+    if (threads != 1 && topo_pool_create_flat(&pool, (unsigned)threads, &err) != 0) {
+        fprintf(stderr, "grothmpi porep parent-cache: %s\n", err.msg);
+        porep_graph_destroy(&g);
+        return 1;
+    }
+    const char *expect = porep_parent_cache_published(&g);
+    char size[32];
+    porep_sector_size_format(size, sizeof size, p->sector_size);
+    uint64_t bytes = g.nodes * POREP_CACHE_ENTRY_BYTES;
+    if (!o->quiet && g.nodes > (1u << 20))
+        fprintf(stderr, "grothmpi porep parent-cache: %s, %llu nodes, %llu MiB, %u threads\n", p->name,
+                (unsigned long long)g.nodes, (unsigned long long)(bytes >> 20), topo_pool_size(pool));
+
+    progress_t pr = {.start_ns = gm_now_ns(), .quiet = o->quiet};
+    pr.last_ns = pr.start_ns;
+    uint8_t digest[32];
+    rc = porep_parent_cache_write(digest, o->out, &g, expect, pool, on_progress, &pr, &err);
+    double secs = (double)(gm_now_ns() - pr.start_ns) / 1e9;
+    topo_pool_destroy(pool);
+    if (rc != 0) {
+        fprintf(stderr, "grothmpi porep parent-cache: %s\n", err.msg);
+        porep_graph_destroy(&g);
+        return 1;
+    }
+    char d[65], id[65];
+    hex(d, digest, 32);
+    hex(id, g.porep_id, 32);
+    printf("wrote %s: %s parent cache, %llu nodes, %llu bytes, %.2f s\n", o->out, size,
+           (unsigned long long)g.nodes, (unsigned long long)bytes, secs);
+    printf("proof:    %s (porep_id %s)\n", p->name, id);
+    printf("name:     %s\n", g.cache_name);
+    printf("sha256:   %s (%s)\n", d,
+           expect ? "matches rust-fil-proofs parent_cache.json" : "no published digest for this graph");
+    porep_graph_destroy(&g);
+    return 0;
+}
+
+int cmd_porep(int argc, char **argv)
+{
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    const char *action = argv[1];
+    opts_t o;
+    int rc;
+    static const struct {
+        const char *name;
+        int (*run)(const opts_t *o);
+    } actions[] = {{"parent-cache", run_parent_cache}, {"id", run_id}, {"parents", run_parents}};
+    for (size_t i = 0; i < sizeof actions / sizeof actions[0]; i++) {
+        if (strcmp(action, actions[i].name) != 0)
+            continue;
+        if ((rc = parse_opts(&o, argc - 1, argv + 1, action)) != 0)
+            return rc < 0 ? 0 : rc;
+        return actions[i].run(&o);
+    }
+    fprintf(stderr, "grothmpi porep: unknown action '%s' (grothmpi porep --help lists them)\n", action);
+    return 2;
+}

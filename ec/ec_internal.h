@@ -1,0 +1,41 @@
+/*
+ * ec/ec_internal.h — declarations shared inside ec/ only (no other folder
+ * includes this file). Each engineer adds a section; never change another's.
+ */
+#ifndef GM_EC_INTERNAL_H
+#define GM_EC_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/base.h"
+#include "ec/ec.h"
+
+/* ---- scalars (ec/scalar.c): reduction, base-|x| digits, wNAF ------------------ */
+
+/* |x| for the BLS parameter x = -0xd201000000010000 (x is negative). */
+#define EC_BLS_Z 0xd201000000010000ULL
+
+/* Longest wNAF ec_wnaf writes: a 256-bit scalar gives at most 257 digits. */
+#define EC_WNAF_MAX 258
+
+/* out = k mod r for any 256-bit k (little-endian limbs); out may alias k. */
+void ec_scalar_mod_r(uint64_t out[4], const uint64_t k[4]);
+
+/* q = a / d, returns a mod d; d != 0; q may alias a. */
+uint64_t ec_u256_divrem_u64(uint64_t q[4], const uint64_t a[4], uint64_t d);
+
+/* Width-w non-adjacent form of the nlimbs-limb integer k (nlimbs <= 4,
+ * 2 <= w <= 7): k = sum naf[i] 2^i with every non-zero digit odd, |digit| <
+ * 2^(w-1), and at least w-1 zeros after each non-zero digit. Writes the
+ * digits, zero-padded, to naf[0 .. EC_WNAF_MAX) and returns the number of
+ * significant digits (0 for k = 0). */
+size_t ec_wnaf(int8_t naf[EC_WNAF_MAX], const uint64_t *k, size_t nlimbs, unsigned w);
+
+/* ---- curve constants (ec/g1.c, ec/g2.c) ------------------------------------------- */
+
+/* The b of y^2 = x^3 + b: 4 for G1, 4(u + 1) for G2 (Montgomery form). */
+extern const fp_t EC_G1_B;
+extern const fp2_t EC_G2_B;
+
+#endif /* GM_EC_INTERNAL_H */

@@ -1,0 +1,711 @@
+/*
+ * msm.c — multi-scalar multiplication on G1 and G2 (Pippenger, signed
+ * windows, batch-affine buckets), split into tiles that the caller's topo/
+ * pool runs. Written once: every routine below takes nf, the number of Fp
+ * limbs-vectors in a coordinate (1: G1 over Fp, 2: G2 over Fp2), as a
+ * compile-time constant at its always_inline call site, as ff_internal.h does
+ * with the limb count; msm_g1 and msm_g2 are the two instantiations.
+ *
+ * DESIGN
+ *
+ *  1. Prep (tiles over the scalar array, two pool runs): with a density
+ *     bitmap, scalar i takes part when bit i is set, and the bases hold only
+ *     the points of set bits, in order (bellperson's DensityTracker). Each
+ *     taking-part scalar is 0 (dropped), 1 (its base index goes to the "ones"
+ *     list, summed directly) or other (converted from Montgomery to its
+ *     canonical integer, kept with its base index). The first run counts per
+ *     chunk, a serial prefix sum places each chunk, the second writes.
+ *  2. Windows (tiles = one bit window over one range of the non-trivial
+ *     scalars, as blst_p1s_tile_pippenger): Booth-recoded signed digits of c
+ *     bits, |digit| <= 2^(c-1), so 2^(c-1) buckets and no carry between
+ *     windows. Buckets are affine and are added to in batches: one shared
+ *     inversion per batch (Montgomery's trick), ~6 field multiplications per
+ *     addition against 10 for an XYZZ mixed add (as gnark-crypto does). A
+ *     point whose bucket is already in the current batch waits in a queue
+ *     for the next batch; when the queue is full (skewed digits: equal
+ *     scalars, tiny windows) it goes to a small XYZZ spill slot of its
+ *     bucket instead, so batches never shrink to one inversion per point.
+ *     The tile then reduces its buckets (and spill slots) by running sums
+ *     (XYZZ) to one partial window sum.
+ *     The "ones" tiles sum their bases with XYZZ mixed additions.
+ *  3. Combine (caller's thread): window sums by Horner (c doublings each),
+ *     plus the ones.
+ *
+ * Threads: a tile owns its window-range result slot and uses the scratch of
+ * the worker running it (buckets, batch, spill), indexed by worker id; the
+ * prep tiles write disjoint ranges placed by the prefix sums.
+ */
+#include <string.h>
+
+#include "base/base.h"
+#include "ec/ec.h"
+#include "topo/topo.h"
+
+#define FI static inline __attribute__((always_inline))
+
+/* Scalars per prep tile (a multiple of 64, the density word). */
+#define PREP_CHUNK 16384
+/* Bases per "ones" tile. */
+#define ONES_CHUNK 8192
+/* Largest batch of affine additions sharing one inversion. */
+#define BATCH_MAX 512
+/* Smallest queue (a tiny batch still queues this many before spilling). */
+#define QUEUE_MIN 32
+/* Spill slots (XYZZ) per tile, a power of two. */
+#define SPILL 64
+
+/* ---- one shape over Fp and Fp2 ------------------------------------------------------ */
+
+typedef union { fp_t f1; fp2_t f2; } fe_u;
+typedef union { g1_xyzz_t g1; g2_xyzz_t g2; } xyzz_u;
+typedef union { g1_jac_t g1; g2_jac_t g2; } jac_u;
+
+#define AFF_SIZE(nf) ((nf) == 1 ? sizeof(g1_affine_t) : sizeof(g2_affine_t))
+
+/* Coordinates of the affine point at p (a g1_affine_t or g2_affine_t). */
+FI void *aff_x(int nf, void *p) { return nf == 1 ? (void *)&((g1_affine_t *)p)->x : (void *)&((g2_affine_t *)p)->x; }
+FI void *aff_y(int nf, void *p) { return nf == 1 ? (void *)&((g1_affine_t *)p)->y : (void *)&((g2_affine_t *)p)->y; }
+FI bool *aff_inf(int nf, void *p) { return nf == 1 ? &((g1_affine_t *)p)->inf : &((g2_affine_t *)p)->inf; }
+FI const void *aff_at(int nf, const void *base, size_t i) { return (const char *)base + i * AFF_SIZE(nf); }
+
+FI void fe_mul(int nf, void *o, const void *a, const void *b)
+{
+    if (nf == 1)
+        fp_mul(o, a, b);
+    else
+        fp2_mul(o, a, b);
+}
+FI void fe_sqr(int nf, void *o, const void *a) { if (nf == 1) fp_sqr(o, a); else fp2_sqr(o, a); }
+FI void fe_add(int nf, void *o, const void *a, const void *b) { if (nf == 1) fp_add(o, a, b); else fp2_add(o, a, b); }
+FI void fe_sub(int nf, void *o, const void *a, const void *b) { if (nf == 1) fp_sub(o, a, b); else fp2_sub(o, a, b); }
+FI void fe_neg(int nf, void *o, const void *a) { if (nf == 1) fp_neg(o, a); else fp2_neg(o, a); }
+FI void fe_inv(int nf, void *o, const void *a) { if (nf == 1) fp_inv(o, a); else fp2_inv(o, a); }
+FI bool fe_eq(int nf, const void *a, const void *b) { return nf == 1 ? fp_eq(a, b) : fp2_eq(a, b); }
+FI bool fe_is_zero(int nf, const void *a) { return nf == 1 ? fp_is_zero(a) : fp2_is_zero(a); }
+FI void fe_copy(int nf, void *o, const void *a) { memcpy(o, a, nf * sizeof(fp_t)); }
+
+FI bool aff_on_curve(int nf, const void *p) { return nf == 1 ? g1_affine_on_curve(p) : g2_affine_on_curve(p); }
+FI void xyzz_inf(int nf, xyzz_u *o) { if (nf == 1) g1_xyzz_set_inf(&o->g1); else g2_xyzz_set_inf(&o->g2); }
+FI void xyzz_add_aff(int nf, xyzz_u *o, const xyzz_u *p, const void *q)
+{
+    if (nf == 1)
+        g1_xyzz_add_affine(&o->g1, &p->g1, q);
+    else
+        g2_xyzz_add_affine(&o->g2, &p->g2, q);
+}
+FI void xyzz_add(int nf, xyzz_u *o, const xyzz_u *p, const xyzz_u *q)
+{
+    if (nf == 1)
+        g1_xyzz_add(&o->g1, &p->g1, &q->g1);
+    else
+        g2_xyzz_add(&o->g2, &p->g2, &q->g2);
+}
+FI void xyzz_dbl(int nf, xyzz_u *o, const xyzz_u *p) { if (nf == 1) g1_xyzz_dbl(&o->g1, &p->g1); else g2_xyzz_dbl(&o->g2, &p->g2); }
+/* out = k * p for a small k >= 1, double-and-add (MSB first); out may not alias p. */
+FI void xyzz_mul_small(int nf, xyzz_u *out, const xyzz_u *p, size_t k)
+{
+    *out = *p;
+    int top = 63 - __builtin_clzll((unsigned long long)k);
+    for (int i = top - 1; i >= 0; i--) {
+        xyzz_dbl(nf, out, out);
+        if ((k >> i) & 1)
+            xyzz_add(nf, out, out, p);
+    }
+}
+FI void xyzz_to_jac(int nf, void *o, const xyzz_u *p) { if (nf == 1) g1_xyzz_to_jac(o, &p->g1); else g2_xyzz_to_jac(o, &p->g2); }
+
+/* ---- window choice and scratch layout -------------------------------------------------- */
+
+/* Windows of c bits covering 256 (Booth: the top bit of the last window must be 0). */
+static unsigned nwindows(unsigned c) { return (256 + c - 1) / c; }
+
+static size_t nranges_for(unsigned c, unsigned nworkers)
+{
+    size_t W = nwindows(c), want = 2 * (size_t)nworkers;
+    return W >= want ? 1 : (want + W - 1) / W;
+}
+
+/* Batch capacity: a quarter of the buckets keeps the chance that a point
+ * finds its bucket busy under 1/4 (1/8 on average); at least 8, so tiny
+ * windows (fewer buckets than that) fill their queue and spill slots rather
+ * than run one inversion per point. */
+static size_t batch_for(unsigned c)
+{
+    size_t nb = (size_t)1 << (c - 1), k = nb / 4;
+    return k < 8 ? 8 : k > BATCH_MAX ? BATCH_MAX : k;
+}
+
+static size_t queue_for(unsigned c)
+{
+    size_t k = batch_for(c);
+    return k < QUEUE_MIN ? QUEUE_MIN : k;
+}
+
+/* Cost model in field multiplications: per window and range, m/ranges points
+ * at ~10 each (6 multiplications, 6 additions, the bookkeeping) plus a share
+ * of the batch's inversion (~90), and 2^(c-1) buckets at ~24 each for the
+ * running sums; windows and ranges spread over the workers. The constants
+ * were fitted to the best measured window at 2^16 (13) on the CI VM. */
+unsigned msm_window_auto(size_t n, unsigned nworkers)
+{
+    if (nworkers == 0)
+        nworkers = 1;
+    if (n < 4)
+        return 2;
+    double best = 0;
+    unsigned best_c = 2;
+    for (unsigned c = 2; c <= MSM_WINDOW_MAX; c++) {
+        double nb = (double)((size_t)1 << (c - 1)), R = (double)nranges_for(c, nworkers);
+        double per_point = 10.0 + 90.0 / (double)batch_for(c);
+        double tiles = nwindows(c) * R;
+        double work = nwindows(c) * ((double)n * per_point + R * nb * 24.0);
+        double rounds = (tiles + nworkers - 1) / nworkers; /* whole tiles per worker */
+        double t = work / tiles * (rounds < 1 ? 1 : rounds);
+        if (c == 2 || t < best) {
+            best = t;
+            best_c = c;
+        }
+    }
+    return best_c;
+}
+
+typedef struct { uint32_t bucket, neg; uint64_t idx; } entry_t;
+
+typedef struct {
+    size_t prep_cnt, k, idx, wsum, ones, ws, ws_bytes, total;
+    size_t ws_buckets, ws_flags, ws_ent, ws_queue, ws_den, ws_pre, ws_spill, ws_key;
+} layout_t;
+
+#define ALIGN64(x) (((x) + 63) & ~(size_t)63)
+
+static layout_t layout_for(int nf, size_t n, unsigned nworkers, unsigned c)
+{
+    layout_t L;
+    size_t nprep = (n + PREP_CHUNK - 1) / PREP_CHUNK;
+    size_t nb = (size_t)1 << (c - 1), K = batch_for(c);
+    size_t off = 0;
+    L.prep_cnt = off;
+    off += ALIGN64(nprep * 64);
+    L.k = off;
+    off += ALIGN64(n * 4 * sizeof(uint64_t));
+    L.idx = off;
+    off += ALIGN64(n * sizeof(uint32_t));
+    L.wsum = off;
+    off += ALIGN64((nwindows(c) * nranges_for(c, nworkers)) * sizeof(xyzz_u));
+    L.ones = off;
+    off += ALIGN64(((n + ONES_CHUNK - 1) / ONES_CHUNK) * sizeof(xyzz_u));
+    /* per worker */
+    size_t w = 0;
+    L.ws_buckets = w;
+    w += ALIGN64(nb * AFF_SIZE(nf));
+    L.ws_flags = w;
+    w += ALIGN64(nb);
+    L.ws_ent = w;
+    w += ALIGN64((K + queue_for(c)) * sizeof(entry_t)); /* batch, then queue */
+    L.ws_queue = L.ws_ent + K * sizeof(entry_t);
+    L.ws_spill = w;
+    w += ALIGN64(SPILL * sizeof(xyzz_u));
+    L.ws_key = w;
+    w += ALIGN64(SPILL * sizeof(uint32_t));
+    L.ws_den = w;
+    w += ALIGN64(K * sizeof(fe_u));
+    L.ws_pre = w;
+    w += ALIGN64(K * sizeof(fe_u));
+    L.ws_bytes = w;
+    L.ws = off;
+    off += (nworkers ? nworkers : 1) * w;
+    L.total = off;
+    return L;
+}
+
+static size_t scratch_size(int nf, size_t n, unsigned nworkers, unsigned window)
+{
+    GM_ASSERT(window <= MSM_WINDOW_MAX);
+    if (window)
+        return layout_for(nf, n, nworkers, window).total;
+    size_t best = 0;
+    unsigned cmax = msm_window_auto(n, nworkers);
+    for (unsigned c = 1; c <= cmax; c++) {
+        size_t t = layout_for(nf, n, nworkers, c).total;
+        best = t > best ? t : best;
+    }
+    return best;
+}
+
+size_t msm_g1_scratch_size(size_t n, unsigned nworkers, unsigned window) { return scratch_size(1, n, nworkers, window); }
+size_t msm_g2_scratch_size(size_t n, unsigned nworkers, unsigned window) { return scratch_size(2, n, nworkers, window); }
+
+/* ---- the job ------------------------------------------------------------------------------ */
+
+typedef struct {
+    size_t nt, ones, dens;   /* counts of the chunk; dens: its set density bits */
+    size_t nt_off, ones_off, base_off;
+} prep_cnt_t;
+
+typedef struct {
+    int nf;
+    const void *bases;
+    const fr_t *scalars;
+    const uint64_t *density;
+    size_t n;
+    char *scratch;
+    layout_t L;
+    unsigned c, W;
+    size_t nranges, m_nt, m_ones, nones_tasks;
+} job_t;
+
+FI prep_cnt_t *prep_at(const job_t *J, size_t t) { return (prep_cnt_t *)(J->scratch + J->L.prep_cnt + t * 64); }
+FI uint64_t *k_at(const job_t *J, size_t j) { return (uint64_t *)(J->scratch + J->L.k) + 4 * j; }
+FI uint32_t *idx_arr(const job_t *J) { return (uint32_t *)(J->scratch + J->L.idx); }
+FI xyzz_u *wsum_at(const job_t *J, size_t t) { return (xyzz_u *)(J->scratch + J->L.wsum) + t; }
+FI xyzz_u *ones_at(const job_t *J, size_t t) { return (xyzz_u *)(J->scratch + J->L.ones) + t; }
+
+/* Prep, first run: count the chunk's non-trivial scalars, ones and density bits. */
+static void prep_count(void *arg, size_t task, unsigned worker)
+{
+    (void)worker;
+    const job_t *J = arg;
+    size_t lo = task * PREP_CHUNK, hi = lo + PREP_CHUNK < J->n ? lo + PREP_CHUNK : J->n;
+    prep_cnt_t *pc = prep_at(J, task);
+    pc->nt = pc->ones = pc->dens = 0;
+    for (size_t i = lo; i < hi; i++) {
+        if (J->density && !((J->density[i / 64] >> (i % 64)) & 1))
+            continue;
+        pc->dens++;
+        const fr_t *s = &J->scalars[i];
+        if (fr_is_zero(s))
+            continue;
+        if (fr_is_one(s))
+            pc->ones++;
+        else
+            pc->nt++;
+    }
+}
+
+/* Prep, second run: write canonical scalars and base indices of the
+ * non-trivial ones from the front of idx, base indices of the ones from the
+ * back. */
+static void prep_write(void *arg, size_t task, unsigned worker)
+{
+    (void)worker;
+    const job_t *J = arg;
+    size_t lo = task * PREP_CHUNK, hi = lo + PREP_CHUNK < J->n ? lo + PREP_CHUNK : J->n;
+    const prep_cnt_t *pc = prep_at(J, task);
+    size_t b = pc->base_off, t = pc->nt_off, o = pc->ones_off;
+    uint32_t *idx = idx_arr(J);
+    for (size_t i = lo; i < hi; i++) {
+        if (J->density && !((J->density[i / 64] >> (i % 64)) & 1))
+            continue;
+        const fr_t *s = &J->scalars[i];
+        GM_VERIFY(fr_is_zero(s) || aff_on_curve(J->nf, aff_at(J->nf, J->bases, b)));
+        if (fr_is_zero(s)) {
+        } else if (fr_is_one(s)) {
+            idx[J->n - 1 - o++] = (uint32_t)b;
+        } else {
+            fr_to_limbs(k_at(J, t), s);
+            idx[t++] = (uint32_t)b;
+        }
+        b++;
+    }
+}
+
+/* Bits [pos, pos + len) of the 256-bit k, len <= 32; zero above bit 255. */
+FI uint64_t get_bits(const uint64_t k[4], unsigned pos, unsigned len)
+{
+    unsigned limb = pos / 64, off = pos % 64;
+    if (limb >= 4)
+        return 0;
+    uint64_t v = k[limb] >> off;
+    if (off + len > 64 && limb + 1 < 4)
+        v |= k[limb + 1] << (64 - off);
+    return v & ((1ULL << len) - 1);
+}
+
+/* Booth digit of window w: x + b - top * 2^c, where x = bits [wc, wc + c),
+ * b = bit wc - 1 (0 for w = 0) and top = bit wc + c - 1. Sum over windows of
+ * d_w 2^(wc) = k, and |d_w| <= 2^(c-1). */
+FI int64_t booth_digit(const uint64_t k[4], unsigned w, unsigned c)
+{
+    uint64_t v = w == 0 ? get_bits(k, 0, c) << 1 : get_bits(k, w * c - 1, c + 1);
+    int64_t top = (int64_t)(v >> c);
+    return (int64_t)((v + 1) >> 1) - (top << c);
+}
+
+/* ---- one window tile --------------------------------------------------------------- */
+
+enum { B_FULL = 1, B_INBATCH = 2 };
+enum { K_ADD = 0, K_DBL = 1, K_DONE = 2 };
+
+typedef struct {
+    int nf;
+    const void *bases;
+    char *buckets;        /* nb affine points; valid where flags & B_FULL */
+    uint8_t *flags;
+    entry_t *batch, *queue;
+    xyzz_u *spill;        /* SPILL XYZZ sums, slot spill_slot(b) for bucket key[slot] */
+    uint32_t *key;        /* UINT32_MAX: slot free */
+    fe_u *den, *pre;
+    size_t nb, K, Q, nbatch, nqueue;   /* K: batch capacity, Q: queue capacity */
+} tile_t;
+
+FI void *bucket_at(const tile_t *T, size_t b) { return T->buckets + b * AFF_SIZE(T->nf); }
+
+/* bucket := point (negated when neg). */
+FI void bucket_set(int nf, void *bk, const void *p, bool neg)
+{
+    fe_copy(nf, aff_x(nf, bk), aff_x(nf, (void *)p));
+    if (neg)
+        fe_neg(nf, aff_y(nf, bk), aff_y(nf, (void *)p));
+    else
+        fe_copy(nf, aff_y(nf, bk), aff_y(nf, (void *)p));
+    *aff_inf(nf, bk) = false;
+}
+
+/*
+ * One batch of affine additions bucket[e.bucket] += +-base[e.idx].
+ * Why: lambda = num / den for every entry with one inversion of the product
+ * of the dens (Montgomery's trick): 3 multiplications per entry for the
+ * shared inversion, then lambda, lambda^2 and y3: ~6 per addition.
+ * Invariants: no bucket twice in the batch (B_INBATCH); every bucket of the
+ * batch is full (empty ones were set directly); dens are non-zero: x1 != x2
+ * for an addition, 2*y1 != 0 for a doubling (no 2-torsion in G1 or G2);
+ * P + (-P) empties the bucket without entering the product.
+ */
+/* MSM_RATE_BATCH */
+FI void batch_run(tile_t *T)
+{
+    const int nf = T->nf;
+    size_t k = T->nbatch;
+    fe_u acc, inv, py, t, lam, x3;
+    uint8_t kind[BATCH_MAX];
+    size_t last = SIZE_MAX;
+    for (size_t j = 0; j < k; j++) {
+        entry_t *e = &T->batch[j];
+        void *bk = bucket_at(T, e->bucket);
+        const void *p = aff_at(nf, T->bases, e->idx);
+        const void *bx = aff_x(nf, bk), *by = aff_y(nf, bk), *px = aff_x(nf, (void *)p);
+        fe_sub(nf, &T->den[j], px, bx);
+        if (!fe_is_zero(nf, &T->den[j])) {
+            kind[j] = K_ADD;
+        } else {
+            if (e->neg)
+                fe_neg(nf, &py, aff_y(nf, (void *)p));
+            else
+                fe_copy(nf, &py, aff_y(nf, (void *)p));
+            if (fe_eq(nf, by, &py)) {
+                kind[j] = K_DBL;
+                fe_add(nf, &T->den[j], by, by);
+            } else { /* P + (-P) */
+                kind[j] = K_DONE;
+                *aff_inf(nf, bk) = true;
+                T->flags[e->bucket] &= (uint8_t)~B_FULL;
+                continue;
+            }
+        }
+        if (last == SIZE_MAX)
+            fe_copy(nf, &acc, &T->den[j]);
+        else
+            fe_mul(nf, &acc, &acc, &T->den[j]);
+        fe_copy(nf, &T->pre[j], &acc); /* product of the dens up to j */
+        last = j;
+    }
+    if (last != SIZE_MAX) {
+        fe_inv(nf, &inv, &acc); /* 1 / (den_0 ... den_last) */
+        for (size_t j = last + 1; j-- > 0;) {
+            if (kind[j] == K_DONE)
+                continue;
+            /* t = 1/den_j: inv * (product up to the previous active entry) */
+            size_t prev = j;
+            while (prev > 0 && kind[prev - 1] == K_DONE)
+                prev--;
+            if (prev > 0) {
+                fe_mul(nf, &t, &inv, &T->pre[prev - 1]);
+                fe_mul(nf, &inv, &inv, &T->den[j]);
+            } else {
+                fe_copy(nf, &t, &inv);
+            }
+            entry_t *e = &T->batch[j];
+            void *bk = bucket_at(T, e->bucket);
+            const void *p = aff_at(nf, T->bases, e->idx);
+            void *bx = aff_x(nf, bk), *by = aff_y(nf, bk);
+            const void *px = aff_x(nf, (void *)p);
+            /* For a negated point lam = -lambda (lambda = (-y2 - y1) / (x2 - x1)),
+             * which leaves lambda^2 alone and flips the sign of x1 - x3. */
+            bool flip = kind[j] == K_ADD && e->neg;
+            if (kind[j] == K_ADD) {
+                if (flip)
+                    fe_add(nf, &py, aff_y(nf, (void *)p), by);
+                else
+                    fe_sub(nf, &py, aff_y(nf, (void *)p), by);
+                fe_mul(nf, &lam, &py, &t);       /* +-(y2 - y1) / (x2 - x1) */
+            } else {
+                fe_sqr(nf, &py, bx);
+                fe_add(nf, &lam, &py, &py);
+                fe_add(nf, &py, &lam, &py);      /* 3 x1^2 */
+                fe_mul(nf, &lam, &py, &t);       /* 3 x1^2 / (2 y1) */
+            }
+            fe_sqr(nf, &x3, &lam);
+            fe_sub(nf, &x3, &x3, bx);
+            fe_sub(nf, &x3, &x3, px);            /* lambda^2 - x1 - x2 */
+            if (flip)
+                fe_sub(nf, &py, &x3, bx);
+            else
+                fe_sub(nf, &py, bx, &x3);
+            fe_mul(nf, &py, &py, &lam);
+            fe_sub(nf, by, &py, by);             /* lambda (x1 - x3) - y1 */
+            fe_copy(nf, bx, &x3);
+        }
+    }
+    for (size_t j = 0; j < k; j++)
+        T->flags[T->batch[j].bucket] &= (uint8_t)~B_INBATCH;
+    T->nbatch = 0;
+}
+
+/* Spill slot of bucket b (a multiplicative hash, so nearby buckets spread). */
+FI size_t spill_slot(uint32_t b) { return (size_t)((b * 0x9e3779b1u) >> (32 - 6)) & (SPILL - 1); }
+
+/* Adds +-base[i] to the spill slot of bucket b when the slot is free or
+ * already b's; false when another bucket holds it. */
+FI bool spill_put(tile_t *T, uint32_t b, uint64_t i, uint32_t neg)
+{
+    const int nf = T->nf;
+    size_t s = spill_slot(b);
+    if (T->key[s] != b && T->key[s] != UINT32_MAX)
+        return false;
+    union { g1_affine_t g1; g2_affine_t g2; } p;
+    bucket_set(nf, &p, aff_at(nf, T->bases, i), neg);
+    if (T->key[s] == UINT32_MAX) {
+        xyzz_inf(nf, &T->spill[s]);
+        T->key[s] = b;
+    }
+    xyzz_add_aff(nf, &T->spill[s], &T->spill[s], &p);
+    return true;
+}
+
+/* Puts +-base[i] into bucket b, which is not in the batch: sets it when
+ * empty, else joins the batch (prefetching the bucket for batch_run). */
+FI void bucket_put(tile_t *T, uint32_t b, uint64_t i, uint32_t neg)
+{
+    const int nf = T->nf;
+    if (!(T->flags[b] & B_FULL)) {
+        bucket_set(nf, bucket_at(T, b), aff_at(nf, T->bases, i), neg);
+        T->flags[b] = B_FULL;
+        return;
+    }
+    const char *bk = bucket_at(T, b);
+    for (size_t off = 0; off < AFF_SIZE(nf); off += 64)
+        __builtin_prefetch(bk + off, 1);
+    T->batch[T->nbatch++] = (entry_t){b, neg, i};
+    T->flags[b] = B_FULL | B_INBATCH;
+}
+
+/* Runs the batch, then replays the queue: an entry whose bucket is free
+ * again joins the next batch; one whose bucket is back in it goes to its
+ * spill slot, or stays queued. */
+FI void tile_flush(tile_t *T)
+{
+    batch_run(T);
+    size_t nq = T->nqueue, keep = 0;
+    for (size_t q = 0; q < nq; q++) {
+        entry_t e = T->queue[q];
+        if (T->flags[e.bucket] & B_INBATCH) {
+            if (!spill_put(T, e.bucket, e.idx, e.neg))
+                T->queue[keep++] = e;
+        } else if (T->nbatch < T->K) {
+            bucket_put(T, e.bucket, e.idx, e.neg);
+        } else {
+            T->queue[keep++] = e;
+        }
+    }
+    T->nqueue = keep;
+}
+
+/* Routes one signed point: into its bucket (set or batch) when the bucket
+ * is not in the batch; else into the queue (replayed after the batch), or,
+ * when the queue is full, into the bucket's spill slot, or else after a
+ * flush. Keeps nbatch < K and nqueue < Q on return. */
+FI void tile_put(tile_t *T, uint32_t b, uint64_t i, uint32_t neg)
+{
+    GM_VERIFY(b < T->nb);
+    if (T->flags[b] & B_INBATCH) {
+        if (T->nqueue < T->Q)
+            T->queue[T->nqueue++] = (entry_t){b, neg, i};
+        else if (!spill_put(T, b, i, neg)) {
+            tile_flush(T);
+            tile_put(T, b, i, neg);
+            return;
+        }
+    } else {
+        bucket_put(T, b, i, neg);
+    }
+    while (T->nbatch == T->K || T->nqueue == T->Q)
+        tile_flush(T);
+}
+
+/*
+ * One tile: window w of the non-trivial scalars [lo, hi), into partial sum
+ * out = sum_b (b + 1) (bucket_b + spill of b).
+ * Why this shape: one window per tile keeps the 2^(c-1) buckets of one worker
+ * in L2/L3 while the bases stream through once per window; prefetching the
+ * bucket when it joins the batch hides its miss until the batch runs.
+ * Invariants: bucket index |digit| - 1 < 2^(c-1) (GM_VERIFY); this worker
+ * alone touches its buckets, batch, queue and spill slots; batch and queue
+ * stay below their capacities (K, Q) between puts; a spill slot holds one
+ * bucket's points.
+ */
+/* MSM_RATE_TILE */
+FI void window_tile(const job_t *J, int nf, size_t task, unsigned worker)
+{
+    size_t w = task / J->nranges, r = task % J->nranges;
+    size_t per = (J->m_nt + J->nranges - 1) / J->nranges;
+    size_t lo = r * per, hi = lo + per < J->m_nt ? lo + per : J->m_nt;
+    char *ws = J->scratch + J->L.ws + (size_t)worker * J->L.ws_bytes;
+    tile_t T = {
+        .nf = nf, .bases = J->bases,
+        .buckets = ws + J->L.ws_buckets, .flags = (uint8_t *)(ws + J->L.ws_flags),
+        .batch = (entry_t *)(ws + J->L.ws_ent), .queue = (entry_t *)(ws + J->L.ws_queue), .spill = (xyzz_u *)(ws + J->L.ws_spill),
+        .key = (uint32_t *)(ws + J->L.ws_key),
+        .den = (fe_u *)(ws + J->L.ws_den), .pre = (fe_u *)(ws + J->L.ws_pre),
+        .nb = (size_t)1 << (J->c - 1), .K = batch_for(J->c), .Q = queue_for(J->c),
+    };
+    memset(T.flags, 0, T.nb);
+    memset(T.key, 0xff, SPILL * sizeof(uint32_t));
+    const uint32_t *idx = idx_arr(J);
+    for (size_t j = lo; j < hi; j++) {
+        int64_t d = booth_digit(k_at(J, j), (unsigned)w, J->c);
+        if (d == 0)
+            continue;
+        uint64_t i = idx[j];
+        if (*aff_inf(nf, (void *)aff_at(nf, J->bases, i)))
+            continue;
+        tile_put(&T, (uint32_t)((d < 0 ? -d : d) - 1), i, d < 0);
+    }
+    while (T.nbatch || T.nqueue)
+        tile_flush(&T);
+
+    /* Running sums over the occupied buckets b_1 > b_2 > ... > b_k:
+     * sum_b (b+1) B_b = sum_j S_j with S_j = sum_{b >= j} B_b, and S_j is
+     * constant between occupied buckets, so after adding b_i into the running
+     * sum S, the total gains (b_i - b_{i+1}) * S (b_{k+1} = -1). Dense buckets
+     * give gaps of 1: two additions per bucket. */
+    xyzz_u run, tot, t;
+    xyzz_inf(nf, &run);
+    xyzz_inf(nf, &tot);
+    size_t prev = SIZE_MAX;
+    for (size_t b = T.nb; b-- > 0;) {
+        size_t s = spill_slot((uint32_t)b);
+        bool full = T.flags[b] & B_FULL, spilled = T.key[s] == b;
+        if (!full && !spilled)
+            continue;
+        if (prev != SIZE_MAX) {
+            xyzz_mul_small(nf, &t, &run, prev - b);
+            xyzz_add(nf, &tot, &tot, &t);
+        }
+        if (full)
+            xyzz_add_aff(nf, &run, &run, bucket_at(&T, b));
+        if (spilled)
+            xyzz_add(nf, &run, &run, &T.spill[s]);
+        prev = b;
+    }
+    if (prev != SIZE_MAX) {
+        xyzz_mul_small(nf, &t, &run, prev + 1);
+        xyzz_add(nf, &tot, &tot, &t);
+    }
+    *wsum_at(J, task) = tot;
+}
+
+/* Sums the bases of the "ones" [t * ONES_CHUNK, ...) of the ones list. */
+FI void ones_tile(const job_t *J, int nf, size_t t)
+{
+    size_t lo = t * ONES_CHUNK, hi = lo + ONES_CHUNK < J->m_ones ? lo + ONES_CHUNK : J->m_ones;
+    const uint32_t *idx = idx_arr(J);
+    xyzz_u acc;
+    xyzz_inf(nf, &acc);
+    for (size_t o = lo; o < hi; o++)
+        xyzz_add_aff(nf, &acc, &acc, aff_at(nf, J->bases, idx[J->n - 1 - o]));
+    *ones_at(J, t) = acc;
+}
+
+FI void main_task(void *arg, size_t task, unsigned worker, int nf)
+{
+    const job_t *J = arg;
+    size_t nwt = (size_t)J->W * J->nranges;
+    if (task < nwt)
+        window_tile(J, nf, task, worker);
+    else
+        ones_tile(J, nf, task - nwt);
+}
+static void main_task_g1(void *arg, size_t task, unsigned worker) { main_task(arg, task, worker, 1); }
+static void main_task_g2(void *arg, size_t task, unsigned worker) { main_task(arg, task, worker, 2); }
+
+FI void msm_run(int nf, void *out, const void *bases, const fr_t *scalars, const uint64_t *density, size_t n,
+                unsigned window, void *scratch, topo_pool_t *pool)
+{
+    GM_ASSERT(window <= MSM_WINDOW_MAX);
+    GM_ASSERT(n < ((uint64_t)1 << 32));
+    unsigned T = topo_pool_size(pool);
+    job_t J = {.nf = nf, .bases = bases, .scalars = scalars, .density = density, .n = n, .scratch = scratch};
+    xyzz_u acc;
+    xyzz_inf(nf, &acc);
+    if (n == 0) {
+        xyzz_to_jac(nf, out, &acc);
+        return;
+    }
+    /* Prep: counts, placement, conversion. */
+    J.L = layout_for(nf, n, T, 1); /* offsets before the worker area do not depend on c */
+    size_t nprep = (n + PREP_CHUNK - 1) / PREP_CHUNK;
+    topo_pool_run(pool, nprep, prep_count, &J);
+    size_t nt = 0, ones = 0, dens = 0;
+    for (size_t t = 0; t < nprep; t++) {
+        prep_cnt_t *pc = prep_at(&J, t);
+        pc->nt_off = nt;
+        pc->ones_off = ones;
+        pc->base_off = dens;
+        nt += pc->nt;
+        ones += pc->ones;
+        dens += pc->dens;
+    }
+    topo_pool_run(pool, nprep, prep_write, &J);
+    J.m_nt = nt;
+    J.m_ones = ones;
+
+    /* Window and tiles. */
+    unsigned c = window;
+    if (!c) {
+        unsigned cmax = msm_window_auto(n, T);
+        c = msm_window_auto(nt, T);
+        c = c < cmax ? c : cmax;
+    }
+    J.c = c;
+    J.W = nwindows(c);
+    J.nranges = nranges_for(c, T);
+    J.L = layout_for(nf, n, T, c);
+    J.nones_tasks = (ones + ONES_CHUNK - 1) / ONES_CHUNK;
+    size_t nwt = nt ? (size_t)J.W * J.nranges : 0;
+    if (!nt)
+        J.W = 0, J.nranges = 0;
+    topo_pool_run(pool, nwt + J.nones_tasks, nf == 1 ? main_task_g1 : main_task_g2, &J);
+
+    /* Combine: Horner over the windows, then the ones. */
+    for (size_t w = J.W; w-- > 0;) {
+        for (unsigned i = 0; i < c && w + 1 < J.W; i++)
+            xyzz_dbl(nf, &acc, &acc);
+        for (size_t r = 0; r < J.nranges; r++)
+            xyzz_add(nf, &acc, &acc, wsum_at(&J, w * J.nranges + r));
+    }
+    for (size_t t = 0; t < J.nones_tasks; t++)
+        xyzz_add(nf, &acc, &acc, ones_at(&J, t));
+    xyzz_to_jac(nf, out, &acc);
+}
+
+void msm_g1(g1_jac_t *out, const g1_affine_t *bases, const fr_t *scalars, const uint64_t *density, size_t n,
+            unsigned window, void *scratch, topo_pool_t *pool)
+{
+    msm_run(1, out, bases, scalars, density, n, window, scratch, pool);
+}
+
+void msm_g2(g2_jac_t *out, const g2_affine_t *bases, const fr_t *scalars, const uint64_t *density, size_t n,
+            unsigned window, void *scratch, topo_pool_t *pool)
+{
+    msm_run(2, out, bases, scalars, density, n, window, scratch, pool);
+}

@@ -1,0 +1,393 @@
+/*
+ * ntt.c — the number-theoretic transform over Fr for sizes 2^1 .. 2^28:
+ * forward, inverse and coset (bellperson convention) forms, in place, natural
+ * order in and out, multi-threaded on a topo/ pool.
+ *
+ * DESIGN
+ *
+ * One transform of n = R * C points (R = 2^floor(L/2) rows, C = 2^ceil(L/2)
+ * columns, the array read row-major) is the four-step factorisation written
+ * as the decimation-in-frequency (DIF) network it is:
+ *
+ *   pass 1  for every block of NTT_COLS adjacent columns: copy the block into
+ *           the worker's contiguous scratch (R x NTT_COLS), run an R-point DIF
+ *           on all its columns at once, copy it back. The copy avoids the
+ *           power-of-two stride between rows, which maps every row of a column
+ *           onto the same cache sets. (The coset shift g^i is applied during
+ *           the copy in.)
+ *   pass 2  for every row p: multiply element j by w^(rev_R(p) * j) (w the
+ *           n-th root; the 1/n of the inverse folded into the first factor),
+ *           then a C-point DIF on the contiguous row.
+ *   pass 3  a blocked in-place bit-reversal permutation: the DIF network
+ *           leaves element k at position rev_n(k), and rev_n(p*C + q) =
+ *           rev_C(q)*R + rev_R(p) is exactly where passes 1-2 put X[k].
+ *   pass 4  (inverse coset only) multiply element i by g^-i / n.
+ *
+ * Each pass streams the array once from memory; a row (C points, 128 KiB at
+ * 2^24) and a column block (R x NTT_COLS points) fit in L2. Butterflies are
+ * radix 4 (two radix-2 stages fused in registers, halving the loads and
+ * stores of radix 2). Twiddles come from tables built once per domain:
+ * stage tables (w_{2h}^j for j < h, every h up to C/2: C - 1 entries) and the
+ * row steps w^k for k < R, each for both directions: O(sqrt n) memory
+ * (2 MiB at 2^28).
+ *
+ * Threads: every pass is one topo_pool_run; a task owns whole column blocks,
+ * whole rows, or whole bit-reversal tiles, so no two tasks touch the same
+ * element, and a worker's scratch is indexed by its worker id.
+ */
+#include <string.h>
+
+#include "base/base.h"
+#include "ec/ec.h"
+#include "topo/topo.h"
+
+#define NTT_LOG_MAX 28
+/* Columns per pass-1 task: 8 points = 256 bytes = 4 cache lines per row. */
+#define NTT_COLS 8
+/* Bit-reversal tiles are 2^NTT_BR_BITS x 2^NTT_BR_BITS points (8 KiB). */
+#define NTT_BR_BITS 4
+/* Aim for tasks of at least this many points in the row and scaling passes. */
+#define NTT_TASK_POINTS 4096
+
+enum { FWD = 0, INV = 1 };
+
+struct ntt_domain {
+    unsigned log_n, log_r, log_c;
+    size_t n;
+    fr_t n_inv, g, g_inv;
+    fr_t *stage[2];   /* C - 1 entries; stage h (a power of 2) at offset h - 1: w_{2h}^j, j < h */
+    fr_t *rowstep[2]; /* R entries: w_n^k (FWD) or w_n^-k (INV) */
+};
+
+static inline size_t bitrev(size_t x, unsigned bits)
+{
+    size_t r = 0;
+    for (unsigned i = 0; i < bits; i++, x >>= 1)
+        r = (r << 1) | (x & 1);
+    return r;
+}
+
+int ntt_domain_create(ntt_domain_t **out, unsigned log_n, err_t *err)
+{
+    *out = NULL;
+    if (log_n < 1 || log_n > NTT_LOG_MAX)
+        return gm_err_set(err, GM_EINVAL, "ntt: log size %u is not in 1..%d", log_n, NTT_LOG_MAX);
+    ntt_domain_t *d = gm_calloc(1, sizeof *d);
+    if (!d)
+        return gm_err_set(err, GM_ENOMEM, "ntt: out of memory for the 2^%u domain", log_n);
+    d->log_n = log_n;
+    d->log_r = log_n / 2;
+    d->log_c = log_n - d->log_r;
+    d->n = (size_t)1 << log_n;
+    size_t R = (size_t)1 << d->log_r, C = (size_t)1 << d->log_c;
+    for (int dir = 0; dir < 2; dir++) {
+        d->stage[dir] = gm_alloc(C * sizeof(fr_t));
+        d->rowstep[dir] = gm_alloc(R * sizeof(fr_t));
+        if (!d->stage[dir] || !d->rowstep[dir]) {
+            ntt_domain_destroy(d);
+            return gm_err_set(err, GM_ENOMEM, "ntt: out of memory for the 2^%u twiddles", log_n);
+        }
+    }
+    fr_t n_fr;
+    fr_set_u64(&n_fr, d->n);
+    fr_inv(&d->n_inv, &n_fr);
+    d->g = FR_GENERATOR;
+    fr_inv(&d->g_inv, &d->g);
+    for (int dir = 0; dir < 2; dir++) {
+        for (size_t h = 1; h < C; h <<= 1) {
+            unsigned k = 1;
+            while (((size_t)1 << k) < 2 * h)
+                k++;
+            fr_t w, t = FR_ONE;
+            fr_root_of_unity(&w, k);
+            if (dir == INV)
+                fr_inv(&w, &w);
+            for (size_t j = 0; j < h; j++) {
+                d->stage[dir][h - 1 + j] = t;
+                fr_mul(&t, &t, &w);
+            }
+        }
+        fr_t w, t = FR_ONE;
+        fr_root_of_unity(&w, log_n);
+        if (dir == INV)
+            fr_inv(&w, &w);
+        for (size_t k = 0; k < R; k++) {
+            d->rowstep[dir][k] = t;
+            fr_mul(&t, &t, &w);
+        }
+    }
+    *out = d;
+    return GM_OK;
+}
+
+void ntt_domain_destroy(ntt_domain_t *d)
+{
+    if (!d)
+        return;
+    for (int dir = 0; dir < 2; dir++) {
+        gm_free(d->stage[dir]);
+        gm_free(d->rowstep[dir]);
+    }
+    gm_free(d);
+}
+
+size_t ntt_domain_size(const ntt_domain_t *d) { return d->n; }
+unsigned ntt_domain_log_size(const ntt_domain_t *d) { return d->log_n; }
+
+size_t ntt_scratch_size(const ntt_domain_t *d, unsigned nworkers)
+{
+    size_t C = (size_t)1 << d->log_c;
+    size_t cols = C < NTT_COLS ? C : NTT_COLS;
+    size_t per = ((size_t)1 << d->log_r) * cols * sizeof(fr_t);
+    return (nworkers ? nworkers : 1) * per;
+}
+
+/*
+ * DIF butterflies on m logical points x[i*w + b] (i < m, b < w: w adjacent
+ * independent columns sharing each twiddle), natural order in, bit-reversed
+ * out, radix 4 with one final radix-2 stage when log2 m is odd.
+ * Why: the (u, v) -> (u + v, (u - v) * t) form needs one multiply per
+ * butterfly and, fused two stages at a time, touches each point once per
+ * two stages; the j = 0 column of each block has unit twiddles, skipped.
+ * Invariants: every value is a reduced Fr element (ff.h); stage holds the
+ * tables for every h < m; m is a power of two.
+ */
+/* NTT_RATE_DIF */
+static void dif(fr_t *restrict x, size_t m, size_t w, const fr_t *restrict stage)
+{
+    size_t h = m / 2;
+    for (; h >= 2; h /= 4) {
+        size_t q = h / 2;
+        const fr_t *tw1 = stage + h - 1, *tw2 = stage + q - 1;
+        for (size_t s = 0; s < m; s += 2 * h) {
+            for (size_t j = 0; j < q; j++) {
+                const fr_t *wa = &tw1[j], *wb = &tw1[j + q], *wc = &tw2[j];
+                fr_t *p0 = x + (s + j) * w, *p1 = p0 + q * w, *p2 = p1 + q * w, *p3 = p2 + q * w;
+                for (size_t b = 0; b < w; b++) {
+                    fr_t y0, y1, y2, y3;
+                    fr_add(&y0, &p0[b], &p2[b]);
+                    fr_sub(&y2, &p0[b], &p2[b]);
+                    fr_add(&y1, &p1[b], &p3[b]);
+                    fr_sub(&y3, &p1[b], &p3[b]);
+                    fr_mul(&y3, &y3, wb);
+                    if (j != 0)
+                        fr_mul(&y2, &y2, wa);
+                    fr_add(&p0[b], &y0, &y1);
+                    fr_sub(&p1[b], &y0, &y1);
+                    fr_add(&p2[b], &y2, &y3);
+                    fr_sub(&p3[b], &y2, &y3);
+                    if (j != 0) {
+                        fr_mul(&p1[b], &p1[b], wc);
+                        fr_mul(&p3[b], &p3[b], wc);
+                    }
+                }
+            }
+        }
+    }
+    if (h == 1) {
+        for (size_t s = 0; s < m; s += 2) {
+            fr_t *p0 = x + s * w, *p1 = p0 + w;
+            for (size_t b = 0; b < w; b++) {
+                fr_t u = p0[b];
+                fr_add(&p0[b], &u, &p1[b]);
+                fr_sub(&p1[b], &u, &p1[b]);
+            }
+        }
+    }
+}
+
+/* ---- the passes ---------------------------------------------------------- */
+
+typedef struct {
+    const ntt_domain_t *d;
+    fr_t *a;
+    int dir;
+    bool coset_in;     /* pass 1 multiplies a[i] by g^i on the way in */
+    bool scale_rows;   /* pass 2 folds 1/n into its twiddles */
+    fr_t *scratch;     /* per worker: R * cols points */
+    size_t cols, rows_per_task, chunk;
+    unsigned br_bits;  /* tile side of the bit reversal (bits) */
+    size_t mids_per_task;
+    fr_t post_base;    /* pass 4: element i times post_base^i * post_scale */
+    fr_t post_scale;
+} ntt_job_t;
+
+static void pass_columns(void *arg, size_t task, unsigned worker)
+{
+    const ntt_job_t *J = arg;
+    const ntt_domain_t *d = J->d;
+    size_t R = (size_t)1 << d->log_r, C = (size_t)1 << d->log_c, B = J->cols;
+    size_t j0 = task * B;
+    fr_t *buf = J->scratch + (size_t)worker * R * B;
+    if (J->coset_in) {
+        /* f[b] = g^(i*C + j0 + b) for the current row i: start at g^j0 * g^b,
+         * advance by g^C per row. */
+        fr_t f[NTT_COLS], gc, gj;
+        uint64_t e = j0;
+        fr_pow(&gj, &d->g, &e, 1);
+        e = C;
+        fr_pow(&gc, &d->g, &e, 1);
+        f[0] = gj;
+        for (size_t b = 1; b < B; b++)
+            fr_mul(&f[b], &f[b - 1], &d->g);
+        for (size_t i = 0; i < R; i++) {
+            for (size_t b = 0; b < B; b++) {
+                fr_mul(&buf[i * B + b], &J->a[i * C + j0 + b], &f[b]);
+                fr_mul(&f[b], &f[b], &gc);
+            }
+        }
+    } else {
+        for (size_t i = 0; i < R; i++)
+            memcpy(&buf[i * B], &J->a[i * C + j0], B * sizeof(fr_t));
+    }
+    dif(buf, R, B, d->stage[J->dir]);
+    for (size_t i = 0; i < R; i++)
+        memcpy(&J->a[i * C + j0], &buf[i * B], B * sizeof(fr_t));
+}
+
+static void pass_rows(void *arg, size_t task, unsigned worker)
+{
+    (void)worker;
+    const ntt_job_t *J = arg;
+    const ntt_domain_t *d = J->d;
+    size_t C = (size_t)1 << d->log_c;
+    size_t p_end = (task + 1) * J->rows_per_task;
+    for (size_t p = task * J->rows_per_task; p < p_end; p++) {
+        fr_t *x = J->a + p * C;
+        const fr_t *step = &d->rowstep[J->dir][bitrev(p, d->log_r)];
+        fr_t t;
+        size_t j = 0;
+        if (J->scale_rows) {
+            t = d->n_inv;
+        } else {
+            t = *step;   /* element 0 keeps factor 1 */
+            j = 1;
+        }
+        if (!fr_is_one(step) || J->scale_rows) {
+            for (; j < C; j++) {
+                fr_mul(&x[j], &x[j], &t);
+                fr_mul(&t, &t, step);
+            }
+        }
+        dif(x, C, 1, d->stage[J->dir]);
+    }
+}
+
+/* Bit reversal: index i = hi | mid | lo (b, L - 2b, b bits) goes to
+ * rev(lo) | rev(mid) | rev(hi); the 2^b x 2^b tile of one mid (rows of 2^b
+ * contiguous points) maps onto the tile of rev(mid). Each task swaps the
+ * tiles of its mids with mid <= rev(mid), through two stack buffers. */
+static void pass_bitrev(void *arg, size_t task, unsigned worker)
+{
+    (void)worker;
+    const ntt_job_t *J = arg;
+    unsigned L = J->d->log_n, b = J->br_bits, mbits = L - 2 * b;
+    size_t side = (size_t)1 << b, nmid = (size_t)1 << mbits;
+    fr_t ta[1 << (2 * NTT_BR_BITS)], tb[1 << (2 * NTT_BR_BITS)];
+    fr_t *a = J->a;
+    size_t m_end = (task + 1) * J->mids_per_task;
+    if (m_end > nmid)
+        m_end = nmid;
+    for (size_t mid = task * J->mids_per_task; mid < m_end; mid++) {
+        size_t rmid = bitrev(mid, mbits);
+        if (rmid < mid)
+            continue;
+        size_t base_a = mid << b, base_b = rmid << b;
+        for (size_t hi = 0; hi < side; hi++) {
+            memcpy(&ta[hi * side], &a[(hi << (L - b)) | base_a], side * sizeof(fr_t));
+            if (rmid != mid)
+                memcpy(&tb[hi * side], &a[(hi << (L - b)) | base_b], side * sizeof(fr_t));
+        }
+        /* Destination row hd, column ld of tile rmid receives ta[rev ld][rev hd]. */
+        for (size_t hd = 0; hd < side; hd++) {
+            size_t rh = bitrev(hd, b);
+            fr_t *dst_b = &a[(hd << (L - b)) | base_b], *dst_a = &a[(hd << (L - b)) | base_a];
+            for (size_t ld = 0; ld < side; ld++) {
+                size_t rl = bitrev(ld, b);
+                dst_b[ld] = ta[rl * side + rh];
+                if (rmid != mid)
+                    dst_a[ld] = tb[rl * side + rh];
+            }
+        }
+    }
+}
+
+static void pass_scale(void *arg, size_t task, unsigned worker)
+{
+    (void)worker;
+    const ntt_job_t *J = arg;
+    size_t lo = task * J->chunk, hi = lo + J->chunk;
+    if (hi > J->d->n)
+        hi = J->d->n;
+    fr_t t;
+    uint64_t e = lo;
+    fr_pow(&t, &J->post_base, &e, 1);
+    fr_mul(&t, &t, &J->post_scale);
+    for (size_t i = lo; i < hi; i++) {
+        fr_mul(&J->a[i], &J->a[i], &t);
+        fr_mul(&t, &t, &J->post_base);
+    }
+}
+
+static void ntt_run(const ntt_domain_t *d, fr_t *a, int dir, bool coset, void *scratch, topo_pool_t *pool)
+{
+    size_t R = (size_t)1 << d->log_r, C = (size_t)1 << d->log_c, n = d->n;
+    ntt_job_t J = {
+        .d = d, .a = a, .dir = dir, .scratch = scratch,
+        .coset_in = coset && dir == FWD,
+        .scale_rows = dir == INV && !coset,
+    };
+    J.cols = C < NTT_COLS ? C : NTT_COLS;
+    topo_pool_run(pool, C / J.cols, pass_columns, &J);
+
+    J.rows_per_task = 1;
+    while (J.rows_per_task * C < NTT_TASK_POINTS && J.rows_per_task < R)
+        J.rows_per_task <<= 1;
+    topo_pool_run(pool, R / J.rows_per_task, pass_rows, &J);
+
+    unsigned L = d->log_n;
+    if (L < 2 * NTT_BR_BITS) {
+        for (size_t i = 0; i < n; i++) {
+            size_t r = bitrev(i, L);
+            if (r > i) {
+                fr_t t = a[i];
+                a[i] = a[r];
+                a[r] = t;
+            }
+        }
+    } else {
+        J.br_bits = NTT_BR_BITS;
+        size_t nmid = (size_t)1 << (L - 2 * NTT_BR_BITS);
+        J.mids_per_task = 1;
+        while ((J.mids_per_task << (2 * NTT_BR_BITS)) < 4 * NTT_TASK_POINTS && J.mids_per_task < nmid)
+            J.mids_per_task <<= 1;
+        topo_pool_run(pool, nmid / J.mids_per_task, pass_bitrev, &J);
+    }
+
+    if (coset && dir == INV) {
+        J.post_base = d->g_inv;
+        J.post_scale = d->n_inv;
+        J.chunk = n < 4 * NTT_TASK_POINTS ? n : 4 * NTT_TASK_POINTS;
+        topo_pool_run(pool, (n + J.chunk - 1) / J.chunk, pass_scale, &J);
+    }
+}
+
+void ntt_forward(const ntt_domain_t *d, fr_t *a, void *scratch, topo_pool_t *pool)
+{
+    ntt_run(d, a, FWD, false, scratch, pool);
+}
+
+void ntt_inverse(const ntt_domain_t *d, fr_t *a, void *scratch, topo_pool_t *pool)
+{
+    ntt_run(d, a, INV, false, scratch, pool);
+}
+
+void ntt_coset_forward(const ntt_domain_t *d, fr_t *a, void *scratch, topo_pool_t *pool)
+{
+    ntt_run(d, a, FWD, true, scratch, pool);
+}
+
+void ntt_coset_inverse(const ntt_domain_t *d, fr_t *a, void *scratch, topo_pool_t *pool)
+{
+    ntt_run(d, a, INV, true, scratch, pool);
+}

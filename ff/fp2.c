@@ -1,0 +1,185 @@
+/*
+ * fp2.c — the quadratic extension Fp2 = Fp[u]/(u^2 + 1), elements c0 + c1*u.
+ * Everything is written on top of the public Fp calls, so both kernel paths
+ * (portable, ADX) serve Fp2 through fp_mul/fp_sqr's one dispatch.
+ *
+ * Costs in Fp multiplications (M) and squarings (S): mul 3M (Karatsuba),
+ * sqr 2M (complex squaring), inv 2S + 2M + one Fp inversion, sqrt via the
+ * norm: two or three Fp square roots and one Fp inversion.
+ */
+#include "ff/ff_internal.h"
+
+const fp2_t FP2_ZERO = {{{0}}, {{0}}};
+const fp2_t FP2_ONE = {
+    {{0x760900000002fffdULL, 0xebf4000bc40c0002ULL, 0x5f48985753c758baULL,
+      0x77ce585370525745ULL, 0x5c071a97a256ec6dULL, 0x15f65ec3fa80e493ULL}},
+    {{0}},
+};
+
+bool fp2_is_zero(const fp2_t *a) { return fp_is_zero(&a->c0) && fp_is_zero(&a->c1); }
+bool fp2_is_one(const fp2_t *a) { return fp_is_one(&a->c0) && fp_is_zero(&a->c1); }
+
+bool fp2_eq(const fp2_t *a, const fp2_t *b)
+{
+    return fp_eq(&a->c0, &b->c0) && fp_eq(&a->c1, &b->c1);
+}
+
+void fp2_add(fp2_t *out, const fp2_t *a, const fp2_t *b)
+{
+    fp_add(&out->c0, &a->c0, &b->c0);
+    fp_add(&out->c1, &a->c1, &b->c1);
+}
+
+void fp2_sub(fp2_t *out, const fp2_t *a, const fp2_t *b)
+{
+    fp_sub(&out->c0, &a->c0, &b->c0);
+    fp_sub(&out->c1, &a->c1, &b->c1);
+}
+
+void fp2_neg(fp2_t *out, const fp2_t *a)
+{
+    fp_neg(&out->c0, &a->c0);
+    fp_neg(&out->c1, &a->c1);
+}
+
+void fp2_dbl(fp2_t *out, const fp2_t *a)
+{
+    fp_dbl(&out->c0, &a->c0);
+    fp_dbl(&out->c1, &a->c1);
+}
+
+void fp2_conj(fp2_t *out, const fp2_t *a)
+{
+    out->c0 = a->c0;
+    fp_neg(&out->c1, &a->c1);
+}
+
+void fp2_frobenius(fp2_t *out, const fp2_t *a) { fp2_conj(out, a); }
+
+/* Karatsuba: (a0 + a1 u)(b0 + b1 u) = (a0 b0 - a1 b1) + ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) u.
+ * Every intermediate is reduced (< p), so the Fp contracts hold; out may alias. */
+void fp2_mul(fp2_t *out, const fp2_t *a, const fp2_t *b)
+{
+    fp_t v0, v1, sa, sb;
+    fp_mul(&v0, &a->c0, &b->c0);
+    fp_mul(&v1, &a->c1, &b->c1);
+    fp_add(&sa, &a->c0, &a->c1);
+    fp_add(&sb, &b->c0, &b->c1);
+    fp_mul(&sa, &sa, &sb);
+    fp_sub(&out->c0, &v0, &v1);
+    fp_sub(&sa, &sa, &v0);
+    fp_sub(&out->c1, &sa, &v1);
+}
+
+/* Complex squaring: (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u. */
+void fp2_sqr(fp2_t *out, const fp2_t *a)
+{
+    fp_t s, d, m;
+    fp_add(&s, &a->c0, &a->c1);
+    fp_sub(&d, &a->c0, &a->c1);
+    fp_mul(&m, &a->c0, &a->c1);
+    fp_mul(&out->c0, &s, &d);
+    fp_dbl(&out->c1, &m);
+}
+
+void fp2_mul_fp(fp2_t *out, const fp2_t *a, const fp_t *b)
+{
+    fp_mul(&out->c0, &a->c0, b);
+    fp_mul(&out->c1, &a->c1, b);
+}
+
+/* (a0 + a1 u)(1 + u) = (a0 - a1) + (a0 + a1) u. */
+void fp2_mul_nonresidue(fp2_t *out, const fp2_t *a)
+{
+    fp_t t;
+    fp_sub(&t, &a->c0, &a->c1);
+    fp_add(&out->c1, &a->c0, &a->c1);
+    out->c0 = t;
+}
+
+/* The norm a0^2 + a1^2 = a * conj(a), in Fp. */
+static void fp2_norm(fp_t *out, const fp2_t *a)
+{
+    fp_t t;
+    fp_sqr(&t, &a->c1);
+    fp_sqr(out, &a->c0);
+    fp_add(out, out, &t);
+}
+
+/* 1 / a = conj(a) / norm(a); norm(0) = 0 and fp_inv(0) = 0 give 0. */
+void fp2_inv(fp2_t *out, const fp2_t *a)
+{
+    fp_t n;
+    fp2_norm(&n, a);
+    fp_inv(&n, &n);
+    fp_mul(&out->c0, &a->c0, &n);
+    fp_mul(&n, &a->c1, &n);
+    fp_neg(&out->c1, &n);
+}
+
+FF_DEFINE_BATCH_INV(fp2, fp2_t, FP2_ONE, FP2_ZERO)
+FF_DEFINE_POW(fp2, fp2_t, FP2_ONE)
+
+/* a is a square in Fp2 exactly when its norm is a square in Fp. */
+int fp2_legendre(const fp2_t *a)
+{
+    fp_t n;
+    fp2_norm(&n, a);
+    return fp_legendre(&n);
+}
+
+/*
+ * Square root through the norm (p = 3 mod 4, so -1 is not a square in Fp).
+ * For a1 = 0: a0 or -a0 is a square in Fp, giving sqrt(a0) or sqrt(-a0)*u.
+ * Otherwise, with t = sqrt(a0^2 + a1^2) (no t: a is not a square), the root
+ * is x0 + x1 u with x0^2 = (a0 +- t)/2 and x1 = a1 / (2 x0). The two
+ * candidates multiply to -a1^2/4, a non-square, so exactly one of them is a
+ * square, and x0 != 0.
+ */
+bool fp2_sqrt(fp2_t *out, const fp2_t *a)
+{
+    fp2_t r;
+    if (fp_is_zero(&a->c1)) {
+        fp_t na;
+        if (fp_sqrt(&r.c0, &a->c0)) {
+            r.c1 = FP_ZERO;
+        } else {
+            fp_neg(&na, &a->c0);
+            if (!fp_sqrt(&r.c1, &na))
+                return false;       /* unreachable: one of a0, -a0 is a square */
+            r.c0 = FP_ZERO;
+        }
+        *out = r;
+        return true;
+    }
+    fp_t n, t, d, x0, den;
+    fp2_norm(&n, a);
+    if (!fp_sqrt(&t, &n))
+        return false;
+    fp_add(&d, &a->c0, &t);
+    fp_half(&d, &d);
+    if (!fp_sqrt(&x0, &d)) {
+        fp_sub(&d, &a->c0, &t);
+        fp_half(&d, &d);
+        if (!fp_sqrt(&x0, &d))
+            return false;           /* unreachable, see above */
+    }
+    fp_dbl(&den, &x0);
+    fp_inv(&den, &den);
+    fp_mul(&r.c1, &a->c1, &den);
+    r.c0 = x0;
+#ifdef GM_VERIFY_ON
+    fp2_t chk;
+    fp2_sqr(&chk, &r);
+    GM_VERIFY(fp2_eq(&chk, a));
+#endif
+    *out = r;
+    return true;
+}
+
+bool fp2_is_lex_largest(const fp2_t *a)
+{
+    if (!fp_is_zero(&a->c1))
+        return fp_is_lex_largest(&a->c1);
+    return fp_is_lex_largest(&a->c0);
+}

@@ -1,0 +1,488 @@
+/*
+ * synth/shape.c — the SHAPE backend: recording constraints into CSR matrices
+ * with interned coefficients, finalizing (the per-input constraints, z
+ * numbering), the cache file, and the sparse products a = A·z, b = B·z,
+ * c = C·z.
+ *
+ * File format (all integers little-endian), written atomically:
+ *   "GMSHAPE1", u32 id_len, id bytes,
+ *   u64 n_constraints, n_rows, n_inputs, n_aux, u32 n_coeffs,
+ *   n_coeffs x 32 bytes (canonical Fr, little-endian),
+ *   for A, B, C: u64 nnz, (n_rows + 1) x u64 row_ptr, nnz x u32 col,
+ *                nnz x u32 coeff id.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "synth/synth_internal.h"
+
+static bool grow_u64(void **p, uint64_t *cap, uint64_t need, size_t size)
+{
+    if (need <= *cap)
+        return true;
+    uint64_t ncap = *cap ? *cap : 1024;
+    while (ncap < need)
+        ncap *= 2;
+    void *np = gm_alloc((size_t)(ncap * size));
+    if (!np)
+        return false;
+    if (*p) {
+        memcpy(np, *p, (size_t)(*cap * size));
+        gm_free(*p);
+    }
+    *p = np;
+    *cap = ncap;
+    return true;
+}
+
+/* ---- coefficient table ----------------------------------------------------------- */
+
+static uint32_t fr_hash(const fr_t *c)
+{
+    uint64_t h = c->l[0] * 0x9e3779b97f4a7c15ULL ^ c->l[1] * 0xc2b2ae3d27d4eb4fULL ^
+                 c->l[2] * 0x165667b19e3779f9ULL ^ c->l[3];
+    h ^= h >> 29;
+    h *= 0xbf58476d1ce4e5b9ULL;
+    return (uint32_t)(h >> 32);
+}
+
+static bool table_rebuild(cs_rec_t *r, uint32_t size)
+{
+    uint32_t *t = gm_calloc(size, sizeof *t);
+    if (!t)
+        return false;
+    gm_free(r->table);
+    r->table = t;
+    r->table_mask = size - 1;
+    for (uint32_t id = 0; id < r->n_coeffs; id++) {
+        uint32_t h = fr_hash(&r->coeffs[id]) & r->table_mask;
+        while (t[h])
+            h = (h + 1) & r->table_mask;
+        t[h] = id + 1;
+    }
+    return true;
+}
+
+uint32_t cs_rec_coeff(cs_t *cs, const fr_t *c)
+{
+    cs_rec_t *r = &cs->rec;
+    if (r->table) {
+        uint32_t h = fr_hash(c) & r->table_mask;
+        for (;;) {
+            uint32_t e = r->table[h];
+            if (!e)
+                break;
+            if (fr_eq(&r->coeffs[e - 1], c))
+                return e - 1;
+            h = (h + 1) & r->table_mask;
+        }
+    }
+    uint64_t cap = r->coeffs_cap;
+    if (!grow_u64((void **)&r->coeffs, &cap, (uint64_t)r->n_coeffs + 1, sizeof(fr_t))) {
+        cs_fail(cs, GM_ENOMEM, "shape: out of memory for coefficient %u", r->n_coeffs);
+        return UINT32_MAX;
+    }
+    r->coeffs_cap = (uint32_t)cap;
+    uint32_t id = r->n_coeffs++;
+    r->coeffs[id] = *c;
+    if (!r->table || (uint64_t)r->n_coeffs * 2 > (uint64_t)r->table_mask + 1) {
+        uint32_t size = r->table ? (r->table_mask + 1) * 2 : 1024;
+        if (!table_rebuild(r, size)) {
+            cs_fail(cs, GM_ENOMEM, "shape: out of memory for the coefficient table");
+            return UINT32_MAX;
+        }
+    } else {
+        uint32_t h = fr_hash(c) & r->table_mask;
+        while (r->table[h])
+            h = (h + 1) & r->table_mask;
+        r->table[h] = id + 1;
+    }
+    return id;
+}
+
+/* ---- recording ------------------------------------------------------------------------ */
+
+static bool rec_matrix_row(cs_t *cs, cs_rec_matrix_t *m, const cs_term_t *t, uint32_t n)
+{
+    if (!grow_u64((void **)&m->row_ptr, &m->rows_cap, m->rows + 2, sizeof(uint64_t)))
+        return false;
+    if (m->rows == 0)
+        m->row_ptr[0] = 0;
+    uint64_t cap_col = m->nnz_cap, cap_coeff = m->nnz_cap;
+    if (!grow_u64((void **)&m->col, &cap_col, m->nnz + n, sizeof(uint32_t)) ||
+        !grow_u64((void **)&m->coeff, &cap_coeff, m->nnz + n, sizeof(uint32_t)))
+        return false;
+    m->nnz_cap = cap_col < cap_coeff ? cap_col : cap_coeff;
+    for (uint32_t i = 0; i < n; i++) {
+        /* The two commonest coefficients skip the table. */
+        uint32_t id;
+        if (fr_eq(&t[i].c, &cs->one))
+            id = 0;
+        else if (fr_eq(&t[i].c, &cs->minus_one))
+            id = 1;
+        else
+            id = cs_rec_coeff(cs, &t[i].c);
+        if (id == UINT32_MAX)
+            return true; /* sticky error already set */
+        m->col[m->nnz] = t[i].v;
+        m->coeff[m->nnz] = id;
+        m->nnz++;
+    }
+    m->rows++;
+    m->row_ptr[m->rows] = m->nnz;
+    return true;
+}
+
+void cs_rec_row(cs_t *cs, cs_term_t *const sides[3], const uint32_t n[3])
+{
+    for (int s = 0; s < 3; s++)
+        if (!rec_matrix_row(cs, &cs->rec.m[s], sides[s], n[s])) {
+            cs_fail(cs, GM_ENOMEM, "shape: out of memory at constraint %llu",
+                    (unsigned long long)cs->n_constraints);
+            return;
+        }
+}
+
+void cs_rec_free(cs_rec_t *r)
+{
+    for (int s = 0; s < 3; s++) {
+        gm_free(r->m[s].row_ptr);
+        gm_free(r->m[s].col);
+        gm_free(r->m[s].coeff);
+    }
+    gm_free(r->coeffs);
+    gm_free(r->table);
+    memset(r, 0, sizeof *r);
+}
+
+int cs_shape_take(cs_t *cs, cs_shape_t **out, err_t *err)
+{
+    *out = NULL;
+    if (cs->mode != CS_SHAPE || cs->rec.taken)
+        return gm_err_set(err, GM_ESTATE, "cs_shape_take: not a SHAPE constraint system, or taken already");
+    if (cs->err_code)
+        return gm_err_set(err, cs->err_code, "%s", cs->err_msg);
+    if (cs->n_inputs + cs->n_aux > UINT32_MAX)
+        return gm_err_set(err, GM_EINVAL, "cs_shape_take: %llu variables do not fit 32-bit columns",
+                          (unsigned long long)(cs->n_inputs + cs->n_aux));
+    cs_shape_t *sh = gm_calloc(1, sizeof *sh);
+    if (!sh)
+        return gm_err_set(err, GM_ENOMEM, "cs_shape_take: out of memory");
+    /* bellperson's prover appends input_i * 0 = 0 for every input (ONE too),
+     * which makes the A-query of each input non-empty. */
+    uint64_t n_constraints = cs->n_constraints;
+    for (uint64_t i = 0; i < cs->n_inputs; i++) {
+        cs_term_t t = {.c = cs->one, .v = (uint32_t)i};
+        cs_term_t *sides[3] = {&t, NULL, NULL};
+        uint32_t n[3] = {1, 0, 0};
+        cs_rec_row(cs, sides, n);
+    }
+    if (cs->err_code) {
+        gm_free(sh);
+        return gm_err_set(err, cs->err_code, "%s", cs->err_msg);
+    }
+    sh->n_constraints = n_constraints;
+    sh->n_rows = n_constraints + cs->n_inputs;
+    sh->n_inputs = cs->n_inputs;
+    sh->n_aux = cs->n_aux;
+    sh->n_coeffs = cs->rec.n_coeffs;
+    sh->coeffs = cs->rec.coeffs;
+    cs->rec.coeffs = NULL;
+    uint32_t base = (uint32_t)cs->n_inputs;
+    for (int s = 0; s < 3; s++) {
+        cs_rec_matrix_t *m = &cs->rec.m[s];
+        GM_ASSERT(m->rows == sh->n_rows);
+        for (uint64_t k = 0; k < m->nnz; k++) {
+            uint32_t v = m->col[k];
+            m->col[k] = (v & CS_VAR_AUX) ? base + (v & ~CS_VAR_AUX) : v;
+        }
+        sh->m[s].row_ptr = m->row_ptr;
+        sh->m[s].col = m->col;
+        sh->m[s].coeff = m->coeff;
+        m->row_ptr = NULL;
+        m->col = NULL;
+        m->coeff = NULL;
+    }
+    cs->rec.taken = true;
+    *out = sh;
+    return 0;
+}
+
+void cs_shape_free(cs_shape_t *sh)
+{
+    if (!sh)
+        return;
+    for (int s = 0; s < 3; s++) {
+        gm_free(sh->m[s].row_ptr);
+        gm_free(sh->m[s].col);
+        gm_free(sh->m[s].coeff);
+    }
+    gm_free(sh->coeffs);
+    gm_free(sh);
+}
+
+uint64_t cs_shape_nnz(const cs_shape_t *sh, int m)
+{
+    GM_ASSERT(m >= 0 && m < 3);
+    return sh->m[m].row_ptr ? sh->m[m].row_ptr[sh->n_rows] : 0;
+}
+
+/* ---- the cache file ------------------------------------------------------------------ */
+
+static const char SHAPE_MAGIC[8] = {'G', 'M', 'S', 'H', 'A', 'P', 'E', '1'};
+
+static int check_id(const char *id, err_t *err)
+{
+    size_t n = strlen(id);
+    if (n == 0 || n > 100)
+        return gm_err_set(err, GM_EINVAL, "shape cache: circuit id '%s' must have 1..100 characters", id);
+    for (size_t i = 0; i < n; i++) {
+        char ch = id[i];
+        bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+                  ch == '.' || ch == '_' || ch == '-';
+        if (!ok || (i == 0 && ch == '.'))
+            return gm_err_set(err, GM_EINVAL, "shape cache: circuit id '%s': character %zu is not in [A-Za-z0-9._-]",
+                              id, i);
+    }
+    return 0;
+}
+
+static bool wr(FILE *f, const void *p, size_t n) { return n == 0 || fwrite(p, 1, n, f) == n; }
+
+int cs_shape_save(const cs_shape_t *sh, const char *dir, const char *id, err_t *err)
+{
+    int rc = check_id(id, err);
+    if (rc)
+        return rc;
+    char path[4096], tmp[4200];
+    if ((size_t)snprintf(path, sizeof path, "%s/%s.shape", dir, id) >= sizeof path)
+        return gm_err_set(err, GM_EINVAL, "shape cache: directory name too long: %s", dir);
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    if (!f)
+        return gm_err_set(err, GM_EIO, "%s: cannot create: %s", tmp, strerror(errno));
+    bool ok = wr(f, SHAPE_MAGIC, 8);
+    uint32_t id_len = (uint32_t)strlen(id);
+    ok = ok && wr(f, &id_len, 4) && wr(f, id, id_len);
+    uint64_t hdr[4] = {sh->n_constraints, sh->n_rows, sh->n_inputs, sh->n_aux};
+    ok = ok && wr(f, hdr, sizeof hdr) && wr(f, &sh->n_coeffs, 4);
+    for (uint32_t i = 0; ok && i < sh->n_coeffs; i++) {
+        uint8_t b[32];
+        fr_to_bytes_le(b, &sh->coeffs[i]);
+        ok = wr(f, b, 32);
+    }
+    for (int s = 0; ok && s < 3; s++) {
+        uint64_t nnz = cs_shape_nnz(sh, s);
+        ok = wr(f, &nnz, 8) && wr(f, sh->m[s].row_ptr, (size_t)(sh->n_rows + 1) * 8) &&
+             wr(f, sh->m[s].col, (size_t)nnz * 4) && wr(f, sh->m[s].coeff, (size_t)nnz * 4);
+    }
+    int saved_errno = errno;
+    ok = ok && fflush(f) == 0 && fsync(fileno(f)) == 0;
+    if (!ok)
+        saved_errno = errno;
+    if (fclose(f) != 0 && ok) {
+        ok = false;
+        saved_errno = errno;
+    }
+    if (!ok) {
+        unlink(tmp);
+        return gm_err_set(err, GM_EIO, "%s: write failed: %s", tmp, strerror(saved_errno));
+    }
+    if (rename(tmp, path) != 0) {
+        saved_errno = errno;
+        unlink(tmp);
+        return gm_err_set(err, GM_EIO, "%s: cannot rename to %s: %s", tmp, path, strerror(saved_errno));
+    }
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY);
+    if (dfd >= 0) {
+        (void)fsync(dfd);
+        close(dfd);
+    }
+    return 0;
+}
+
+static bool rd(FILE *f, void *p, size_t n) { return n == 0 || fread(p, 1, n, f) == n; }
+
+int cs_shape_load(cs_shape_t **out, const char *dir, const char *id, err_t *err)
+{
+    *out = NULL;
+    int rc = check_id(id, err);
+    if (rc)
+        return rc;
+    char path[4096];
+    if ((size_t)snprintf(path, sizeof path, "%s/%s.shape", dir, id) >= sizeof path)
+        return gm_err_set(err, GM_EINVAL, "shape cache: directory name too long: %s", dir);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return gm_err_set(err, GM_EIO, "%s: cannot open: %s", path, strerror(errno));
+    cs_shape_t *sh = gm_calloc(1, sizeof *sh);
+    if (!sh) {
+        fclose(f);
+        return gm_err_set(err, GM_ENOMEM, "%s: out of memory", path);
+    }
+    char magic[8], fid[101];
+    uint32_t id_len = 0;
+    uint64_t hdr[4];
+    if (!rd(f, magic, 8) || memcmp(magic, SHAPE_MAGIC, 8) != 0) {
+        rc = gm_err_set(err, GM_EFORMAT, "%s: magic: not a grothmpi shape file", path);
+        goto fail;
+    }
+    if (!rd(f, &id_len, 4) || id_len > 100 || !rd(f, fid, id_len)) {
+        rc = gm_err_set(err, GM_EFORMAT, "%s: circuit id: truncated or longer than 100", path);
+        goto fail;
+    }
+    fid[id_len] = '\0';
+    if (strcmp(fid, id) != 0) {
+        rc = gm_err_set(err, GM_EFORMAT, "%s: circuit id: file holds '%s', expected '%s'", path, fid, id);
+        goto fail;
+    }
+    if (!rd(f, hdr, sizeof hdr) || !rd(f, &sh->n_coeffs, 4)) {
+        rc = gm_err_set(err, GM_EFORMAT, "%s: header: truncated", path);
+        goto fail;
+    }
+    sh->n_constraints = hdr[0];
+    sh->n_rows = hdr[1];
+    sh->n_inputs = hdr[2];
+    sh->n_aux = hdr[3];
+    if (sh->n_rows != sh->n_constraints + sh->n_inputs || sh->n_inputs == 0 ||
+        sh->n_inputs + sh->n_aux > UINT32_MAX || sh->n_rows > (1ULL << 40) || sh->n_coeffs < 2) {
+        rc = gm_err_set(err, GM_EFORMAT, "%s: header: inconsistent counts (rows %llu, constraints %llu, inputs %llu, "
+                        "aux %llu, coefficients %u)", path, (unsigned long long)sh->n_rows,
+                        (unsigned long long)sh->n_constraints, (unsigned long long)sh->n_inputs,
+                        (unsigned long long)sh->n_aux, sh->n_coeffs);
+        goto fail;
+    }
+    sh->coeffs = gm_alloc((size_t)sh->n_coeffs * sizeof(fr_t));
+    if (!sh->coeffs) {
+        rc = gm_err_set(err, GM_ENOMEM, "%s: out of memory for %u coefficients", path, sh->n_coeffs);
+        goto fail;
+    }
+    for (uint32_t i = 0; i < sh->n_coeffs; i++) {
+        uint8_t b[32];
+        if (!rd(f, b, 32)) {
+            rc = gm_err_set(err, GM_EFORMAT, "%s: coefficient %u: truncated", path, i);
+            goto fail;
+        }
+        if (fr_from_bytes_le(&sh->coeffs[i], b) != 0) {
+            rc = gm_err_set(err, GM_EFORMAT, "%s: coefficient %u: not below the modulus", path, i);
+            goto fail;
+        }
+    }
+    uint64_t ncols = sh->n_inputs + sh->n_aux;
+    for (int s = 0; s < 3; s++) {
+        const char *name = s == 0 ? "A" : s == 1 ? "B" : "C";
+        uint64_t nnz;
+        if (!rd(f, &nnz, 8) || nnz > (1ULL << 40)) {
+            rc = gm_err_set(err, GM_EFORMAT, "%s: matrix %s: nnz truncated or too large", path, name);
+            goto fail;
+        }
+        cs_matrix_t *m = &sh->m[s];
+        m->row_ptr = gm_alloc((size_t)(sh->n_rows + 1) * 8);
+        m->col = gm_alloc(nnz ? (size_t)nnz * 4 : 4);
+        m->coeff = gm_alloc(nnz ? (size_t)nnz * 4 : 4);
+        if (!m->row_ptr || !m->col || !m->coeff) {
+            rc = gm_err_set(err, GM_ENOMEM, "%s: matrix %s: out of memory for %llu terms", path, name,
+                            (unsigned long long)nnz);
+            goto fail;
+        }
+        if (!rd(f, m->row_ptr, (size_t)(sh->n_rows + 1) * 8) || !rd(f, m->col, (size_t)nnz * 4) ||
+            !rd(f, m->coeff, (size_t)nnz * 4)) {
+            rc = gm_err_set(err, GM_EFORMAT, "%s: matrix %s: truncated", path, name);
+            goto fail;
+        }
+        if (m->row_ptr[0] != 0 || m->row_ptr[sh->n_rows] != nnz) {
+            rc = gm_err_set(err, GM_EFORMAT, "%s: matrix %s: row pointers do not span 0..%llu", path, name,
+                            (unsigned long long)nnz);
+            goto fail;
+        }
+        for (uint64_t r = 0; r < sh->n_rows; r++)
+            if (m->row_ptr[r] > m->row_ptr[r + 1]) {
+                rc = gm_err_set(err, GM_EFORMAT, "%s: matrix %s: row pointer %llu decreases", path, name,
+                                (unsigned long long)r);
+                goto fail;
+            }
+        for (uint64_t k = 0; k < nnz; k++)
+            if (m->col[k] >= ncols || m->coeff[k] >= sh->n_coeffs) {
+                rc = gm_err_set(err, GM_EFORMAT, "%s: matrix %s: term %llu: column %u or coefficient %u out of range",
+                                path, name, (unsigned long long)k, m->col[k], m->coeff[k]);
+                goto fail;
+            }
+    }
+    if (fgetc(f) != EOF) {
+        rc = gm_err_set(err, GM_EFORMAT, "%s: trailing bytes after matrix C", path);
+        goto fail;
+    }
+    fclose(f);
+    *out = sh;
+    return 0;
+fail:
+    fclose(f);
+    cs_shape_free(sh);
+    return rc;
+}
+
+/* ---- a, b, c = A·z, B·z, C·z --------------------------------------------------------
+ * Why: one pass per task over a contiguous range of rows of all three
+ * matrices, so the task's rows of a, b, c are written once and z is read
+ * through the column indices; coefficient ids 0 and 1 (1 and -1, most of
+ * the SHA-256 terms) skip the multiplication.
+ * Invariants: rows [r0, r1) belong to one task; outputs are reduced Fr.
+ * No measurement recorded yet (grothmpi bench synth is not written). */
+
+typedef struct {
+    const cs_shape_t *sh;
+    const fr_t *inputs, *aux;
+    fr_t *out[3];
+    uint64_t rows_per_task;
+} abc_job_t;
+
+static void abc_rows(const cs_shape_t *sh, const cs_matrix_t *m, const fr_t *restrict inputs,
+                     const fr_t *restrict aux, fr_t *restrict out, uint64_t r0, uint64_t r1)
+{
+    const uint32_t n_in = (uint32_t)sh->n_inputs;
+    for (uint64_t r = r0; r < r1; r++) {
+        fr_t acc = FR_ZERO, x;
+        for (uint64_t k = m->row_ptr[r]; k < m->row_ptr[r + 1]; k++) {
+            uint32_t col = m->col[k], id = m->coeff[k];
+            const fr_t *z = col < n_in ? &inputs[col] : &aux[col - n_in];
+            if (id == 0) {
+                fr_add(&acc, &acc, z);
+            } else if (id == 1) {
+                fr_sub(&acc, &acc, z);
+            } else {
+                fr_mul(&x, z, &sh->coeffs[id]);
+                fr_add(&acc, &acc, &x);
+            }
+        }
+        out[r] = acc;
+    }
+}
+
+static void abc_task(void *arg, size_t task, unsigned worker)
+{
+    (void)worker;
+    const abc_job_t *j = arg;
+    uint64_t r0 = (uint64_t)task * j->rows_per_task, r1 = r0 + j->rows_per_task;
+    if (r1 > j->sh->n_rows)
+        r1 = j->sh->n_rows;
+    for (int s = 0; s < 3; s++)
+        abc_rows(j->sh, &j->sh->m[s], j->inputs, j->aux, j->out[s], r0, r1);
+}
+
+void cs_shape_abc(const cs_shape_t *sh, const fr_t *inputs, const fr_t *aux, fr_t *a, fr_t *b, fr_t *c,
+                  topo_pool_t *pool)
+{
+    abc_job_t j = {.sh = sh, .inputs = inputs, .aux = aux, .out = {a, b, c}};
+    unsigned workers = topo_pool_size(pool);
+    /* About 16 tasks per worker balance uneven rows (MultiEq rows are 100x
+     * the boolean ones) without making tasks too small to amortise. */
+    uint64_t tasks = (uint64_t)workers * 16;
+    j.rows_per_task = (sh->n_rows + tasks - 1) / tasks;
+    if (j.rows_per_task < 1024)
+        j.rows_per_task = 1024;
+    uint64_t ntasks = (sh->n_rows + j.rows_per_task - 1) / j.rows_per_task;
+    topo_pool_run(pool, (size_t)ntasks, abc_task, &j);
+}

@@ -1,0 +1,369 @@
+/*
+ * tests/unit/test_params.c — groth16/params.c: the parameter and verifying
+ * key files. The layout is checked against offsets computed here from
+ * bellperson's Parameters::write (vk; then h, l, a, b_g1, b_g2 as u32 BE
+ * count + uncompressed points), then every validation path of the loader:
+ * truncation in each section, trailing bytes, counts that do not match the
+ * shape, a flipped byte (off curve), a non-canonical coordinate, flag bits,
+ * a point at infinity, a point off the subgroup (and --trust-params), and
+ * the verifying-key file's own errors. Tiny circuits (2^4 .. 2^6 rows).
+ * Replay with GM_TEST_SEED=<printed seed>.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/base.h"
+#include "ec/ec.h"
+#include "ff/ff.h"
+#include "groth16/groth16.h"
+#include "synth/synth.h"
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wcomment"
+#include "tests/unit/testutil.h"
+#pragma GCC diagnostic pop
+#include "topo/topo.h"
+
+static void init(void) { cr_assert_eq(ff_init(FF_PATH_AUTO), 0); }
+
+TestSuite(params, .init = init);
+
+typedef struct {
+    char dir[64], params[128], vk[128], bad[128];
+    cs_shape_t *shape;
+    uint8_t *bytes;  /* the params file */
+    size_t len;
+    size_t off[5];   /* offset of each section's count */
+    uint64_t cnt[5];
+} pf_t;
+
+static uint32_t be32(const uint8_t *p) { return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]; }
+
+static void pf_open(pf_t *f, uint64_t rows)
+{
+    memset(f, 0, sizeof *f);
+    test_rng_t rng;
+    test_rng_init(&rng, "params");
+    err_t err;
+    snprintf(f->dir, sizeof f->dir, "/tmp/gm_par_XXXXXX");
+    cr_assert(mkdtemp(f->dir));
+    snprintf(f->params, sizeof f->params, "%s/c.params", f->dir);
+    snprintf(f->vk, sizeof f->vk, "%s/c.vk", f->dir);
+    snprintf(f->bad, sizeof f->bad, "%s/bad.params", f->dir);
+    groth16_circuit_t c;
+    cr_assert_eq(groth16_circuit_parse(&c, "test-synthetic", rows, NULL, &err), 0);
+    cr_assert_eq(groth16_circuit_shape(&f->shape, &c, &err), 0, "%s", err.msg);
+    uint8_t seed[GROTH16_SEED_BYTES];
+    for (int i = 0; i < GROTH16_SEED_BYTES; i++)
+        seed[i] = (uint8_t)test_rng_next(&rng);
+    cr_assert_eq(groth16_setup(f->shape, seed, f->params, f->vk, NULL, &err), 0, "%s", err.msg);
+    cr_assert_eq(groth16_read_file(&f->bytes, &f->len, f->params, &err), 0);
+    /* Offsets by hand: 3 G1 + 3 G2 uncompressed, n_ic, then the sections. */
+    size_t o = 3 * 96 + 3 * 192;
+    uint32_t n_ic = be32(f->bytes + o);
+    o += 4 + (size_t)n_ic * 96;
+    for (int s = 0; s < 5; s++) {
+        f->off[s] = o;
+        f->cnt[s] = be32(f->bytes + o);
+        o += 4 + f->cnt[s] * (s == 4 ? 192 : 96);
+    }
+    cr_assert_eq(o, f->len, "sections end at %zu, the file has %zu bytes", o, f->len);
+}
+
+static void pf_close(pf_t *f)
+{
+    unlink(f->params);
+    unlink(f->vk);
+    unlink(f->bad);
+    rmdir(f->dir);
+    gm_free(f->bytes);
+    cs_shape_free(f->shape);
+}
+
+/* Writes bytes[0 .. len) (possibly modified) to f->bad and loads it. */
+static int load_bad(pf_t *f, const uint8_t *bytes, size_t len, groth16_load_flags_t flags, err_t *err)
+{
+    FILE *fp = fopen(f->bad, "wb");
+    cr_assert(fp);
+    cr_assert_eq(fwrite(bytes, 1, len, fp), len);
+    fclose(fp);
+    groth16_params_t *p = NULL;
+    int rc = groth16_params_load(&p, f->bad, f->shape, flags, NULL, err);
+    if (rc == 0)
+        cr_assert(p);
+    else
+        cr_assert_null(p);
+    groth16_params_free(p);
+    return rc;
+}
+
+Test(params, layout_and_round_trip)
+{
+    pf_t f;
+    pf_open(&f, 64);
+    err_t err;
+    groth16_counts_t need;
+    cr_assert_eq(groth16_shape_counts(&need, f.shape, &err), 0);
+    cr_assert_eq(need.h, 63);
+    cr_assert_eq(f.cnt[0], need.h);
+    cr_assert_eq(f.cnt[1], need.l);
+    cr_assert_eq(f.cnt[1], f.shape->n_aux);
+    cr_assert_eq(f.cnt[2], need.a);
+    cr_assert_eq(f.cnt[3], need.b_g1);
+    cr_assert_eq(f.cnt[4], need.b_g2);
+    cr_assert(need.a < f.shape->n_inputs + f.shape->n_aux, "A should be sparse in this circuit");
+    cr_assert(need.b_g1 < need.a, "B should be sparser than A in this circuit");
+
+    groth16_params_t *p;
+    topo_pool_t *pool;
+    cr_assert_eq(topo_pool_create_flat(&pool, 2, &err), 0);
+    cr_assert_eq(groth16_params_load(&p, f.params, f.shape, GROTH16_LOAD_DEFAULT, pool, &err), 0, "%s", err.msg);
+    groth16_counts_t have;
+    groth16_params_counts(&have, p);
+    cr_assert(memcmp(&have, &need, sizeof need) == 0);
+    cr_assert(groth16_params_memory(p) > 0);
+    /* The vk file is the params' prefix, and re-encodes byte for byte. */
+    uint8_t *vkb;
+    size_t vkl;
+    cr_assert_eq(groth16_read_file(&vkb, &vkl, f.vk, &err), 0);
+    cr_assert_eq(vkl, groth16_vk_bytes(f.shape->n_inputs));
+    cr_assert(memcmp(vkb, f.bytes, vkl) == 0);
+    uint8_t *re = gm_alloc(vkl);
+    groth16_vk_to_bytes(re, groth16_params_vk(p));
+    cr_assert(memcmp(re, vkb, vkl) == 0);
+    groth16_vk_t vk;
+    cr_assert_eq(groth16_vk_load(&vk, f.vk, &err), 0, "%s", err.msg);
+    cr_assert(g2_affine_eq(&vk.delta_g2, &groth16_params_vk(p)->delta_g2));
+    cr_assert_eq(vk.n_ic, f.shape->n_inputs);
+    groth16_vk_free(&vk);
+    /* Loading without a shape works too (no count check). */
+    groth16_params_t *p2;
+    cr_assert_eq(groth16_params_load(&p2, f.params, NULL, GROTH16_LOAD_DEFAULT, NULL, &err), 0, "%s", err.msg);
+    groth16_params_free(p2);
+    groth16_params_free(p);
+    topo_pool_destroy(pool);
+    gm_free(re);
+    gm_free(vkb);
+    pf_close(&f);
+}
+
+Test(params, truncated_in_every_section)
+{
+    pf_t f;
+    pf_open(&f, 16);
+    err_t err;
+    static const char *const names[5] = {"section h", "section l", "section a", "section b_g1", "section b_g2"};
+    cr_assert_eq(load_bad(&f, f.bytes, 0, 0, &err), GM_EFORMAT);
+    cr_assert(strstr(err.msg, "section vk: truncated"), "%s", err.msg);
+    cr_assert_eq(load_bad(&f, f.bytes, 900, 0, &err), GM_EFORMAT);
+    cr_assert(strstr(err.msg, "section vk: truncated"), "%s", err.msg);
+    for (int s = 0; s < 5; s++) {
+        /* Inside the count, and inside the points. */
+        cr_assert_eq(load_bad(&f, f.bytes, f.off[s] + 2, 0, &err), GM_EFORMAT);
+        cr_assert(strstr(err.msg, names[s]) && strstr(err.msg, "truncated"), "%s", err.msg);
+        cr_assert_eq(load_bad(&f, f.bytes, f.off[s] + 4 + 50, 0, &err), GM_EFORMAT);
+        cr_assert(strstr(err.msg, names[s]) && strstr(err.msg, "truncated"), "%s", err.msg);
+    }
+    cr_assert_eq(load_bad(&f, f.bytes, f.len - 1, 0, &err), GM_EFORMAT);
+    /* Trailing bytes. */
+    uint8_t *more = gm_alloc(f.len + 3);
+    memcpy(more, f.bytes, f.len);
+    memset(more + f.len, 0, 3);
+    cr_assert_eq(load_bad(&f, more, f.len + 3, 0, &err), GM_EFORMAT);
+    cr_assert(strstr(err.msg, "3 trailing bytes"), "%s", err.msg);
+    gm_free(more);
+    /* A missing file. */
+    groth16_params_t *p;
+    cr_assert_eq(groth16_params_load(&p, "/nonexistent/x.params", NULL, 0, NULL, &err), GM_EIO);
+    cr_assert(strstr(err.msg, "/nonexistent/x.params"));
+    pf_close(&f);
+}
+
+Test(params, counts_against_the_shape)
+{
+    pf_t f;
+    pf_open(&f, 16);
+    err_t err;
+    /* Another shape: every count differs; the first section named is ic or h. */
+    groth16_circuit_t c;
+    cs_shape_t *other;
+    cr_assert_eq(groth16_circuit_parse(&c, "test-synthetic", 32, NULL, &err), 0);
+    cr_assert_eq(groth16_circuit_shape(&other, &c, &err), 0);
+    groth16_params_t *p;
+    cr_assert_eq(groth16_params_load(&p, f.params, other, 0, NULL, &err), GM_EFORMAT);
+    cr_assert(strstr(err.msg, "section h: 15 points, the circuit needs 31"), "%s", err.msg);
+    cs_shape_free(other);
+    /* A count in the file that is one too small: the section ends early,
+     * so the next count is read from point bytes, which the size check or
+     * the count check rejects. */
+    uint8_t *b = gm_alloc(f.len);
+    memcpy(b, f.bytes, f.len);
+    b[f.off[1] + 3]--;
+    cr_assert_eq(load_bad(&f, b, f.len, 0, &err), GM_EFORMAT);
+    cr_assert(strstr(err.msg, "section"), "%s", err.msg);
+    /* The prover refuses parameters of another circuit. */
+    cr_assert_eq(groth16_params_load(&p, f.params, NULL, 0, NULL, &err), 0);
+    cr_assert_eq(groth16_circuit_shape(&other, &c, &err), 0);
+    groth16_prover_t *pv;
+    cr_assert_eq(groth16_prover_create(&pv, p, other, NULL, &err), GM_EINVAL);
+    cr_assert(strstr(err.msg, "section"), "%s", err.msg);
+    cs_shape_free(other);
+    groth16_params_free(p);
+    gm_free(b);
+    pf_close(&f);
+}
+
+/* Corrupts point i of section s (count at f->off[s]) in a copy. */
+static uint8_t *point_of(pf_t *f, uint8_t *copy, int s, uint64_t i)
+{
+    memcpy(copy, f->bytes, f->len);
+    return copy + f->off[s] + 4 + i * (s == 4 ? 192 : 96);
+}
+
+Test(params, point_errors_name_section_and_index)
+{
+    pf_t f;
+    pf_open(&f, 64);
+    err_t err;
+    uint8_t *b = gm_alloc(f.len);
+    char want[256];
+
+    /* Flipped byte in y: off the curve. */
+    uint8_t *pt = point_of(&f, b, 1, 17);
+    pt[95] ^= 0x01;
+    cr_assert_eq(load_bad(&f, b, f.len, 0, &err), GM_ENOTONCURVE);
+    snprintf(want, sizeof want, "%s: section l: point 17: not on the curve", f.bad);
+    cr_assert(strstr(err.msg, want), "%s", err.msg);
+    /* --trust-params still checks the curve equation. */
+    cr_assert_eq(load_bad(&f, b, f.len, GROTH16_LOAD_TRUST, &err), GM_ENOTONCURVE);
+
+    /* Non-canonical x (all ones below the flag bits). */
+    pt = point_of(&f, b, 0, 3);
+    memset(pt, 0xff, 48);
+    pt[0] = 0x1f;
+    cr_assert_eq(load_bad(&f, b, f.len, 0, &err), GM_ENONCANON);
+    cr_assert(strstr(err.msg, "section h: point 3:"), "%s", err.msg);
+
+    /* Compression flag on an uncompressed point. */
+    pt = point_of(&f, b, 2, 0);
+    pt[0] |= 0x80;
+    cr_assert_eq(load_bad(&f, b, f.len, 0, &err), GM_EFLAGS);
+    cr_assert(strstr(err.msg, "section a: point 0:"), "%s", err.msg);
+
+    /* The identity: bellperson refuses it in every query. */
+    pt = point_of(&f, b, 3, 1);
+    memset(pt, 0, 96);
+    pt[0] = 0x40;
+    cr_assert_eq(load_bad(&f, b, f.len, 0, &err), GM_EFORMAT);
+    cr_assert(strstr(err.msg, "section b_g1: point 1: point at infinity"), "%s", err.msg);
+
+    /* G2: flipped byte. */
+    pt = point_of(&f, b, 4, f.cnt[4] - 1);
+    pt[191] ^= 0x04;
+    cr_assert_eq(load_bad(&f, b, f.len, 0, &err), GM_ENOTONCURVE);
+    cr_assert(strstr(err.msg, "section b_g2: point"), "%s", err.msg);
+
+    /* Off the subgroup: refused, accepted with --trust-params. */
+    g1_affine_t q;
+    for (uint64_t x = 1;; x++) {
+        fp_t fx, rhs, y, four;
+        fp_set_u64(&fx, x);
+        fp_set_u64(&four, 4);
+        fp_sqr(&rhs, &fx);
+        fp_mul(&rhs, &rhs, &fx);
+        fp_add(&rhs, &rhs, &four);
+        if (!fp_sqrt(&y, &rhs))
+            continue;
+        q.x = fx, q.y = y, q.inf = false;
+        if (!g1_affine_in_subgroup(&q))
+            break;
+    }
+    pt = point_of(&f, b, 1, 17);
+    g1_to_bytes_uncompressed(pt, &q);
+    cr_assert_eq(load_bad(&f, b, f.len, 0, &err), GM_ESUBGROUP);
+    snprintf(want, sizeof want, "%s: section l: point 17: not in the subgroup", f.bad);
+    cr_assert(strstr(err.msg, want), "%s", err.msg);
+    cr_assert_eq(load_bad(&f, b, f.len, GROTH16_LOAD_TRUST, &err), 0, "%s", err.msg);
+
+    /* Two bad points: the first in file order is reported. */
+    pt = point_of(&f, b, 4, 0);
+    pt[191] ^= 1;
+    pt = b + f.off[0] + 4 + 5 * 96;
+    pt[95] ^= 1;
+    cr_assert_eq(load_bad(&f, b, f.len, 0, &err), GM_ENOTONCURVE);
+    cr_assert(strstr(err.msg, "section h: point 5:"), "%s", err.msg);
+
+    /* The vk inside the params is always fully checked. */
+    memcpy(b, f.bytes, f.len);
+    b[96 + 95] ^= 1; /* beta_g1's y */
+    cr_assert_eq(load_bad(&f, b, f.len, GROTH16_LOAD_TRUST, &err), GM_ENOTONCURVE);
+    cr_assert(strstr(err.msg, "section vk: beta_g1"), "%s", err.msg);
+    gm_free(b);
+    pf_close(&f);
+}
+
+Test(params, vk_file_errors)
+{
+    pf_t f;
+    pf_open(&f, 16);
+    err_t err;
+    groth16_vk_t vk;
+    size_t n = groth16_vk_bytes(f.shape->n_inputs);
+    uint8_t *b = gm_alloc(n + 1);
+    memcpy(b, f.bytes, n);
+    b[n] = 0;
+    cr_assert_eq(groth16_write_file(f.bad, b, n + 1, &err), 0);
+    cr_assert_eq(groth16_vk_load(&vk, f.bad, &err), GM_EFORMAT);
+    cr_assert(strstr(err.msg, "1 trailing bytes"), "%s", err.msg);
+    cr_assert_eq(groth16_write_file(f.bad, b, n - 1, &err), 0);
+    cr_assert_eq(groth16_vk_load(&vk, f.bad, &err), GM_EFORMAT);
+    cr_assert(strstr(err.msg, "truncated"), "%s", err.msg);
+    /* An ic point at infinity. */
+    memset(b + n - 96, 0, 96);
+    b[n - 96] = 0x40;
+    cr_assert_eq(groth16_write_file(f.bad, b, n, &err), 0);
+    cr_assert_eq(groth16_vk_load(&vk, f.bad, &err), GM_EFORMAT);
+    cr_assert(strstr(err.msg, "section ic: point 1: point at infinity"), "%s", err.msg);
+    /* gamma_g2 off the curve. */
+    memcpy(b, f.bytes, n);
+    b[2 * 96 + 192 + 191] ^= 2;
+    cr_assert_eq(groth16_write_file(f.bad, b, n, &err), 0);
+    cr_assert_eq(groth16_vk_load(&vk, f.bad, &err), GM_ENOTONCURVE);
+    cr_assert(strstr(err.msg, "gamma_g2"), "%s", err.msg);
+    cr_assert_eq(groth16_vk_load(&vk, "/nonexistent.vk", &err), GM_EIO);
+    /* Save and load round trip. */
+    memcpy(b, f.bytes, n);
+    cr_assert_eq(groth16_vk_from_bytes(&vk, b, n, NULL, "mem", &err), 0, "%s", err.msg);
+    cr_assert_eq(groth16_vk_save(&vk, f.bad, &err), 0);
+    groth16_vk_t vk2;
+    cr_assert_eq(groth16_vk_load(&vk2, f.bad, &err), 0);
+    cr_assert(g1_affine_eq(&vk.ic[1], &vk2.ic[1]));
+    groth16_vk_free(&vk);
+    groth16_vk_free(&vk2);
+    gm_free(b);
+    pf_close(&f);
+}
+
+Test(params, atomic_write_leaves_no_temporary)
+{
+    err_t err;
+    char dir[64];
+    snprintf(dir, sizeof dir, "/tmp/gm_aw_XXXXXX");
+    cr_assert(mkdtemp(dir));
+    char path[128];
+    snprintf(path, sizeof path, "%s/out.bin", dir);
+    cr_assert_eq(groth16_write_file(path, "abc", 3, &err), 0);
+    uint8_t *b;
+    size_t n;
+    cr_assert_eq(groth16_read_file(&b, &n, path, &err), 0);
+    cr_assert(n == 3 && memcmp(b, "abc", 3) == 0);
+    gm_free(b);
+    char missing[160];
+    snprintf(missing, sizeof missing, "%s/nodir/out.bin", dir);
+    cr_assert_eq(groth16_write_file(missing, "abc", 3, &err), GM_EIO);
+    cr_assert(strstr(err.msg, "nodir"), "%s", err.msg);
+    unlink(path);
+    cr_assert_eq(rmdir(dir), 0, "a temporary file was left behind");
+}

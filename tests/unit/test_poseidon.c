@@ -1,0 +1,184 @@
+/*
+ * tests/unit/test_poseidon.c — native Poseidon against neptune's known
+ * answers, and the circuit's cost and values.
+ *
+ * Vectors: neptune @ 86377d0 (argumentcomputer/neptune), src/poseidon.rs
+ * test hash_values (Strength::Standard, preimage 0, 1, ..., arity - 1; limbs
+ * little-endian, canonical); round constants from
+ * parameters/round_constants-1-1-255-9-8-57-73EDA753...00000001.txt (the
+ * Poseidon authors' generate_parameters_grain.sage for t = 9, RF 8, RP 57):
+ * constants 0, 1, 99 and 584.
+ */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "synth/synth.h"
+#pragma GCC diagnostic ignored "-Wcomment" /* testutil.h has a glob in its comment */
+#include "tests/unit/testutil.h"
+
+static void fr_from_u64s(fr_t *out, uint64_t a, uint64_t b, uint64_t c, uint64_t d)
+{
+    uint64_t l[4] = {a, b, c, d};
+    cr_assert_eq(fr_from_limbs(out, l), 0);
+}
+
+/* A big-endian hex string (with 0x) into an Fr, by naive digit arithmetic. */
+static void fr_from_hex(fr_t *out, const char *hex)
+{
+    uint8_t be[32] = {0};
+    size_t n = strlen(hex);
+    cr_assert(n > 2 && n <= 66);
+    for (size_t i = 2; i < n; i++) {
+        char ch = hex[n - 1 - (i - 2)];
+        unsigned v = ch <= '9' ? (unsigned)(ch - '0') : (unsigned)(ch - 'a' + 10);
+        size_t nib = i - 2;
+        be[31 - nib / 2] |= (uint8_t)(v << (4 * (nib % 2)));
+    }
+    cr_assert_eq(fr_from_bytes_be(out, be), 0);
+}
+
+static void hash_counting(unsigned arity, fr_t *out)
+{
+    poseidon_t p;
+    cr_assert_eq(poseidon_init(&p, arity, NULL), 0);
+    fr_t in[11];
+    for (unsigned i = 0; i < arity; i++)
+        fr_set_u64(&in[i], i);
+    poseidon_hash(&p, out, in);
+    poseidon_free(&p);
+}
+
+Test(poseidon, round_constants_match_the_reference_script)
+{
+    poseidon_t p;
+    cr_assert_eq(poseidon_init(&p, 8, NULL), 0);
+    cr_assert_eq(p.t, 9);
+    cr_assert_eq(p.rp, 57);
+    fr_t want;
+    fr_from_hex(&want, "0x6ce90d12c4045fe08c3caddb776dd84ac52b4ae7e48cd49443984154f2f4c2f9");
+    cr_expect(fr_eq(&p.rc[0], &want), "constant 0");
+    fr_from_hex(&want, "0x0ccd9b480c84022b25a75b52c8e89d80b4fa6378d32e58f3a175504940bcec39");
+    cr_expect(fr_eq(&p.rc[1], &want), "constant 1");
+    fr_from_hex(&want, "0x09607e183758efcfd09e675d736eaa5ca65e3983e49405a10a5978335899d749");
+    cr_expect(fr_eq(&p.rc[99], &want), "constant 99");
+    fr_from_hex(&want, "0x3b3a75eb91b0f723bcc4ab7e449e4a011b8960063efe74670c05e545519d9a8c");
+    cr_expect(fr_eq(&p.rc[584], &want), "constant 584 (the last)");
+    poseidon_free(&p);
+}
+
+Test(poseidon, mds_is_cauchy_and_symmetric)
+{
+    poseidon_t p;
+    cr_assert_eq(poseidon_init(&p, 11, NULL), 0);
+    for (unsigned i = 0; i < p.t; i++)
+        for (unsigned j = 0; j < p.t; j++) {
+            fr_t x, one;
+            fr_set_u64(&x, i + j + p.t);
+            fr_mul(&one, &x, &p.mds[i][j]);
+            cr_expect(fr_is_one(&one), "M[%u][%u] * (x_i + y_j) != 1", i, j);
+            cr_expect(fr_eq(&p.mds[i][j], &p.mds[j][i]));
+        }
+    poseidon_free(&p);
+}
+
+Test(poseidon, rejects_other_arities)
+{
+    poseidon_t p;
+    err_t e;
+    cr_expect_eq(poseidon_init(&p, 3, &e), GM_EINVAL);
+    cr_expect(strstr(e.msg, "arity 3") != NULL, "%s", e.msg);
+}
+
+Test(poseidon, hash_matches_neptune_vectors)
+{
+    fr_t got, want;
+    hash_counting(2, &got);
+    fr_from_u64s(&want, 0x2e203c369a02e7ff, 0xa6fba9339d05a69d, 0x739e0fd902efe161, 0x396508d75e76a56b);
+    cr_expect(fr_eq(&got, &want), "arity 2");
+    hash_counting(8, &got);
+    fr_from_u64s(&want, 0x2a9934f56d38a5e6, 0x4b682e9d9cc4aed9, 0x1201004211677077, 0x2394611da3a5de55);
+    cr_expect(fr_eq(&got, &want), "arity 8");
+    hash_counting(11, &got);
+    fr_from_u64s(&want, 0xcee3bbc32b693163, 0x09f3dcd8ccb08fc1, 0x6ca537e232ebe87a, 0x0c0fc1b2e5227f28);
+    cr_expect(fr_eq(&got, &want), "arity 11");
+}
+
+/* The circuit in every mode: its constraint count (neptune's legacy test
+ * figures), its output equal to the native hash, and a satisfied check. */
+static void circuit_case(unsigned arity, uint64_t want_constraints, test_rng_t *rng)
+{
+    poseidon_t p;
+    cr_assert_eq(poseidon_init(&p, arity, NULL), 0);
+    fr_t in[11], native;
+    for (unsigned i = 0; i < arity; i++) {
+        uint8_t b[32];
+        for (int k = 0; k < 32; k++)
+            b[k] = (uint8_t)test_rng_next(rng);
+        fr_from_bytes_le_mod(&in[i], b);
+    }
+    poseidon_hash(&p, &native, in);
+    for (int mode = CS_COUNT; mode <= CS_CHECK; mode++) {
+        cs_t *cs;
+        cr_assert_eq(cs_create(&cs, (cs_mode_t)mode, CS_FLAG_NONE, NULL), 0);
+        cs_num_t nums[11];
+        for (unsigned i = 0; i < arity; i++)
+            nums[i] = cs_num_alloc(cs, &in[i]);
+        /* twice: the second replays the template in SHAPE/CHECK */
+        for (int rep = 0; rep < 2; rep++) {
+            uint64_t c0 = cs_num_constraints(cs), a0 = cs_num_aux(cs);
+            cs_num_t out = cs_poseidon(cs, &p, nums);
+            cr_expect_eq(cs_num_constraints(cs) - c0, want_constraints, "arity %u mode %d: %llu constraints",
+                         arity, mode, (unsigned long long)(cs_num_constraints(cs) - c0));
+            /* neptune allocates one variable per constraint except the
+             * arity first-round inputs it takes as allocated */
+            cr_expect_eq(cs_num_aux(cs) - a0, want_constraints, "arity %u mode %d: aux", arity, mode);
+            if (mode == CS_WITNESS || mode == CS_CHECK) {
+                cr_expect(fr_eq(&out.value, &native), "arity %u mode %d: value", arity, mode);
+                fr_t stored;
+                cs_value(cs, &stored, out.var);
+                cr_expect(fr_eq(&stored, &native), "arity %u mode %d: stored output", arity, mode);
+            }
+        }
+        cr_expect_eq(cs_status(cs, NULL), 0);
+        const char *path = NULL;
+        cr_expect(cs_is_satisfied(cs, NULL, &path), "arity %u: unsatisfied at %s", arity, path);
+        cs_destroy(cs);
+    }
+    poseidon_free(&p);
+}
+
+Test(poseidon, circuit_costs_and_values)
+{
+    test_rng_t rng;
+    test_rng_init(&rng, "poseidon/circuit_costs_and_values");
+    circuit_case(2, 311, &rng);
+    circuit_case(4, 377, &rng);
+    circuit_case(8, 505, &rng);
+    circuit_case(11, 598, &rng);
+}
+
+Test(poseidon, checker_catches_a_wrong_output)
+{
+    poseidon_t p;
+    cr_assert_eq(poseidon_init(&p, 2, NULL), 0);
+    cs_t *cs;
+    cr_assert_eq(cs_create(&cs, CS_CHECK, CS_FLAG_NONE, NULL), 0);
+    fr_t a, b;
+    fr_set_u64(&a, 1);
+    fr_set_u64(&b, 2);
+    cs_num_t in[2] = {cs_num_alloc(cs, &a), cs_num_alloc(cs, &b)};
+    cs_ns_push(cs, "h");
+    cs_num_t out = cs_poseidon(cs, &p, in);
+    cs_ns_pop(cs);
+    cs_num_t claimed = cs_num_alloc(cs, &a); /* not the hash */
+    cs_ns_push(cs, "compare");
+    cs_num_enforce_equal(cs, &out, &claimed);
+    cs_ns_pop(cs);
+    const char *path = NULL;
+    uint64_t idx = 0;
+    cr_expect_not(cs_is_satisfied(cs, &idx, &path));
+    cr_expect_str_eq(path, "compare/equal");
+    cr_expect_eq(idx, 311);
+    cs_destroy(cs);
+    poseidon_free(&p);
+}
