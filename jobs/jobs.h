@@ -1,0 +1,151 @@
+/*
+ * jobs/jobs.h — proving campaigns: the campaign file (JSON; docs/campaign.md
+ * is the user's page), its validation, the work units it expands to, and the
+ * unit source that turns one unit into a witness.
+ *
+ * Conventions (besides base/base.h's):
+ *  - Fallible functions return 0 or a negative gm_status_t and fill err with
+ *    "<file>: <key>: <value> <what is wrong>", e.g.
+ *    "demo.json: batch_size: 0 is not in 1..64". Unknown keys are errors.
+ *  - A campaign is plain data after jobs_campaign_load / _parse: read-only,
+ *    shareable between threads; freed by jobs_campaign_free.
+ *  - Work units: a campaign of S sectors of P partitions has S * P units,
+ *    numbered partition-major: unit u is partition u / S of sector u % S, so
+ *    any k <= S consecutive units belong to k different sectors (that is what
+ *    makes a dispatched batch a cross-sector batch).
+ *  - A unit source (jobs_source_t) is driven by one thread at a time.
+ *  - Nothing here prints, starts threads or touches MPI.
+ */
+#ifndef GM_JOBS_H
+#define GM_JOBS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/base.h"
+#include "groth16/groth16.h"
+#include "synth/synth.h"
+
+#define JOBS_MAX_SECTORS 100000
+#define JOBS_MAX_PARTITIONS 64
+#define JOBS_MAX_BATCH 64
+#define JOBS_ID_LEN 64   /* sector ids and the campaign name: 1..63 of [A-Za-z0-9._-] */
+#define JOBS_PATH_LEN 1024
+
+/* Who checks each proof before it is written. Every proof is checked by at
+ * least one of them. */
+typedef enum {
+    JOBS_VERIFY_RANK = 0, /* the proving rank (groth16_prove's own check); the default */
+    JOBS_VERIFY_ROOT = 1, /* rank 0, after the proof bytes arrive (ranks skip theirs) */
+    JOBS_VERIFY_BOTH = 2, /* both */
+} jobs_verify_t;
+
+/* Where a sector's witnesses come from. */
+typedef enum {
+    JOBS_SOURCE_TEST = 0,   /* a built-in test circuit, deterministic witness per unit seed */
+    JOBS_SOURCE_SEALED = 1, /* porep: a directory written by `grothmpi porep seal` */
+    JOBS_SOURCE_C1 = 2,     /* porep: a C1 (SealCommitPhase1Output) JSON file */
+} jobs_source_kind_t;
+
+typedef struct {
+    char id[JOBS_ID_LEN];      /* names its proof files */
+    jobs_source_kind_t kind;
+    uint64_t seed;             /* TEST: the sector's witness seed */
+    char path[JOBS_PATH_LEN];  /* SEALED / C1: absolute (resolved against the campaign's directory) */
+} jobs_sector_t;
+
+typedef struct {
+    char name[JOBS_ID_LEN];
+    char file[JOBS_PATH_LEN];       /* where it was read from (messages), "" when parsed from text */
+    groth16_circuit_t circuit;      /* id is the parameter cache key */
+    char params_dir[JOBS_PATH_LEN]; /* absolute */
+    bool setup_auto;                /* "setup": "auto": generate missing parameters (test setup) */
+    bool has_setup_seed;
+    uint8_t setup_seed[GROTH16_SEED_BYTES];
+    bool trust_params;
+    jobs_sector_t *sectors;
+    size_t nsectors;
+    unsigned partitions;
+    unsigned batch_size;
+    char output[JOBS_PATH_LEN];     /* absolute */
+    jobs_verify_t verify;
+    unsigned threads;               /* 0: the node's cores shared among its ranks */
+    uint64_t mem_budget;            /* bytes; 0: from the node's RAM */
+    bool pin;
+    double progress_interval;       /* seconds; 0: no progress lines */
+} jobs_campaign_t;
+
+typedef enum {
+    JOBS_PARSE_DEFAULT = 0,
+    /* Do not check that sealed directories and C1 files exist (a rank that
+     * receives rank 0's normalized campaign: rank 0 checked them). */
+    JOBS_PARSE_NO_FILES = 1 << 0,
+} jobs_parse_flags_t;
+
+/* Reads and validates a campaign file; relative paths in it are resolved
+ * against the file's directory. Returns 0, GM_EIO (unreadable), GM_EFORMAT
+ * (not JSON: err has the line and column), GM_EINVAL (a missing, unknown or
+ * bad key, a sector file that does not exist; err names file, key, value).
+ * *out is zeroed on failure (jobs_campaign_free accepts it). */
+int jobs_campaign_load(jobs_campaign_t *out, const char *path, jobs_parse_flags_t flags, err_t *err)
+    __attribute__((warn_unused_result));
+
+/* As jobs_campaign_load from JSON text; `what` names it in messages and
+ * base_dir resolves relative paths (NULL: the working directory). */
+int jobs_campaign_parse(jobs_campaign_t *out, const char *text, const char *what, const char *base_dir,
+                        jobs_parse_flags_t flags, err_t *err) __attribute__((warn_unused_result));
+
+/* The campaign as normalized JSON text (every key, absolute paths, sectors
+ * as an explicit array), which jobs_campaign_parse reads back to an equal
+ * campaign. malloc'd (free it); NULL when out of memory. */
+char *jobs_campaign_to_text(const jobs_campaign_t *c);
+
+/* Frees the sector array and zeroes *c; NULL allowed. */
+void jobs_campaign_free(jobs_campaign_t *c);
+
+/* Number of work units: nsectors * partitions. */
+size_t jobs_unit_count(const jobs_campaign_t *c);
+
+/* A unit's place: the sector index and the partition. u < jobs_unit_count. */
+typedef struct {
+    size_t sector;
+    unsigned partition;
+} jobs_unit_t;
+jobs_unit_t jobs_unit_get(const jobs_campaign_t *c, size_t u);
+
+/* The witness seed of a test-circuit unit: a fixed mix of the sector's seed
+ * and the partition, so a unit's public inputs do not depend on which rank
+ * proves it or when. */
+uint64_t jobs_unit_seed(uint64_t sector_seed, unsigned partition);
+
+/* A unit's file stem: "<sector id>-p<partition>" (buffer of JOBS_ID_LEN + 16). */
+void jobs_unit_name(char *buf, size_t n, const jobs_campaign_t *c, size_t u);
+
+/* Parses a byte size: digits, optionally followed by KiB, MiB, GiB or TiB.
+ * `what` names the source ("x.json: resources.mem_budget"). Returns 0 or
+ * GM_EINVAL. */
+int jobs_size_parse(uint64_t *out, const char *s, const char *what, err_t *err) __attribute__((warn_unused_result));
+
+/* ---- unit sources -------------------------------------------------------------- */
+
+/* Turns work units into witnesses. One implementation per jobs_source_kind_t;
+ * today TEST is complete and SEALED / C1 answer GM_ENOTSUP ("the PoRep
+ * circuit is not available yet") from the one slot that will call the SDR
+ * engineer's C1 witness code. */
+typedef struct jobs_source jobs_source_t;
+
+/* Opens the source of campaign c (c must outlive it). Returns 0, GM_ENOMEM,
+ * or GM_ENOTSUP (err says which input kind is not available yet). */
+int jobs_source_open(jobs_source_t **out, const jobs_campaign_t *c, err_t *err) __attribute__((warn_unused_result));
+
+/* Synthesizes unit u's witness into a new CS_WITNESS cs_t (*out; the caller
+ * reads cs_input_values / cs_aux_values and destroys it). Returns 0,
+ * GM_EINVAL (u out of range), GM_ENOTSUP, GM_ENOMEM or synth's errors, err
+ * naming the unit ("sector s01 partition 1: ..."). */
+int jobs_source_witness(jobs_source_t *s, size_t u, cs_t **out, err_t *err) __attribute__((warn_unused_result));
+
+/* Closes the source; NULL allowed. */
+void jobs_source_close(jobs_source_t *s);
+
+#endif /* GM_JOBS_H */

@@ -1,0 +1,108 @@
+/*
+ * mpi/mpi.h — the rank driver: runs a proving campaign (jobs/jobs.h) on every
+ * rank of an MPI job, and the cluster report it ends with.
+ *
+ * This header does not include <mpi.h>: only the .c files of mpi/ do, and
+ * one thread per rank (the "comm" role, see mpi/dispatch.c) makes every MPI
+ * call between MPI_Init_thread and MPI_Finalize, which mpi_campaign_run makes
+ * itself (MPI_THREAD_SERIALIZED). Run under `mpirun -np N` or as a singleton.
+ *
+ * Conventions (besides base/base.h's):
+ *  - Fallible functions return 0 or a negative gm_status_t and fill err
+ *    ("<file>: <key>: <value> ..." for campaign errors, "rank 2 (host): ..."
+ *    for an error on another rank).
+ *  - Nothing here prints except the functions named mpi_report_print_* and
+ *    the progress callback the caller passes (called on rank 0 only).
+ *  - Files (proofs, public inputs, the journal, report.json, report.csv) are
+ *    written atomically: temporary name, fsync, rename, directory fsync; the
+ *    journal is appended one fsynced line at a time and a torn last line is
+ *    dropped when it is next opened.
+ */
+#ifndef GM_MPI_H
+#define GM_MPI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/base.h"
+
+/* What rank 0 reports while the campaign runs (every progress_interval
+ * seconds, and once at the start and the end). */
+typedef struct {
+    size_t total;        /* units in the campaign */
+    size_t done;         /* finished: resumed from the journal plus proved in this run */
+    size_t resumed;      /* of done: found finished in the journal and files */
+    size_t proved;       /* of done: proved and written in this run */
+    double elapsed_s;    /* since the ranks started proving */
+    double per_hour;     /* proofs per hour in this run, 0 until one is done */
+    double eta_s;        /* remaining / rate; -1 when unknown */
+    int ranks;
+    const char *note;    /* when not NULL: a one-off line ("setup: generating ..."); the counts are stale */
+} mpi_progress_t;
+
+/* Called on rank 0 from the comm thread; must be quick. */
+typedef void (*mpi_progress_fn)(void *arg, const mpi_progress_t *p);
+
+/* Overrides of the campaign's resources (zero: keep the campaign's). */
+typedef struct {
+    uint64_t mem_budget; /* --mem-budget: bytes per rank */
+    unsigned threads;    /* --threads: prover threads per rank */
+} mpi_opts_t;
+
+/* A cluster report (opaque; rank 0 builds it, mpi_report_load reads it back). */
+typedef struct mpi_report mpi_report_t;
+
+/* What a run ended with. */
+typedef struct {
+    int rank, size;         /* this process's rank and the job's size */
+    size_t total, proved, resumed;
+    mpi_report_t *report;   /* rank 0 after a completed run (also after a failed one when the ranks finished); else NULL */
+    char report_json[1100]; /* paths of the written report files (rank 0), "" otherwise */
+    char report_csv[1100];
+} mpi_result_t;
+
+/* Runs the campaign at campaign_path on every rank of the job (every rank
+ * calls it; only rank 0 reads the file, the others receive its normalized
+ * text). Rank 0 validates the campaign, generates missing test parameters
+ * ("setup": "auto"), reads the journal of the output directory (finished
+ * units are skipped after their files are checked against it), then every
+ * rank, rank 0 included, proves batches of units handed out dynamically;
+ * proofs come back to rank 0, which verifies them when the policy asks,
+ * writes them and appends them to the journal. At the end the per-rank
+ * metrics are gathered and rank 0 writes report.json and report.csv into
+ * the output directory.
+ * MPI is initialised here (MPI_THREAD_SERIALIZED) unless it already is, and
+ * finalised before returning when it was initialised here.
+ * Returns 0 on every rank when every unit is proved, or the same non-zero
+ * code on every rank: GM_EINVAL / GM_EIO / GM_EFORMAT (a bad campaign or
+ * unreadable parameters: err names file, key, value), GM_EVERIFY (a proof
+ * failed rank 0's check), GM_EMPI, GM_ENOMEM, GM_ENOTSUP (an input kind not
+ * available yet), or a prover's error ("rank 1 (h2): ..."). err's message
+ * is meaningful on rank 0 (other ranks get "see rank 0"). *res is filled in
+ * both cases; free res->report with mpi_report_free. */
+int mpi_campaign_run(const char *campaign_path, const mpi_opts_t *opts, mpi_progress_fn progress, void *arg,
+                     mpi_result_t *res, err_t *err) __attribute__((warn_unused_result));
+
+/* ---- the cluster report ------------------------------------------------------------ */
+
+/* Reads a report.json (docs/report.md). Returns 0, GM_EIO, GM_EFORMAT (not
+ * JSON, or not a grothmpi report of a known version: err says which key). */
+int mpi_report_load(mpi_report_t **out, const char *path, err_t *err) __attribute__((warn_unused_result));
+
+/* Writes the report as JSON to path (atomically). Returns 0, GM_EIO or GM_ENOMEM. */
+int mpi_report_save(const mpi_report_t *r, const char *path, err_t *err) __attribute__((warn_unused_result));
+
+/* Writes the report as CSV to path (atomically). Returns 0, GM_EIO or GM_ENOMEM. */
+int mpi_report_save_csv(const mpi_report_t *r, const char *path, err_t *err) __attribute__((warn_unused_result));
+
+/* Prints the text tables (summary, per rank, per stage, per L3 domain) / the
+ * CSV (one row per rank and stage, then the cluster totals) to f. */
+void mpi_report_print_text(const mpi_report_t *r, FILE *f);
+void mpi_report_print_csv(const mpi_report_t *r, FILE *f);
+
+/* Frees a report; NULL allowed. */
+void mpi_report_free(mpi_report_t *r);
+
+#endif /* GM_MPI_H */

@@ -1,0 +1,290 @@
+/*
+ * synth/porep/seal.c — sealing a 2 KiB, 8 MiB or 512 MiB sector into a
+ * directory: data (generated, zero, or a file, fr32-padded when needed),
+ * tree_d and comm_d, replica_id, the labels of every layer, tree_c (column
+ * hashes) and comm_c, the replica and tree_r_last, comm_r; then the files
+ * C1 needs, each written atomically, seal.json last (its presence means the
+ * directory is complete).
+ *
+ * Memory: the whole sector is in memory (tree_d 2x, labels L x, tree_c and
+ * tree_r_last 8/7 x each): about 6.3 x the sector size for 2 layers.
+ * Threads: column hashes, encoding and tree levels run as tiles on the
+ * caller's topo pool; labels are sequential (node i needs label i - 1).
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "synth/porep/porep_internal.h"
+
+/* ---- data --------------------------------------------------------------------------- */
+
+/* Pseudo-random fr32 nodes: ChaCha8 keyed with the seed, top two bits of each
+ * node's last byte cleared. */
+static void data_random(porep_dom_t *d, uint64_t nodes, const uint8_t seed[32])
+{
+    for (uint64_t i = 0; i < nodes; i += 2) {
+        uint32_t w[16];
+        porep_chacha8_block(w, seed, i / 2, 0x64617461 /* "data" */);
+        for (int j = 0; j < 2 && i + j < nodes; j++) {
+            for (int k = 0; k < 8; k++) {
+                uint32_t x = w[8 * j + k];
+                for (int b = 0; b < 4; b++)
+                    d[i + j].b[4 * k + b] = (uint8_t)(x >> (8 * b));
+            }
+            d[i + j].b[31] &= 0x3F;
+        }
+    }
+}
+
+/* fr32 padding: every 127 input bytes (1016 bits, least significant bit of
+ * each byte first) become 4 nodes of 254 bits each, two zero bits on top. */
+static void fr32_pad(porep_dom_t *out, uint64_t nodes, const uint8_t *in, size_t n)
+{
+    memset(out, 0, nodes * 32);
+    uint64_t bits = (uint64_t)n * 8;
+    for (uint64_t bit = 0; bit < bits; bit++) {
+        if (!((in[bit >> 3] >> (bit & 7)) & 1))
+            continue;
+        uint64_t node = bit / 254, ob = bit % 254;
+        out[node].b[ob >> 3] |= (uint8_t)(1u << (ob & 7));
+    }
+}
+
+static int data_load(porep_dom_t *d, const porep_shape_t *s, const char *path, err_t *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return gm_err_set(err, GM_EIO, "%s: cannot open: %s", path, strerror(errno));
+    struct stat st;
+    int rc = 0;
+    uint64_t max_unpadded = s->sector_size / 128 * 127;
+    if (fstat(fileno(f), &st) != 0) {
+        rc = gm_err_set(err, GM_EIO, "%s: cannot stat: %s", path, strerror(errno));
+    } else if ((uint64_t)st.st_size == s->sector_size) {
+        if (fread(d, 1, s->sector_size, f) != s->sector_size)
+            rc = gm_err_set(err, GM_EIO, "%s: short read", path);
+        for (uint64_t i = 0; !rc && i < s->nodes; i++) {
+            fr_t x;
+            if (fr_from_bytes_le(&x, d[i].b) != 0)
+                rc = gm_err_set(err, GM_EINVAL, "%s: node %llu (bytes %llu..%llu) is not below r: a file of the "
+                                                "sector size must hold fr32-padded nodes",
+                                path, (unsigned long long)i, (unsigned long long)i * 32,
+                                (unsigned long long)i * 32 + 31);
+        }
+    } else if ((uint64_t)st.st_size <= max_unpadded) {
+        uint8_t *buf = gm_alloc(st.st_size ? (size_t)st.st_size : 1);
+        if (!buf)
+            rc = gm_err_set(err, GM_ENOMEM, "%s: no memory", path);
+        else if (st.st_size && fread(buf, 1, (size_t)st.st_size, f) != (size_t)st.st_size)
+            rc = gm_err_set(err, GM_EIO, "%s: short read", path);
+        else
+            fr32_pad(d, s->nodes, buf, (size_t)st.st_size);
+        gm_free(buf);
+    } else {
+        rc = gm_err_set(err, GM_EINVAL, "%s: %llu bytes: expected the sector size %llu (fr32-padded) or at most "
+                                        "%llu (unpadded)", path, (unsigned long long)st.st_size,
+                        (unsigned long long)s->sector_size, (unsigned long long)max_unpadded);
+    }
+    fclose(f);
+    return rc;
+}
+
+/* ---- tiles ---------------------------------------------------------------------------- */
+
+typedef struct {
+    const porep_dom_t *labels, *data;
+    porep_dom_t *out;
+    const porep_hashers_t *h;
+    uint64_t nodes, per;
+    unsigned layers;
+    int encode; /* 0: column hashes, 1: replica = data + label_L */
+    int *status;
+} leaf_arg_t;
+
+#define SEAL_TASKS 256
+
+static void leaf_task(void *varg, size_t task, unsigned worker)
+{
+    (void)worker;
+    leaf_arg_t *a = varg;
+    uint64_t lo = task * a->per, hi = lo + a->per < a->nodes ? lo + a->per : a->nodes;
+    for (uint64_t i = lo; i < hi; i++) {
+        int rc;
+        if (a->encode) {
+            rc = porep_encode(&a->out[i], &a->labels[(uint64_t)(a->layers - 1) * a->nodes + i], &a->data[i]);
+        } else {
+            porep_dom_t rows[POREP_MAX_LAYERS];
+            for (unsigned l = 0; l < a->layers; l++)
+                rows[l] = a->labels[(uint64_t)l * a->nodes + i];
+            rc = porep_column_hash(&a->out[i], a->h, rows, a->layers);
+        }
+        if (rc) {
+            a->status[task] = rc;
+            return;
+        }
+    }
+}
+
+static int leaves_fill(porep_dom_t *out, const porep_dom_t *labels, const porep_dom_t *data, const porep_shape_t *s,
+                       const porep_hashers_t *h, int encode, topo_pool_t *pool, err_t *err)
+{
+    int status[SEAL_TASKS] = {0};
+    leaf_arg_t a = {labels, data, out, h, s->nodes, (s->nodes + SEAL_TASKS - 1) / SEAL_TASKS, s->layers, encode,
+                    status};
+    size_t ntasks = (size_t)((s->nodes + a.per - 1) / a.per);
+    topo_pool_run(pool, ntasks, leaf_task, &a);
+    for (size_t k = 0; k < ntasks; k++)
+        if (status[k])
+            return gm_err_set(err, status[k], "seal: a label or data node is not below r (tile %zu)", k);
+    return 0;
+}
+
+/* ---- seal.json -------------------------------------------------------------------------- */
+
+static int sealed_save(const porep_sealed_t *s, const char *dir, err_t *err)
+{
+    char path[4096], h[10][65];
+    snprintf(path, sizeof path, "%s/seal.json", dir);
+    porep_hex(h[0], s->prover_id, 32);
+    porep_hex(h[1], s->ticket, 32);
+    porep_hex(h[2], s->replica_id.b, 32);
+    porep_hex(h[3], s->comm_d.b, 32);
+    porep_hex(h[4], s->comm_c.b, 32);
+    porep_hex(h[5], s->comm_r_last.b, 32);
+    porep_hex(h[6], s->comm_r.b, 32);
+    char text[2048];
+    int n = snprintf(text, sizeof text,
+                     "{\n  \"registered_proof\": \"%s\",\n  \"sector_size\": %llu,\n  \"prover_id\": \"%s\",\n"
+                     "  \"sector_id\": %llu,\n  \"ticket\": \"%s\",\n  \"replica_id\": \"%s\",\n"
+                     "  \"comm_d\": \"%s\",\n  \"comm_c\": \"%s\",\n  \"comm_r_last\": \"%s\",\n  \"comm_r\": \"%s\",\n"
+                     "  \"files\": [\"tree-d.dat\", \"labels.dat\", \"tree-c.dat\", \"tree-r-last.dat\"]\n}\n",
+                     s->proof->name, (unsigned long long)s->shape.sector_size, h[0],
+                     (unsigned long long)s->sector_id, h[1], h[2], h[3], h[4], h[5], h[6]);
+    return porep_write_file(path, text, (size_t)n, err);
+}
+
+int porep_sealed_load(porep_sealed_t *out, const char *dir, err_t *err)
+{
+    memset(out, 0, sizeof *out);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/seal.json", dir);
+    json_error_t je;
+    json_t *root = json_load_file(path, 0, &je);
+    if (!root)
+        return gm_err_set(err, errno == ENOENT ? GM_EIO : GM_EFORMAT, "%s: %s (line %d)", path, je.text, je.line);
+    int rc = 0;
+    json_t *x = json_object_get(root, "registered_proof");
+    for (uint32_t id = 0; id < 20 && json_is_string(x); id++) {
+        const porep_proof_t *p = porep_proof_by_id(id);
+        if (p && strcmp(p->name, json_string_value(x)) == 0)
+            out->proof = p;
+    }
+    if (!out->proof)
+        rc = gm_err_set(err, GM_EFORMAT, "%s: registered_proof: missing or not a registered seal proof", path);
+    if (!rc)
+        rc = porep_shape_init(&out->shape, out->proof->sector_size, err);
+    x = json_object_get(root, "sector_id");
+    if (!rc && !json_is_integer(x))
+        rc = gm_err_set(err, GM_EFORMAT, "%s: sector_id: missing or not an integer", path);
+    if (!rc)
+        out->sector_id = (uint64_t)json_integer_value(x);
+    static const char *const names[] = {"prover_id", "ticket", "replica_id", "comm_d", "comm_c", "comm_r_last",
+                                        "comm_r"};
+    uint8_t *dst[] = {out->prover_id, out->ticket, out->replica_id.b, out->comm_d.b, out->comm_c.b,
+                      out->comm_r_last.b, out->comm_r.b};
+    for (int i = 0; !rc && i < 7; i++) {
+        x = json_object_get(root, names[i]);
+        if (!json_is_string(x) || porep_unhex(dst[i], json_string_value(x), 32) != 0)
+            rc = gm_err_set(err, GM_EFORMAT, "%s: %s: missing or not 64 hex digits", path, names[i]);
+    }
+    json_decref(root);
+    return rc;
+}
+
+/* ---- seal ------------------------------------------------------------------------------ */
+
+static int write_doms(const char *dir, const char *name, const porep_dom_t *d, uint64_t n, err_t *err)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return porep_write_file(path, d, n * 32, err);
+}
+
+int porep_seal(porep_sealed_t *out, const char *dir, const porep_seal_opts_t *o, topo_pool_t *pool,
+               porep_progress_fn progress, void *progress_arg, err_t *err)
+{
+    memset(out, 0, sizeof *out);
+    porep_sealed_t s;
+    memset(&s, 0, sizeof s);
+    s.proof = o->proof;
+    int rc = porep_shape_init(&s.shape, o->proof->sector_size, err);
+    if (rc)
+        return rc;
+    if (s.shape.layers != 2)
+        return gm_err_set(err, GM_ENOTSUP, "seal: %s: sealing is for 2KiB, 8MiB and 512MiB sectors; use "
+                                           "`porep synthetic` for 32GiB and 64GiB", o->proof->name);
+    if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+        return gm_err_set(err, GM_EIO, "%s: cannot create directory: %s", dir, strerror(errno));
+    memcpy(s.prover_id, o->prover_id, 32);
+    memcpy(s.ticket, o->ticket, 32);
+    s.sector_id = o->sector_id;
+
+    porep_tree_shape_t td, trc;
+    porep_tree_shape_d(&td, &s.shape);
+    porep_tree_shape_rc(&trc, &s.shape);
+    uint64_t N = s.shape.nodes;
+    porep_graph_t g;
+    porep_hashers_t h;
+    memset(&g, 0, sizeof g);
+    memset(&h, 0, sizeof h);
+    porep_dom_t *tree_d = gm_alloc(td.total * 32), *labels = gm_alloc(s.shape.layers * N * 32);
+    porep_dom_t *tree_c = gm_alloc(trc.total * 32), *tree_r = gm_alloc(trc.total * 32);
+    if (!tree_d || !labels || !tree_c || !tree_r) {
+        rc = gm_err_set(err, GM_ENOMEM, "seal: no memory for a %llu-byte sector's trees and labels",
+                        (unsigned long long)s.shape.sector_size);
+        goto done;
+    }
+    if ((rc = porep_hashers_init(&h, err)))
+        goto done;
+    if (o->data)
+        rc = data_load(tree_d, &s.shape, o->data, err);
+    else if (o->zero)
+        memset(tree_d, 0, N * 32);
+    else
+        data_random(tree_d, N, o->seed);
+    if (rc || (rc = porep_tree_build(tree_d, &td, &h, pool, err)))
+        goto done;
+    s.comm_d = tree_d[td.total - 1];
+    uint8_t porep_id[32];
+    porep_id_make(porep_id, o->proof);
+    porep_replica_id(&s.replica_id, s.prover_id, s.sector_id, s.ticket, &s.comm_d, porep_id);
+    if ((rc = porep_graph_for(&g, o->proof, err)) ||
+        (rc = porep_labels_compute(labels, &g, s.shape.layers, &s.replica_id, progress, progress_arg, err)) ||
+        (rc = leaves_fill(tree_c, labels, NULL, &s.shape, &h, 0, pool, err)) ||
+        (rc = porep_tree_build(tree_c, &trc, &h, pool, err)) ||
+        (rc = leaves_fill(tree_r, labels, tree_d, &s.shape, &h, 1, pool, err)) ||
+        (rc = porep_tree_build(tree_r, &trc, &h, pool, err)))
+        goto done;
+    s.comm_c = tree_c[trc.total - 1];
+    s.comm_r_last = tree_r[trc.total - 1];
+    porep_dom_t pair[2] = {s.comm_c, s.comm_r_last};
+    if ((rc = porep_tree_hash(&s.comm_r, &h, POREP_HASH_POSEIDON, pair, 2)))
+        goto done;
+    if ((rc = write_doms(dir, "tree-d.dat", tree_d, td.total, err)) ||
+        (rc = write_doms(dir, "labels.dat", labels, s.shape.layers * N, err)) ||
+        (rc = write_doms(dir, "tree-c.dat", tree_c, trc.total, err)) ||
+        (rc = write_doms(dir, "tree-r-last.dat", tree_r, trc.total, err)) || (rc = sealed_save(&s, dir, err)))
+        goto done;
+    *out = s;
+done:
+    gm_free(tree_d);
+    gm_free(labels);
+    gm_free(tree_c);
+    gm_free(tree_r);
+    porep_graph_destroy(&g);
+    porep_hashers_free(&h);
+    return rc;
+}
