@@ -16,11 +16,11 @@ BUILD   ?= build
 OPT     ?= -O3
 
 # Libraries in link order: a folder may use only those after it.
-LIBDIRS := groth16 synth/porep synth ec topo ff base
+LIBDIRS := mpi jobs groth16 synth/porep synth ec topo ff base
 
 DEB_PKGS := build-essential pkg-config libopenmpi-dev openmpi-bin libhwloc-dev hwloc \
             libpfm4-dev libjemalloc-dev libjansson-dev libssl-dev libcriterion-dev \
-            linux-perf slurm-wlm munge
+            linux-perf slurm-wlm munge clang libclang-rt-14-dev
 
 ifneq ($(SAN),)
 override BUILD := $(BUILD)-san
@@ -28,8 +28,8 @@ OPT     := -O1 -fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=a
 LDSAN   := -fsanitize=$(SAN)
 endif
 
-PKGS_CFLAGS := $(shell pkg-config --cflags hwloc jansson jemalloc 2>/dev/null)
-PKGS_LIBS   := $(shell pkg-config --libs hwloc jansson jemalloc 2>/dev/null)
+PKGS_CFLAGS := $(shell pkg-config --cflags hwloc jansson jemalloc ompi-c 2>/dev/null)
+PKGS_LIBS   := $(shell pkg-config --libs hwloc jansson jemalloc ompi-c 2>/dev/null)
 
 CFLAGS  := -std=gnu11 $(OPT) -march=x86-64-v3 -g -Wall -Wextra -Werror -I. -MMD -MP $(PKGS_CFLAGS) $(EXTRA_CFLAGS)
 LDLIBS  := $(PKGS_LIBS) -lpfm -lcrypto -lpthread -lm
@@ -93,5 +93,8 @@ demo: deps
 
 clean:
 	rm -rf $(BUILD)
+
+# `make fuzz`, `make fuzz-build`: libFuzzer harnesses (fuzz/fuzz.mk, docs/reliability.md).
+include fuzz/fuzz.mk
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

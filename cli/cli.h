@@ -15,5 +15,8 @@ int cmd_setup(int argc, char **argv);
 int cmd_prove(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_circuit(int argc, char **argv);
+int cmd_campaign(int argc, char **argv);
+int cmd_snarkjs(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 #endif

@@ -5,6 +5,10 @@
  *                 check its SHA-256 against the published parent_cache.json
  *   id            print a registered seal proof's porep_id and cache name
  *   parents       print the 14 parents of one node
+ *   seal          seal a 2KiB/8MiB/512MiB sector into a directory (labels, trees, commitments)
+ *   c1            derive the interactive challenges of a sealed sector, write C1 JSON
+ *   synthetic     a sparse synthetic C1 of any size (32GiB, 64GiB) that verifies
+ *   verify-c1     check every path, label and encoding of a C1 JSON file natively
  *
  * Errors are one line on stderr; exit 0 success, 1 failure, 2 usage error.
  */
@@ -20,7 +24,9 @@
 
 typedef struct {
     const char *sector_size, *api, *proof_id, *out, *node, *threads;
-    int quiet;
+    const char *seed, *data, *prover_id, *actor, *sector_id, *ticket;
+    const char *pos; /* one positional argument (c1 DIR, verify-c1 FILE) */
+    int quiet, zero;
 } opts_t;
 
 static void usage(FILE *f)
@@ -36,12 +42,25 @@ static void usage(FILE *f)
             "               the registered seal proof, its porep_id and parent cache name\n"
             "  parents      --sector-size S --api V --node N\n"
             "               the 14 parents of node N (6 DRG, then 8 expander)\n"
+            "  seal         --sector-size S [--api V] --seed X --out DIR [--data FILE | --zero]\n"
+            "               [--actor N | --prover-id HEX] [--sector-id N] [--ticket X] [--threads N]\n"
+            "               seal a 2KiB, 8MiB or 512MiB sector: data (pseudo-random from the seed,\n"
+            "               all zero, or a file), labels, tree_d/tree_c/tree_r_last, comm_d/comm_r\n"
+            "  c1           DIR --seed X --out FILE\n"
+            "               derive the interactive challenges of a sealed DIR and write their vanilla\n"
+            "               proofs as C1 JSON (SealCommitPhase1Output, as lotus and curio write it)\n"
+            "  synthetic    --sector-size S [--api V] --seed X --out FILE\n"
+            "               a sparse synthetic C1 of any size (32GiB, 64GiB) that verifies natively\n"
+            "  verify-c1    FILE\n"
+            "               check every challenge, path, column, label and encoding of a C1 file\n"
             "\n"
             "options:\n"
             "  --sector-size S  2KiB, 8MiB, 512MiB, 32GiB or 64GiB (or a byte count)\n"
             "  --api V          proofs API version: 1.0 (V1 proofs) or 1.1 (V1_1 proofs)\n"
             "  --proof-id N     a registered seal proof id 0..19 instead of size and API\n"
             "                   (10..19: SyntheticPoRep and NonInteractivePoRep, API 1.2)\n"
+            "  --seed X         64 hex digits, or any text (hashed with SHA-256)\n"
+            "  --ticket X       as --seed (default: derived from --seed)\n"
             "  --threads N      worker threads (default: one per CPU)\n"
             "  --quiet          no progress lines\n");
 }
@@ -57,6 +76,9 @@ static int parse_opts(opts_t *o, int argc, char **argv, const char *cmd)
         {"--sector-size", offsetof(opts_t, sector_size)}, {"--api", offsetof(opts_t, api)},
         {"--proof-id", offsetof(opts_t, proof_id)},       {"--out", offsetof(opts_t, out)},
         {"--node", offsetof(opts_t, node)},               {"--threads", offsetof(opts_t, threads)},
+        {"--seed", offsetof(opts_t, seed)},               {"--data", offsetof(opts_t, data)},
+        {"--prover-id", offsetof(opts_t, prover_id)},     {"--actor", offsetof(opts_t, actor)},
+        {"--sector-id", offsetof(opts_t, sector_id)},     {"--ticket", offsetof(opts_t, ticket)},
     };
     memset(o, 0, sizeof *o);
     for (int i = 1; i < argc; i++) {
@@ -67,6 +89,14 @@ static int parse_opts(opts_t *o, int argc, char **argv, const char *cmd)
         }
         if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
             o->quiet = 1;
+            continue;
+        }
+        if (strcmp(a, "--zero") == 0) {
+            o->zero = 1;
+            continue;
+        }
+        if (a[0] != '-' && !o->pos) {
+            o->pos = a;
             continue;
         }
         size_t k = 0, n = sizeof table / sizeof table[0];
@@ -314,6 +344,229 @@ static int run_parent_cache(const opts_t *o)
     return 0;
 }
 
+/* ---- sealing and C1 ------------------------------------------------------------------ */
+
+static void hex32(char out[65], const uint8_t *b)
+{
+    hex(out, b, 32);
+}
+
+/* A progress line at most every 5 s. */
+static void on_seal_progress(void *arg, uint64_t done, uint64_t total)
+{
+    progress_t *pr = arg;
+    uint64_t now = gm_now_ns();
+    if (pr->quiet || done == total || now - pr->last_ns < 5000000000ull)
+        return;
+    pr->last_ns = now;
+    double el = (double)(now - pr->start_ns) / 1e9;
+    fprintf(stderr, "grothmpi porep seal: labels %3.0f%%  %llu of %llu, %.0f s, about %.0f s left\n",
+            100.0 * (double)done / (double)total, (unsigned long long)done, (unsigned long long)total, el,
+            el * (double)(total - done) / (double)done);
+}
+
+/* --api defaults to 1.1 for the sealing commands. */
+static int resolve_proof_default(const porep_proof_t **out, opts_t *o, const char *cmd)
+{
+    if (!o->api && !o->proof_id)
+        o->api = "1.1";
+    return resolve_proof(out, o, cmd);
+}
+
+static int make_pool(topo_pool_t **pool, const opts_t *o, const char *cmd)
+{
+    uint64_t threads = 0;
+    err_t err;
+    *pool = NULL;
+    if (o->threads && parse_u64(&threads, o->threads, 0, 4096, "--threads", cmd) != 0)
+        return 2;
+    if (threads != 1 && topo_pool_create_flat(pool, (unsigned)threads, &err) != 0) {
+        fprintf(stderr, "grothmpi porep %s: %s\n", cmd, err.msg);
+        return 1;
+    }
+    return 0;
+}
+
+static int need(const char *v, const char *opt, const char *cmd)
+{
+    if (v)
+        return 0;
+    fprintf(stderr, "grothmpi porep %s: %s is required\n", cmd, opt);
+    return 2;
+}
+
+static int run_seal(opts_t *o)
+{
+    const porep_proof_t *p;
+    int rc = resolve_proof_default(&p, o, "seal");
+    if (rc || (rc = need(o->out, "--out DIR", "seal")) || (rc = need(o->seed, "--seed", "seal")))
+        return rc;
+    if (o->data && o->zero) {
+        fprintf(stderr, "grothmpi porep seal: --data and --zero exclude each other\n");
+        return 2;
+    }
+    porep_seal_opts_t so;
+    memset(&so, 0, sizeof so);
+    so.proof = p;
+    so.data = o->data;
+    so.zero = o->zero;
+    porep_seed_parse(so.seed, o->seed);
+    uint64_t v = 1000;
+    if (o->prover_id) {
+        size_t n = strlen(o->prover_id);
+        int ok = n == 64;
+        for (size_t i = 0; ok && i < 32; i++) {
+            unsigned b;
+            ok = sscanf(o->prover_id + 2 * i, "%2x", &b) == 1;
+            so.prover_id[i] = (uint8_t)b;
+        }
+        if (!ok) {
+            fprintf(stderr, "grothmpi porep seal: --prover-id: '%s' is not 64 hex digits\n", o->prover_id);
+            return 2;
+        }
+    } else {
+        if (o->actor && parse_u64(&v, o->actor, 0, UINT64_MAX, "--actor", "seal") != 0)
+            return 2;
+        porep_prover_id_from_actor(so.prover_id, v);
+    }
+    so.sector_id = 1;
+    if (o->sector_id && parse_u64(&so.sector_id, o->sector_id, 0, UINT64_MAX, "--sector-id", "seal") != 0)
+        return 2;
+    if (o->ticket) {
+        porep_seed_parse(so.ticket, o->ticket);
+    } else {
+        char t[4200];
+        snprintf(t, sizeof t, "%s/ticket", o->seed);
+        porep_seed_parse(so.ticket, t);
+    }
+    topo_pool_t *pool;
+    if ((rc = make_pool(&pool, o, "seal")))
+        return rc;
+    progress_t pr = {.start_ns = gm_now_ns(), .quiet = o->quiet};
+    pr.last_ns = pr.start_ns;
+    porep_sealed_t s;
+    err_t err;
+    rc = porep_seal(&s, o->out, &so, pool, on_seal_progress, &pr, &err);
+    topo_pool_destroy(pool);
+    if (rc) {
+        fprintf(stderr, "grothmpi porep seal: %s\n", err.msg);
+        return rc == GM_EINVAL || rc == GM_ENOTSUP ? 2 : 1;
+    }
+    char a[65], b[65], c[65], d[65], e[65];
+    hex32(a, s.replica_id.b);
+    hex32(b, s.comm_d.b);
+    hex32(c, s.comm_c.b);
+    hex32(d, s.comm_r_last.b);
+    hex32(e, s.comm_r.b);
+    printf("sealed %s into %s: %llu nodes, %u layers, %.2f s\n", p->name, o->out, (unsigned long long)s.shape.nodes,
+           s.shape.layers, (double)(gm_now_ns() - pr.start_ns) / 1e9);
+    printf("replica_id:  %s\ncomm_d:      %s\ncomm_c:      %s\ncomm_r_last: %s\ncomm_r:      %s\n", a, b, c, d, e);
+    return 0;
+}
+
+static int run_c1(opts_t *o)
+{
+    int rc;
+    if ((rc = need(o->pos, "the sealed directory (grothmpi porep c1 DIR ...)", "c1")) ||
+        (rc = need(o->seed, "--seed", "c1")) || (rc = need(o->out, "--out FILE", "c1")))
+        return rc;
+    uint8_t seed[32];
+    porep_seed_parse(seed, o->seed);
+    porep_hashers_t h;
+    porep_c1_t c;
+    err_t err;
+    uint64_t t0 = gm_now_ns();
+    if ((rc = porep_hashers_init(&h, &err)) == 0) {
+        rc = porep_c1_prove(&c, o->pos, seed, &h, &err);
+        if (rc == 0) {
+            rc = porep_c1_write(&c, o->out, &err);
+            porep_c1_free(&c);
+        }
+        porep_hashers_free(&h);
+    }
+    if (rc) {
+        fprintf(stderr, "grothmpi porep c1: %s\n", err.msg);
+        return 1;
+    }
+    printf("wrote %s: %s, %u partition(s) x %u challenges, %.2f s\n", o->out, c.proof->name, c.partitions,
+           c.challenges, (double)(gm_now_ns() - t0) / 1e9);
+    return 0;
+}
+
+static int run_synthetic(opts_t *o)
+{
+    const porep_proof_t *p;
+    int rc = resolve_proof_default(&p, o, "synthetic");
+    if (rc || (rc = need(o->out, "--out FILE", "synthetic")) || (rc = need(o->seed, "--seed", "synthetic")))
+        return rc;
+    uint8_t seed[32];
+    porep_seed_parse(seed, o->seed);
+    porep_hashers_t h;
+    porep_c1_t c;
+    err_t err;
+    uint64_t t0 = gm_now_ns();
+    if (!o->quiet && p->sector_size >= (32ULL << 30))
+        fprintf(stderr, "grothmpi porep synthetic: %s: building sparse trees for 180 challenges...\n", p->name);
+    if ((rc = porep_hashers_init(&h, &err)) == 0) {
+        rc = porep_c1_synthetic(&c, p, seed, &h, &err);
+        if (rc == 0) {
+            rc = porep_c1_write(&c, o->out, &err);
+            porep_c1_free(&c);
+        }
+        porep_hashers_free(&h);
+    }
+    if (rc) {
+        fprintf(stderr, "grothmpi porep synthetic: %s\n", err.msg);
+        return 1;
+    }
+    char r[65];
+    hex32(r, c.comm_r.b);
+    printf("wrote %s: synthetic %s, %u partition(s) x %u challenges, comm_r %s, %.2f s\n", o->out, p->name,
+           c.partitions, c.challenges, r, (double)(gm_now_ns() - t0) / 1e9);
+    return 0;
+}
+
+static int run_verify_c1(opts_t *o)
+{
+    int rc = need(o->pos, "the C1 file (grothmpi porep verify-c1 FILE)", "verify-c1");
+    if (rc)
+        return rc;
+    porep_hashers_t h;
+    porep_c1_t c;
+    porep_graph_t g;
+    err_t err;
+    uint64_t t0 = gm_now_ns();
+    if ((rc = porep_c1_read(&c, o->pos, &err))) {
+        fprintf(stderr, "grothmpi porep verify-c1: %s\n", err.msg);
+        return 1;
+    }
+    if (!o->quiet && c.partitions > 1)
+        fprintf(stderr, "grothmpi porep verify-c1: %s: checking %u x %u challenges...\n", o->pos, c.partitions,
+                c.challenges);
+    if ((rc = porep_hashers_init(&h, &err)) == 0) {
+        uint8_t id[32];
+        porep_id_make(id, c.proof);
+        if ((rc = porep_graph_init(&g, c.shape.nodes, id, c.proof->api, &err)) == 0) {
+            rc = porep_c1_verify(&c, &g, &h, o->pos, &err);
+            porep_graph_destroy(&g);
+        }
+        porep_hashers_free(&h);
+    }
+    if (rc) {
+        fprintf(stderr, "grothmpi porep verify-c1: %s\n", err.msg);
+        porep_c1_free(&c);
+        return 1;
+    }
+    printf("%s: OK: %s, %u partition(s) x %u challenges: challenges, paths, columns, labels and encodings verify "
+           "(%.2f s)\n", o->pos, c.proof->name, c.partitions, c.challenges, (double)(gm_now_ns() - t0) / 1e9);
+    porep_c1_free(&c);
+    return 0;
+}
+
+static int run_parent_cache_w(opts_t *o) { return run_parent_cache(o); }
+static int run_id_w(opts_t *o) { return run_id(o); }
+static int run_parents_w(opts_t *o) { return run_parents(o); }
+
 int cmd_porep(int argc, char **argv)
 {
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
@@ -325,13 +578,20 @@ int cmd_porep(int argc, char **argv)
     int rc;
     static const struct {
         const char *name;
-        int (*run)(const opts_t *o);
-    } actions[] = {{"parent-cache", run_parent_cache}, {"id", run_id}, {"parents", run_parents}};
+        int (*run)(opts_t *o);
+        int positional;
+    } actions[] = {{"parent-cache", run_parent_cache_w, 0}, {"id", run_id_w, 0},       {"parents", run_parents_w, 0},
+                   {"seal", run_seal, 0},                   {"c1", run_c1, 1},          {"synthetic", run_synthetic, 0},
+                   {"verify-c1", run_verify_c1, 1}};
     for (size_t i = 0; i < sizeof actions / sizeof actions[0]; i++) {
         if (strcmp(action, actions[i].name) != 0)
             continue;
         if ((rc = parse_opts(&o, argc - 1, argv + 1, action)) != 0)
             return rc < 0 ? 0 : rc;
+        if (o.pos && !actions[i].positional) {
+            fprintf(stderr, "grothmpi porep %s: unexpected argument '%s'\n", action, o.pos);
+            return 2;
+        }
         return actions[i].run(&o);
     }
     fprintf(stderr, "grothmpi porep: unknown action '%s' (grothmpi porep --help lists them)\n", action);

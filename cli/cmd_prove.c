@@ -14,18 +14,30 @@
 #include "base/base.h"
 #include "cli/cli.h"
 #include "groth16/groth16.h"
+#include "jobs/jobs.h"
+#include "mpi/mpi.h"
+#include "synth/porep/porep.h"
 #include "synth/synth.h"
 #include "topo/topo.h"
 
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: grothmpi prove --params DIR --circuit NAME --out proof.bin [options]\n\n"
+            "usage: grothmpi prove --params DIR --circuit NAME --out proof.bin [options]\n"
+            "       [mpirun -np N] grothmpi prove CAMPAIGN.json | --campaign FILE [--mem-budget SIZE] [--threads N]\n\n"
+            "The campaign form proves every unit of a campaign (docs/campaign.md) on every\n"
+            "rank of the MPI job, resumes from the output directory's journal, and prints\n"
+            "the cluster report (also in OUTPUT/report.json and report.csv).\n"
+            "  --mem-budget SIZE    per rank, e.g. 4GiB (default: the campaign's, else half\n"
+            "                       the node's RAM over its ranks)\n\n"
             "  --params DIR         the cache `grothmpi setup --out DIR` filled\n"
             "  --circuit NAME       test-mul | test-synthetic | test-sha256 | porep\n"
             "  --constraints N      test-synthetic: rows (as at setup)\n"
             "  --compressions N     test-sha256: compressions (as at setup)\n"
             "  --sector-size S      porep: sector size (as at setup)\n"
+            "  --c1 FILE            porep: prove the partitions of a C1 file (SealCommitPhase1Output\n"
+            "                       JSON); the circuit follows from it (--circuit not needed)\n"
+            "  --partition N        with --c1: only partition N (default: all, in order)\n"
             "  --out FILE           the proofs, 192 bytes each, concatenated\n"
             "  --public FILE        public inputs as JSON (default: <out>.public.json):\n"
             "                       an array of decimal strings, or one per proof with --batch\n"
@@ -37,12 +49,50 @@ static void usage(FILE *f)
             "  --verbose            per-stage timings\n");
 }
 
-/* The witnesses of the run: k CS_WITNESS systems. */
+/* --c1: the C1 file, its graph, and the partitions [first, first + k). */
+typedef struct {
+    const char *path;
+    porep_c1_t c1;
+    porep_graph_t g;
+    unsigned first;
+} c1_src_t;
+
+/* The witness of C1 partition k, checked against the public inputs a
+ * verifier derives (groth16_porep_c1_inputs): a C1 whose vanilla proofs name
+ * other nodes than the graph and the seed give fails here, by name. */
+static int c1_witness(cs_t **cs, const groth16_circuit_t *c, const c1_src_t *src, unsigned k, err_t *err)
+{
+    int rc = groth16_circuit_c1_witness(cs, c, &src->c1, k, err);
+    if (rc)
+        return rc;
+    size_t n = groth16_porep_input_count(&src->c1);
+    fr_t *want = calloc(n, sizeof *want);
+    if (!want)
+        return gm_err_set(err, GM_ENOMEM, "out of memory");
+    if ((rc = groth16_porep_c1_inputs(want, &src->c1, &src->g, k, err)) == 0) {
+        const fr_t *got = cs_input_values(*cs) + 1;
+        for (size_t j = 0; j < n && rc == 0; j++)
+            if (!fr_eq(&got[j], &want[j])) {
+                char a[FR_DEC_MAX], b[FR_DEC_MAX];
+                fr_to_dec(a, &got[j]);
+                fr_to_dec(b, &want[j]);
+                rc = gm_err_set(err, GM_EVERIFY,
+                                "%s: partition %u: public input %zu: the vanilla proofs give %s, the graph and "
+                                "seed give %s",
+                                src->path, k, j, a, b);
+            }
+    }
+    free(want);
+    return rc;
+}
+
+/* The witnesses of the run: k CS_WITNESS systems (from src when not NULL). */
 static int make_witnesses(cs_t **cs, groth16_witness_t *w, const groth16_circuit_t *c, uint64_t seed, size_t k,
-                          err_t *err)
+                          const c1_src_t *src, err_t *err)
 {
     for (size_t i = 0; i < k; i++) {
-        int rc = groth16_circuit_witness(&cs[i], c, seed + i, err);
+        int rc = src ? c1_witness(&cs[i], c, src, src->first + (unsigned)i, err)
+                     : groth16_circuit_witness(&cs[i], c, seed + i, err);
         if (rc)
             return rc;
         w[i].inputs = cs_input_values(cs[i]);
@@ -64,10 +114,136 @@ static json_t *inputs_json(const groth16_witness_t *w)
     return a;
 }
 
+/* --c1 FILE [--partition N]: reads and checks the C1, makes its graph and
+ * circuit; *k = the number of partitions to prove. Returns 0, 2 (usage) or 1
+ * (the file), err set; nothing to free after a failure. */
+static int prove_c1_open(c1_src_t *src, groth16_circuit_t *circ, size_t *k, const char *path, const char *part,
+                         const char *circuit, long batch, err_t *err)
+{
+    memset(src, 0, sizeof *src);
+    src->path = path;
+    if (batch != 1 || (circuit && strcmp(circuit, "porep") != 0)) {
+        gm_err_set(err, GM_EINVAL, "--c1: the circuit and the number of proofs come from the C1 (no --batch, "
+                                   "--circuit other than porep)");
+        return 2;
+    }
+    char *end = NULL;
+    unsigned long pk = part ? strtoul(part, &end, 10) : 0;
+    if (part && (!*part || *end || pk > 1000)) {
+        gm_err_set(err, GM_EINVAL, "--partition: '%s' is not a partition number", part);
+        return 2;
+    }
+    if (porep_c1_read(&src->c1, path, err))
+        return 1;
+    if (groth16_circuit_from_c1(circ, &src->c1, err) || groth16_porep_graph(&src->g, &src->c1, err)) {
+        porep_c1_free(&src->c1);
+        return 1;
+    }
+    if (part && pk >= src->c1.partitions) {
+        gm_err_set(err, GM_EINVAL, "--partition: %lu is not in 0..%u (%s has %u partitions)", pk,
+                   src->c1.partitions - 1, path, src->c1.partitions);
+        porep_graph_destroy(&src->g);
+        porep_c1_free(&src->c1);
+        return 2;
+    }
+    src->first = part ? (unsigned)pk : 0;
+    *k = part ? 1 : src->c1.partitions;
+    return 0;
+}
+
 static double sec(uint64_t ns) { return (double)ns * 1e-9; }
+
+/* ---- the campaign form ------------------------------------------------------- */
+
+static void campaign_progress(void *arg, const mpi_progress_t *p)
+{
+    (void)arg;
+    if (p->note) {
+        printf("prove: %s\n", p->note);
+    } else {
+        char eta[32] = "-";
+        if (p->eta_s >= 0)
+            snprintf(eta, sizeof eta, "%.0f s", p->eta_s);
+        printf("prove: %zu/%zu units done (%zu resumed, %zu proved), %d rank%s, %.1f s, %.0f proofs/h, ETA %s\n",
+               p->done, p->total, p->resumed, p->proved, p->ranks, p->ranks == 1 ? "" : "s", p->elapsed_s,
+               p->per_hour, eta);
+    }
+    fflush(stdout);
+}
+
+static bool is_campaign_form(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--campaign"))
+            return true;
+        size_t n = strlen(argv[i]);
+        if (argv[i][0] != '-' && n > 5 && !strcmp(argv[i] + n - 5, ".json") &&
+            (i == 1 || argv[i - 1][0] != '-' || strchr(argv[i - 1], '=')))
+            return true;
+    }
+    return false;
+}
+
+static int prove_campaign(int argc, char **argv)
+{
+    static const struct option opts[] = {{"campaign", required_argument, 0, 'C'},
+                                         {"mem-budget", required_argument, 0, 'm'},
+                                         {"threads", required_argument, 0, 't'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    const char *file = NULL;
+    mpi_opts_t mo;
+    memset(&mo, 0, sizeof mo);
+    err_t err;
+    gm_err_clear(&err);
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (c) {
+        case 'C': file = optarg; break;
+        case 'm':
+            if (jobs_size_parse(&mo.mem_budget, optarg, "--mem-budget", &err) || mo.mem_budget < (1u << 20)) {
+                fprintf(stderr, "grothmpi: prove: %s\n", err.code ? err.msg : "--mem-budget: below 1 MiB");
+                return 2;
+            }
+            break;
+        case 't': mo.threads = (unsigned)strtoul(optarg, NULL, 0); break;
+        case 'h': usage(stdout); return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    if (!file && optind == argc - 1)
+        file = argv[optind++];
+    if (!file || optind != argc) {
+        fprintf(stderr, "grothmpi: prove: one campaign file, please (grothmpi prove campaign.json)\n");
+        return 2;
+    }
+    mpi_result_t res;
+    int rc = mpi_campaign_run(file, &mo, campaign_progress, NULL, &res, &err);
+    if (res.rank == 0) {
+        if (res.report) {
+            printf("\n");
+            mpi_report_print_text(res.report, stdout);
+            if (res.report_json[0])
+                printf("\nreport: %s, %s\n", res.report_json, res.report_csv);
+        }
+        if (rc)
+            fprintf(stderr, "grothmpi: prove: %s\n", err.msg);
+        else
+            printf("prove: campaign done: %zu units, %zu proved in this run, %zu resumed, every proof verified\n",
+                   res.total, res.proved, res.resumed);
+    }
+    mpi_report_free(res.report);
+    /* The failure is rank 0's to report: it prints after MPI_Finalize, and
+     * mpirun kills the job as soon as any rank exits non-zero, so the other
+     * ranks exit 0 and leave the job's status to rank 0. */
+    return rc && res.rank == 0 ? 1 : 0;
+}
 
 int cmd_prove(int argc, char **argv)
 {
+    if (is_campaign_form(argc, argv))
+        return prove_campaign(argc, argv);
     static const struct option opts[] = {
         {"params", required_argument, 0, 'p'}, {"circuit", required_argument, 0, 'c'},
         {"constraints", required_argument, 0, 'n'}, {"compressions", required_argument, 0, 'k'},
@@ -75,8 +251,10 @@ int cmd_prove(int argc, char **argv)
         {"public", required_argument, 0, 'P'}, {"batch", required_argument, 0, 'b'},
         {"witness-seed", required_argument, 0, 'w'}, {"threads", required_argument, 0, 't'},
         {"trust-params", no_argument, 0, 'T'}, {"no-verify", no_argument, 0, 'N'},
-        {"verbose", no_argument, 0, 'v'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+        {"verbose", no_argument, 0, 'v'}, {"help", no_argument, 0, 'h'},
+        {"c1", required_argument, 0, 'C'}, {"partition", required_argument, 0, 'K'}, {0, 0, 0, 0}};
     const char *dir = NULL, *circuit = NULL, *sector = NULL, *out = NULL, *pub = NULL;
+    const char *c1path = NULL, *part = NULL;
     uint64_t size = 0, wseed = 1;
     long batch = 1;
     unsigned threads = 0;
@@ -98,12 +276,14 @@ int cmd_prove(int argc, char **argv)
         case 'T': trust = true; break;
         case 'N': noverify = true; break;
         case 'v': verbose = true; break;
+        case 'C': c1path = optarg; break;
+        case 'K': part = optarg; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
     }
-    if (!dir || !circuit || !out || optind != argc) {
-        fprintf(stderr, "grothmpi: prove: --params, --circuit and --out are required\n");
+    if (!dir || !(circuit || c1path) || !out || optind != argc) {
+        fprintf(stderr, "grothmpi: prove: --params, --circuit (or --c1) and --out are required\n");
         usage(stderr);
         return 2;
     }
@@ -115,7 +295,18 @@ int cmd_prove(int argc, char **argv)
     err_t err;
     gm_err_clear(&err);
     groth16_circuit_t circ;
-    if (groth16_circuit_parse(&circ, circuit, size, sector, &err)) {
+    c1_src_t c1src, *src = NULL;
+    if (c1path) {
+        int prc = prove_c1_open(&c1src, &circ, &k, c1path, part, circuit, batch, &err);
+        if (prc) {
+            fprintf(stderr, "grothmpi: prove: %s\n", err.msg);
+            return prc;
+        }
+        src = &c1src;
+    } else if (part) {
+        fprintf(stderr, "grothmpi: prove: --partition needs --c1\n");
+        return 2;
+    } else if (groth16_circuit_parse(&circ, circuit, size, sector, &err)) {
         fprintf(stderr, "grothmpi: prove: %s\n", err.msg);
         return 2;
     }
@@ -153,7 +344,7 @@ int cmd_prove(int argc, char **argv)
     t1 = gm_now_ns();
     uint64_t t_load = t1 - t0;
     t0 = t1;
-    if (make_witnesses(cs, w, &circ, wseed, k, &err))
+    if (make_witnesses(cs, w, &circ, wseed, k, src, &err))
         goto fail;
     t1 = gm_now_ns();
     uint64_t t_wit = t1 - t0;
@@ -218,5 +409,9 @@ fail:
     groth16_params_free(params);
     cs_shape_free(shape);
     topo_pool_destroy(pool);
+    if (src) {
+        porep_graph_destroy(&src->g);
+        porep_c1_free(&src->c1);
+    }
     return rc;
 }

@@ -4,9 +4,18 @@
  *   DIR/<id>.vk      the verifying key
  *   DIR/<id>.shape   the recorded shape (synth's cache format)
  *   DIR/<id>.setup   a text record: circuit, counts, seed
- * A second run with the same circuit finds the cache and does nothing. */
+ * A second run with the same circuit finds the cache and does nothing.
+ *
+ * A large setup (the 2 KiB PoRep partition: 2.69 M constraints, a 2^22
+ * domain, about 1.3 GB of parameters) takes minutes: a progress line goes
+ * to stderr every 10 s (--quiet: none), read from the size of the
+ * parameter file's temporary name as groth16_setup streams it. The watcher
+ * is a second task on a 2-worker topo pool that sleeps between looks; the
+ * setup itself runs on the main pool. */
 #include <errno.h>
 #include <getopt.h>
+#include <stdatomic.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +43,7 @@ static void usage(FILE *f)
             "  --seed HEX           64 hex digits (default: random, printed)\n"
             "  --threads N          worker threads (default: all CPUs)\n"
             "  --force              regenerate even when the cache has the circuit\n"
+            "  --quiet              no progress lines on stderr\n"
             "  --verbose            per-stage timings\n");
 }
 
@@ -56,6 +66,71 @@ static bool exists(const char *p)
     return stat(p, &st) == 0;
 }
 
+/* ---- the setup with a progress watcher ------------------------------------------------------ */
+
+typedef struct {
+    const cs_shape_t *shape;
+    const uint8_t *seed;
+    const char *pp, *vp;
+    topo_pool_t *pool;
+    err_t err;
+    int rc;
+    atomic_int done;
+    bool quiet;
+    uint64_t total_bytes, t0;
+} setup_job_t;
+
+/* Task 0 runs the setup, task 1 watches the temporary parameter file
+ * ("<params>.tmp.<pid>", groth16's atomic writer) and prints a line every
+ * 10 s until task 0 is done. */
+static void setup_task(void *arg, size_t task, unsigned worker)
+{
+    (void)worker;
+    setup_job_t *j = arg;
+    if (task == 0) {
+        j->rc = groth16_setup(j->shape, j->seed, j->pp, j->vp, j->pool, &j->err);
+        atomic_store(&j->done, 1);
+        return;
+    }
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", j->pp, (long)getpid());
+    for (unsigned tick = 1; !atomic_load(&j->done); tick++) {
+        struct timespec ts = {0, 100 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+        if (j->quiet || tick % 100 != 0 || atomic_load(&j->done))
+            continue;
+        struct stat st;
+        double secs = (double)(gm_now_ns() - j->t0) * 1e-9;
+        if (stat(tmp, &st) != 0 || st.st_size == 0) {
+            fprintf(stderr, "setup: %.0f s: evaluating the QAP at tau (%.1f GiB of parameters to write)\n", secs,
+                    (double)j->total_bytes / (1 << 30));
+        } else {
+            double f = (double)st.st_size / (double)j->total_bytes;
+            fprintf(stderr, "setup: %.0f s: parameters %3.0f%% (%llu of %llu MiB written)\n", secs, 100.0 * f,
+                    (unsigned long long)(st.st_size >> 20), (unsigned long long)(j->total_bytes >> 20));
+        }
+    }
+}
+
+/* groth16_setup with progress lines; returns its status. */
+static int setup_run(setup_job_t *j, const groth16_counts_t *n, err_t *err)
+{
+    j->total_bytes = groth16_vk_bytes(n->ic) + 5 * 4 + (n->h + n->l + n->a + n->b_g1) * G1_UNCOMPRESSED_BYTES +
+                     n->b_g2 * G2_UNCOMPRESSED_BYTES;
+    j->t0 = gm_now_ns();
+    atomic_init(&j->done, 0);
+    gm_err_clear(&j->err);
+    topo_pool_t *watch = NULL;
+    int rc = topo_pool_create_flat(&watch, 2, err);
+    if (rc)
+        return rc;
+    topo_pool_run(watch, 2, setup_task, j);
+    topo_pool_destroy(watch);
+    if (j->rc)
+        *err = j->err;
+    return j->rc;
+}
+
 int cmd_setup(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -63,11 +138,12 @@ int cmd_setup(int argc, char **argv)
         {"compressions", required_argument, 0, 'k'}, {"sector-size", required_argument, 0, 'S'},
         {"out", required_argument, 0, 'o'}, {"seed", required_argument, 0, 's'},
         {"threads", required_argument, 0, 't'}, {"force", no_argument, 0, 'f'},
-        {"verbose", no_argument, 0, 'v'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+        {"verbose", no_argument, 0, 'v'}, {"help", no_argument, 0, 'h'}, {"quiet", no_argument, 0, 'q'},
+        {0, 0, 0, 0}};
     const char *circuit = NULL, *out = NULL, *seed_hex = NULL, *sector = NULL;
     uint64_t size = 0;
     unsigned threads = 0;
-    bool force = false, verbose = false;
+    bool force = false, verbose = false, quiet = false;
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -81,6 +157,7 @@ int cmd_setup(int argc, char **argv)
         case 't': threads = (unsigned)strtoul(optarg, NULL, 0); break;
         case 'f': force = true; break;
         case 'v': verbose = true; break;
+        case 'q': quiet = true; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
@@ -129,6 +206,10 @@ int cmd_setup(int argc, char **argv)
     if (topo_pool_create_flat(&pool, threads, &err))
         goto fail;
     uint64_t t0 = gm_now_ns();
+    if (!quiet && circ.kind == GROTH16_CIRCUIT_POREP) {
+        fprintf(stderr, "setup: %s: recording the shape of one PoRep partition\n", circ.id);
+        fflush(stderr);
+    }
     if (groth16_circuit_shape(&shape, &circ, &err))
         goto fail;
     uint64_t t1 = gm_now_ns();
@@ -142,7 +223,8 @@ int cmd_setup(int argc, char **argv)
     fflush(stdout);
     if (cs_shape_save(shape, out, circ.id, &err))
         goto fail;
-    if (groth16_setup(shape, seed, pp, vp, pool, &err))
+    setup_job_t job = {.shape = shape, .seed = seed, .pp = pp, .vp = vp, .pool = pool, .quiet = quiet};
+    if (setup_run(&job, &n, &err))
         goto fail;
     uint64_t t2 = gm_now_ns();
     char rec[1024];

@@ -2,7 +2,12 @@
  * each) against a verifying key and their public inputs (JSON: an array of
  * decimal strings for one proof, or an array of k such arrays). k > 1 is
  * batch-verified; when the batch fails, each proof is checked alone to name
- * the bad ones. Exit 0 when all verify, 1 otherwise. */
+ * the bad ones. Exit 0 when all verify, 1 otherwise.
+ *
+ * With --c1 FILE instead of --inputs, the proofs are PoRep partition proofs
+ * (a sector proof: partitions concatenated, or one with --partition N) and
+ * the inputs are derived from the C1's replica_id, comm_d, comm_r, seed and
+ * SDR graph as rust-fil-proofs derives them (groth16_porep_c1_inputs). */
 #include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -12,13 +17,18 @@
 #include "base/base.h"
 #include "cli/cli.h"
 #include "groth16/groth16.h"
+#include "synth/porep/porep.h"
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: grothmpi verify --vk FILE --proof FILE --inputs FILE [--verbose]\n\n"
+    fprintf(f, "usage: grothmpi verify --vk FILE --proof FILE (--inputs FILE | --c1 FILE [--partition N])\n"
+               "                       [--verbose]\n\n"
                "  --vk FILE       a verifying key (bellperson VerifyingKey encoding)\n"
                "  --proof FILE    k proofs of 192 bytes, concatenated\n"
                "  --inputs FILE   JSON: [\"x1\", ...] for one proof, [[...], ...] for k\n"
+               "  --c1 FILE       PoRep: derive the inputs of each partition from this C1 JSON;\n"
+               "                  the proof file holds all partitions in order, or one with\n"
+               "  --partition N   (with --c1) the proof of partition N alone\n"
                "  --verbose       timings\n");
 }
 
@@ -43,12 +53,42 @@ static int parse_row(fr_t *out, size_t n, json_t *arr, const char *path, size_t 
     return 0;
 }
 
+/* The inputs of the proofs of a C1 (partition `part`, or all when part < 0)
+ * into inputs[k * n]. */
+static int c1_inputs(fr_t *inputs, size_t n, size_t k, const char *path, long part, const char *pfp, err_t *err)
+{
+    porep_c1_t c1;
+    porep_graph_t g = {0};
+    int rc = porep_c1_read(&c1, path, err);
+    if (rc)
+        return rc;
+    size_t want = part >= 0 ? 1 : c1.partitions;
+    if (groth16_porep_input_count(&c1) != n)
+        rc = gm_err_set(err, GM_EINVAL, "%s: %zu public inputs per partition, the verifying key has %zu", path,
+                        groth16_porep_input_count(&c1), n);
+    else if (part >= (long)c1.partitions)
+        rc = gm_err_set(err, GM_EINVAL, "--partition: %ld is not in 0..%u", part, c1.partitions - 1);
+    else if (k != want)
+        rc = gm_err_set(err, GM_EINVAL, "%s: %zu proofs, %s needs %zu (%s)", pfp, k, path, want,
+                        part >= 0 ? "--partition" : "one per partition");
+    else
+        rc = groth16_porep_graph(&g, &c1, err);
+    for (size_t i = 0; rc == 0 && i < k; i++)
+        rc = groth16_porep_c1_inputs(inputs + i * n, &c1, &g, part >= 0 ? (unsigned)part : (unsigned)i, err);
+    porep_graph_destroy(&g);
+    porep_c1_free(&c1);
+    return rc;
+}
+
 int cmd_verify(int argc, char **argv)
 {
     static const struct option opts[] = {{"vk", required_argument, 0, 'k'},     {"proof", required_argument, 0, 'p'},
                                          {"inputs", required_argument, 0, 'i'}, {"verbose", no_argument, 0, 'v'},
-                                         {"help", no_argument, 0, 'h'},         {0, 0, 0, 0}};
-    const char *vkp = NULL, *pfp = NULL, *inp = NULL;
+                                         {"help", no_argument, 0, 'h'},         {"c1", required_argument, 0, 'C'},
+                                         {"partition", required_argument, 0, 'K'}, {0, 0, 0, 0}};
+    const char *vkp = NULL, *pfp = NULL, *inp = NULL, *c1p = NULL;
+    long part = -1;
+    char *end;
     bool verbose = false;
     int c;
     optind = 1;
@@ -58,12 +98,20 @@ int cmd_verify(int argc, char **argv)
         case 'p': pfp = optarg; break;
         case 'i': inp = optarg; break;
         case 'v': verbose = true; break;
+        case 'C': c1p = optarg; break;
+        case 'K':
+            part = strtol(optarg, &end, 10);
+            if (!*optarg || *end || part < 0) {
+                fprintf(stderr, "grothmpi: verify: --partition: '%s' is not a partition number\n", optarg);
+                return 2;
+            }
+            break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
     }
-    if (!vkp || !pfp || !inp || optind != argc) {
-        fprintf(stderr, "grothmpi: verify: --vk, --proof and --inputs are required\n");
+    if (!vkp || !pfp || !inp == !c1p || (part >= 0 && !c1p) || optind != argc) {
+        fprintf(stderr, "grothmpi: verify: --vk, --proof and one of --inputs, --c1 are required\n");
         usage(stderr);
         return 2;
     }
@@ -101,13 +149,17 @@ int cmd_verify(int argc, char **argv)
             goto fail;
     }
     json_error_t jerr;
-    js = json_load_file(inp, 0, &jerr);
-    if (!js) {
+    if (c1p) {
+        if (c1_inputs(inputs, n, k, c1p, part, pfp, &err))
+            goto fail;
+    } else if (!(js = json_load_file(inp, 0, &jerr))) {
         gm_err_set(&err, GM_EFORMAT, "%s: line %d: %s", inp, jerr.line, jerr.text);
         goto fail;
     }
     bool nested = json_is_array(js) && json_array_size(js) > 0 && json_is_array(json_array_get(js, 0));
-    if (k == 1 && !nested) {
+    if (c1p) {
+        /* inputs derived above */
+    } else if (k == 1 && !nested) {
         if (parse_row(inputs, n, js, inp, 0, &err))
             goto fail;
     } else {

@@ -19,6 +19,9 @@ static const struct {
     {"prove", cmd_prove, "Groth16 proofs of a circuit against cached parameters"},
     {"verify", cmd_verify, "verify Groth16 proofs against a verifying key and public inputs"},
     {"circuit", cmd_circuit, "circuit facts: constraint counts (info), cached matrices (shape)"},
+    {"campaign", cmd_campaign, "campaign files: info, split into a Slurm job array, status"},
+    {"snarkjs", cmd_snarkjs, "circom/snarkjs files: prove from .zkey + .wtns, verify proof.json"},
+    {"report", cmd_report, "print a saved cluster report (report.json) as text tables or CSV"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

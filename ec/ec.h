@@ -207,7 +207,7 @@ unsigned ntt_domain_log_size(const ntt_domain_t *d);  /* log_n */
 
 /* Bytes of scratch the transforms below need when run by a pool of nworkers
  * workers (topo_pool_size(pool); 1 for a NULL pool): at most
- * nworkers * 8 * 2^floor(log_n/2) * 32 bytes (32 MiB at 2^28, 16 workers). */
+ * nworkers * 8 * 2^floor(log_n/2) * 32 bytes (4 MiB per worker at 2^28). */
 size_t ntt_scratch_size(const ntt_domain_t *d, unsigned nworkers);
 
 /* In-place transforms of the n reduced Fr values a[0 .. n), natural order in

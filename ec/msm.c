@@ -529,16 +529,20 @@ FI void tile_flush(tile_t *T)
 FI void tile_put(tile_t *T, uint32_t b, uint64_t i, uint32_t neg)
 {
     GM_VERIFY(b < T->nb);
-    if (T->flags[b] & B_INBATCH) {
-        if (T->nqueue < T->Q)
-            T->queue[T->nqueue++] = (entry_t){b, neg, i};
-        else if (!spill_put(T, b, i, neg)) {
-            tile_flush(T);
-            tile_put(T, b, i, neg);
-            return;
+    /* At most two rounds: a flush leaves the queue below Q (its replay moves
+     * at least one entry into the emptied batch). */
+    for (;;) {
+        if (!(T->flags[b] & B_INBATCH)) {
+            bucket_put(T, b, i, neg);
+            break;
         }
-    } else {
-        bucket_put(T, b, i, neg);
+        if (T->nqueue < T->Q) {
+            T->queue[T->nqueue++] = (entry_t){b, neg, i};
+            break;
+        }
+        if (spill_put(T, b, i, neg))
+            break;
+        tile_flush(T);
     }
     while (T->nbatch == T->K || T->nqueue == T->Q)
         tile_flush(T);

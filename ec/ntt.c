@@ -24,7 +24,8 @@
  *   pass 4  (inverse coset only) multiply element i by g^-i / n.
  *
  * Each pass streams the array once from memory; a row (C points, 128 KiB at
- * 2^24) and a column block (R x NTT_COLS points) fit in L2. Butterflies are
+ * 2^24) fits in L2, a column block (R x NTT_COLS points, 1 MiB at 2^24) in
+ * L2 or L3, so the butterflies of a pass run on cached data. Butterflies are
  * radix 4 (two radix-2 stages fused in registers, halving the loads and
  * stores of radix 2). Twiddles come from tables built once per domain:
  * stage tables (w_{2h}^j for j < h, every h up to C/2: C - 1 entries) and the

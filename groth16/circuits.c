@@ -2,10 +2,23 @@
  * groth16/circuits.c — the built-in circuits of `grothmpi setup|prove
  * --circuit`: small test circuits written against synth's constraint system
  * (the same code runs in SHAPE mode for setup and in WITNESS mode for the
- * prover), and the hook for the PoRep partition circuit.
+ * prover), and the SDR PoRep partition circuit (synth's StackedCircuit),
+ * whose witness comes either from synth's random consistent witness or from
+ * a C1 file (SealCommitPhase1Output) read by synth/porep.
  *
- * Witness values come from a splitmix64 stream seeded by the caller, so a
- * witness is reproducible from (circuit, seed).
+ * Witness values of the test circuits come from a splitmix64 stream seeded
+ * by the caller, so a witness is reproducible from (circuit, seed); so is
+ * the random PoRep witness (stacked_witness_random's seed).
+ *
+ * The PoRep public inputs of a C1 partition are derived here, not read from
+ * the vanilla proofs, exactly as rust-fil-proofs' StackedCompound::
+ * generate_public_inputs derives them (storage-proofs-porep
+ * stacked/circuit/proof.rs): replica_id, comm_d, comm_r, then per challenge
+ * of partition k (InteractiveChallenges from replica_id and the seed) the
+ * PoR inputs of comm_d (the challenge), of the 6 DRG and 8 expander parents
+ * in comm_c (each parent's node: a private-root PoR's only input is its leaf
+ * index), the challenge as a number, and the PoR inputs of comm_r_last and
+ * comm_c (the challenge twice).
  */
 #include <stdio.h>
 #include <string.h>
@@ -35,20 +48,17 @@ static void sm64_fr(sm64_t *r, fr_t *out)
     g16_fr_from_64(out, b);
 }
 
+/* "2KiB" .. "64GiB" (or a byte count) naming a registered PoRep size. */
 static int parse_sector(uint64_t *out, const char *s, err_t *err)
 {
-    static const struct {
-        const char *name;
-        uint64_t bytes;
-    } sizes[] = {{"2KiB", 2048ULL}, {"8MiB", 8ULL << 20}, {"512MiB", 512ULL << 20}, {"32GiB", 32ULL << 30},
-                 {"64GiB", 64ULL << 30}};
-    for (size_t i = 0; s && i < sizeof sizes / sizeof sizes[0]; i++)
-        if (strcasecmp(s, sizes[i].name) == 0) {
-            *out = sizes[i].bytes;
-            return 0;
-        }
-    return gm_err_set(err, GM_EINVAL, "--sector-size: '%s' is not a PoRep sector size (2KiB, 8MiB, 512MiB, 32GiB, "
-                      "64GiB)", s ? s : "(missing)");
+    stacked_config_t cfg;
+    uint64_t bytes;
+    if (!s || stacked_sector_size_parse(&bytes, s, "--sector-size", NULL) != 0 ||
+        stacked_config_init(&cfg, bytes, NULL) != 0)
+        return gm_err_set(err, GM_EINVAL, "--sector-size: '%s' is not a PoRep sector size (2KiB, 8MiB, 512MiB, "
+                          "32GiB, 64GiB)", s ? s : "(missing)");
+    *out = bytes;
+    return 0;
 }
 
 int groth16_circuit_parse(groth16_circuit_t *out, const char *name, uint64_t size, const char *sector_size,
@@ -189,18 +199,65 @@ static void synth_sha256(cs_t *cs, sm64_t *rng, uint64_t n)
     cs_pack_into_inputs(cs, bits, 256);
 }
 
-static int synthesize(cs_t *cs, const groth16_circuit_t *c, uint64_t seed, err_t *err)
+/* ---- the PoRep partition ------------------------------------------------------------------ */
+
+/* Where a PoRep witness comes from: none (COUNT/SHAPE: zeros), synth's
+ * random consistent witness, or partition k of a C1. */
+typedef struct {
+    bool random;
+    uint64_t seed;
+    const porep_c1_t *c1;
+    unsigned k;
+} porep_src_t;
+
+/* Synthesizes one partition into cs (any mode). In WITNESS/CHECK mode the
+ * value arrays are reserved first from a counting run (0.1 s for 512 MiB),
+ * so they never grow by doubling: the peak stays one copy of z. */
+static int synth_porep(cs_t *cs, const groth16_circuit_t *c, const porep_src_t *src, err_t *err)
+{
+    stacked_config_t cfg;
+    poseidon_set_t ps;
+    stacked_witness_t *w = NULL;
+    cs_t *count = NULL;
+    int rc = stacked_config_init(&cfg, c->size, err);
+    if (rc)
+        return rc;
+    if ((rc = poseidon_set_init(&ps, err)))
+        return rc;
+    if (src->c1) {
+        if ((rc = stacked_witness_alloc(&w, &cfg, err)) || (rc = porep_c1_witness(w, &cfg, src->c1, src->k, err)))
+            goto done;
+    } else if (src->random) {
+        if ((rc = stacked_witness_random(&w, &cfg, &ps, src->seed, err)))
+            goto done;
+    }
+    if (w) {
+        if ((rc = cs_create(&count, CS_COUNT, CS_FLAG_NONE, err)))
+            goto done;
+        stacked_synthesize(count, &cfg, &ps, NULL);
+        cs_reserve(cs, cs_num_aux(count), cs_num_inputs(count));
+    }
+    stacked_synthesize(cs, &cfg, &ps, w);
+    rc = cs_status(cs, err);
+done:
+    cs_destroy(count);
+    stacked_witness_free(w, &cfg);
+    poseidon_set_free(&ps);
+    return rc;
+}
+
+/* seed: the witness's seed; with_witness false: zeros (COUNT/SHAPE). */
+static int synthesize(cs_t *cs, const groth16_circuit_t *c, uint64_t seed, bool with_witness, err_t *err)
 {
     sm64_t rng = {seed ^ 0x67726f74686d7069ULL};
     switch (c->kind) {
     case GROTH16_CIRCUIT_TEST_MUL: synth_mul(cs, &rng); break;
     case GROTH16_CIRCUIT_TEST_SYNTHETIC: synth_synthetic(cs, &rng, c->size); break;
     case GROTH16_CIRCUIT_TEST_SHA256: synth_sha256(cs, &rng, c->size); break;
-    case GROTH16_CIRCUIT_POREP:
-        /* The hook: stacked_synthesize(cs, &cfg, &poseidon_set, witness)
-         * once synth/ provides the StackedCircuit and C1 input. */
-        return gm_err_set(err, GM_ENOTSUP, "circuit %s: the PoRep StackedCircuit is not available in synth/ yet",
-                          c->id);
+    case GROTH16_CIRCUIT_POREP: {
+        porep_src_t src = {with_witness, seed, NULL, 0};
+        return synth_porep(cs, c, &src, err);
+    }
     }
     return cs_status(cs, err);
 }
@@ -212,7 +269,7 @@ int groth16_circuit_shape(cs_shape_t **out, const groth16_circuit_t *c, err_t *e
     int rc = cs_create(&cs, CS_SHAPE, CS_FLAG_NONE, err);
     if (rc)
         return rc;
-    rc = synthesize(cs, c, 0, err);
+    rc = synthesize(cs, c, 0, false, err);
     if (rc == 0)
         rc = cs_shape_take(cs, out, err);
     cs_destroy(cs);
@@ -226,10 +283,99 @@ int groth16_circuit_witness(cs_t **out, const groth16_circuit_t *c, uint64_t see
     int rc = cs_create(&cs, CS_WITNESS, CS_FLAG_NONE, err);
     if (rc)
         return rc;
-    if ((rc = synthesize(cs, c, seed, err))) {
+    if ((rc = synthesize(cs, c, seed, true, err))) {
         cs_destroy(cs);
         return rc;
     }
     *out = cs;
+    return 0;
+}
+
+/* ---- PoRep from C1 -------------------------------------------------------------------------- */
+
+int groth16_circuit_from_c1(groth16_circuit_t *out, const porep_c1_t *c1, err_t *err)
+{
+    char size[32];
+    porep_sector_size_format(size, sizeof size, c1->shape.sector_size);
+    int rc = groth16_circuit_parse(out, "porep", 0, size, err);
+    if (rc)
+        return rc;
+    stacked_config_t cfg;
+    if ((rc = stacked_config_init(&cfg, out->size, err)))
+        return rc;
+    if (cfg.challenges != c1->challenges || cfg.partitions != c1->partitions || cfg.layers != c1->shape.layers)
+        return gm_err_set(err, GM_EINVAL,
+                          "C1 %s: %u partitions of %u challenges over %u layers; the %s circuit has %u of %u over %u",
+                          c1->proof->name, c1->partitions, c1->challenges, c1->shape.layers, size, cfg.partitions,
+                          cfg.challenges, cfg.layers);
+    return 0;
+}
+
+int groth16_circuit_c1_witness(cs_t **out, const groth16_circuit_t *c, const porep_c1_t *c1, unsigned k, err_t *err)
+{
+    *out = NULL;
+    if (c->kind != GROTH16_CIRCUIT_POREP || c->size != c1->shape.sector_size)
+        return gm_err_set(err, GM_EINVAL, "circuit %s: not the PoRep circuit of the C1's %llu-byte sector", c->id,
+                          (unsigned long long)c1->shape.sector_size);
+    if (k >= c1->partitions)
+        return gm_err_set(err, GM_EINVAL, "--partition: %u is not in 0..%u", k, c1->partitions - 1);
+    cs_t *cs;
+    int rc = cs_create(&cs, CS_WITNESS, CS_FLAG_NONE, err);
+    if (rc)
+        return rc;
+    porep_src_t src = {false, 0, c1, k};
+    if ((rc = synth_porep(cs, c, &src, err))) {
+        cs_destroy(cs);
+        return rc;
+    }
+    *out = cs;
+    return 0;
+}
+
+int groth16_porep_graph(porep_graph_t *g, const porep_c1_t *c1, err_t *err)
+{
+    memset(g, 0, sizeof *g);
+    if (c1->proof->api == POREP_API_1_2)
+        return gm_err_set(err, GM_ENOTSUP, "C1 %s: feature proofs (synthetic, non-interactive) are not supported",
+                          c1->proof->name);
+    uint8_t id[32];
+    porep_id_make(id, c1->proof);
+    return porep_graph_init(g, c1->shape.nodes, id, c1->proof->api, err);
+}
+
+size_t groth16_porep_input_count(const porep_c1_t *c1) { return 3 + (size_t)c1->challenges * 18; }
+
+static int dom_fr(fr_t *out, const porep_dom_t *d, const char *what, err_t *err)
+{
+    if (fr_from_bytes_le(out, d->b) != 0)
+        return gm_err_set(err, GM_ENONCANON, "C1: %s is not below the scalar modulus r", what);
+    return 0;
+}
+
+int groth16_porep_c1_inputs(fr_t *out, const porep_c1_t *c1, const porep_graph_t *g, unsigned k, err_t *err)
+{
+    if (k >= c1->partitions)
+        return gm_err_set(err, GM_EINVAL, "C1 %s: partition %u is not in 0..%u", c1->proof->name, k,
+                          c1->partitions - 1);
+    if (g->nodes != c1->shape.nodes || c1->challenges > 64)
+        return gm_err_set(err, GM_EINVAL, "C1 %s: the graph has %llu nodes, the C1's sector %llu",
+                          c1->proof->name, (unsigned long long)g->nodes, (unsigned long long)c1->shape.nodes);
+    int rc;
+    if ((rc = dom_fr(&out[0], &c1->replica_id, "replica_id", err)) ||
+        (rc = dom_fr(&out[1], &c1->comm_d, "comm_d", err)) || (rc = dom_fr(&out[2], &c1->comm_r, "comm_r", err)))
+        return rc;
+    uint64_t ch[64];
+    porep_challenges_derive(ch, c1->challenges, g->nodes, &c1->replica_id, c1->seed, k);
+    size_t n = 3;
+    for (unsigned i = 0; i < c1->challenges; i++) {
+        uint32_t parents[POREP_DEGREE];
+        porep_graph_parents(parents, g, (uint32_t)ch[i]);
+        fr_set_u64(&out[n++], ch[i]); /* comm_d PoR */
+        for (unsigned p = 0; p < POREP_DEGREE; p++)
+            fr_set_u64(&out[n++], parents[p]); /* 6 DRG, then 8 expander, PoR in comm_c */
+        fr_set_u64(&out[n++], ch[i]); /* the challenge */
+        fr_set_u64(&out[n++], ch[i]); /* comm_r_last PoR */
+        fr_set_u64(&out[n++], ch[i]); /* comm_c PoR */
+    }
     return 0;
 }

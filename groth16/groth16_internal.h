@@ -51,4 +51,10 @@ void g16_writer_put_u32be(g16_writer_t *w, uint32_t v);
 int g16_writer_close(g16_writer_t *w, err_t *err);
 void g16_writer_abort(g16_writer_t *w);
 
+/* out[i] = scalars[i] times the generator of G1 (g2: G2), as affine points
+ * (g1_affine_t or g2_affine_t arrays of n), by the setup's fixed-base tables
+ * (setup.c), in tasks on pool. For setups other than groth16_setup (the
+ * snarkjs powers of tau, snarkjs_ptau.c). Returns 0 or GM_ENOMEM. */
+int g16_fixed_base_gen(void *out, bool g2, const fr_t *scalars, size_t n, topo_pool_t *pool, err_t *err);
+
 #endif /* GM_GROTH16_INTERNAL_H */

@@ -476,3 +476,58 @@ fail:
     groth16_vk_free(&vk);
     return rc;
 }
+
+/* ---- fixed-base multiplication for other setups (snarkjs_ptau.c) --------------------------- */
+
+typedef struct {
+    const g1_fb_t *fb1;
+    const g2_fb_t *fb2;
+    bool g2;
+    const fr_t *scalars;
+    size_t n;
+    void *out;
+    uint8_t *scratch;
+    size_t scratch_per_worker;
+} gen_job_t;
+
+static void gen_task(void *arg, size_t task, unsigned worker)
+{
+    gen_job_t *j = arg;
+    size_t i0 = task * TASK, cnt = i0 + TASK < j->n ? TASK : j->n - i0;
+    uint8_t *s = j->scratch + (size_t)worker * j->scratch_per_worker;
+    if (j->g2) {
+        g2_jac_t *jac = (g2_jac_t *)s;
+        for (size_t i = 0; i < cnt; i++)
+            g2_fb_mul(&jac[i], j->fb2, &j->scalars[i0 + i]);
+        g2_batch_to_affine((g2_affine_t *)j->out + i0, jac, cnt, (fp2_t *)(jac + TASK));
+    } else {
+        g1_jac_t *jac = (g1_jac_t *)s;
+        for (size_t i = 0; i < cnt; i++)
+            g1_fb_mul(&jac[i], j->fb1, &j->scalars[i0 + i]);
+        g1_batch_to_affine((g1_affine_t *)j->out + i0, jac, cnt, (fp_t *)(jac + TASK));
+    }
+}
+
+int g16_fixed_base_gen(void *out, bool g2, const fr_t *scalars, size_t n, topo_pool_t *pool, err_t *err)
+{
+    g1_fb_t *fb1 = NULL;
+    g2_fb_t *fb2 = NULL;
+    size_t per = TASK * (sizeof(g2_jac_t) + sizeof(fp2_t));
+    uint8_t *scratch = gm_alloc(topo_pool_size(pool) * per);
+    if (g2)
+        fb2 = g2_fb_create(&G2_GENERATOR);
+    else
+        fb1 = g1_fb_create(&G1_GENERATOR);
+    int rc = 0;
+    if (!scratch || (!fb1 && !fb2)) {
+        rc = gm_err_set(err, GM_ENOMEM, "setup: out of memory for a fixed-base table");
+    } else {
+        gen_job_t j = {.fb1 = fb1, .fb2 = fb2, .g2 = g2, .scalars = scalars, .n = n, .out = out,
+                       .scratch = scratch, .scratch_per_worker = per};
+        topo_pool_run(pool, (n + TASK - 1) / TASK, gen_task, &j);
+    }
+    gm_free(fb1);
+    gm_free(fb2);
+    gm_free(scratch);
+    return rc;
+}

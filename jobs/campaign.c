@@ -367,16 +367,6 @@ static int parse_obj(jobs_campaign_t *c, json_t *root, const char *file, const c
     snprintf(what, sizeof what, "%s: params", file);
     if ((rc = resolve(c->params_dir, base, params, what, err)))
         return rc;
-    if (!(flags & JOBS_PARSE_NO_FILES) && !c->setup_auto) {
-        static const char *const ext[] = {"params", "vk", "shape"};
-        for (int i = 0; i < 3; i++) {
-            char p[JOBS_PATH_LEN + 80];
-            snprintf(p, sizeof p, "%s/%s.%s", c->params_dir, c->circuit.id, ext[i]);
-            if (access(p, R_OK) != 0)
-                return gm_err_set(err, GM_EINVAL, "%s: params: '%s': %s (\"setup\": \"never\" needs the cache filled by "
-                                  "`grothmpi setup`)", file, p, strerror(errno));
-        }
-    }
 
     /* sectors and partitions */
     uint64_t partitions = 1, batch = 1;
@@ -444,6 +434,17 @@ static int parse_obj(jobs_campaign_t *c, json_t *root, const char *file, const c
         if (!json_is_number(pi) || json_number_value(pi) < 0 || json_number_value(pi) > 86400)
             return gm_err_set(err, GM_EINVAL, "%s: progress_interval: not a number of seconds in 0..86400", file);
         c->progress_interval = json_number_value(pi);
+    }
+    /* Last, so that a bad key is reported before a missing cache. */
+    if (!(flags & JOBS_PARSE_NO_FILES) && !c->setup_auto) {
+        static const char *const ext[] = {"params", "vk", "shape"};
+        for (int i = 0; i < 3; i++) {
+            char p[JOBS_PATH_LEN + 80];
+            snprintf(p, sizeof p, "%s/%s.%s", c->params_dir, c->circuit.id, ext[i]);
+            if (access(p, R_OK) != 0)
+                return gm_err_set(err, GM_EINVAL, "%s: params: '%s': %s (\"setup\": \"never\" needs the cache filled by "
+                                  "`grothmpi setup`)", file, p, strerror(errno));
+        }
     }
     return 0;
 }
@@ -516,8 +517,8 @@ int jobs_campaign_load(jobs_campaign_t *out, const char *path, jobs_parse_flags_
             snprintf(base, sizeof base, "/");
     } else
         snprintf(base, sizeof base, ".");
-    if (realpath(base, abs))
-        snprintf(base, sizeof base, "%s", abs);
+    if (realpath(base, abs) && strlen(abs) < sizeof base)
+        memcpy(base, abs, strlen(abs) + 1);
     int rc = jobs_campaign_parse(out, buf, path, base, flags, err);
     free(buf);
     if (!rc)

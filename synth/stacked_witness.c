@@ -221,23 +221,49 @@ static bool in_set(const uint64_t *v, size_t n, uint64_t x)
     return false;
 }
 
+int stacked_witness_alloc(stacked_witness_t **out, const stacked_config_t *cfg, err_t *err)
+{
+    *out = NULL;
+    unsigned nc = cfg->challenges, S = cfg->path_siblings, D = cfg->comm_d_depth;
+    /* one block of siblings per challenge: comm_d (D), comm_r_last (S),
+     * comm_c (S), then the 14 parent columns' paths (S each); the block
+     * of challenge 0 starts the allocation that stacked_witness_free frees */
+    size_t per = (size_t)D + (size_t)(2 + STACKED_PARENTS) * S;
+    stacked_witness_t *w = gm_calloc(1, sizeof *w);
+    fr_t *sib = NULL;
+    if (!w || !(w->ch = gm_calloc(nc, sizeof *w->ch)) || !(sib = gm_calloc((size_t)nc * per, sizeof(fr_t)))) {
+        if (w)
+            gm_free(w->ch);
+        gm_free(w);
+        return gm_err_set(err, GM_ENOMEM, "stacked witness: out of memory for %u challenges", nc);
+    }
+    for (unsigned i = 0; i < nc; i++) {
+        stacked_challenge_t *c = &w->ch[i];
+        fr_t *base = sib + (size_t)i * per;
+        c->comm_d_path.siblings = base;
+        c->comm_r_last_path.siblings = base + D;
+        c->comm_c_path.siblings = base + D + S;
+        for (unsigned p = 0; p < STACKED_PARENTS; p++)
+            c->parents[p].path.siblings = base + D + (size_t)(2 + p) * S;
+    }
+    *out = w;
+    return 0;
+}
+
 int stacked_witness_random(stacked_witness_t **out, const stacked_config_t *cfg, const poseidon_set_t *ps,
                            uint64_t seed, err_t *err)
 {
     *out = NULL;
-    unsigned nc = cfg->challenges, L = cfg->layers, S = cfg->path_siblings, D = cfg->comm_d_depth;
-    stacked_witness_t *w = gm_calloc(1, sizeof *w);
-    if (!w)
-        return gm_err_set(err, GM_ENOMEM, "stacked witness: out of memory");
-    w->ch = gm_calloc(nc, sizeof *w->ch);
-    size_t per = (size_t)D + (size_t)(2 + STACKED_PARENTS) * S;
-    fr_t *sib = gm_calloc((size_t)nc * per, sizeof(fr_t));
+    unsigned nc = cfg->challenges, L = cfg->layers, D = cfg->comm_d_depth;
+    stacked_witness_t *w;
+    int rc = stacked_witness_alloc(&w, cfg, err);
+    if (rc)
+        return rc;
     size_t nleaves = (size_t)nc * (1 + STACKED_PARENTS);
     node_t *c_leaves = gm_alloc(nleaves * sizeof(node_t)), *r_leaves = gm_alloc(nc * sizeof(node_t)),
            *d_leaves = gm_alloc(nc * sizeof(node_t));
     sparse_tree_t tc = {0}, tr = {0}, td = {0};
-    int rc = 0;
-    if (!w->ch || !sib || !c_leaves || !r_leaves || !d_leaves) {
+    if (!c_leaves || !r_leaves || !d_leaves) {
         rc = gm_err_set(err, GM_ENOMEM, "stacked witness: out of memory");
         goto done;
     }
@@ -249,12 +275,6 @@ int stacked_witness_random(stacked_witness_t **out, const stacked_config_t *cfg,
     uint64_t chal[18];
     for (unsigned i = 0; i < nc; i++) {
         stacked_challenge_t *c = &w->ch[i];
-        fr_t *base = sib + (size_t)i * per;
-        c->comm_d_path.siblings = base;
-        c->comm_r_last_path.siblings = base + D;
-        c->comm_c_path.siblings = base + D + S;
-        for (unsigned p = 0; p < STACKED_PARENTS; p++)
-            c->parents[p].path.siblings = base + D + (size_t)(2 + p) * S;
         do
             chal[i] = 1 + rng_next(&r) % (cfg->nodes - 1);
         while (in_set(chal, i, chal[i]));
@@ -341,9 +361,7 @@ done:
     gm_free(r_leaves);
     gm_free(d_leaves);
     if (rc) {
-        gm_free(sib);
-        gm_free(w->ch);
-        gm_free(w);
+        stacked_witness_free(w, cfg);
         return rc;
     }
     *out = w;

@@ -503,6 +503,13 @@ void stacked_synthesize(cs_t *cs, const stacked_config_t *cfg, const poseidon_se
  * circuit order: cfg->challenges * 18 + 3 elements into out. */
 void stacked_public_inputs(fr_t *out, const stacked_config_t *cfg, const stacked_witness_t *w);
 
+/* An empty witness for cfg (all values zero): the challenge array and every
+ * path's siblings allocated (cfg->comm_d_depth for comm_d, cfg->path_siblings
+ * for the others), for a caller that fills it (porep_c1_witness). Free with
+ * stacked_witness_free. Returns 0 or GM_ENOMEM (*out NULL). */
+int stacked_witness_alloc(stacked_witness_t **out, const stacked_config_t *cfg, err_t *err)
+    __attribute__((warn_unused_result));
+
 /* A random witness that satisfies the circuit (for tests and benchmarks):
  * random data, parent columns, indices and a consistent sparse tree per
  * commitment (only the touched leaves are real; untouched subtrees hash

@@ -474,13 +474,16 @@ void porep_c1_free(porep_c1_t *c);
 
 /* Reads a C1 JSON file (serde_json of filecoin-proofs-api
  * SealCommitPhase1Output, as lotus and curio write it). Every length, byte
- * array and field is checked; the first problem is GM_EFORMAT (or GM_ENOTSUP
- * for a registered proof this build does not know) with a message naming
- * the file and the JSON path, e.g. "c1.json:
+ * array and field is checked; the first problem is GM_EFORMAT with a
+ * message naming the file and the JSON path, e.g. "c1.json:
  * vanilla_proofs.StackedDrg2KiBV1[0][1].replica_column_proofs.drg_parents[2].column.rows[0]:
- * expected 32 bytes, got 31". GM_EIO when the file cannot be read or is not
- * JSON (with line and column). *c is zero-filled on failure; on success call
- * porep_c1_free. */
+ * expected 32 bytes, got 31" (an unknown registered_proof, a variant that
+ * does not match it, a Merkle proof kind or path length that does not fit
+ * the sector's tree shape included). Text that is not JSON is GM_EFORMAT
+ * with line and column; a file that cannot be read is GM_EIO. Unknown fields
+ * are ignored, as serde does. Memory: jansson's tree while reading (about
+ * 0.5 GB for the 37 MB C1 of a 32 GiB sector), then 25 MB of proofs. *c is
+ * zero-filled on failure; on success call porep_c1_free. */
 int porep_c1_read(porep_c1_t *c, const char *path, err_t *err) __attribute__((warn_unused_result));
 
 /* Writes c as C1 JSON in the same layout, atomically (temporary file, fsync,

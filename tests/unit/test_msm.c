@@ -25,7 +25,7 @@
 #define LARGE_LOG 12
 #define ADV_N 120
 #define G1_WINDOWS {0, 1, 3, 8, 16}
-#define G2_WINDOWS {0, 2, 9}
+#define G2_WINDOWS {0, 5}
 #else
 #define LARGE_LOG 14
 #define ADV_N 300

@@ -1,0 +1,353 @@
+/* cli/cmd_snarkjs.c — `grothmpi snarkjs`: circom / snarkjs files on BLS12-381.
+ *
+ *   grothmpi snarkjs prove circuit.zkey witness.wtns proof.json public.json
+ *       rapidsnark's shape; writes what `snarkjs groth16 prove` writes;
+ *   grothmpi snarkjs verify verification_key.json public.json proof.json
+ *       `snarkjs groth16 verify` (exit 0 and "OK!" when valid, 1 otherwise);
+ *   grothmpi snarkjs check circuit.r1cs witness.wtns
+ *       `snarkjs wtns check`: every constraint holds for the witness;
+ *   grothmpi snarkjs info FILE
+ *       the header of an .r1cs, .wtns or .zkey;
+ *   grothmpi snarkjs ptau --power P [--seed HEX] out.ptau
+ *       a development (insecure) prepared powers of tau for snarkjs setup.
+ * Exit 0 success, 1 failure, 2 usage. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/base.h"
+#include "cli/cli.h"
+#include "groth16/groth16.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: grothmpi snarkjs prove circuit.zkey witness.wtns proof.json public.json\n"
+            "                              [--threads N] [--r1cs FILE] [--check-subgroup]\n"
+            "                              [--no-verify] [--verbose]\n"
+            "       grothmpi snarkjs verify verification_key.json public.json proof.json [--verbose]\n"
+            "       grothmpi snarkjs check circuit.r1cs witness.wtns\n"
+            "       grothmpi snarkjs info FILE.r1cs|FILE.wtns|FILE.zkey\n"
+            "       grothmpi snarkjs ptau --power P [--seed HEX] [--threads N] out.ptau\n\n"
+            "Groth16 on BLS12-381 with circom's and snarkjs's files (circom --prime bls12381).\n"
+            "  prove    proves like `snarkjs groth16 prove` (and rapidsnark): proof.json and\n"
+            "           public.json in snarkjs's layout, checked against the zkey's key first\n"
+            "  --threads N        worker threads (default: all CPUs)\n"
+            "  --r1cs FILE        check the witness against the circuit before proving\n"
+            "                     (the zkey alone cannot tell a bad witness from a bad key)\n"
+            "  --check-subgroup   check every zkey point for the subgroup (slow; snarkjs does not)\n"
+            "  --no-verify        skip the check of the proof against the zkey's key\n"
+            "  --verbose          stage timings\n"
+            "  verify   verifies like `snarkjs groth16 verify`; prints OK! and exits 0 when valid\n"
+            "  check    like `snarkjs wtns check`: every constraint of the r1cs holds\n"
+            "  info     the header fields of a circom/snarkjs file\n"
+            "  ptau     a prepared powers of tau for 2^P constraints from a seed (64 hex digits;\n"
+            "           default random, printed): INSECURE, for development and tests only\n");
+}
+
+static double sec(uint64_t ns) { return (double)ns * 1e-9; }
+
+static int snark_prove(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"threads", required_argument, 0, 't'}, {"r1cs", required_argument, 0, 'r'},
+        {"check-subgroup", no_argument, 0, 'S'}, {"no-verify", no_argument, 0, 'N'},
+        {"verbose", no_argument, 0, 'v'},        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
+    unsigned threads = 0;
+    const char *r1cs_path = NULL;
+    bool subgroup = false, noverify = false, verbose = false;
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (c) {
+        case 't': threads = (unsigned)strtoul(optarg, NULL, 0); break;
+        case 'r': r1cs_path = optarg; break;
+        case 'S': subgroup = true; break;
+        case 'N': noverify = true; break;
+        case 'v': verbose = true; break;
+        case 'h': usage(stdout); return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    if (argc - optind != 4) {
+        fprintf(stderr, "grothmpi: snarkjs prove: needs circuit.zkey witness.wtns proof.json public.json\n");
+        usage(stderr);
+        return 2;
+    }
+    const char *zkp = argv[optind], *wp = argv[optind + 1], *pp = argv[optind + 2], *pubp = argv[optind + 3];
+    err_t err;
+    gm_err_clear(&err);
+    int rc = 1;
+    topo_pool_t *pool = NULL;
+    snarkjs_zkey_t *zk = NULL;
+    snarkjs_wtns_t w = {0};
+    snarkjs_r1cs_t *r1cs = NULL;
+    snarkjs_prover_t *pv = NULL;
+    uint64_t t0 = gm_now_ns(), t1;
+    if (topo_pool_create_flat(&pool, threads, &err))
+        goto fail;
+    if (snarkjs_wtns_load(&w, wp, &err))
+        goto fail;
+    if (snarkjs_zkey_load(&zk, zkp, subgroup ? SNARKJS_ZKEY_SUBGROUP : SNARKJS_ZKEY_DEFAULT, pool, &err))
+        goto fail;
+    if (w.n != zk->n_vars) {
+        gm_err_set(&err, GM_EINVAL, "%s: %zu witness values, %s's circuit has nVars = %u", wp, w.n, zkp, zk->n_vars);
+        goto fail;
+    }
+    if (r1cs_path) {
+        if (snarkjs_r1cs_load(&r1cs, r1cs_path, &err) || snarkjs_r1cs_check(r1cs, w.w, w.n, wp, &err))
+            goto fail;
+    }
+    if (snarkjs_prover_create(&pv, zk, pool, &err))
+        goto fail;
+    t1 = gm_now_ns();
+    uint64_t t_load = t1 - t0;
+    groth16_proof_t proof;
+    groth16_timings_t tm;
+    if (snarkjs_prove(pv, &proof, w.w, w.n, NULL, noverify ? GROTH16_PROVE_NO_VERIFY : GROTH16_PROVE_DEFAULT, pool,
+                      &tm, &err))
+        goto fail;
+    t0 = gm_now_ns();
+    /* public.json first: a proof file never exists without its inputs. */
+    if (snarkjs_public_write_json(pubp, w.w + 1, zk->n_public, &err) || snarkjs_proof_write_json(pp, &proof, &err))
+        goto fail;
+    t1 = gm_now_ns();
+    if (verbose) {
+        printf("snarkjs prove: nVars %u, nPublic %u, domain 2^%u, %llu coefficients, %u threads\n", zk->n_vars,
+               zk->n_public, zk->log_domain, (unsigned long long)zk->n_coefs, topo_pool_size(pool));
+        printf("snarkjs prove: %-8s %8.3f s   (zkey, witness%s, prover)\n", "load", sec(t_load),
+               r1cs ? ", r1cs check" : "");
+        printf("snarkjs prove: %-8s %8.3f s\n", "abc", sec(tm.abc));
+        printf("snarkjs prove: %-8s %8.3f s\n", "ntt", sec(tm.ntt));
+        printf("snarkjs prove: %-8s %8.3f s\n", "msm_a", sec(tm.msm_a));
+        printf("snarkjs prove: %-8s %8.3f s\n", "msm_b1", sec(tm.msm_b_g1));
+        printf("snarkjs prove: %-8s %8.3f s\n", "msm_b2", sec(tm.msm_b_g2));
+        printf("snarkjs prove: %-8s %8.3f s\n", "msm_c", sec(tm.msm_l));
+        printf("snarkjs prove: %-8s %8.3f s\n", "msm_h", sec(tm.msm_h));
+        printf("snarkjs prove: %-8s %8.3f s\n", "verify", sec(tm.verify));
+        printf("snarkjs prove: %-8s %8.3f s\n", "write", sec(t1 - t0));
+        printf("snarkjs prove: %-8s %8.3f s   (load + prove + write)\n", "total", sec(t_load + tm.total + t1 - t0));
+        printf("snarkjs prove: memory peak %.1f MiB (allocator), rss peak %.1f MiB\n",
+               (double)gm_mem_peak() / 1048576.0, (double)gm_rss_peak() / 1048576.0);
+    }
+    rc = 0;
+fail:
+    if (rc)
+        fprintf(stderr, "grothmpi: snarkjs prove: %s\n", err.msg);
+    snarkjs_prover_destroy(pv);
+    snarkjs_r1cs_free(r1cs);
+    snarkjs_wtns_free(&w);
+    snarkjs_zkey_free(zk);
+    topo_pool_destroy(pool);
+    return rc;
+}
+
+static int snark_verify(int argc, char **argv)
+{
+    bool verbose = false;
+    const char *pos[3];
+    int np = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--verbose") == 0) {
+            verbose = true;
+        } else if (strcmp(argv[i], "--help") == 0) {
+            usage(stdout);
+            return 0;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "grothmpi: snarkjs verify: unknown option %s\n", argv[i]);
+            return 2;
+        } else if (np < 3) {
+            pos[np++] = argv[i];
+        } else {
+            np++;
+        }
+    }
+    if (np != 3) {
+        fprintf(stderr, "grothmpi: snarkjs verify: needs verification_key.json public.json proof.json\n");
+        return 2;
+    }
+    err_t err;
+    gm_err_clear(&err);
+    groth16_vk_t vk;
+    groth16_proof_t proof;
+    fr_t *pub = NULL;
+    size_t n = 0;
+    uint64_t t0 = gm_now_ns();
+    int rc = snarkjs_vk_read_json(&vk, pos[0], &err);
+    if (rc) {
+        fprintf(stderr, "grothmpi: snarkjs verify: %s\n", err.msg);
+        return 1;
+    }
+    if (!(rc = snarkjs_public_read_json(&pub, &n, pos[1], &err)) &&
+        !(rc = snarkjs_proof_read_json(&proof, pos[2], &err)))
+        rc = snarkjs_verify(&vk, &proof, pub, n, &err);
+    groth16_vk_free(&vk);
+    gm_free(pub);
+    if (rc) {
+        fprintf(stderr, "grothmpi: snarkjs verify: %s%s\n", rc == GM_EVERIFY ? "Invalid proof: " : "", err.msg);
+        return 1;
+    }
+    printf("OK!\n");
+    if (verbose)
+        printf("snarkjs verify: %.3f s\n", sec(gm_now_ns() - t0));
+    return 0;
+}
+
+static int snark_check(int argc, char **argv)
+{
+    if (argc != 3) {
+        fprintf(stderr, "grothmpi: snarkjs check: needs circuit.r1cs witness.wtns\n");
+        return 2;
+    }
+    err_t err;
+    gm_err_clear(&err);
+    snarkjs_r1cs_t *r = NULL;
+    snarkjs_wtns_t w = {0};
+    int rc = 1;
+    if (snarkjs_r1cs_load(&r, argv[1], &err) || snarkjs_wtns_load(&w, argv[2], &err) ||
+        snarkjs_r1cs_check(r, w.w, w.n, argv[2], &err)) {
+        fprintf(stderr, "grothmpi: snarkjs check: %s\n", err.msg);
+    } else {
+        printf("%s: all %u constraints hold\n", argv[2], r->n_constraints);
+        rc = 0;
+    }
+    snarkjs_r1cs_free(r);
+    snarkjs_wtns_free(&w);
+    return rc;
+}
+
+static int snark_info(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "grothmpi: snarkjs info: needs one file\n");
+        return 2;
+    }
+    const char *p = argv[1];
+    size_t len = strlen(p);
+    err_t err;
+    gm_err_clear(&err);
+    int rc = 0;
+    if (len > 5 && strcmp(p + len - 5, ".r1cs") == 0) {
+        snarkjs_r1cs_t *r;
+        if (!(rc = snarkjs_r1cs_load(&r, p, &err))) {
+            printf("%s: r1cs, bls12381, %u wires (%u public outputs, %u public inputs, %u private inputs), "
+                   "%u constraints, %llu terms, %llu labels\n", p, r->n_wires, r->n_pub_out, r->n_pub_in,
+                   r->n_prv_in, r->n_constraints, (unsigned long long)r->n_terms, (unsigned long long)r->n_labels);
+            snarkjs_r1cs_free(r);
+        }
+    } else if (len > 5 && strcmp(p + len - 5, ".wtns") == 0) {
+        snarkjs_wtns_t w;
+        if (!(rc = snarkjs_wtns_load(&w, p, &err))) {
+            printf("%s: wtns, bls12381, %zu values\n", p, w.n);
+            snarkjs_wtns_free(&w);
+        }
+    } else if (len > 5 && strcmp(p + len - 5, ".zkey") == 0) {
+        snarkjs_zkey_t *zk;
+        if (!(rc = snarkjs_zkey_load(&zk, p, SNARKJS_ZKEY_DEFAULT, NULL, &err))) {
+            printf("%s: zkey, groth16, bls12381, nVars %u, nPublic %u, domainSize 2^%u, %llu coefficients\n", p,
+                   zk->n_vars, zk->n_public, zk->log_domain, (unsigned long long)zk->n_coefs);
+            snarkjs_zkey_free(zk);
+        }
+    } else {
+        fprintf(stderr, "grothmpi: snarkjs info: %s: expected a .r1cs, .wtns or .zkey file\n", p);
+        return 2;
+    }
+    if (rc) {
+        fprintf(stderr, "grothmpi: snarkjs info: %s\n", err.msg);
+        return 1;
+    }
+    return 0;
+}
+
+static int hexval(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+static int snark_ptau(int argc, char **argv)
+{
+    static const struct option opts[] = {{"power", required_argument, 0, 'p'}, {"seed", required_argument, 0, 's'},
+                                         {"threads", required_argument, 0, 't'}, {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    long power = 0;
+    unsigned threads = 0;
+    const char *seedhex = NULL;
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (c) {
+        case 'p': power = strtol(optarg, NULL, 0); break;
+        case 's': seedhex = optarg; break;
+        case 't': threads = (unsigned)strtoul(optarg, NULL, 0); break;
+        case 'h': usage(stdout); return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    if (argc - optind != 1 || power < 1 || power > 24) {
+        fprintf(stderr, "grothmpi: snarkjs ptau: needs --power P (1..24) and one output file\n");
+        return 2;
+    }
+    err_t err;
+    gm_err_clear(&err);
+    uint8_t seed[GROTH16_SEED_BYTES];
+    if (seedhex) {
+        if (strlen(seedhex) != 2 * GROTH16_SEED_BYTES) {
+            fprintf(stderr, "grothmpi: snarkjs ptau: --seed: expected %d hex digits\n", 2 * GROTH16_SEED_BYTES);
+            return 2;
+        }
+        for (int i = 0; i < GROTH16_SEED_BYTES; i++) {
+            int h = hexval(seedhex[2 * i]), l = hexval(seedhex[2 * i + 1]);
+            if (h < 0 || l < 0) {
+                fprintf(stderr, "grothmpi: snarkjs ptau: --seed: '%s' is not hex\n", seedhex);
+                return 2;
+            }
+            seed[i] = (uint8_t)(h << 4 | l);
+        }
+    } else if (groth16_seed_random(seed, &err)) {
+        fprintf(stderr, "grothmpi: snarkjs ptau: %s\n", err.msg);
+        return 1;
+    }
+    topo_pool_t *pool = NULL;
+    int rc = 1;
+    uint64_t t0 = gm_now_ns();
+    if (!topo_pool_create_flat(&pool, threads, &err) &&
+        !snarkjs_ptau_write(argv[optind], (unsigned)power, seed, pool, &err)) {
+        printf("snarkjs ptau: %s: power %ld, %.1f s, INSECURE development ceremony, seed ", argv[optind], power,
+               sec(gm_now_ns() - t0));
+        for (int i = 0; i < GROTH16_SEED_BYTES; i++)
+            printf("%02x", seed[i]);
+        printf("\n");
+        rc = 0;
+    } else {
+        fprintf(stderr, "grothmpi: snarkjs ptau: %s\n", err.msg);
+    }
+    topo_pool_destroy(pool);
+    return rc;
+}
+
+int cmd_snarkjs(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    const char *sub = argv[1];
+    if (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0 || strcmp(sub, "help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    if (strcmp(sub, "prove") == 0)
+        return snark_prove(argc - 1, argv + 1);
+    if (strcmp(sub, "verify") == 0)
+        return snark_verify(argc - 1, argv + 1);
+    if (strcmp(sub, "check") == 0)
+        return snark_check(argc - 1, argv + 1);
+    if (strcmp(sub, "info") == 0)
+        return snark_info(argc - 1, argv + 1);
+    if (strcmp(sub, "ptau") == 0)
+        return snark_ptau(argc - 1, argv + 1);
+    fprintf(stderr, "grothmpi: snarkjs: unknown subcommand '%s' (prove, verify, check, info, ptau)\n", sub);
+    return 2;
+}

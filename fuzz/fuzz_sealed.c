@@ -1,0 +1,36 @@
+/* fuzz/fuzz_sealed.c — a sealed sector's metadata, seal.json
+ * (porep_sealed_load, synth/porep/porep.h), through <tmpdir>/seal.json.
+ * Input: the JSON file.
+ * Properties: no crash, leak or sanitizer report; a loaded sector names a
+ * registered proof whose sector size is the shape's; a refusal is a
+ * documented status with a message. */
+#include <string.h>
+
+#include "base/base.h"
+#include "fuzz/fuzz.h"
+#include "synth/porep/porep.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    fuzz_init_ff();
+    return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    fuzz_write("seal.json", data, size);
+    porep_sealed_t s;
+    err_t err;
+    gm_err_clear(&err);
+    int rc = porep_sealed_load(&s, fuzz_tmpdir(), &err);
+    if (rc) {
+        FUZZ_CHECK(rc == GM_EIO || rc == GM_EFORMAT, "undocumented status");
+        FUZZ_CHECK(err.code == rc && err.msg[0] != '\0', "refusal without a message");
+        return 0;
+    }
+    FUZZ_CHECK(s.proof != NULL, "no registered proof");
+    FUZZ_CHECK(s.shape.sector_size == s.proof->sector_size, "shape and registered proof disagree");
+    return 0;
+}

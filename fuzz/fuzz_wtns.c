@@ -1,0 +1,44 @@
+/* fuzz/fuzz_wtns.c — circom's .wtns reader (snarkjs_wtns_from_bytes,
+ * groth16/groth16.h), in memory.
+ * Input: the file.
+ * Properties: every decoded value is reduced (re-encodes canonically); a
+ * refusal is documented, with a message, and leaves *out zeroed. */
+#include <string.h>
+
+#include "base/base.h"
+#include "ff/ff.h"
+#include "fuzz/fuzz.h"
+#include "groth16/groth16.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    fuzz_init_ff();
+    return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    snarkjs_wtns_t w;
+    memset(&w, 0x5a, sizeof w);
+    err_t err;
+    gm_err_clear(&err);
+    int rc = snarkjs_wtns_from_bytes(&w, data, size, "fuzz.wtns", &err);
+    if (rc) {
+        FUZZ_CHECK(w.w == NULL && w.n == 0, "*out not zeroed after a failure");
+        FUZZ_CHECK(rc == GM_EFORMAT || rc == GM_ENOTSUP || rc == GM_ENOMEM, "undocumented status");
+        FUZZ_CHECK(err.code == rc && err.msg[0] != '\0', "refusal without a message");
+        return 0;
+    }
+    FUZZ_CHECK(w.n <= size / 32, "more values than the file holds");
+    for (size_t i = 0; i < w.n; i++) {
+        uint8_t b[32];
+        fr_t x;
+        fr_to_bytes_le(b, &w.w[i]);
+        FUZZ_CHECK(fr_from_bytes_le(&x, b) == 0 && fr_eq(&x, &w.w[i]), "value not reduced");
+    }
+    snarkjs_wtns_free(&w);
+    FUZZ_CHECK(w.w == NULL && w.n == 0, "snarkjs_wtns_free did not zero");
+    return 0;
+}

@@ -1,0 +1,64 @@
+/* fuzz/fuzz_zkey.c — snarkjs's Groth16 .zkey reader (snarkjs_zkey_from_bytes,
+ * groth16/groth16.h), in memory, then the prover on what it read.
+ * Input: byte 0 holds flags (bit 0: SNARKJS_ZKEY_SUBGROUP), the rest is the
+ * file.
+ * Properties: a decoded key keeps its promises (n_public < n_vars, domain a
+ * power of two equal to 2^log_domain, coefficient entries in range, ic of
+ * n_public + 1 points); for small keys a prover is created and proves the
+ * witness (1, 0, ..., 0) without its check (GROTH16_PROVE_NO_VERIFY), so
+ * every index the prover takes from the file is exercised; a refusal is
+ * documented, with a message, and leaves *out NULL. */
+#include <stdlib.h>
+
+#include "base/base.h"
+#include "ff/ff.h"
+#include "fuzz/fuzz.h"
+#include "groth16/groth16.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    fuzz_init_ff();
+    return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 1)
+        return 0;
+    snarkjs_zkey_t *zk = (snarkjs_zkey_t *)1;
+    err_t err;
+    gm_err_clear(&err);
+    int rc = snarkjs_zkey_from_bytes(&zk, data + 1, size - 1, "fuzz.zkey",
+                                     (data[0] & 1) ? SNARKJS_ZKEY_SUBGROUP : SNARKJS_ZKEY_DEFAULT, NULL, &err);
+    if (rc) {
+        FUZZ_CHECK(zk == NULL, "*out not NULL after a failure");
+        FUZZ_CHECK(rc == GM_EFORMAT || rc == GM_ENOTSUP || rc == GM_ENONCANON || rc == GM_ENOTONCURVE ||
+                       rc == GM_ESUBGROUP || rc == GM_ENOMEM || rc == GM_EFLAGS, "undocumented status");
+        FUZZ_CHECK(err.code == rc && err.msg[0] != '\0', "refusal without a message");
+        return 0;
+    }
+    FUZZ_CHECK(zk->n_public < zk->n_vars, "n_public >= n_vars");
+    FUZZ_CHECK(zk->log_domain < 32 && zk->domain_size == (1u << zk->log_domain), "domain size");
+    FUZZ_CHECK(zk->vk.n_ic == (size_t)zk->n_public + 1, "ic count");
+    for (uint64_t i = 0; i < zk->n_coefs; i++)
+        FUZZ_CHECK(zk->coefs[i].matrix <= 1 && zk->coefs[i].constraint < zk->domain_size &&
+                       zk->coefs[i].signal < zk->n_vars, "coefficient entry out of range");
+    if (zk->domain_size <= 1024 && zk->n_vars <= 1024) {
+        snarkjs_prover_t *pv;
+        if (snarkjs_prover_create(&pv, zk, NULL, &err) == 0) {
+            fr_t *w = calloc(zk->n_vars, sizeof(fr_t));
+            FUZZ_CHECK(w != NULL, "out of memory");
+            w[0] = FR_ONE;
+            fr_t rs[2] = {FR_ONE, FR_ONE};
+            groth16_proof_t proof;
+            int p = snarkjs_prove(pv, &proof, w, zk->n_vars, rs, GROTH16_PROVE_NO_VERIFY, NULL, NULL, &err);
+            FUZZ_CHECK(p == 0 || p == GM_EVERIFY, "snarkjs_prove: undocumented status");
+            free(w);
+            snarkjs_prover_destroy(pv);
+        }
+    }
+    snarkjs_zkey_free(zk);
+    return 0;
+}

@@ -1,0 +1,68 @@
+/*
+ * groth16/snarkjs_internal.h — shared by groth16/snarkjs_*.c only: the
+ * "binfile" container of circom and snarkjs (@iden3/binfileutils) and the
+ * little-endian field decoders of their files.
+ */
+#ifndef GM_SNARKJS_INTERNAL_H
+#define GM_SNARKJS_INTERNAL_H
+
+#include <string.h>
+
+#include "groth16/groth16.h"
+
+/* The largest section id we index (zkey uses 1..10, r1cs 1..5, ptau 1..15). */
+#define SJ_MAX_SECTION 16
+
+/* A parsed container: the sections' data as pointers into the caller's
+ * bytes (not copied). sec[id] is NULL when the file has no section id. */
+typedef struct {
+    uint32_t version;
+    uint32_t nsections;
+    const uint8_t *sec[SJ_MAX_SECTION];
+    uint64_t len[SJ_MAX_SECTION];
+} sj_bin_t;
+
+/* Parses the container header of buf[0 .. n): magic (4 chars), version
+ * (1 .. max_version), the section table up to the end of the file. Every
+ * section must lie inside the file, the table must end exactly at the end of
+ * the file, a section id may appear once; ids >= SJ_MAX_SECTION are skipped.
+ * Returns 0 or GM_EFORMAT ("what: ..."), GM_ENOTSUP (version too new). */
+int sj_bin_parse(sj_bin_t *out, const uint8_t *buf, size_t n, const char *magic, uint32_t max_version,
+                 const char *what, err_t *err);
+
+/* Requires section id to be present, with exactly `size` bytes when size !=
+ * UINT64_MAX. `name` names it in messages ("section 2 (header)"). */
+int sj_bin_need(const sj_bin_t *b, unsigned id, uint64_t size, const char *name, const char *what, err_t *err);
+
+static inline uint32_t sj_u32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static inline uint64_t sj_u64(const uint8_t *p) { return (uint64_t)sj_u32(p) | (uint64_t)sj_u32(p + 4) << 32; }
+
+/* The moduli as 32 / 48 little-endian bytes (what the files carry). */
+extern const uint8_t SJ_R_LE[32];
+extern const uint8_t SJ_Q_LE[48];
+
+/* Names the curve of a 32-byte little-endian prime for messages: "bn128",
+ * "bls12381" or "an unknown prime". */
+const char *sj_prime_name(const uint8_t *prime, size_t n8);
+
+/* A raw Montgomery value (limbs as stored, x R mod m) into fp_t / fr_t:
+ * returns GM_ENONCANON when >= the modulus. Our fp_t / fr_t are Montgomery
+ * with the same R (2^384, 2^256), so this is a copy and a range check. */
+int sj_fp_from_mont_le(fp_t *out, const uint8_t in[48]);
+int sj_fr_from_mont_le(fr_t *out, const uint8_t in[32]);
+
+/* Decodes a zkey G1 / G2 point (LEM: Montgomery LE coordinates, all-zero
+ * bytes for infinity) and checks that the coordinates are canonical and the
+ * point is on the curve; with subgroup also the subgroup. Returns 0,
+ * GM_ENONCANON, GM_ENOTONCURVE or GM_ESUBGROUP. */
+int sj_g1_from_lem(g1_affine_t *out, const uint8_t in[96], bool subgroup);
+int sj_g2_from_lem(g2_affine_t *out, const uint8_t in[192], bool subgroup);
+
+/* Text of a point status for messages. */
+const char *sj_point_err(int code);
+
+#endif /* GM_SNARKJS_INTERNAL_H */

@@ -1,0 +1,451 @@
+/*
+ * mpi/dispatch.c — the comm role: the one thread of a rank that calls MPI
+ * while the campaign runs (task 0 of the role pool, see pipeline.c).
+ *
+ * DESIGN
+ *  - Protocol (all point-to-point, MPI_COMM_WORLD dup, bytes):
+ *      REQ    rank r -> 0   int32[2]: units wanted (the batch size), units
+ *                           the rank still has queued or in flight
+ *      WORK   0 -> r        uint64[n]: unit numbers; n = 0 means "no more";
+ *                           the single value UINT64_MAX means "retry when
+ *                           your queue is shorter" (the tail rule below)
+ *      RESULT r -> 0        header (unit, rank, verified, n_pub) + 192-byte
+ *                           proof + n_pub * 32 bytes of public inputs (Fr LE)
+ *      ERROR  r -> 0        int32 code + message text
+ *      DONE   r -> 0        mr_metrics_t (last message of a rank)
+ *  - Dynamic hand-out: a rank asks for k units as soon as fewer than 2k are
+ *    queued or in flight on it (one request outstanding at a time), so the
+ *    next batch is already there when the current one ends. Rank 0 serves
+ *    its own pipeline from the same pending list, in the same loop, without
+ *    messages. Units are handed out in increasing order (partition-major), so
+ *    a batch holds k different sectors. The tail rule: once fewer units are
+ *    left than one batch per rank, a rank that still has work gets "retry"
+ *    instead of a prefetch, so idle ranks get the tail first.
+ *  - Rank 0's comm role is also the writer: it verifies a proof when the
+ *    policy asks for it or the rank did not, writes it (resume.c), appends
+ *    the journal and calls the progress function every progress_interval
+ *    seconds. A bad proof or a failed write stops the hand-out (every later
+ *    REQ gets "no more") and the run ends with that error once every rank
+ *    has sent DONE.
+ *  - Polling: each loop turn does MPI_Iprobe and the queues; when nothing
+ *    happened it sleeps on the rank's condition variable for 2 ms (woken at
+ *    once by a local event), so an idle comm thread costs little CPU.
+ *  - Blocking sends are safe: every message is small (a proof, a unit list)
+ *    except DONE (about 12 KiB), and the receiver is always polling.
+ */
+#include <mpi.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "mpi/mpi_internal.h"
+
+#define TAG_REQ 101
+#define TAG_WORK 102
+#define TAG_RESULT 103
+#define TAG_ERROR 104
+#define TAG_DONE 105
+
+typedef struct {
+    uint64_t unit;
+    uint32_t rank, verified, n_pub, pad;
+} wire_hdr_t;
+
+static void timed_wait(mr_state_t *s, uint64_t ns)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    uint64_t t = (uint64_t)ts.tv_nsec + ns;
+    ts.tv_sec += (time_t)(t / 1000000000ULL);
+    ts.tv_nsec = (long)(t % 1000000000ULL);
+    pthread_cond_timedwait(&s->cv, &s->mu, &ts);
+}
+
+/* Moves the local results out (lock held). */
+static mr_result_t *take_results_locked(mr_state_t *s, size_t *n)
+{
+    *n = s->nresults;
+    if (!*n)
+        return NULL;
+    mr_result_t *r = malloc(*n * sizeof *r);
+    if (!r) {
+        *n = 0;
+        return NULL; /* retried next turn */
+    }
+    memcpy(r, s->results, *n * sizeof *r);
+    s->nresults = 0;
+    return r;
+}
+
+static void push_units_locked(mr_state_t *s, const uint64_t *u, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        GM_ASSERT(s->todo_len < s->todo_cap);
+        s->todo[(s->todo_head + s->todo_len) % s->todo_cap] = (size_t)u[i];
+        s->todo_len++;
+    }
+    pthread_cond_broadcast(&s->cv);
+}
+
+/* ==== ranks other than 0 ============================================================ */
+
+void mr_comm_worker(void *arg)
+{
+    mr_comm_t *cm = arg;
+    mr_state_t *s = cm->s;
+    MPI_Comm comm = *(MPI_Comm *)cm->comm;
+    int32_t req[2] = {(int32_t)s->batch, 0};
+    bool req_out = false, error_sent = false;
+    size_t refused = 0; /* pending count at the last "retry": ask again below it */
+    size_t buflen = sizeof(wire_hdr_t) + GROTH16_PROOF_BYTES + 64 * FR_BYTES;
+    uint8_t *buf = malloc(buflen);
+    uint64_t *units = malloc((size_t)JOBS_MAX_BATCH * 4 * sizeof *units);
+    for (;;) {
+        bool did = false;
+        pthread_mutex_lock(&s->mu);
+        size_t pend = mr_pending_locked(s);
+        bool need = !s->no_more && !req_out && !s->abort && pend < 2 * (size_t)s->batch && (!refused || pend < refused);
+        size_t nres;
+        mr_result_t *res = take_results_locked(s, &nres);
+        bool report_err = s->fatal && !error_sent;
+        err_t ferr = s->ferr;
+        bool finished = s->prover_done && s->witness_done && s->nresults == 0;
+        pthread_mutex_unlock(&s->mu);
+
+        uint64_t t0 = gm_now_ns(), c0 = gm_thread_cpu_ns();
+        if (need) {
+            req[1] = (int32_t)pend;
+            MPI_Send(req, 2, MPI_INT32_T, 0, TAG_REQ, comm);
+            req_out = true;
+            did = true;
+        }
+        for (size_t i = 0; i < nres; i++) {
+            size_t len = sizeof(wire_hdr_t) + GROTH16_PROOF_BYTES + (size_t)res[i].n_pub * FR_BYTES;
+            if (len > buflen) {
+                uint8_t *nb = realloc(buf, len);
+                if (nb)
+                    buf = nb, buflen = len;
+            }
+            wire_hdr_t h = {res[i].unit, res[i].rank, res[i].verified, res[i].n_pub, 0};
+            if (buf && len <= buflen) {
+                memcpy(buf, &h, sizeof h);
+                memcpy(buf + sizeof h, res[i].proof, GROTH16_PROOF_BYTES);
+                memcpy(buf + sizeof h + GROTH16_PROOF_BYTES, res[i].pub, (size_t)res[i].n_pub * FR_BYTES);
+                MPI_Send(buf, (int)len, MPI_BYTE, 0, TAG_RESULT, comm);
+            }
+            free(res[i].pub);
+            did = true;
+        }
+        free(res);
+        if (report_err) {
+            char msg[sizeof(int32_t) + GM_ERR_MSG_LEN];
+            int32_t code = ferr.code;
+            memcpy(msg, &code, sizeof code);
+            int ml = snprintf(msg + sizeof code, GM_ERR_MSG_LEN, "(%s): %s", cm->host, ferr.msg);
+            if (ml < 0)
+                ml = 0;
+            if (ml > GM_ERR_MSG_LEN - 1)
+                ml = GM_ERR_MSG_LEN - 1;
+            MPI_Send(msg, (int)sizeof code + ml, MPI_BYTE, 0, TAG_ERROR, comm);
+            error_sent = true;
+            did = true;
+        }
+        int flag = 0;
+        MPI_Status st;
+        MPI_Iprobe(0, TAG_WORK, comm, &flag, &st);
+        if (flag) {
+            int n = 0;
+            MPI_Get_count(&st, MPI_BYTE, &n);
+            size_t nu = (size_t)n / sizeof(uint64_t);
+            GM_ASSERT(nu <= (size_t)JOBS_MAX_BATCH * 4);
+            MPI_Recv(units, n, MPI_BYTE, 0, TAG_WORK, comm, MPI_STATUS_IGNORE);
+            pthread_mutex_lock(&s->mu);
+            refused = 0;
+            if (nu == 1 && units[0] == UINT64_MAX)
+                refused = mr_pending_locked(s) ? mr_pending_locked(s) : 1;
+            else if (nu == 0)
+                s->no_more = true;
+            else
+                push_units_locked(s, units, nu);
+            pthread_cond_broadcast(&s->cv);
+            pthread_mutex_unlock(&s->mu);
+            req_out = false;
+            did = true;
+        }
+        if (did) {
+            s->m.wall_ns[MR_IO] += gm_now_ns() - t0;
+            s->m.cpu_ns[MR_IO] += gm_thread_cpu_ns() - c0;
+        }
+        if (finished && !req_out)
+            break;
+        if (!did) {
+            pthread_mutex_lock(&s->mu);
+            timed_wait(s, 2000000);
+            pthread_mutex_unlock(&s->mu);
+        }
+    }
+    mr_metrics_finish(s);
+    MPI_Send(&s->m, (int)sizeof s->m, MPI_BYTE, 0, TAG_DONE, comm);
+    free(buf);
+    free(units);
+}
+
+/* ==== rank 0 ============================================================================= */
+
+/* What a request gets: up to `want` units; none ("no more") when the list is
+ * exhausted or the run is stopping; or RETRY when the requester still has
+ * work and what is left would not give every rank a batch (the tail goes to
+ * idle ranks first, so a prefetching rank does not hoard it). */
+#define RETRY ((size_t)-1)
+static size_t hand_out(mr_comm_t *cm, uint64_t *units, size_t want, size_t requester_pending)
+{
+    size_t left = cm->npending - cm->next;
+    if (cm->stop || left == 0)
+        return 0;
+    if (requester_pending > 0 && left < (size_t)cm->s->size * cm->s->batch)
+        return RETRY;
+    size_t n = 0;
+    while (n < want && cm->next < cm->npending)
+        units[n++] = cm->pending[cm->next++];
+    return n;
+}
+
+static void root_fail(mr_comm_t *cm, int code, const err_t *e)
+{
+    if (!cm->fatal) {
+        cm->fatal = code;
+        cm->ferr = *e;
+        cm->ferr.code = code;
+    }
+    cm->stop = true;
+    pthread_mutex_lock(&cm->s->mu);
+    cm->s->abort = true;
+    cm->s->no_more = true;
+    pthread_cond_broadcast(&cm->s->cv);
+    pthread_mutex_unlock(&cm->s->mu);
+}
+
+static void progress(mr_comm_t *cm, bool force)
+{
+    uint64_t now = gm_now_ns();
+    if (!cm->progress)
+        return;
+    if (!force && (cm->c->progress_interval <= 0 ||
+                   (double)(now - cm->last_progress) < cm->c->progress_interval * 1e9))
+        return;
+    cm->last_progress = now;
+    mpi_progress_t p;
+    memset(&p, 0, sizeof p);
+    p.total = cm->total;
+    p.resumed = cm->resumed;
+    p.proved = cm->proved;
+    p.done = cm->resumed + cm->proved;
+    p.ranks = cm->s->size;
+    p.elapsed_s = (double)(now - cm->t0) * 1e-9;
+    p.per_hour = p.elapsed_s > 0 && cm->proved ? (double)cm->proved / p.elapsed_s * 3600.0 : 0;
+    p.eta_s = p.per_hour > 0 ? (double)(p.total - p.done) / (p.per_hour / 3600.0) : -1;
+    cm->progress(cm->parg, &p);
+}
+
+/* Verifies (when needed) and writes one proof. */
+static void root_take(mr_comm_t *cm, const wire_hdr_t *h, const uint8_t *proof, const uint8_t *pub)
+{
+    mr_state_t *s = cm->s;
+    err_t e;
+    gm_err_clear(&e);
+    char name[JOBS_ID_LEN + 16];
+    if (h->unit >= cm->total || cm->written[h->unit]) {
+        gm_err_set(&e, GM_EINVAL, "rank %u sent unit %llu, which %s", h->rank, (unsigned long long)h->unit,
+                   h->unit >= cm->total ? "does not exist" : "is already written");
+        root_fail(cm, GM_EINVAL, &e);
+        return;
+    }
+    jobs_unit_name(name, sizeof name, cm->c, h->unit);
+    fr_t *in = calloc(h->n_pub + 1, sizeof *in);
+    json_t *arr = json_array();
+    char *text = NULL;
+    if (!in || !arr) {
+        gm_err_set(&e, GM_ENOMEM, "unit %s: out of memory", name);
+        root_fail(cm, GM_ENOMEM, &e);
+        goto out;
+    }
+    for (uint32_t j = 0; j < h->n_pub; j++) {
+        if (fr_from_bytes_le(&in[j], pub + (size_t)j * FR_BYTES)) {
+            gm_err_set(&e, GM_ENONCANON, "unit %s from rank %u: public input %u is not canonical", name, h->rank, j);
+            root_fail(cm, GM_ENONCANON, &e);
+            goto out;
+        }
+        char dec[FR_DEC_MAX];
+        fr_to_dec(dec, &in[j]);
+        json_array_append_new(arr, json_string(dec));
+    }
+    bool check = cm->c->verify != JOBS_VERIFY_RANK || !h->verified;
+    if (check) {
+        uint64_t t0 = gm_now_ns(), c0 = gm_thread_cpu_ns();
+        groth16_proof_t pf;
+        char what[JOBS_ID_LEN + 64];
+        snprintf(what, sizeof what, "unit %s from rank %u", name, h->rank);
+        int rc = groth16_proof_from_bytes(&pf, proof, what, &e);
+        if (!rc)
+            rc = groth16_verify(s->pvk, &pf, in, h->n_pub, &e);
+        s->m.wall_ns[MR_VERIFY] += gm_now_ns() - t0;
+        s->m.cpu_ns[MR_VERIFY] += gm_thread_cpu_ns() - c0;
+        s->m.cpu_known[MR_VERIFY] = 1;
+        if (rc) {
+            err_t e2;
+            gm_err_set(&e2, rc, "unit %s from rank %u: rank 0's check failed: %s", name, h->rank, e.msg);
+            root_fail(cm, rc, &e2);
+            goto out;
+        }
+        cm->root_verified++;
+    }
+    text = json_dumps(arr, JSON_INDENT(1));
+    if (!text) {
+        gm_err_set(&e, GM_ENOMEM, "unit %s: out of memory", name);
+        root_fail(cm, GM_ENOMEM, &e);
+        goto out;
+    }
+    uint64_t t0 = gm_now_ns(), c0 = gm_thread_cpu_ns();
+    int rc = mr_out_write(cm->out, h->unit, proof, text, (int)h->rank, &e);
+    s->m.wall_ns[MR_IO] += gm_now_ns() - t0;
+    s->m.cpu_ns[MR_IO] += gm_thread_cpu_ns() - c0;
+    if (rc) {
+        root_fail(cm, rc, &e);
+        goto out;
+    }
+    cm->written[h->unit] = true;
+    cm->proved++;
+out:
+    free(text);
+    json_decref(arr);
+    free(in);
+}
+
+void mr_comm_root(void *arg)
+{
+    mr_comm_t *cm = arg;
+    mr_state_t *s = cm->s;
+    MPI_Comm comm = *(MPI_Comm *)cm->comm;
+    int size = s->size;
+    size_t k = s->batch;
+    int ndone = 0;
+    uint64_t *units = malloc((size_t)JOBS_MAX_BATCH * 4 * sizeof *units);
+    size_t rbuflen = sizeof(wire_hdr_t) + GROTH16_PROOF_BYTES + 64 * FR_BYTES;
+    uint8_t *rbuf = malloc(rbuflen);
+    err_t e;
+    cm->t0 = gm_now_ns();
+    cm->last_progress = cm->t0;
+    progress(cm, true);
+    for (;;) {
+        bool did = false;
+        /* the local pipeline */
+        pthread_mutex_lock(&s->mu);
+        size_t lp = mr_pending_locked(s);
+        if (!s->no_more && lp < 2 * k && (lp < cm->local_refused || !cm->local_refused)) {
+            size_t n = hand_out(cm, units, k, lp);
+            cm->local_refused = 0;
+            if (n == RETRY)
+                cm->local_refused = lp;
+            else if (n == 0)
+                s->no_more = true;
+            else
+                push_units_locked(s, units, n);
+            pthread_cond_broadcast(&s->cv);
+            did = n != RETRY;
+        }
+        size_t nres;
+        mr_result_t *res = take_results_locked(s, &nres);
+        int lfatal = s->fatal;
+        err_t lerr = s->ferr;
+        bool local_done = s->prover_done && s->witness_done && s->nresults == 0;
+        pthread_mutex_unlock(&s->mu);
+        if (lfatal && !cm->fatal) {
+            gm_err_set(&e, lfatal, "rank 0 (%s): %s", cm->host, lerr.msg);
+            root_fail(cm, lfatal, &e);
+        }
+        for (size_t i = 0; i < nres; i++) {
+            wire_hdr_t h = {res[i].unit, res[i].rank, res[i].verified, res[i].n_pub, 0};
+            if (!cm->stop)
+                root_take(cm, &h, res[i].proof, res[i].pub);
+            free(res[i].pub);
+            did = true;
+        }
+        free(res);
+
+        /* remote messages */
+        for (int turn = 0; turn < 64; turn++) {
+            int flag = 0;
+            MPI_Status st;
+            MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &flag, &st);
+            if (!flag)
+                break;
+            did = true;
+            int n = 0, src = st.MPI_SOURCE;
+            MPI_Get_count(&st, MPI_BYTE, &n);
+            uint64_t t0 = gm_now_ns(), c0 = gm_thread_cpu_ns();
+            if (st.MPI_TAG == TAG_REQ) {
+                int32_t w[2] = {0, 0};
+                MPI_Recv(w, 2, MPI_INT32_T, src, TAG_REQ, comm, MPI_STATUS_IGNORE);
+                size_t got = hand_out(cm, units, w[0] > 0 && w[0] <= JOBS_MAX_BATCH * 4 ? (size_t)w[0] : k,
+                                      w[1] > 0 ? (size_t)w[1] : 0);
+                if (got == RETRY) {
+                    uint64_t retry = UINT64_MAX;
+                    MPI_Send(&retry, (int)sizeof retry, MPI_BYTE, src, TAG_WORK, comm);
+                } else {
+                    MPI_Send(units, (int)(got * sizeof *units), MPI_BYTE, src, TAG_WORK, comm);
+                }
+            } else if (st.MPI_TAG == TAG_RESULT) {
+                if ((size_t)n > rbuflen) {
+                    uint8_t *nb = realloc(rbuf, (size_t)n);
+                    if (nb)
+                        rbuf = nb, rbuflen = (size_t)n;
+                }
+                MPI_Recv(rbuf, n, MPI_BYTE, src, TAG_RESULT, comm, MPI_STATUS_IGNORE);
+                wire_hdr_t h;
+                memcpy(&h, rbuf, sizeof h);
+                if ((size_t)n != sizeof h + GROTH16_PROOF_BYTES + (size_t)h.n_pub * FR_BYTES) {
+                    gm_err_set(&e, GM_EMPI, "rank %d: a result message of %d bytes does not match its header", src, n);
+                    root_fail(cm, GM_EMPI, &e);
+                } else if (!cm->stop) {
+                    root_take(cm, &h, rbuf + sizeof h, rbuf + sizeof h + GROTH16_PROOF_BYTES);
+                }
+            } else if (st.MPI_TAG == TAG_ERROR) {
+                char msg[sizeof(int32_t) + GM_ERR_MSG_LEN + 1];
+                memset(msg, 0, sizeof msg);
+                MPI_Recv(msg, n < (int)sizeof msg - 1 ? n : (int)sizeof msg - 1, MPI_BYTE, src, TAG_ERROR, comm,
+                         MPI_STATUS_IGNORE);
+                int32_t code;
+                memcpy(&code, msg, sizeof code);
+                gm_err_set(&e, code ? code : GM_EINVAL, "rank %d %s", src, msg + sizeof code);
+                root_fail(cm, code ? code : GM_EINVAL, &e);
+            } else if (st.MPI_TAG == TAG_DONE) {
+                mr_metrics_t m;
+                MPI_Recv(&m, (int)sizeof m, MPI_BYTE, src, TAG_DONE, comm, MPI_STATUS_IGNORE);
+                if (n == (int)sizeof m)
+                    cm->all[src] = m;
+                ndone++;
+            } else {
+                char junk[64];
+                MPI_Recv(junk, n < 64 ? n : 64, MPI_BYTE, src, st.MPI_TAG, comm, MPI_STATUS_IGNORE);
+            }
+            s->m.wall_ns[MR_IO] += gm_now_ns() - t0;
+            s->m.cpu_ns[MR_IO] += gm_thread_cpu_ns() - c0;
+        }
+        if (did)
+            progress(cm, false);
+        if (local_done && ndone == size - 1)
+            break;
+        if (!did) {
+            pthread_mutex_lock(&s->mu);
+            timed_wait(s, 2000000);
+            pthread_mutex_unlock(&s->mu);
+        }
+    }
+    cm->wall_s = (double)(gm_now_ns() - cm->t0) * 1e-9;
+    progress(cm, true);
+    mr_metrics_finish(s);
+    cm->all[0] = s->m;
+    free(units);
+    free(rbuf);
+}

@@ -1,0 +1,214 @@
+/*
+ * mpi/mpi_internal.h — what the files of mpi/ share (no other folder
+ * includes it): the per-rank state the three roles work on, the metrics a
+ * rank sends to rank 0, and the entry points of each file.
+ *
+ * Files and what they own:
+ *   run.c       mpi_campaign_run: MPI init, the set-up protocol (rank 0
+ *               validates and broadcasts the campaign; every rank loads the
+ *               parameters; one status for all), the roles, the final status.
+ *   pipeline.c  the witness and prover roles and the rank state's queues.
+ *   dispatch.c  the comm role: rank 0's dispatcher and writer, the other
+ *               ranks' request/send loop; the message protocol.
+ *   resume.c    the output directory: proof files and the journal.
+ *   gather.c    a rank's metrics (stage times, counters, memory).
+ *   report.c    the cluster report: JSON, text, CSV.
+ */
+#ifndef GM_MPI_INTERNAL_H
+#define GM_MPI_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/base.h"
+#include "groth16/groth16.h"
+#include "jobs/jobs.h"
+#include "mpi/mpi.h"
+#include "topo/topo.h"
+
+/* ---- stages and metrics ---------------------------------------------------------- */
+
+typedef enum {
+    MR_WITNESS = 0, /* witness synthesis (witness thread) */
+    MR_ABC,         /* a, b, c = A z, B z, C z (inside groth16_prove) */
+    MR_NTT,         /* h by NTTs (inside groth16_prove) */
+    MR_MSM,         /* the five MSMs (inside groth16_prove) */
+    MR_VERIFY,      /* verification: the rank's own (inside groth16_prove) plus rank 0's */
+    MR_PROVE,       /* the groth16_prove calls as a whole (abc + ntt + msm + rank verify) */
+    MR_IO,          /* proof files and journal (rank 0), MPI sends and receives (all) */
+    MR_WAIT,        /* the prover idle, waiting for witnesses or work */
+    MR_NSTAGES
+} mr_stage_t;
+
+extern const char *const mr_stage_names[MR_NSTAGES];
+
+/* Counter stages: the witness thread's own counters, and the prover pool's. */
+enum { MR_CS_WITNESS = 0, MR_CS_PROVE = 1, MR_NCS = 2 };
+
+#define MR_MAX_EVENTS 16
+#define MR_MAX_DOMAINS 16
+#define MR_EV_NAME 48
+
+/* One rank's metrics, sent to rank 0 as bytes (a homogeneous cluster: same
+ * binary on every node). Times in ns. Counter values are NaN when the event
+ * is not available. */
+typedef struct {
+    int32_t rank;
+    int32_t threads;      /* prover pool workers */
+    int32_t ndomains;     /* L3 domains of the node (topo) */
+    int32_t nev;          /* events in ev_name */
+    char host[64];
+    char model[16];       /* topo_evset_model, "" without counters */
+    uint64_t units;       /* proofs made by this rank */
+    uint64_t run_ns;      /* roles start to end */
+    uint64_t busy_ns;     /* first unit taken to last proof made */
+    uint64_t wall_ns[MR_NSTAGES];
+    uint64_t cpu_ns[MR_NSTAGES];
+    uint8_t cpu_known[MR_NSTAGES];
+    uint64_t params_bytes, prover_bytes, witness_bytes, mem_budget;
+    uint32_t inflight_max, inflight_peak;
+    uint64_t alloc_peak, rss_peak;
+    char ev_name[MR_MAX_EVENTS][MR_EV_NAME];
+    uint8_t ev_avail[MR_MAX_EVENTS];
+    double ev[MR_NCS][MR_MAX_EVENTS];                   /* rank totals per counter stage */
+    int32_t ndom_counted;                               /* domains in ev_dom */
+    char dom_cpus[MR_MAX_DOMAINS][64];
+    double ev_dom[MR_MAX_DOMAINS][MR_MAX_EVENTS];       /* prove stage, per L3 domain */
+} mr_metrics_t;
+
+typedef struct mr_out mr_out_t;
+
+/* ---- the rank state ------------------------------------------------------------------ */
+
+/* A finished proof on its way to rank 0's writer. */
+typedef struct {
+    uint64_t unit;
+    uint32_t rank;
+    uint32_t verified;   /* 1: the proving rank checked it */
+    uint32_t n_pub;      /* public inputs without ONE */
+    uint32_t pad;
+    uint8_t proof[GROTH16_PROOF_BYTES];
+    uint8_t *pub;        /* n_pub * 32 bytes, Fr little-endian (malloc'd) */
+} mr_result_t;
+
+/* A synthesized witness waiting for the prover. */
+typedef struct {
+    size_t unit;
+    cs_t *cs;
+} mr_ready_t;
+
+/* The state of one rank during the campaign. The lock guards every field
+ * below it; the roles wait on cv, which every change broadcasts. */
+typedef struct {
+    const jobs_campaign_t *c;
+    int rank, size;
+    unsigned batch;           /* k */
+    unsigned max_inflight;    /* witnesses alive at once (memory budget) */
+
+    /* fixed for the run, set up by run.c */
+    jobs_source_t *src;
+    groth16_prover_t *prover;
+    const groth16_params_t *params;
+    const topo_t *topo;
+    topo_pool_t *pool;        /* the machine-wide prover pool */
+    topo_counters_t *ctr_pool;
+    const topo_evset_t *evset;
+    unsigned cstage_prove;
+    const groth16_pvk_t *pvk; /* rank 0: for its own checks */
+    bool rank_verifies;       /* groth16_prove verifies (policy rank or both) */
+
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    size_t *todo;             /* units given to this rank, not yet taken by the witness thread */
+    size_t todo_head, todo_len, todo_cap;
+    bool no_more;             /* the dispatcher has nothing more for this rank */
+    bool abort;               /* stop early (an error somewhere) */
+    mr_ready_t *ready;        /* max_inflight slots */
+    size_t nready;
+    unsigned inflight;        /* witnesses being made, ready or being proved */
+    unsigned in_witness;      /* units taken by the witness thread, not yet in ready */
+    unsigned in_prove;        /* units being proved */
+    bool witness_done, prover_done;
+    mr_result_t *results;     /* finished, not yet handed to the comm role */
+    size_t nresults, results_cap;
+    int fatal;                /* first error of a local role */
+    err_t ferr;
+    mr_metrics_t m;           /* stage sums (witness/prover add under the lock) */
+    uint64_t t_start, t_first, t_last;
+    topo_counters_t *ctr_witness; /* opened by the witness thread (its own) */
+    unsigned cstage_witness;
+} mr_state_t;
+
+/* pipeline.c */
+int mr_state_init(mr_state_t *s, const jobs_campaign_t *c, int rank, int size, unsigned max_inflight, err_t *err)
+    __attribute__((warn_unused_result));
+void mr_state_free(mr_state_t *s);
+/* The role task for topo_pool_run on a pool of 3 workers, 3 tasks: each task
+ * claims one role. Worker 0 (the caller, which created the prover pool, so
+ * that pool's counters see it as worker 0) takes the prover role; the
+ * others take comm, then witness (see pipeline.c). claimed starts at 0. */
+typedef struct {
+    mr_state_t *s;
+    void (*comm)(void *comm_arg);
+    void *comm_arg;
+    _Atomic unsigned claimed;
+} mr_roles_t;
+void mr_roles_task(void *arg, size_t task, unsigned worker);
+/* Units queued or in flight on this rank (lock held). */
+size_t mr_pending_locked(const mr_state_t *s);
+/* Records a local fatal error (first wins) and aborts the rank's roles. */
+void mr_fail(mr_state_t *s, int code, const err_t *e);
+
+/* dispatch.c: the comm role's context. */
+typedef struct {
+    mr_state_t *s;
+    void *comm;               /* MPI_Comm * (this header does not include <mpi.h>) */
+    const jobs_campaign_t *c;
+    char host[64];
+    /* rank 0 only */
+    mr_out_t *out;
+    size_t *pending;          /* units to hand out, in order */
+    size_t npending, next;
+    size_t local_refused;     /* rank 0's own queue length at its last "retry" (0: none) */
+    bool *written;            /* per unit: written in this run */
+    bool stop;                /* an error: hand out nothing more */
+    int fatal;
+    err_t ferr;
+    mr_metrics_t *all;        /* size entries: DONE metrics by rank */
+    size_t total, proved, resumed, root_verified;
+    mpi_progress_fn progress;
+    void *parg;
+    uint64_t t0, last_progress;
+    double wall_s;
+} mr_comm_t;
+void mr_comm_root(void *arg);
+void mr_comm_worker(void *arg);
+
+/* gather.c: fills s->m's identity, memory and counters (after the roles). */
+void mr_metrics_finish(mr_state_t *s);
+
+/* resume.c ---- the output directory */
+/* Opens (creating) the output directory and its journal for campaign c with
+ * the verifying-key digest vk_sha; marks done[u] for every unit whose journal
+ * entry and files agree. Returns 0, GM_EIO, GM_EINVAL (the journal belongs
+ * to another circuit or parameter set) or GM_ENOMEM. */
+int mr_out_open(mr_out_t **out, const jobs_campaign_t *c, const uint8_t vk_sha[32], bool *done, size_t *ndone,
+                err_t *err) __attribute__((warn_unused_result));
+/* Writes unit u's proof and public inputs (decimal strings) and appends the
+ * journal line. Returns 0 or GM_EIO. */
+int mr_out_write(mr_out_t *o, size_t u, const uint8_t proof[GROTH16_PROOF_BYTES], const char *pub_json, int rank,
+                 err_t *err) __attribute__((warn_unused_result));
+void mr_out_close(mr_out_t *o);
+/* The journal's path (for messages). */
+const char *mr_out_journal_path(const mr_out_t *o);
+
+/* report.c */
+/* Builds the report from every rank's metrics (m[r] for rank r). */
+int mr_report_build(mpi_report_t **out, const jobs_campaign_t *c, const mr_metrics_t *m, int size, size_t total,
+                    size_t proved, size_t resumed, size_t root_verified, double wall_s, err_t *err)
+    __attribute__((warn_unused_result));
+
+#endif /* GM_MPI_INTERNAL_H */

@@ -1,0 +1,296 @@
+/*
+ * mpi/resume.c — the output directory: proof files and the journal that
+ * makes a campaign resumable. Used by rank 0 only (set-up on the main
+ * thread, writes on the comm thread; never two at once).
+ *
+ * DESIGN
+ *  - Layout: OUT/journal, OUT/proofs/<sector>-p<partition>.proof (192 bytes)
+ *    and OUT/proofs/<sector>-p<partition>.public.json (snarkjs public.json:
+ *    an array of decimal strings), OUT/report.json, OUT/report.csv.
+ *  - Order of a write: public inputs, then proof (each atomically: temporary
+ *    "<name>.tmp.<pid>", fsync, rename, directory fsync, by
+ *    groth16_write_file), then one journal line appended and fsynced. A crash
+ *    at any point leaves either no journal line (the unit is proved again and
+ *    its files replaced) or a line whose files are complete.
+ *  - The journal is text. Line 1: "grothmpi-journal 1 circuit=<id>
+ *    vk=<sha256 of the verifying key>", written atomically when the file is
+ *    created. Then one line per finished unit:
+ *      "done <unit name> <sha256 of proof> <sha256 of public.json> <rank> <check>"
+ *    where check is the FNV-1a 64 of everything before " <check>" in hex.
+ *    Units are keyed by name (sector id + partition), not by number, so
+ *    adding sectors to a campaign does not confuse the journal.
+ *  - Resume: a unit is done when its line checks and both files hash to what
+ *    the line says. Lines that do not check (a torn last line after a kill)
+ *    are dropped: the journal is rewritten atomically without them before
+ *    anything is appended. Leftover temporary files are removed. A journal
+ *    of another circuit or verifying key is an error, never overwritten.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <openssl/sha.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "mpi/mpi_internal.h"
+
+struct mr_out {
+    const jobs_campaign_t *c;
+    char proofs[JOBS_PATH_LEN + 16];
+    char journal[JOBS_PATH_LEN + 16];
+    int fd;
+};
+
+static uint64_t fnv1a(const char *s, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < n; i++) {
+        h ^= (uint8_t)s[i];
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
+
+static void hex(char *out, const uint8_t *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        snprintf(out + 2 * i, 3, "%02x", b[i]);
+}
+
+static int mkdir_p(const char *path, err_t *err)
+{
+    char buf[JOBS_PATH_LEN + 16];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = 0;
+        if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+            return gm_err_set(err, GM_EIO, "%s: cannot create: %s", buf, strerror(errno));
+        *p = '/';
+    }
+    if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+        return gm_err_set(err, GM_EIO, "%s: cannot create: %s", buf, strerror(errno));
+    struct stat st;
+    if (stat(buf, &st) != 0 || !S_ISDIR(st.st_mode))
+        return gm_err_set(err, GM_EIO, "%s: not a directory", buf);
+    return 0;
+}
+
+/* sha256 of a whole file; 0 or -1 (missing, unreadable, size != want when want != 0). */
+static int file_sha(uint8_t out[32], const char *path, size_t want)
+{
+    uint8_t *buf;
+    size_t len;
+    if (groth16_read_file(&buf, &len, path, NULL))
+        return -1;
+    int rc = (want && len != want) ? -1 : 0;
+    if (!rc)
+        SHA256(buf, len, out);
+    gm_free(buf);
+    return rc;
+}
+
+typedef struct {
+    char name[JOBS_ID_LEN + 16];
+    size_t unit;
+} name_idx_t;
+
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp(((const name_idx_t *)a)->name, ((const name_idx_t *)b)->name);
+}
+
+/* Removes "<anything>.tmp.<digits>" files left in dir by a killed writer. */
+static void remove_temps(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        const char *t = strstr(de->d_name, ".tmp.");
+        if (!t)
+            continue;
+        const char *p = t + 5;
+        bool digits = *p != 0;
+        for (; *p; p++)
+            if (*p < '0' || *p > '9')
+                digits = false;
+        if (!digits)
+            continue;
+        char path[JOBS_PATH_LEN + 300];
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        unlink(path);
+    }
+    closedir(d);
+}
+
+int mr_out_open(mr_out_t **out, const jobs_campaign_t *c, const uint8_t vk_sha[32], bool *done, size_t *ndone,
+                err_t *err)
+{
+    *out = NULL;
+    *ndone = 0;
+    size_t nunits = jobs_unit_count(c);
+    int rc;
+    mr_out_t *o = calloc(1, sizeof *o);
+    name_idx_t *names = calloc(nunits, sizeof *names);
+    uint8_t *jbuf = NULL;
+    char *keep = NULL;
+    if (!o || !names) {
+        rc = gm_err_set(err, GM_ENOMEM, "%s: out of memory", c->output);
+        goto fail;
+    }
+    o->c = c;
+    o->fd = -1;
+    snprintf(o->proofs, sizeof o->proofs, "%s/proofs", c->output);
+    snprintf(o->journal, sizeof o->journal, "%s/journal", c->output);
+    if ((rc = mkdir_p(c->output, err)) || (rc = mkdir_p(o->proofs, err)))
+        goto fail;
+    remove_temps(c->output);
+    remove_temps(o->proofs);
+
+    char header[256], vkhex[65];
+    hex(vkhex, vk_sha, 32);
+    snprintf(header, sizeof header, "grothmpi-journal 1 circuit=%s vk=%s\n", c->circuit.id, vkhex);
+
+    size_t jlen = 0;
+    if (access(o->journal, F_OK) != 0) {
+        if ((rc = groth16_write_file(o->journal, header, strlen(header), err)))
+            goto fail;
+    } else {
+        if ((rc = groth16_read_file(&jbuf, &jlen, o->journal, err)))
+            goto fail;
+        size_t hl = strlen(header);
+        if (jlen < hl || memcmp(jbuf, header, hl) != 0) {
+            char first[200];
+            size_t n = 0;
+            while (n < jlen && n < sizeof first - 1 && jbuf[n] != '\n')
+                first[n] = (char)jbuf[n], n++;
+            first[n] = 0;
+            rc = gm_err_set(err, GM_EINVAL,
+                            "%s: belongs to another campaign ('%s'; this one needs circuit=%s vk=%.16s...): use "
+                            "another output directory, or move it away to start over",
+                            o->journal, first, c->circuit.id, vkhex);
+            goto fail;
+        }
+        for (size_t u = 0; u < nunits; u++) {
+            jobs_unit_name(names[u].name, sizeof names[u].name, c, u);
+            names[u].unit = u;
+        }
+        qsort(names, nunits, sizeof *names, cmp_name);
+        keep = malloc(jlen + 1);
+        if (!keep) {
+            rc = gm_err_set(err, GM_ENOMEM, "%s: out of memory", o->journal);
+            goto fail;
+        }
+        memcpy(keep, header, hl);
+        size_t klen = hl, pos = hl;
+        bool dropped = false;
+        while (pos < jlen) {
+            size_t end = pos;
+            while (end < jlen && jbuf[end] != '\n')
+                end++;
+            const char *line = (const char *)jbuf + pos;
+            size_t ll = end - pos;
+            bool complete = end < jlen;
+            bool ok = false;
+            char name[JOBS_ID_LEN + 16], psha[65], qsha[65];
+            int rk;
+            unsigned long long check;
+            if (complete && ll < 400) {
+                char tmp[400];
+                memcpy(tmp, line, ll);
+                tmp[ll] = 0;
+                const char *sp = strrchr(tmp, ' ');
+                if (sp && sscanf(tmp, "done %79s %64s %64s %d %llx", name, psha, qsha, &rk, &check) == 5 &&
+                    fnv1a(tmp, (size_t)(sp - tmp)) == check && strlen(psha) == 64 && strlen(qsha) == 64)
+                    ok = true;
+            }
+            if (ok) {
+                memcpy(keep + klen, line, ll + 1);
+                klen += ll + 1;
+                name_idx_t key;
+                snprintf(key.name, sizeof key.name, "%s", name);
+                name_idx_t *hit = bsearch(&key, names, nunits, sizeof *names, cmp_name);
+                if (hit && !done[hit->unit]) {
+                    char pp[JOBS_PATH_LEN + 128], qp[JOBS_PATH_LEN + 128], h1[65], h2[65];
+                    uint8_t s1[32], s2[32];
+                    snprintf(pp, sizeof pp, "%s/%s.proof", o->proofs, name);
+                    snprintf(qp, sizeof qp, "%s/%s.public.json", o->proofs, name);
+                    if (file_sha(s1, pp, GROTH16_PROOF_BYTES) == 0 && file_sha(s2, qp, 0) == 0) {
+                        hex(h1, s1, 32);
+                        hex(h2, s2, 32);
+                        if (!strcmp(h1, psha) && !strcmp(h2, qsha)) {
+                            done[hit->unit] = true;
+                            (*ndone)++;
+                        }
+                    }
+                }
+            } else {
+                dropped = true;
+            }
+            pos = complete ? end + 1 : end;
+        }
+        if (dropped && (rc = groth16_write_file(o->journal, keep, klen, err)))
+            goto fail;
+    }
+    o->fd = open(o->journal, O_WRONLY | O_APPEND | O_CLOEXEC);
+    if (o->fd < 0) {
+        rc = gm_err_set(err, GM_EIO, "%s: cannot open for appending: %s", o->journal, strerror(errno));
+        goto fail;
+    }
+    gm_free(jbuf);
+    free(keep);
+    free(names);
+    *out = o;
+    return 0;
+fail:
+    gm_free(jbuf);
+    free(keep);
+    free(names);
+    mr_out_close(o);
+    return rc;
+}
+
+int mr_out_write(mr_out_t *o, size_t u, const uint8_t proof[GROTH16_PROOF_BYTES], const char *pub_json, int rank,
+                 err_t *err)
+{
+    char name[JOBS_ID_LEN + 16], pp[JOBS_PATH_LEN + 128], qp[JOBS_PATH_LEN + 128];
+    jobs_unit_name(name, sizeof name, o->c, u);
+    snprintf(pp, sizeof pp, "%s/%s.proof", o->proofs, name);
+    snprintf(qp, sizeof qp, "%s/%s.public.json", o->proofs, name);
+    int rc;
+    size_t ql = strlen(pub_json);
+    if ((rc = groth16_write_file(qp, pub_json, ql, err)) ||
+        (rc = groth16_write_file(pp, proof, GROTH16_PROOF_BYTES, err)))
+        return rc;
+    uint8_t s1[32], s2[32];
+    SHA256(proof, GROTH16_PROOF_BYTES, s1);
+    SHA256((const uint8_t *)pub_json, ql, s2);
+    char h1[65], h2[65], line[400];
+    hex(h1, s1, 32);
+    hex(h2, s2, 32);
+    int n = snprintf(line, sizeof line, "done %s %s %s %d", name, h1, h2, rank);
+    n += snprintf(line + n, sizeof line - (size_t)n, " %016llx\n", (unsigned long long)fnv1a(line, (size_t)n));
+    ssize_t w = write(o->fd, line, (size_t)n);
+    if (w != n)
+        return gm_err_set(err, GM_EIO, "%s: append failed: %s", o->journal, w < 0 ? strerror(errno) : "short write");
+    if (fdatasync(o->fd) != 0)
+        return gm_err_set(err, GM_EIO, "%s: fdatasync failed: %s", o->journal, strerror(errno));
+    return 0;
+}
+
+void mr_out_close(mr_out_t *o)
+{
+    if (!o)
+        return;
+    if (o->fd >= 0)
+        close(o->fd);
+    free(o);
+}
+
+const char *mr_out_journal_path(const mr_out_t *o) { return o->journal; }

@@ -1,0 +1,441 @@
+/*
+ * mpi/run.c — mpi_campaign_run: one campaign on every rank of the job.
+ *
+ * DESIGN
+ *  - Phases, in this order, every rank taking part in each:
+ *     1. MPI_Init_thread(SERIALIZED) unless MPI is already up; a private
+ *        duplicate of MPI_COMM_WORLD; the ranks on this node (shared-memory
+ *        split) to share the node's cores and RAM among them.
+ *     2. Rank 0 alone: reads and validates the campaign (jobs/), generates
+ *        missing test parameters ("setup": "auto"), opens the output
+ *        directory and its journal (resume.c: which units are finished).
+ *        Then ONE broadcast: a status and either the normalized campaign
+ *        text or nothing. A bad campaign thus fails on rank 0 before any
+ *        other rank does work, and no rank waits for anything after it.
+ *     3. Every rank: parses the text, loads the topology, its prover pool,
+ *        the shape and the parameters (every point checked unless
+ *        trust_params), creates the prover and the unit source, sizes the
+ *        pipeline from the memory budget. Then ONE gather of every rank's
+ *        status and message to rank 0 and one broadcast of the verdict, so
+ *        an unreadable parameter file on any node stops every rank, and
+ *        rank 0 names the rank, host and file.
+ *     4. The roles (pipeline.c, dispatch.c) until every unit is written or
+ *        an error stopped the hand-out and every rank has drained.
+ *     5. Rank 0 builds the report from every rank's DONE metrics and writes
+ *        report.json and report.csv; one broadcast of the final status.
+ *  - MPI calls: the main thread in phases 1-3 and 5, the comm role in phase
+ *    4; topo_pool_run's start and end order them, so at most one thread is
+ *    ever inside MPI (MPI_THREAD_SERIALIZED).
+ *  - A killed rank: mpirun aborts the whole job (platform.md §2.1); what
+ *    rank 0 had written and journaled stays, and the next run resumes.
+ */
+#include <mpi.h>
+#include <errno.h>
+#include <openssl/sha.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "mpi/mpi_internal.h"
+
+typedef struct {
+    int32_t code;
+    char msg[GM_ERR_MSG_LEN];
+} wire_status_t;
+
+static void note(mpi_progress_fn fn, void *arg, const char *text)
+{
+    if (!fn)
+        return;
+    mpi_progress_t p;
+    memset(&p, 0, sizeof p);
+    p.eta_s = -1;
+    p.note = text;
+    fn(arg, &p);
+}
+
+/* Generates the test parameters of c when any cache file is missing. */
+static int ensure_params(const jobs_campaign_t *c, unsigned threads, mpi_progress_fn fn, void *arg, err_t *err)
+{
+    char pp[JOBS_PATH_LEN + 80], vp[JOBS_PATH_LEN + 80], sp[JOBS_PATH_LEN + 80], rp[JOBS_PATH_LEN + 80];
+    snprintf(pp, sizeof pp, "%s/%s.params", c->params_dir, c->circuit.id);
+    snprintf(vp, sizeof vp, "%s/%s.vk", c->params_dir, c->circuit.id);
+    snprintf(sp, sizeof sp, "%s/%s.shape", c->params_dir, c->circuit.id);
+    snprintf(rp, sizeof rp, "%s/%s.setup", c->params_dir, c->circuit.id);
+    if (access(pp, F_OK) == 0 && access(vp, F_OK) == 0 && access(sp, F_OK) == 0)
+        return 0;
+    if (!c->setup_auto)
+        return gm_err_set(err, GM_EINVAL, "%s: params: '%s' is incomplete (need %s.params, .vk, .shape)",
+                          c->file[0] ? c->file : "campaign", c->params_dir, c->circuit.id);
+    if (mkdir(c->params_dir, 0777) != 0 && errno != EEXIST)
+        return gm_err_set(err, GM_EIO, "%s: params: '%s': cannot create: %s", c->file, c->params_dir,
+                          strerror(errno));
+    char line[JOBS_PATH_LEN + 200];
+    snprintf(line, sizeof line, "setup: generating test parameters for %s in %s (once; cached)", c->circuit.id,
+             c->params_dir);
+    note(fn, arg, line);
+    uint8_t seed[GROTH16_SEED_BYTES];
+    int rc;
+    if (c->has_setup_seed)
+        memcpy(seed, c->setup_seed, sizeof seed);
+    else if ((rc = groth16_seed_random(seed, err)))
+        return rc;
+    topo_pool_t *pool = NULL;
+    cs_shape_t *shape = NULL;
+    if ((rc = topo_pool_create_flat(&pool, threads, err)) || (rc = groth16_circuit_shape(&shape, &c->circuit, err)) ||
+        (rc = cs_shape_save(shape, c->params_dir, c->circuit.id, err)) ||
+        (rc = groth16_setup(shape, seed, pp, vp, pool, err)))
+        goto out;
+    char rec[400], hex[2 * GROTH16_SEED_BYTES + 1];
+    for (int i = 0; i < GROTH16_SEED_BYTES; i++)
+        snprintf(hex + 2 * i, 3, "%02x", seed[i]);
+    int len = snprintf(rec, sizeof rec, "circuit %s\nseed %s\nconstraints %llu\ninputs %llu\naux %llu\n", c->circuit.id,
+                       hex, (unsigned long long)shape->n_constraints, (unsigned long long)shape->n_inputs,
+                       (unsigned long long)shape->n_aux);
+    rc = groth16_write_file(rp, rec, (size_t)len, err);
+out:
+    cs_shape_free(shape);
+    topo_pool_destroy(pool);
+    return rc;
+}
+
+static int vk_digest(uint8_t out[32], const jobs_campaign_t *c, err_t *err)
+{
+    char vp[JOBS_PATH_LEN + 80];
+    snprintf(vp, sizeof vp, "%s/%s.vk", c->params_dir, c->circuit.id);
+    uint8_t *buf;
+    size_t len;
+    int rc = groth16_read_file(&buf, &len, vp, err);
+    if (rc)
+        return rc;
+    SHA256(buf, len, out);
+    gm_free(buf);
+    return 0;
+}
+
+static uint64_t node_ram(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+    return pages > 0 && psz > 0 ? (uint64_t)pages * (uint64_t)psz : (4ULL << 30);
+}
+
+/* Everything a rank holds for phases 3-4. */
+typedef struct {
+    jobs_campaign_t c;
+    topo_t *topo;
+    topo_pool_t *pool;
+    topo_pool_t *roles; /* 3 workers: comm, witness, prover (pipeline.c) */
+    cs_shape_t *shape;
+    groth16_params_t *params;
+    groth16_prover_t *prover;
+    groth16_pvk_t pvk;
+    bool have_pvk;
+    jobs_source_t *src;
+    topo_evset_t *evset;
+    topo_counters_t *ctr;
+    unsigned cstage;
+    mr_state_t st;
+    bool have_state;
+} rank_ctx_t;
+
+static void ctx_free(rank_ctx_t *x)
+{
+    if (x->have_state)
+        mr_state_free(&x->st);
+    topo_counters_destroy(x->ctr);
+    topo_evset_destroy(x->evset);
+    jobs_source_close(x->src);
+    if (x->have_pvk)
+        groth16_pvk_free(&x->pvk);
+    groth16_prover_destroy(x->prover);
+    groth16_params_free(x->params);
+    cs_shape_free(x->shape);
+    topo_pool_destroy(x->roles);
+    topo_pool_destroy(x->pool);
+    topo_destroy(x->topo);
+    jobs_campaign_free(&x->c);
+}
+
+/* Phase 3 on one rank. */
+static int rank_setup(rank_ctx_t *x, const mpi_opts_t *o, int rank, int size, int node_size, err_t *err)
+{
+    jobs_campaign_t *c = &x->c;
+    int rc;
+    if ((rc = topo_load(&x->topo, "this", err)))
+        return rc;
+    unsigned threads = o && o->threads ? o->threads : c->threads;
+    unsigned cores = topo_core_count(x->topo);
+    if (!threads)
+        threads = cores / (unsigned)(node_size > 0 ? node_size : 1);
+    if (!threads)
+        threads = 1;
+    if (c->pin && threads == cores)
+        rc = topo_pool_create_machine(&x->pool, x->topo, TOPO_POOL_PIN, err);
+    else
+        rc = topo_pool_create_flat(&x->pool, threads, err);
+    if (rc || (rc = topo_pool_create_flat(&x->roles, 3, err)))
+        return rc;
+    char pp[JOBS_PATH_LEN + 80];
+    snprintf(pp, sizeof pp, "%s/%s.params", c->params_dir, c->circuit.id);
+    if ((rc = cs_shape_load(&x->shape, c->params_dir, c->circuit.id, err)) ||
+        (rc = groth16_params_load(&x->params, pp, x->shape, c->trust_params ? GROTH16_LOAD_TRUST : 0, x->pool, err)) ||
+        (rc = groth16_prover_create(&x->prover, x->params, x->shape, x->pool, err)) ||
+        (rc = jobs_source_open(&x->src, c, err)))
+        return rc;
+    if (rank == 0) {
+        if ((rc = groth16_pvk_prepare(&x->pvk, groth16_params_vk(x->params), err)))
+            return rc;
+        x->have_pvk = true;
+    }
+    /* The memory budget: parameters + prover scratch + in-flight witnesses. */
+    uint64_t budget = o && o->mem_budget ? o->mem_budget : c->mem_budget;
+    const char *bname = o && o->mem_budget ? "--mem-budget" : c->mem_budget ? "resources.mem_budget" : NULL;
+    if (!budget)
+        budget = node_ram() / 2 / (uint64_t)(node_size > 0 ? node_size : 1);
+    uint64_t wb = (x->shape->n_inputs + x->shape->n_aux) * sizeof(fr_t) * 2 + 4096;
+    uint64_t fixed = groth16_params_memory(x->params) + groth16_prover_memory(x->prover);
+    uint64_t k = c->batch_size;
+    if (budget < fixed + k * wb)
+        return gm_err_set(err, GM_EINVAL,
+                          "%s: %.1f MiB per rank is below the %.1f MiB this campaign needs (parameters %.1f MiB, "
+                          "prover scratch %.1f MiB, a batch of %llu witnesses %.1f MiB)",
+                          bname ? bname : "memory budget (half the node's RAM over its ranks)",
+                          (double)budget / 1048576.0, (double)(fixed + k * wb) / 1048576.0,
+                          (double)groth16_params_memory(x->params) / 1048576.0,
+                          (double)groth16_prover_memory(x->prover) / 1048576.0, (unsigned long long)k,
+                          (double)(k * wb) / 1048576.0);
+    uint64_t fit = (budget - fixed) / wb;
+    unsigned max_inflight = (unsigned)(fit < 2 * k ? fit : 2 * k);
+    if ((rc = mr_state_init(&x->st, c, rank, size, max_inflight, err)))
+        return rc;
+    x->have_state = true;
+    x->st.topo = x->topo;
+    x->st.src = x->src;
+    x->st.prover = x->prover;
+    x->st.params = x->params;
+    x->st.pool = x->pool;
+    x->st.pvk = x->have_pvk ? &x->pvk : NULL;
+    x->st.rank_verifies = c->verify != JOBS_VERIFY_ROOT;
+    x->st.m.witness_bytes = wb;
+    x->st.m.mem_budget = budget;
+    x->st.m.inflight_max = max_inflight;
+    /* Counters: not available is normal (no PMU in a VM); failing to resolve
+     * the set only loses the counters, never the run. */
+    err_t e2;
+    gm_err_clear(&e2);
+    if (topo_evset_create(&x->evset, NULL, &e2) == 0 &&
+        topo_counters_open_pool(&x->ctr, x->evset, x->pool, &e2) == 0 &&
+        topo_counters_stage(x->ctr, "prove", &x->cstage, &e2) == 0) {
+        x->st.evset = x->evset;
+        x->st.ctr_pool = x->ctr;
+        x->st.cstage_prove = x->cstage;
+    } else {
+        topo_counters_destroy(x->ctr);
+        x->ctr = NULL;
+    }
+    return 0;
+}
+
+int mpi_campaign_run(const char *campaign_path, const mpi_opts_t *opts, mpi_progress_fn progress, void *arg,
+                     mpi_result_t *res, err_t *err)
+{
+    memset(res, 0, sizeof *res);
+    int inited = 0, we_init = 0, provided = 0;
+    MPI_Initialized(&inited);
+    if (!inited) {
+        if (MPI_Init_thread(NULL, NULL, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS)
+            return gm_err_set(err, GM_EMPI, "MPI_Init_thread failed");
+        we_init = 1;
+    } else {
+        MPI_Query_thread(&provided);
+    }
+    if (provided < MPI_THREAD_SERIALIZED) {
+        if (we_init)
+            MPI_Finalize();
+        return gm_err_set(err, GM_EMPI, "this MPI library gives thread level %d, grothmpi needs MPI_THREAD_SERIALIZED",
+                          provided);
+    }
+    MPI_Comm comm, node;
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    int rank, size, node_size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_size(node, &node_size);
+    MPI_Comm_free(&node);
+    res->rank = rank;
+    res->size = size;
+
+    rank_ctx_t x;
+    memset(&x, 0, sizeof x);
+    mr_out_t *out = NULL;
+    bool *done = NULL, *written = NULL;
+    size_t *pending = NULL;
+    mr_metrics_t *all = NULL;
+    char *text = NULL;
+    size_t ndone = 0, total = 0;
+    int rc = 0;
+    err_t e;
+    gm_err_clear(&e);
+    char host[64] = "?";
+    gethostname(host, sizeof host);
+    host[sizeof host - 1] = 0;
+
+    /* ---- phase 2: rank 0 validates ---- */
+    wire_status_t ws;
+    memset(&ws, 0, sizeof ws);
+    uint64_t tlen = 0;
+    if (rank == 0) {
+        rc = jobs_campaign_load(&x.c, campaign_path, JOBS_PARSE_DEFAULT, &e);
+        unsigned sthreads = opts && opts->threads ? opts->threads : x.c.threads;
+        if (!rc)
+            rc = ensure_params(&x.c, sthreads, progress, arg, &e);
+        uint8_t vk_sha[32];
+        if (!rc)
+            rc = vk_digest(vk_sha, &x.c, &e);
+        if (!rc) {
+            total = jobs_unit_count(&x.c);
+            done = calloc(total, sizeof *done);
+            written = calloc(total, sizeof *written);
+            pending = calloc(total + 1, sizeof *pending);
+            all = calloc((size_t)size, sizeof *all);
+            if (!done || !written || !pending || !all)
+                rc = gm_err_set(&e, GM_ENOMEM, "out of memory for %zu units", total);
+        }
+        if (!rc)
+            rc = mr_out_open(&out, &x.c, vk_sha, done, &ndone, &e);
+        if (!rc && !(text = jobs_campaign_to_text(&x.c)))
+            rc = gm_err_set(&e, GM_ENOMEM, "out of memory");
+        ws.code = rc;
+        snprintf(ws.msg, sizeof ws.msg, "%s", e.msg);
+        tlen = text ? strlen(text) + 1 : 0;
+    }
+    MPI_Bcast(&ws, (int)sizeof ws, MPI_BYTE, 0, comm);
+    MPI_Bcast(&tlen, 1, MPI_UINT64_T, 0, comm);
+    if (ws.code) {
+        rc = ws.code;
+        if (rank == 0)
+            gm_err_set(err, rc, "%s", ws.msg);
+        else
+            gm_err_set(err, rc, "rank %d: the campaign failed on rank 0 (see its message)", rank);
+        goto finish;
+    }
+    if (rank != 0 && !(text = malloc(tlen)))
+        abort(); /* a few KiB: no recovering from this on a rank */
+    MPI_Bcast(text, (int)tlen, MPI_CHAR, 0, comm);
+
+    /* ---- phase 3: every rank sets up ---- */
+    gm_err_clear(&e);
+    if (rank != 0)
+        rc = jobs_campaign_parse(&x.c, text, "campaign (from rank 0)", NULL, JOBS_PARSE_NO_FILES, &e);
+    if (!rc)
+        rc = rank_setup(&x, opts, rank, size, node_size, &e);
+    memset(&ws, 0, sizeof ws);
+    ws.code = rc;
+    snprintf(ws.msg, sizeof ws.msg, "%s", e.msg);
+    wire_status_t *st_all = rank == 0 ? calloc((size_t)size, sizeof *st_all) : NULL;
+    if (rank == 0 && !st_all)
+        abort();
+    MPI_Gather(&ws, (int)sizeof ws, MPI_BYTE, st_all, (int)sizeof ws, MPI_BYTE, 0, comm);
+    int verdict = 0;
+    if (rank == 0) {
+        for (int r = 0; r < size && !verdict; r++)
+            if (st_all[r].code) {
+                verdict = st_all[r].code;
+                if (size > 1)
+                    gm_err_set(err, verdict, "rank %d: %s", r, st_all[r].msg);
+                else
+                    gm_err_set(err, verdict, "%s", st_all[r].msg);
+            }
+        free(st_all);
+    }
+    MPI_Bcast(&verdict, 1, MPI_INT, 0, comm);
+    if (verdict) {
+        rc = verdict;
+        if (rank != 0)
+            gm_err_set(err, rc, "rank %d: set-up failed on a rank (see rank 0's message)", rank);
+        goto finish;
+    }
+
+    /* ---- phase 4: the roles ---- */
+    mr_comm_t cm;
+    memset(&cm, 0, sizeof cm);
+    cm.s = &x.st;
+    cm.comm = &comm;
+    cm.c = &x.c;
+    snprintf(cm.host, sizeof cm.host, "%s", host);
+    if (rank == 0) {
+        cm.out = out;
+        for (size_t u = 0; u < total; u++)
+            if (!done[u])
+                pending[cm.npending++] = u;
+        cm.pending = pending;
+        cm.written = written;
+        cm.all = all;
+        cm.total = total;
+        cm.resumed = ndone;
+        cm.progress = progress;
+        cm.parg = arg;
+        res->total = total;
+        res->resumed = ndone;
+    }
+    mr_roles_t roles_arg;
+    memset(&roles_arg, 0, sizeof roles_arg);
+    roles_arg.s = &x.st;
+    roles_arg.comm = rank == 0 ? mr_comm_root : mr_comm_worker;
+    roles_arg.comm_arg = &cm;
+    atomic_init(&roles_arg.claimed, 0);
+    x.st.t_start = gm_now_ns();
+    topo_pool_run(x.roles, 3, mr_roles_task, &roles_arg);
+
+    /* ---- phase 5: the report and the verdict ---- */
+    int final = 0;
+    if (rank == 0) {
+        res->proved = cm.proved;
+        final = cm.fatal;
+        if (final)
+            *err = cm.ferr;
+        mpi_report_t *rep = NULL;
+        err_t e3;
+        gm_err_clear(&e3);
+        int rrc = mr_report_build(&rep, &x.c, all, size, total, cm.proved, ndone, cm.root_verified, cm.wall_s, &e3);
+        if (!rrc) {
+            snprintf(res->report_json, sizeof res->report_json, "%s/report.json", x.c.output);
+            snprintf(res->report_csv, sizeof res->report_csv, "%s/report.csv", x.c.output);
+            rrc = mpi_report_save(rep, res->report_json, &e3);
+            if (!rrc)
+                rrc = mpi_report_save_csv(rep, res->report_csv, &e3);
+        }
+        res->report = rep;
+        if (rrc) {
+            res->report_json[0] = res->report_csv[0] = 0;
+            if (!final) {
+                final = rrc;
+                *err = e3;
+            }
+        }
+        if (!final && cm.proved + ndone != total) {
+            final = GM_ESTATE;
+            gm_err_set(err, final, "%zu of %zu units were not proved", total - cm.proved - ndone, total);
+        }
+    }
+    MPI_Bcast(&final, 1, MPI_INT, 0, comm);
+    if (final && rank != 0)
+        gm_err_set(err, final, "rank %d: the campaign failed (see rank 0's message)", rank);
+    rc = final;
+
+finish:
+    mr_out_close(out);
+    free(done);
+    free(written);
+    free(pending);
+    free(all);
+    free(text);
+    ctx_free(&x);
+    MPI_Comm_free(&comm);
+    if (we_init)
+        MPI_Finalize();
+    return rc;
+}

@@ -1,0 +1,56 @@
+#!/bin/sh
+# tests/integration/mpi_bad_campaign.sh — bad campaigns fail fast on rank 0
+# with one clear message naming the file, key and value, on 1 and 2 ranks,
+# and no rank hangs (every run is under a timeout).
+set -eu
+BUILD=${BUILD:-build}
+BIN=$(cd "$(dirname "$BUILD/grothmpi")" && pwd)/grothmpi
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+command -v mpirun >/dev/null || { echo "SKIP: no mpirun"; exit 0; }
+T=$(mktemp -d /tmp/gm-bad.XXXXXX); trap 'rm -rf "$T"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+cd "$T"
+
+# expect NAME NP PATTERN: the run fails, stderr has exactly one grothmpi line matching PATTERN
+expect() {
+  if [ "$2" -eq 1 ]; then
+    timeout 60 "$BIN" prove "$1.json" > "$1.out" 2> "$1.err" && fail "$1: succeeded"
+  else
+    timeout 60 mpirun -np "$2" "$BIN" prove "$1.json" > "$1.out" 2> "$1.err" && fail "$1: succeeded"
+  fi
+  rc=$?
+  [ "$rc" -ne 124 ] || fail "$1 on $2 ranks: hung (timeout)"
+  n=$(grep -c '^grothmpi: ' "$1.err" || true)
+  [ "$n" -eq 1 ] || { cat "$1.err"; fail "$1 on $2 ranks: $n error lines, expected 1"; }
+  grep -q -- "$3" "$1.err" || { cat "$1.err"; fail "$1: message does not match '$3'"; }
+  echo "ok: $1 ($2 ranks): $(grep '^grothmpi: ' "$1.err")"
+}
+good='"circuit": "test-mul", "params": "params", "sectors": {"count": 2}, "output": "out"'
+echo "{ $good, \"batchsize\": 2 }" > unknown.json
+expect unknown 2 'unknown.json: batchsize: unknown key'
+echo "{ $good, \"batch_size\": 0 }" > range.json
+expect range 1 'range.json: batch_size: 0 is not an integer in 1..64'
+echo '{ "circuit": "porep", "sector_size": "2KiB", "params": "params", "output": "out",
+  "sectors": [{"id": "a", "c1": "missing-c1.json"}] }' > missing.json
+expect missing 2 "missing.json: sectors\[0\].c1: '.*missing-c1.json': No such file"
+echo '{ "circuit": "porep", "sector_size": "3KiB", "params": "params", "output": "out",
+  "sectors": [{"id": "a", "c1": "x"}] }' > sector.json
+expect sector 2 "sector.json: sector_size: '3KiB' is not a registered sector size"
+echo '{ "circuit": "test-mul", "params": "params", "output": "out", "sectors": {"count": 2} ' > syntax.json
+expect syntax 2 'syntax.json: line'
+expect nofile 2 'nofile.json: cannot open'
+# unreadable parameters: a cache whose .params is corrupt, on every rank
+mkdir -p bad
+"$BIN" setup --circuit test-mul --out bad > /dev/null
+printf 'garbage' > bad/test-mul.params
+echo '{ "circuit": "test-mul", "params": "bad", "setup": "never", "output": "out", "sectors": {"count": 2} }' > params.json
+expect params 2 "rank 0: .*bad/test-mul.params"
+chmod 000 bad/test-mul.vk
+if [ "$(id -u)" -ne 0 ]; then expect params 2 "test-mul.vk"; fi
+# the journal of another campaign is never overwritten
+mkdir -p other/proofs; echo "grothmpi-journal 1 circuit=test-synthetic-8 vk=00" > other/journal
+"$BIN" setup --circuit test-mul --out params > /dev/null
+echo '{ "circuit": "test-mul", "params": "params", "output": "other", "sectors": {"count": 1} }' > journal.json
+expect journal 2 "other/journal: belongs to another campaign"
+grep -q 'test-synthetic-8' other/journal || fail "foreign journal modified"
+echo "PASS: bad campaigns fail fast with one message"

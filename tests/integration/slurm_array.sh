@@ -1,0 +1,171 @@
+#!/bin/sh
+# tests/integration/slurm_array.sh — `grothmpi campaign split` and a Slurm job
+# array of slurm/grothmpi.sbatch on a real local cluster (slurm/local-cluster.sh,
+# nodes n1, n2): a campaign split in 2 tasks runs as `sbatch --array=0-1`, one
+# task per node, both generating the test parameters at once from the split's
+# one seed; task 0 is requeued (scontrol requeue, as a preemption would) once it
+# has journaled a proof, restarts under the same job id and resumes. Then
+# `grothmpi campaign status` reports every unit done, no unit was proved twice,
+# and every proof of every task verifies.
+# Needs root (slurmd, munged); skips with a message otherwise. Bounded by a
+# watchdog (GM_SLURM_TEST_TIMEOUT seconds, default 170); the cluster is stopped
+# and every file removed on any exit.
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD=${BUILD:-build}
+case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
+BIN=$BUILD/grothmpi
+NAME=slurm_array
+
+if [ "$(id -u)" -ne 0 ]; then
+    echo "SKIP $NAME: needs root (it starts munged, slurmctld and slurmd)"
+    exit 0
+fi
+# The watchdog: run the body under timeout, and stop the cluster whatever happens.
+if [ -z "${GM_SLURM_TEST_INNER:-}" ]; then
+    T=$(mktemp -d /tmp/gm-slurm-test.XXXXXX) || exit 1
+    chmod 755 "$T"
+    GM_SLURM_TEST_INNER=1 GM_SLURM_TEST_DIR=$T timeout -k 5 "${GM_SLURM_TEST_TIMEOUT:-170}" sh "$0"
+    rc=$?
+    [ $rc -eq 124 ] && echo "FAIL $NAME: timed out after ${GM_SLURM_TEST_TIMEOUT:-170} s"
+    "$ROOT/slurm/local-cluster.sh" stop --dir "$T/cluster" >/dev/null 2>&1
+    rm -rf "$T"
+    exit $rc
+fi
+
+T=$GM_SLURM_TEST_DIR
+C=$T/cluster
+fail() {
+    echo "FAIL $NAME: $*"
+    for f in "$T"/*.out "$C"/log/slurmctld.log; do
+        [ -f "$f" ] && { echo "--- $f (last 30 lines)"; tail -30 "$f"; }
+    done
+    exit 1
+}
+cleanup() {
+    "$ROOT/slurm/local-cluster.sh" stop --dir "$C" >/dev/null 2>&1
+}
+trap cleanup EXIT
+trap 'exit 143' TERM INT
+
+for b in sbatch srun squeue scancel scontrol slurmctld slurmd munged; do
+    command -v $b >/dev/null 2>&1 || fail "$b is not installed (make deps installs slurm-wlm and munge)"
+done
+[ -x "$BIN" ] || fail "$BIN is missing (make BUILD=$BUILD)"
+
+# A free port range for this cluster (another test or a user's cluster may use 6817).
+port=$((20000 + $$ % 20000))
+while ss -Hltn | awk '{ n = split($4, a, ":"); print a[n] }' | grep -qx -e "$port" -e "$((port + 1))" -e "$((port + 2))"; do
+    port=$((port + 3))
+done
+"$ROOT/slurm/local-cluster.sh" start --dir "$C" --nodes 2 --port "$port" >"$T/start.log" 2>&1 ||
+    { cat "$T/start.log"; fail "the local cluster did not start"; }
+eval "$("$ROOT/slurm/local-cluster.sh" env --dir "$C")"
+export SLURM_CONF GROTHMPI_LAUNCHER
+export GROTHMPI_BIN=$BIN
+cd "$T" || fail "cd $T"
+
+# wait_job JID SECONDS: until the job has left the queue; prints its final state.
+wait_job() {
+    end=$(($(date +%s) + $2))
+    while squeue -h -j "$1" 2>/dev/null | grep -q .; do
+        [ "$(date +%s)" -lt "$end" ] || fail "job $1 still queued or running after $2 s: $(squeue -h -j "$1")"
+        sleep 0.25
+    done
+    scontrol show job "$1" 2>/dev/null | tr ' ' '\n' | sed -n 's/^JobState=//p;s/^ExitCode=//p' | tr '\n' ' '
+}
+
+# done_lines OUT: the journal's "done" lines.
+done_lines() {
+    n=$(grep -c '^done ' "$1/journal" 2>/dev/null)
+    echo "${n:-0}"
+}
+
+# verify_all CAMPAIGN: every proof of the campaign's output verifies (one batch
+# call: the proofs concatenated, their public inputs as an array of arrays).
+verify_all() {
+    out=$("$BIN" campaign info --key output "$1") || fail "campaign info $1"
+    params=$("$BIN" campaign info --key params "$1") || fail "campaign info $1"
+    circuit=$("$BIN" campaign info --key circuit "$1") || fail "campaign info $1"
+    units=$("$BIN" campaign info --key units "$1") || fail "campaign info $1"
+    n=$(ls "$out"/proofs/*.proof 2>/dev/null | wc -l)
+    [ "$n" -eq "$units" ] || fail "$out/proofs: $n proofs, the campaign has $units units"
+    : >"$T/all.proof"
+    printf '[' >"$T/all.inputs"
+    sep=""
+    for p in "$out"/proofs/*.proof; do
+        cat "$p" >>"$T/all.proof"
+        printf '%s' "$sep" >>"$T/all.inputs"
+        cat "${p%.proof}.public.json" >>"$T/all.inputs"
+        sep=","
+    done
+    printf ']' >>"$T/all.inputs"
+    "$BIN" verify --vk "$params/$circuit.vk" --proof "$T/all.proof" --inputs "$T/all.inputs" >"$T/verify.log" 2>&1 ||
+        { cat "$T/verify.log"; fail "the proofs in $out do not all verify"; }
+}
+
+# ---- split, submit as an array, requeue task 0 mid-way --------------------------
+cat >"$T/big.json" <<'EOF'
+{
+  "name": "slurm-array",
+  "circuit": "test-synthetic",
+  "constraints": 4096,
+  "params": "params",
+  "setup": "auto",
+  "sectors": {"count": 6, "prefix": "a"},
+  "partitions": 2,
+  "batch_size": 1,
+  "output": "out",
+  "progress_interval": 1
+}
+EOF
+"$BIN" campaign split "$T/big.json" --tasks 2 --out "$T/parts" >"$T/split.log" 2>&1 ||
+    { cat "$T/split.log"; fail "campaign split failed"; }
+grep -q 'sbatch --array=0-1 ' "$T/split.log" || { cat "$T/split.log"; fail "split does not print the array to submit"; }
+s0=$(grep -o '"setup_seed": "[0-9a-f]*"' "$T/parts/task-0000.json")
+s1=$(grep -o '"setup_seed": "[0-9a-f]*"' "$T/parts/task-0001.json")
+[ -n "$s0" ] && [ "$s0" = "$s1" ] || fail "the tasks do not share one setup_seed ('$s0', '$s1')"
+"$BIN" campaign status "$T/parts" >/dev/null && fail "campaign status says done before any task ran"
+
+ajid=$(sbatch --parsable --array=0-1 -N 1 -t 5 -o "$T/arr-%A_%a.out" "$ROOT/slurm/grothmpi.sbatch" "$T/parts") ||
+    fail "sbatch --array failed"
+out0=$T/out/task-0000
+end=$(($(date +%s) + 60))
+requeued=no
+while :; do
+    st=$(squeue -h -j "${ajid}_0" -o %T 2>/dev/null)
+    if [ "$(done_lines "$out0")" -ge 1 ] && [ "$st" = RUNNING ]; then
+        scontrol requeue "${ajid}_0" && requeued=yes
+        break
+    fi
+    [ -n "$st" ] || break
+    [ "$(date +%s)" -lt "$end" ] || fail "task ${ajid}_0 journaled no proof in 60 s"
+    sleep 0.1
+done
+[ $requeued = yes ] || fail "task ${ajid}_0 finished before it could be requeued: lengthen big.json"
+d1=$(done_lines "$out0")
+end=$(($(date +%s) + 120))
+while squeue -h -j "$ajid" 2>/dev/null | grep -q .; do
+    [ "$(date +%s)" -lt "$end" ] || fail "array $ajid still queued or running after 120 s: $(squeue -h -j "$ajid")"
+    sleep 0.25
+done
+for i in 0 1; do
+    st=$(scontrol show job "${ajid}_$i" 2>/dev/null | tr ' ' '\n' | sed -n 's/^JobState=//p;s/^ExitCode=//p' | tr '\n' ' ')
+    case $st in "COMPLETED 0:0 ") ;; *) fail "task ${ajid}_$i ended as '$st'" ;; esac
+done
+
+"$BIN" campaign status "$T/parts" >"$T/status.log" 2>&1 || { cat "$T/status.log"; fail "campaign status: not all done"; }
+for f in "$T"/parts/task-*.json; do
+    out=$("$BIN" campaign info --key output "$f")
+    units=$("$BIN" campaign info --key units "$f")
+    total=$(done_lines "$out")
+    distinct=$(grep '^done ' "$out/journal" | cut -d' ' -f2 | sort -u | wc -l)
+    [ "$distinct" -eq "$units" ] && [ "$total" -eq "$units" ] ||
+        fail "$out/journal: $total done lines, $distinct units, $units expected"
+    verify_all "$f"
+done
+log0=$out0/slurm-${ajid}_0.log
+[ -f "$log0" ] || fail "no job log of task 0 beside its report ($log0)"
+grep -q "restart 1 " "$log0" || { cat "$log0"; fail "the log of task 0 shows no restart"; }
+echo "ok: array $ajid of 2 tasks; task 0 requeued after $d1 proofs, resumed; $(tail -1 "$T/status.log"); all verify"
+exit 0
