@@ -89,7 +89,8 @@ bench: deps
 demo: deps
 	@$(MAKE) --no-print-directory all
 	$(BIN) selfcheck
-	$(BIN) bench field --quick
+	rm -rf /tmp/grothmpi-demo
+	OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe -np 2 $(BIN) prove jobs/demo.json
 
 clean:
 	rm -rf $(BUILD)
@@ -98,3 +99,10 @@ clean:
 include fuzz/fuzz.mk
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# grothmpi against `snarkjs groth16 prove` on the same zkey and witness
+# (bench/interop.sh; needs node + npm, sets up tests/interop on the first run).
+.PHONY: bench-interop
+bench-interop: deps
+	@$(MAKE) --no-print-directory all
+	BUILD=$(BUILD) sh bench/interop.sh

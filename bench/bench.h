@@ -16,6 +16,7 @@ int bench_field_main(int argc, char **argv);
 int bench_msm_main(int argc, char **argv);
 int bench_ntt_main(int argc, char **argv);
 int bench_prove_main(int argc, char **argv);
+int bench_synth_main(int argc, char **argv);
 
 /* Helpers shared by the benchmarks (bench/bench_util.c). */
 

@@ -14,6 +14,7 @@ static const struct {
     {"msm", bench_msm_main, "µs per point of the G1/G2 MSM on 1 and N threads, against blst"},
     {"ntt", bench_ntt_main, "ns per butterfly of the Fr NTT on 1 and N threads"},
     {"prove", bench_prove_main, "ms per Groth16 proof stage (2^16..2^20 rows) on 1 and 2 threads"},
+    {"synth", bench_synth_main, "M constraints/s and bytes/constraint of one PoRep partition's witness and a/b/c"},
 };
 #define NBENCHES (sizeof benches / sizeof benches[0])
 

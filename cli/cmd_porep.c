@@ -351,8 +351,8 @@ static void hex32(char out[65], const uint8_t *b)
     hex(out, b, 32);
 }
 
-/* A progress line at most every 5 s. */
-static void on_seal_progress(void *arg, uint64_t done, uint64_t total)
+/* A progress line at most every 5 s (and none for phases that end sooner). */
+static void on_seal_progress(void *arg, const char *phase, uint64_t done, uint64_t total)
 {
     progress_t *pr = arg;
     uint64_t now = gm_now_ns();
@@ -360,9 +360,8 @@ static void on_seal_progress(void *arg, uint64_t done, uint64_t total)
         return;
     pr->last_ns = now;
     double el = (double)(now - pr->start_ns) / 1e9;
-    fprintf(stderr, "grothmpi porep seal: labels %3.0f%%  %llu of %llu, %.0f s, about %.0f s left\n",
-            100.0 * (double)done / (double)total, (unsigned long long)done, (unsigned long long)total, el,
-            el * (double)(total - done) / (double)done);
+    fprintf(stderr, "grothmpi porep seal: %s %3.0f%%  %llu of %llu, %.0f s since the start\n", phase,
+            100.0 * (double)done / (double)total, (unsigned long long)done, (unsigned long long)total, el);
 }
 
 /* --api defaults to 1.1 for the sealing commands. */

@@ -67,9 +67,9 @@
  * Invariants: t < 2p after every row (p < 2^381 < 2^384/4); one conditional
  * subtraction (sub/sbb, cmovnc) brings the result below p.
  */
-/* 32.8 ns/mul (fp_sqr 32.3 ns) on AMD EPYC (2596 MHz, 2-vCPU VM, load ~7), 1 thread,
+/* 30.7 ns/mul (fp_sqr 31.2 ns) on AMD EPYC (2596 MHz, 2-vCPU VM, load ~7), 1 thread,
  * min of 7 runs of 500k x 4 independent fp_mul chains (thread CPU time, /tmp timing
- * program; portable path 77.3 ns), 2026-11-29 */
+ * program; portable path 69.1 ns), 2026-11-29 */
 static inline __attribute__((always_inline)) void mont_mul6_adx(uint64_t out[6], const uint64_t *a,
                                                                   const uint64_t *b)
 {
@@ -111,9 +111,9 @@ static inline __attribute__((always_inline)) void mont_mul6_adx(uint64_t out[6],
 
 /* fr: out = a*b/2^256 mod r, a, b < r: the same shape with four rows of four
  * limbs; t in five registers; r < 2^255 < 2^256/2 keeps t < 2r. */
-/* 15.6 ns/mul on AMD EPYC (2596 MHz, 2-vCPU VM, load ~7), 1 thread, min of 7 runs of
+/* 15.4 ns/mul on AMD EPYC (2596 MHz, 2-vCPU VM, load ~7), 1 thread, min of 7 runs of
  * 500k x 4 independent fr_mul chains (thread CPU time, /tmp timing program; portable
- * path 26.3 ns), 2026-11-29 */
+ * path 24.2 ns), 2026-11-29 */
 static inline __attribute__((always_inline)) void mont_mul4_adx(uint64_t out[4], const uint64_t *a,
                                                                   const uint64_t *b)
 {

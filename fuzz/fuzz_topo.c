@@ -27,7 +27,10 @@ static void check_topo(const topo_t *t)
     unsigned nd = topo_l3_count(t), nc = topo_core_count(t), ng = topo_gpu_count(t);
     FUZZ_CHECK(nd >= 1, "no L3 domain");
     FUZZ_CHECK(nc >= 1, "no core");
-    FUZZ_CHECK(topo_pu_count(t) >= nc, "fewer PUs than cores");
+    /* Not checked: topo_pu_count >= nc. hwloc accepts XML whose PU objects
+     * and cpusets disagree (docs/reliability.md), and topo_pu_count counts
+     * the objects while cores and domains count cpusets. */
+    (void)topo_pu_count(t);
     (void)topo_package_count(t);
     (void)topo_numa_count(t);
     (void)topo_source(t);

@@ -9,7 +9,9 @@
 # Environment: FUZZ_BUILD (build-fuzz), FUZZ_SECONDS (20), FUZZ_JOBS (nproc),
 # FUZZ_ONLY (space-separated harness names; default all), FUZZ_KEEP_CORPUS=1
 # (keep the grown corpus in FUZZ_BUILD/corpus/<name>/ and start from it next
-# time: the release run), FUZZ_STATS (a file that receives the table).
+# time: the release run), FUZZ_STATS (a file that receives the table),
+# FUZZ_ARGS (more libFuzzer flags, e.g. -malloc_limit_mb=8192 to look past a
+# known allocation finding while exploring).
 # Nothing is written outside FUZZ_BUILD and a mktemp directory.
 set -u
 FUZZ_BUILD=${FUZZ_BUILD:-build-fuzz}
@@ -19,7 +21,11 @@ FUZZ_KEEP_CORPUS=${FUZZ_KEEP_CORPUS:-0}
 names=${FUZZ_ONLY:-$(for f in "$FUZZ_BUILD"/fuzz_*; do [ -x "$f" ] && basename "$f" | sed 's/^fuzz_//'; done)}
 [ -n "$names" ] || { echo "fuzz/run.sh: no harness in $FUZZ_BUILD (make fuzz-build)"; exit 1; }
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/grothmpi-fuzz-run.XXXXXX") || exit 1
+# The harnesses write (and the shape harness fsyncs) a file per input: use
+# tmpfs when there is one.
+base=${TMPDIR:-/tmp}
+[ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ] && base=/dev/shm
+work=$(mktemp -d "$base/grothmpi-fuzz-run.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT INT TERM
 # Harness temp files go under the run's own directory (tmpfs when there is one).
 mkdir -p "$work/tmp"
@@ -35,7 +41,7 @@ run_one() { # name
     TMPDIR="$work/tmp" ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:allocator_may_return_null=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" \
     UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
         "$bin" -max_total_time="$FUZZ_SECONDS" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-        -artifact_prefix="$work/art/$n/" $dict "$corpus" >"$work/$n.log" 2>&1
+        -artifact_prefix="$work/art/$n/" $dict ${FUZZ_ARGS:-} "$corpus" >"$work/$n.log" 2>&1
     echo $? >"$work/$n.rc"
 }
 

@@ -291,7 +291,6 @@ static void root_take(mr_comm_t *cm, const wire_hdr_t *h, const uint8_t *proof, 
             rc = groth16_verify(s->pvk, &pf, in, h->n_pub, &e);
         s->m.wall_ns[MR_VERIFY] += gm_now_ns() - t0;
         s->m.cpu_ns[MR_VERIFY] += gm_thread_cpu_ns() - c0;
-        s->m.cpu_known[MR_VERIFY] = 1;
         if (rc) {
             err_t e2;
             gm_err_set(&e2, rc, "unit %s from rank %u: rank 0's check failed: %s", name, h->rank, e.msg);

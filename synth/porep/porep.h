@@ -389,11 +389,14 @@ int porep_column_hash(porep_dom_t *out, const porep_hashers_t *h, const porep_do
     __attribute__((warn_unused_result));
 
 /* Builds a dense tree whose leaves are already in nodes[0..leaves): fills
- * every level above them, root last at nodes[t->total - 1]. Tiles of each
- * level run on pool (NULL: the caller). Returns 0 or GM_ENONCANON (a leaf
- * not below r in a Poseidon tree; err names its index). */
+ * every level above them, root last at nodes[t->total - 1]. Each level runs
+ * in rounds of at most 2^15 parents, split into tiles on pool (NULL: the
+ * caller); progress (may be NULL) is called from the calling thread after
+ * each round with the parents done and the tree's total. Returns 0 or
+ * GM_ENONCANON (a child not below r in a Poseidon tree; err names the
+ * range). */
 int porep_tree_build(porep_dom_t *nodes, const porep_tree_shape_t *t, const porep_hashers_t *h, topo_pool_t *pool,
-                     err_t *err) __attribute__((warn_unused_result));
+                     porep_progress_fn progress, void *progress_arg, err_t *err) __attribute__((warn_unused_result));
 
 /* The per-level digests of a tree whose leaves are all `leaf`: out[0] = leaf,
  * out[l + 1] = hash of arity[l] copies of out[l]; t->n_levels + 1 entries. */
@@ -535,14 +538,19 @@ typedef struct {
     uint64_t sector_id;
 } porep_seal_opts_t;
 
+/* Progress of a seal: phase is "tree_d", "labels", "column hashes",
+ * "tree_c", "encoding" or "tree_r_last"; done of total units of that phase. */
+typedef void (*porep_seal_progress_fn)(void *arg, const char *phase, uint64_t done, uint64_t total);
+
 /* Seals into directory dir (created if missing): tree-d.dat (data and
  * tree_d, all levels), labels.dat (every layer), tree-c.dat, tree-r-last.dat
  * (replica leaves and all levels) and seal.json (metadata and commitments in
- * hex), each written atomically. Tree tiles run on pool. progress gets
- * (done, total) over labels. Returns 0, GM_EINVAL (bad data file size or a
- * data node not below r), GM_EIO, GM_ENOMEM or GM_ENOTSUP. */
+ * hex), each written atomically, seal.json last. Tiles run on pool.
+ * progress (may be NULL) is called from the calling thread. Returns 0,
+ * GM_EINVAL (bad data file size or a data node not below r), GM_ENOTSUP (32
+ * or 64 GiB), GM_EIO, GM_ENOMEM. */
 int porep_seal(porep_sealed_t *out, const char *dir, const porep_seal_opts_t *o, topo_pool_t *pool,
-               porep_progress_fn progress, void *progress_arg, err_t *err) __attribute__((warn_unused_result));
+               porep_seal_progress_fn progress, void *progress_arg, err_t *err) __attribute__((warn_unused_result));
 
 /* Reads dir/seal.json. Returns 0, GM_EIO or GM_EFORMAT (err names the file
  * and field). */

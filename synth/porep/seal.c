@@ -98,7 +98,7 @@ typedef struct {
     const porep_dom_t *labels, *data;
     porep_dom_t *out;
     const porep_hashers_t *h;
-    uint64_t nodes, per;
+    uint64_t nodes, first, per; /* tile k covers [first + k * per, + per) */
     unsigned layers;
     int encode; /* 0: column hashes, 1: replica = data + label_L */
     int *status;
@@ -110,7 +110,7 @@ static void leaf_task(void *varg, size_t task, unsigned worker)
 {
     (void)worker;
     leaf_arg_t *a = varg;
-    uint64_t lo = task * a->per, hi = lo + a->per < a->nodes ? lo + a->per : a->nodes;
+    uint64_t lo = a->first + task * a->per, hi = lo + a->per < a->nodes ? lo + a->per : a->nodes;
     for (uint64_t i = lo; i < hi; i++) {
         int rc;
         if (a->encode) {
@@ -128,17 +128,41 @@ static void leaf_task(void *varg, size_t task, unsigned worker)
     }
 }
 
-static int leaves_fill(porep_dom_t *out, const porep_dom_t *labels, const porep_dom_t *data, const porep_shape_t *s,
-                       const porep_hashers_t *h, int encode, topo_pool_t *pool, err_t *err)
+/* A phase's progress, forwarded with its name. */
+typedef struct {
+    porep_seal_progress_fn fn;
+    void *arg;
+    const char *phase;
+} phase_t;
+
+static void phase_cb(void *arg, uint64_t done, uint64_t total)
 {
-    int status[SEAL_TASKS] = {0};
-    leaf_arg_t a = {labels, data, out, h, s->nodes, (s->nodes + SEAL_TASKS - 1) / SEAL_TASKS, s->layers, encode,
-                    status};
-    size_t ntasks = (size_t)((s->nodes + a.per - 1) / a.per);
-    topo_pool_run(pool, ntasks, leaf_task, &a);
-    for (size_t k = 0; k < ntasks; k++)
-        if (status[k])
-            return gm_err_set(err, status[k], "seal: a label or data node is not below r (tile %zu)", k);
+    phase_t *p = arg;
+    if (p->fn)
+        p->fn(p->arg, p->phase, done, total);
+}
+
+/* Column hashes (encode 0) or replica nodes (encode 1) of every node, in
+ * rounds of SEAL_TASKS tiles of at most 2^12 nodes, progress after each. */
+static int leaves_fill(porep_dom_t *out, const porep_dom_t *labels, const porep_dom_t *data, const porep_shape_t *s,
+                       const porep_hashers_t *h, int encode, topo_pool_t *pool, phase_t *ph, err_t *err)
+{
+    int status[SEAL_TASKS];
+    uint64_t per = s->nodes / SEAL_TASKS < 4096 ? (s->nodes + SEAL_TASKS - 1) / SEAL_TASKS : 4096;
+    for (uint64_t first = 0; first < s->nodes; first += per * SEAL_TASKS) {
+        leaf_arg_t a = {labels, data, out, h, s->nodes, first, per, s->layers, encode, status};
+        uint64_t left = s->nodes - first, ntasks = (left + per - 1) / per;
+        if (ntasks > SEAL_TASKS)
+            ntasks = SEAL_TASKS;
+        memset(status, 0, sizeof status);
+        topo_pool_run(pool, (size_t)ntasks, leaf_task, &a);
+        for (size_t k = 0; k < ntasks; k++)
+            if (status[k])
+                return gm_err_set(err, status[k], "seal: a label or data node among %llu..%llu is not below r",
+                                  (unsigned long long)(first + k * per), (unsigned long long)(first + (k + 1) * per - 1));
+        uint64_t done = first + ntasks * per < s->nodes ? first + ntasks * per : s->nodes;
+        phase_cb(ph, done, s->nodes);
+    }
     return 0;
 }
 
@@ -214,9 +238,10 @@ static int write_doms(const char *dir, const char *name, const porep_dom_t *d, u
 }
 
 int porep_seal(porep_sealed_t *out, const char *dir, const porep_seal_opts_t *o, topo_pool_t *pool,
-               porep_progress_fn progress, void *progress_arg, err_t *err)
+               porep_seal_progress_fn progress, void *progress_arg, err_t *err)
 {
     memset(out, 0, sizeof *out);
+    phase_t ph = {progress, progress_arg, "tree_d"};
     porep_sealed_t s;
     memset(&s, 0, sizeof s);
     s.proof = o->proof;
@@ -255,18 +280,28 @@ int porep_seal(porep_sealed_t *out, const char *dir, const porep_seal_opts_t *o,
         memset(tree_d, 0, N * 32);
     else
         data_random(tree_d, N, o->seed);
-    if (rc || (rc = porep_tree_build(tree_d, &td, &h, pool, err)))
+    if (rc || (rc = porep_tree_build(tree_d, &td, &h, pool, phase_cb, &ph, err)))
         goto done;
     s.comm_d = tree_d[td.total - 1];
     uint8_t porep_id[32];
     porep_id_make(porep_id, o->proof);
     porep_replica_id(&s.replica_id, s.prover_id, s.sector_id, s.ticket, &s.comm_d, porep_id);
-    if ((rc = porep_graph_for(&g, o->proof, err)) ||
-        (rc = porep_labels_compute(labels, &g, s.shape.layers, &s.replica_id, progress, progress_arg, err)) ||
-        (rc = leaves_fill(tree_c, labels, NULL, &s.shape, &h, 0, pool, err)) ||
-        (rc = porep_tree_build(tree_c, &trc, &h, pool, err)) ||
-        (rc = leaves_fill(tree_r, labels, tree_d, &s.shape, &h, 1, pool, err)) ||
-        (rc = porep_tree_build(tree_r, &trc, &h, pool, err)))
+    if ((rc = porep_graph_for(&g, o->proof, err)))
+        goto done;
+    ph.phase = "labels";
+    if ((rc = porep_labels_compute(labels, &g, s.shape.layers, &s.replica_id, phase_cb, &ph, err)))
+        goto done;
+    ph.phase = "column hashes";
+    if ((rc = leaves_fill(tree_c, labels, NULL, &s.shape, &h, 0, pool, &ph, err)))
+        goto done;
+    ph.phase = "tree_c";
+    if ((rc = porep_tree_build(tree_c, &trc, &h, pool, phase_cb, &ph, err)))
+        goto done;
+    ph.phase = "encoding";
+    if ((rc = leaves_fill(tree_r, labels, tree_d, &s.shape, &h, 1, pool, &ph, err)))
+        goto done;
+    ph.phase = "tree_r_last";
+    if ((rc = porep_tree_build(tree_r, &trc, &h, pool, phase_cb, &ph, err)))
         goto done;
     s.comm_c = tree_c[trc.total - 1];
     s.comm_r_last = tree_r[trc.total - 1];

@@ -108,7 +108,7 @@ typedef struct {
     const porep_tree_shape_t *t;
     const porep_hashers_t *h;
     unsigned level;
-    uint64_t count, per_task;
+    uint64_t count, first, per_task; /* parents [first, count) of this round */
     int *status;        /* per task */
     uint64_t *bad;      /* per task: the first child index that failed */
 } build_arg_t;
@@ -122,7 +122,7 @@ static void build_task(void *varg, size_t task, unsigned worker)
     unsigned ar = a->t->arity[a->level];
     const porep_dom_t *src = a->nodes + a->t->level_off[a->level];
     porep_dom_t *dst = a->nodes + a->t->level_off[a->level + 1];
-    uint64_t lo = task * a->per_task, hi = lo + a->per_task;
+    uint64_t lo = a->first + task * a->per_task, hi = lo + a->per_task;
     if (hi > a->count)
         hi = a->count;
     for (uint64_t i = lo; i < hi; i++) {
@@ -135,22 +135,29 @@ static void build_task(void *varg, size_t task, unsigned worker)
 }
 
 int porep_tree_build(porep_dom_t *nodes, const porep_tree_shape_t *t, const porep_hashers_t *h, topo_pool_t *pool,
-                     err_t *err)
+                     porep_progress_fn progress, void *progress_arg, err_t *err)
 {
-    enum { MAX_TASKS = 1024 };
+    enum { MAX_TASKS = 256, ROUND = 1 << 15 };
     int status[MAX_TASKS];
-    uint64_t bad[MAX_TASKS];
+    uint64_t bad[MAX_TASKS], done = 0, total = t->total - t->leaves;
     for (unsigned l = 0; l < t->n_levels; l++) {
         uint64_t count = (t->level_off[l + 1] - t->level_off[l]) / t->arity[l];
-        uint64_t ntasks = count < MAX_TASKS ? count : MAX_TASKS;
-        build_arg_t a = {nodes, t, h, l, count, (count + ntasks - 1) / ntasks, status, bad};
-        ntasks = (count + a.per_task - 1) / a.per_task;
-        memset(status, 0, sizeof status);
-        topo_pool_run(pool, (size_t)ntasks, build_task, &a);
-        for (uint64_t k = 0; k < ntasks; k++)
-            if (status[k])
-                return gm_err_set(err, status[k], "tree level %u: a node among %llu..%llu is not below r", l,
-                                  (unsigned long long)bad[k], (unsigned long long)(bad[k] + t->arity[l] - 1));
+        /* rounds of at most ROUND parents, so a caller hears of progress */
+        for (uint64_t first = 0; first < count; first += ROUND) {
+            uint64_t n = count - first < ROUND ? count - first : ROUND;
+            uint64_t ntasks = n < MAX_TASKS ? n : MAX_TASKS;
+            build_arg_t a = {nodes, t, h, l, first + n, first, (n + ntasks - 1) / ntasks, status, bad};
+            ntasks = (n + a.per_task - 1) / a.per_task;
+            memset(status, 0, sizeof status);
+            topo_pool_run(pool, (size_t)ntasks, build_task, &a);
+            for (uint64_t k = 0; k < ntasks; k++)
+                if (status[k])
+                    return gm_err_set(err, status[k], "tree level %u: a node among %llu..%llu is not below r", l,
+                                      (unsigned long long)bad[k], (unsigned long long)(bad[k] + t->arity[l] - 1));
+            done += n;
+            if (progress)
+                progress(progress_arg, done, total);
+        }
     }
     return 0;
 }

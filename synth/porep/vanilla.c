@@ -346,8 +346,10 @@ int porep_c1_verify(const porep_c1_t *c, const porep_graph_t *g, const porep_has
     if (g->nodes != c->shape.nodes)
         return gm_err_set(err, GM_EINVAL, "%s: the graph has %llu nodes, the proof %llu", name,
                           (unsigned long long)g->nodes, (unsigned long long)c->shape.nodes);
-    if (!c->partitions || !c->challenges)
-        return gm_err_set(err, GM_EVERIFY, "%s: no vanilla proofs", name);
+    if (c->partitions != c->shape.partitions || c->challenges != c->shape.challenges)
+        return gm_err_set(err, GM_EVERIFY, "%s: vanilla_proofs.%s: %u partitions of %u proofs, %s needs %u of %u",
+                          name, variant, c->partitions, c->challenges, c->proof->name, c->shape.partitions,
+                          c->shape.challenges);
     /* comm_c and comm_r_last from the first challenge; comm_r binds them */
     const porep_vproof_t *p0 = &c->proofs[0];
     const porep_dom_t *comm_c = &p0->c_x.proof.root;

@@ -143,6 +143,13 @@ while :; do
     sleep 0.1
 done
 [ $requeued = yes ] || fail "task ${ajid}_0 finished before it could be requeued: lengthen big.json"
+# Slurm holds a requeued job back (BeginTime about 2 min ahead); release it now.
+end=$(($(date +%s) + 30))
+until [ "$(squeue -h -j "${ajid}_0" -o %T 2>/dev/null)" = PENDING ]; do
+    [ "$(date +%s)" -lt "$end" ] || fail "task ${ajid}_0 not pending after requeue: $(squeue -h -j "${ajid}_0")"
+    sleep 0.1
+done
+scontrol update jobid="${ajid}_0" starttime=now || fail "cannot release the requeued task ${ajid}_0"
 d1=$(done_lines "$out0")
 end=$(($(date +%s) + 120))
 while squeue -h -j "$ajid" 2>/dev/null | grep -q .; do
@@ -167,5 +174,8 @@ done
 log0=$out0/slurm-${ajid}_0.log
 [ -f "$log0" ] || fail "no job log of task 0 beside its report ($log0)"
 grep -q "restart 1 " "$log0" || { cat "$log0"; fail "the log of task 0 shows no restart"; }
-echo "ok: array $ajid of 2 tasks; task 0 requeued after $d1 proofs, resumed; $(tail -1 "$T/status.log"); all verify"
+resumed=$(sed -n 's/.*campaign done: .* \([0-9][0-9]*\) resumed.*/\1/p' "$log0" | tail -1)
+[ -n "$resumed" ] && [ "$resumed" -ge "$d1" ] && [ "$resumed" -ge 1 ] ||
+    { cat "$log0"; fail "task 0's second start resumed '$resumed' units, $d1 were journaled before the requeue"; }
+echo "ok: array $ajid of 2 tasks; task 0 requeued after $d1 proofs, resumed $resumed; $(tail -1 "$T/status.log"); all verify"
 exit 0

@@ -104,7 +104,15 @@ verify_all() {
 }
 
 # ---- 1. the demo campaign on two nodes ----------------------------------------
-cp "$ROOT/jobs/demo.json" "$T/demo.json" || fail "jobs/demo.json is missing"
+# The demo as it is, but with its output and parameter cache in this test's
+# directory (jobs/demo.json names shared places under /tmp).
+demo=${GM_SLURM_DEMO:-$ROOT/jobs/demo.json}
+[ -f "$demo" ] || fail "$demo is missing"
+sed -e 's|"output": *"[^"]*"|"output": "demo-out"|' -e 's|"params": *"[^"]*"|"params": "demo-params"|' \
+    "$demo" >"$T/demo.json"
+[ "$("$BIN" campaign info --key output "$T/demo.json")" = "$T/demo-out" ] &&
+    [ "$("$BIN" campaign info --key params "$T/demo.json")" = "$T/demo-params" ] ||
+    fail "could not move the output and params of $demo into $T"
 jid=$(sbatch --parsable -N 2 -t 5 -o "$T/demo-%j.out" "$ROOT/slurm/grothmpi.sbatch" "$T/demo.json") ||
     fail "sbatch of the demo campaign failed"
 state=$(wait_job "$jid" 100)
@@ -165,5 +173,8 @@ distinct=$(grep '^done ' "$lout/journal" | cut -d' ' -f2 | sort -u | wc -l)
 (cd "$lout/proofs" && sha256sum -c --quiet "$T/first.sums") || fail "proofs of the cancelled job were rewritten"
 verify_all "$T/long.json"
 grep -q "job $jid2" "$lout/slurm-$jid2.log" || fail "no log of job $jid2 beside the report"
-echo "ok 2: scancel after $d1 of $units proofs, resubmitted job $jid2 resumed and completed; all verify"
+resumed=$(sed -n 's/.*campaign done: .* \([0-9][0-9]*\) resumed.*/\1/p' "$lout/slurm-$jid2.log" | tail -1)
+[ -n "$resumed" ] && [ "$resumed" -ge "$d1" ] ||
+    { tail -5 "$lout/slurm-$jid2.log"; fail "job $jid2 resumed '$resumed' units, $d1 were journaled before scancel"; }
+echo "ok 2: scancel after $d1 of $units proofs; resubmitted job $jid2 resumed $resumed and completed; all verify"
 exit 0

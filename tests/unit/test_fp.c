@@ -460,8 +460,9 @@ static void check_bytes(test_rng_t *rng)
 
 Test(fp, bytes_round_trip) { test_on_paths(check_bytes, "fp/bytes_round_trip"); }
 
-Test(fp, noncanonical_rejected)
+static void check_noncanonical(test_rng_t *rng)
 {
+    (void)rng;
     uint8_t be[FP_BYTES], le[FP_BYTES];
     uint64_t l[N];
     fp_t x = FP_ONE;
@@ -490,6 +491,8 @@ Test(fp, noncanonical_rejected)
     cr_expect_eq(fp_from_limbs(&x, l), GM_OK);
 }
 
+Test(fp, noncanonical_rejected) { test_on_paths(check_noncanonical, "fp/noncanonical_rejected"); }
+
 static void check_dec(test_rng_t *rng)
 {
     for (int it = 0; it < 100; it++) {
@@ -511,8 +514,9 @@ static void check_dec(test_rng_t *rng)
 
 Test(fp, dec_round_trip) { test_on_paths(check_dec, "fp/dec_round_trip"); }
 
-Test(fp, dec_errors)
+static void check_dec_errors(test_rng_t *rng)
 {
+    (void)rng;
     char pdec[200], big[201];
     uint64_t pm1[N];
     fp_t x = FP_ONE;
@@ -545,6 +549,8 @@ Test(fp, dec_errors)
     cr_expect_eq(fp_from_dec(&x, "1"), GM_OK);
     cr_expect(fp_is_one(&x));
 }
+
+Test(fp, dec_errors) { test_on_paths(check_dec_errors, "fp/dec_errors"); }
 
 /* The two kernel paths agree on many random inputs (no reference needed). */
 Test(fp, adx_matches_portable)

@@ -374,7 +374,7 @@ Test(porep_c1, synthetic_512mib_shape_verifies)
 
 /* ---- circuit witness ---------------------------------------------------------------------- */
 
-Test(porep_c1, witness_takes_the_c1_values)
+Test(porep_c1, witness_takes_the_c1_values_and_satisfies_the_circuit)
 {
     porep_c1_t c;
     c1_2k(&c);
@@ -405,6 +405,17 @@ Test(porep_c1, witness_takes_the_c1_values)
         cr_expect_arr_eq(b, c.proofs[i].exp[7].rows[1].b, 32);
     }
     cr_expect_eq(porep_c1_witness(&w, &cfg, &c, 1, &err), GM_EINVAL);
+
+    /* the circuit (synth/stacked.c) accepts the witness of a real sealed sector */
+    cs_t *cs;
+    cr_assert_eq(cs_create(&cs, CS_CHECK, CS_FLAG_NONE, &err), 0);
+    stacked_synthesize(cs, &cfg, &H.ps, &w);
+    uint64_t idx = 0;
+    const char *where = NULL;
+    cr_expect_eq(cs_status(cs, &err), 0, "%s", err.msg);
+    cr_expect(cs_is_satisfied(cs, &idx, &where), "constraint %llu (%s) fails", (unsigned long long)idx,
+              where ? where : "?");
+    cs_destroy(cs);
     free(sib);
     porep_c1_free(&c);
 }

@@ -1,0 +1,52 @@
+#!/bin/sh
+# bench/interop.sh — `make bench-interop`: grothmpi and `snarkjs groth16 prove`
+# on the same zkey and witness, side by side: wall time of the whole command
+# (process start, reading the zkey and witness, proving, writing proof.json and
+# public.json), median and min of RUNS runs each, and the ratio of medians.
+# Circuits: circomlib SHA-256 of 64 bytes (62.5 k constraints, 2^16 domain) and
+# 7 chained Poseidon (3.6 k, 2^12); artifacts from tests/interop/run.sh (set up
+# on the first run, cached in $BUILD/interop). Both use every CPU (snarkjs's
+# wasm workers, grothmpi's pool). Benchmarks measure, never assert.
+#   BUILD=build RUNS=5 sh bench/interop.sh [sha256] [poseidon]
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-build}
+case "$BUILD" in /*) ;; *) BUILD="$root/$BUILD" ;; esac
+RUNS=${RUNS:-5}
+G="$BUILD/grothmpi"
+WORK=${GM_INTEROP_DIR:-$BUILD/interop}
+SJ="node $root/tests/interop/node_modules/snarkjs/build/cli.cjs"
+circuits=${*:-sha256 poseidon}
+
+# Artifacts (and the interop check itself) first.
+BUILD="$BUILD" GM_INTEROP_DIR="$WORK" sh "$root/tests/interop/run.sh" $circuits >/dev/null
+
+# median_min CMD...: runs CMD $RUNS times; prints "median min" in seconds.
+median_min() {
+    : >"$WORK/times"
+    i=0
+    while [ $i -lt "$RUNS" ]; do
+        t0=$(date +%s.%N)
+        "$@" >/dev/null 2>&1
+        t1=$(date +%s.%N)
+        echo "$t1 - $t0" | bc -l >>"$WORK/times"
+        i=$((i + 1))
+    done
+    sort -g "$WORK/times" | awk '{v[NR] = $1} END {m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.3f %.3f\n", m, v[1]}'
+}
+
+cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')
+echo "bench-interop: $cpu, $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $RUNS runs each, $(date -u +%Y-%m-%d)"
+echo "bench-interop: grothmpi $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?'), snarkjs $(node -p "require('$root/tests/interop/node_modules/snarkjs/package.json').version")"
+printf '%-10s %10s %10s %12s %12s %8s\n' circuit "gm med s" "gm min s" "snarkjs med" "snarkjs min" ratio
+for c in $circuits; do
+    d="$WORK/$c"
+    set -- $(median_min "$G" snarkjs prove "$d/$c.zkey" "$d/$c.wtns" "$d/b_proof.json" "$d/b_public.json")
+    gmed=$1 gmin=$2
+    set -- $(median_min $SJ groth16 prove "$d/$c.zkey" "$d/$c.wtns" "$d/b_sproof.json" "$d/b_spublic.json")
+    smed=$1 smin=$2
+    ratio=$(echo "$smed / $gmed" | bc -l)
+    printf '%-10s %10s %10s %12s %12s %7.1fx\n' "$c" "$gmed" "$gmin" "$smed" "$smin" "$ratio"
+done
+echo "bench-interop: grothmpi stages of the last circuit (one run, --verbose):"
+"$G" snarkjs prove --verbose "$d/$c.zkey" "$d/$c.wtns" "$d/b_proof.json" "$d/b_public.json" | sed 's/^/  /'

@@ -1,0 +1,255 @@
+/*
+ * bench/synth_bench.c — `grothmpi bench synth`: synthesis of one PoRep
+ * partition without proving it, the equivalent of cuzk-bench's synth-only
+ * mode: the witness (the StackedCircuit run in CS_WITNESS mode over a random
+ * consistent witness) and the a/b/c products over the cached shape, with
+ * constraints per second and the memory one partition holds.
+ *
+ * Anchors printed with the figures: bellperson synthesizes a 32 GiB
+ * partition (130 M constraints) on one Zen 4 thread at about 4 M
+ * constraints/s; grothmpi's goal is >= 10 M constraints/s per thread for the
+ * witness plus a/b/c on the 512 MiB shape (4.4 M constraints), and a peak of
+ * <= 100 bytes per constraint per partition (bellperson/cuzk: about 112).
+ *
+ * The shape is recorded once (CS_SHAPE) and cached as <cache>/porep-<bytes>.shape,
+ * the file `grothmpi setup` and `grothmpi circuit shape` use; recording and
+ * loading it are outside every timed region. The random witness's vanilla
+ * data (sparse trees over the challenged nodes) is made outside the timed
+ * region too: it stands for reading a C1. Per-thread rates divide by the
+ * process CPU time of the stage (witness synthesis runs on one thread, a/b/c
+ * on the pool), so a loaded machine shows in the wall times, not the rates.
+ * Min and median of N runs; it measures and never asserts.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/base.h"
+#include "bench/bench.h"
+#include "synth/synth.h"
+#include "topo/topo.h"
+
+#define BELLPERSON_RATE 4.0e6   /* constraints/s, one Zen 4 thread, 32 GiB partition */
+#define GOAL_RATE 10.0e6        /* constraints/s per thread, witness + a/b/c, 512 MiB */
+#define GOAL_BYTES 100.0        /* peak bytes per constraint per partition */
+#define BELLPERSON_BYTES 112.0
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: grothmpi bench synth --porep SIZE [--partition K] [--threads N] [--runs R]\n"
+               "                            [--cache DIR]\n\n"
+               "  --porep SIZE     sector size: 2KiB, 8MiB, 512MiB, 32GiB, 64GiB (default 512MiB)\n"
+               "  --partition K    the partition (its witness seed; default 0)\n"
+               "  --threads N      a/b/c threads (default 1); the witness runs on one thread\n"
+               "  --runs R         runs (default 3)\n"
+               "  --cache DIR      shape cache (default $GROTHMPI_PARAMS_CACHE or\n"
+               "                   /tmp/grothmpi-params); the shape is recorded once\n");
+}
+
+/* Loads <dir>/<id>.shape, or records it (CS_SHAPE) and saves it there. */
+static int shape_get(cs_shape_t **out, const char *dir, const char *id, const stacked_config_t *cfg,
+                     const poseidon_set_t *ps, err_t *err)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s.shape", dir, id);
+    struct stat st;
+    uint64_t t0 = gm_now_ns();
+    if (stat(path, &st) == 0) {
+        int rc = cs_shape_load(out, dir, id, err);
+        if (rc == 0)
+            printf("shape:   %s (cached, loaded in %.2f s)\n", path, (double)(gm_now_ns() - t0) * 1e-9);
+        return rc;
+    }
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+        return gm_err_set(err, GM_EIO, "%s: cannot create: %s", dir, strerror(errno));
+    printf("shape:   recording %s once (CS_SHAPE) ...\n", id);
+    fflush(stdout);
+    cs_t *cs;
+    int rc = cs_create(&cs, CS_SHAPE, CS_FLAG_NONE, err);
+    if (rc)
+        return rc;
+    stacked_synthesize(cs, cfg, ps, NULL);
+    rc = cs_shape_take(cs, out, err);
+    cs_destroy(cs);
+    if (rc)
+        return rc;
+    double rec = (double)(gm_now_ns() - t0) * 1e-9;
+    if ((rc = cs_shape_save(*out, dir, id, err))) {
+        cs_shape_free(*out);
+        *out = NULL;
+        return rc;
+    }
+    printf("shape:   recorded in %.2f s, saved to %s\n", rec, path);
+    return 0;
+}
+
+typedef struct {
+    double wall, cpu;
+} tm_t;
+
+static double med_of(tm_t *v, size_t n, bool cpu, double *min)
+{
+    double x[64];
+    for (size_t i = 0; i < n; i++)
+        x[i] = cpu ? v[i].cpu : v[i].wall;
+    double m = bench_median(x, n);
+    *min = x[0];
+    return m;
+}
+
+int bench_synth_main(int argc, char **argv)
+{
+    static const struct option opts[] = {{"porep", required_argument, 0, 'p'},   {"partition", required_argument, 0, 'k'},
+                                         {"threads", required_argument, 0, 't'}, {"runs", required_argument, 0, 'r'},
+                                         {"cache", required_argument, 0, 'c'},   {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    const char *size_s = "512MiB", *cache = getenv("GROTHMPI_PARAMS_CACHE");
+    unsigned threads = 1, runs = 3, part = 0;
+    int o;
+    optind = 1;
+    while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (o) {
+        case 'p': size_s = optarg; break;
+        case 'k': part = (unsigned)strtoul(optarg, NULL, 10); break;
+        case 't': threads = (unsigned)strtoul(optarg, NULL, 10); break;
+        case 'r': runs = (unsigned)strtoul(optarg, NULL, 10); break;
+        case 'c': cache = optarg; break;
+        case 'h': usage(stdout); return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    if (!cache || !*cache)
+        cache = "/tmp/grothmpi-params";
+    if (optind != argc || runs < 1 || runs > 64 || threads < 1 || threads > 1024) {
+        usage(stderr);
+        return 2;
+    }
+    err_t err;
+    gm_err_clear(&err);
+    stacked_config_t cfg;
+    uint64_t bytes;
+    if (stacked_sector_size_parse(&bytes, size_s, "--porep", &err) || stacked_config_init(&cfg, bytes, &err)) {
+        fprintf(stderr, "grothmpi: bench synth: %s\n", err.msg);
+        return 2;
+    }
+    if (part >= cfg.partitions) {
+        fprintf(stderr, "grothmpi: bench synth: --partition: %u is not in 0..%u\n", part, cfg.partitions - 1);
+        return 2;
+    }
+    char id[64];
+    snprintf(id, sizeof id, "porep-%llu", (unsigned long long)bytes);
+
+    int rc = 1;
+    poseidon_set_t ps;
+    bool ps_ok = false;
+    cs_shape_t *shape = NULL;
+    topo_pool_t *pool = NULL;
+    stacked_witness_t *w = NULL;
+    cs_t *cs = NULL;
+    fr_t *a = NULL, *b = NULL, *c = NULL;
+    tm_t t_wit[64], t_abc[64], t_both[64];
+    size_t mem_wit = 0, mem_abc = 0, mem_peak = 0;
+    if (poseidon_set_init(&ps, &err))
+        goto fail;
+    ps_ok = true;
+    bench_print_machine();
+    if (shape_get(&shape, cache, id, &cfg, &ps, &err))
+        goto fail;
+    uint64_t n = shape->n_constraints;
+    printf("circuit: porep %s partition %u: %llu constraints, %llu rows, %llu inputs, %llu aux; nnz A %llu, "
+           "B %llu, C %llu\n",
+           size_s, part, (unsigned long long)n, (unsigned long long)shape->n_rows,
+           (unsigned long long)shape->n_inputs, (unsigned long long)shape->n_aux,
+           (unsigned long long)cs_shape_nnz(shape, 0), (unsigned long long)cs_shape_nnz(shape, 1),
+           (unsigned long long)cs_shape_nnz(shape, 2));
+    if (topo_pool_create_flat(&pool, threads, &err))
+        goto fail;
+    uint64_t t0 = gm_now_ns();
+    if (stacked_witness_random(&w, &cfg, &ps, part, &err))
+        goto fail;
+    printf("vanilla: random consistent witness data in %.3f s (stands for reading C1; not timed below)\n",
+           (double)(gm_now_ns() - t0) * 1e-9);
+    size_t rows = (size_t)shape->n_rows;
+    for (unsigned r = 0; r < runs; r++) {
+        /* one partition's life: the witness system, then a, b, c */
+        size_t base = gm_mem_current();
+        gm_mem_reset_peak();
+        uint64_t w0 = gm_now_ns(), c0 = gm_process_cpu_ns();
+        if (cs_create(&cs, CS_WITNESS, CS_FLAG_NONE, &err))
+            goto fail;
+        cs_reserve(cs, shape->n_aux, shape->n_inputs);
+        stacked_synthesize(cs, &cfg, &ps, w);
+        if (cs_status(cs, &err))
+            goto fail;
+        uint64_t w1 = gm_now_ns(), c1 = gm_process_cpu_ns();
+        mem_wit = gm_mem_current() - base;
+        if (cs_num_aux(cs) != shape->n_aux || cs_num_inputs(cs) != shape->n_inputs) {
+            gm_err_set(&err, GM_EINVAL, "the witness has %llu aux, the shape %llu",
+                       (unsigned long long)cs_num_aux(cs), (unsigned long long)shape->n_aux);
+            goto fail;
+        }
+        a = gm_alloc(rows * sizeof(fr_t));
+        b = gm_alloc(rows * sizeof(fr_t));
+        c = gm_alloc(rows * sizeof(fr_t));
+        if (!a || !b || !c) {
+            gm_err_set(&err, GM_ENOMEM, "out of memory for a, b, c (%zu rows)", rows);
+            goto fail;
+        }
+        uint64_t a0 = gm_now_ns(), ac0 = gm_process_cpu_ns();
+        cs_shape_abc(shape, cs_input_values(cs), cs_aux_values(cs), a, b, c, pool);
+        uint64_t a1 = gm_now_ns(), ac1 = gm_process_cpu_ns();
+        mem_abc = gm_mem_current() - base - mem_wit;
+        mem_peak = gm_mem_peak() - base;
+        t_wit[r] = (tm_t){(double)(w1 - w0) * 1e-9, (double)(c1 - c0) * 1e-9};
+        t_abc[r] = (tm_t){(double)(a1 - a0) * 1e-9, (double)(ac1 - ac0) * 1e-9};
+        t_both[r] = (tm_t){t_wit[r].wall + t_abc[r].wall, t_wit[r].cpu + t_abc[r].cpu};
+        gm_free(a);
+        gm_free(b);
+        gm_free(c);
+        a = b = c = NULL;
+        cs_destroy(cs);
+        cs = NULL;
+    }
+    printf("runs:    %u, a/b/c on %u thread%s, witness on 1\n\n", runs, threads, threads == 1 ? "" : "s");
+    printf("%-22s %9s %9s %9s   %s\n", "stage", "min s", "median s", "cpu s", "M constraints/s per thread (cpu)");
+    struct {
+        const char *name;
+        tm_t *t;
+    } rowsv[] = {{"witness (synthesis)", t_wit}, {"a/b/c (A·z, B·z, C·z)", t_abc}, {"witness + a/b/c", t_both}};
+    double rate_both = 0;
+    for (int i = 0; i < 3; i++) {
+        double mn, mncpu, md = med_of(rowsv[i].t, runs, false, &mn), mdcpu = med_of(rowsv[i].t, runs, true, &mncpu);
+        double rate = (double)n / mdcpu;
+        printf("%-22s %9.3f %9.3f %9.3f   %6.2f\n", rowsv[i].name, mn, md, mdcpu, rate * 1e-6);
+        if (i == 2)
+            rate_both = rate;
+    }
+    double bpc = (double)mem_peak / (double)n;
+    printf("\nrate:    %.2f M constraints/s per thread (witness + a/b/c, median cpu): %.2fx bellperson "
+           "(4 M/s, 32 GiB, one Zen 4 thread), %.2fx the goal (10 M/s)\n",
+           rate_both * 1e-6, rate_both / BELLPERSON_RATE, rate_both / GOAL_RATE);
+    printf("memory:  witness values %.1f MiB, a/b/c %.1f MiB, partition peak %.1f MiB (allocator) = %.1f bytes per "
+           "constraint: goal <= %.0f, bellperson/cuzk ~%.0f\n",
+           (double)mem_wit / 1048576.0, (double)mem_abc / 1048576.0, (double)mem_peak / 1048576.0, bpc, GOAL_BYTES,
+           BELLPERSON_BYTES);
+    printf("process: allocator peak %.1f MiB (the shape included: %.1f MiB), rss peak %.1f MiB\n",
+           (double)gm_mem_peak() / 1048576.0, (double)(gm_mem_current()) / 1048576.0,
+           (double)gm_rss_peak() / 1048576.0);
+    rc = 0;
+fail:
+    if (rc)
+        fprintf(stderr, "grothmpi: bench synth: %s\n", err.msg);
+    gm_free(a);
+    gm_free(b);
+    gm_free(c);
+    cs_destroy(cs);
+    stacked_witness_free(w, &cfg);
+    topo_pool_destroy(pool);
+    cs_shape_free(shape);
+    if (ps_ok)
+        poseidon_set_free(&ps);
+    return rc;
+}

@@ -1,0 +1,9 @@
+#!/bin/sh
+# tests/integration/netns/netns-down.sh PREFIX NET — removes what netns-up.sh
+# made for PREFIX: the namespaces, the bridge and the /etc/hosts lines.
+P=${1:-gmh}; NET=${2:-10.78.0}
+for ns in $(ip netns list | awk -v p="^$P[0-9]+$" '$1 ~ p {print $1}'); do ip netns del "$ns"; done
+ip link del "br-$P" 2>/dev/null
+esc=$(echo "$NET" | sed 's/\./\\./g')
+sed -i "/^$esc\./d" /etc/hosts
+exit 0

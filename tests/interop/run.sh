@@ -1,0 +1,124 @@
+#!/bin/sh
+# tests/interop/run.sh — grothmpi against snarkjs, both directions.
+#
+#   BUILD=build sh tests/interop/run.sh [multiplier] [poseidon] [sha256]
+#
+# For each circuit (default: all three): circom2 compiles it with --prime
+# bls12381; `grothmpi snarkjs ptau` makes a development powers of tau
+# (snarkjs's `prepare phase2` needs hours at 2^16 on BLS12-381); snarkjs runs
+# groth16 setup (poseidon also a zkey contribution, so both section orders
+# occur), exports the verification key and computes the witness, which both
+# `snarkjs wtns check` and `grothmpi snarkjs check` accept. Then:
+#   1. grothmpi proves; `snarkjs groth16 verify` and `grothmpi snarkjs verify` accept;
+#   2. snarkjs proves; both verifiers accept;
+#   3. each proof altered (pi_a x + 1, pi_a/pi_c swapped, pi_c negated) and
+#      public.json altered: both verifiers reject every variant;
+#   4. grothmpi's proof.json has snarkjs's layout (digits masked) and its
+#      public.json is snarkjs's byte for byte; sha256's public values are
+#      node's crypto SHA-256 of the message.
+# Artifacts are cached in $GM_INTEROP_DIR (default $BUILD/interop), keyed by
+# the circuit source and the package lock, so a rerun only proves and verifies.
+# node_modules comes from `npm ci` here when it is missing or older than the lock.
+# Exit 0 when everything holds; the first failure prints its command and output.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+BUILD=${BUILD:-build}
+case "$BUILD" in /*) ;; *) BUILD="$root/$BUILD" ;; esac
+G="$BUILD/grothmpi"
+WORK=${GM_INTEROP_DIR:-$BUILD/interop}
+SJ="node $here/node_modules/snarkjs/build/cli.cjs"
+TOOLS="node $here/tools.mjs"
+SEED=000000000000000000000000000000000000000000000000000000000000abcd
+MSG="grothmpi interop: sha256 of a message of exactly 64 bytes. 0123"
+SALT=987654321
+[ -x "$G" ] || { echo "interop: $G not built"; exit 1; }
+command -v node >/dev/null || { echo "interop: node is not installed"; exit 1; }
+mkdir -p "$WORK"
+
+if [ ! -f "$here/node_modules/.package-lock.json" ] || [ "$here/package-lock.json" -nt "$here/node_modules/.package-lock.json" ]; then
+    echo "interop: npm ci in $here"
+    (cd "$here" && npm ci --no-audit --no-fund >/dev/null)
+fi
+
+fail() { echo "interop: FAIL: $*"; exit 1; }
+# run CMD...: must succeed; output kept in $WORK/last.log
+run() { "$@" >"$WORK/last.log" 2>&1 || { cat "$WORK/last.log"; fail "$*"; }; }
+# reject CMD...: must fail
+reject() { if "$@" >"$WORK/last.log" 2>&1; then cat "$WORK/last.log"; fail "accepted: $*"; fi; }
+now() { date +%s.%N; }
+
+power_of() { case "$1" in multiplier) echo 4 ;; poseidon) echo 12 ;; sha256) echo 16 ;; esac; }
+
+ptau() { # ptau POWER -> path
+    p="$WORK/dev_$1.ptau"
+    [ -f "$p" ] || run "$G" snarkjs ptau --power "$1" --seed "$SEED" "$p"
+    echo "$p"
+}
+
+setup() { # setup CIRCUIT: compile, setup, witness (cached)
+    c=$1; d="$WORK/$c"; mkdir -p "$d"
+    key=$(cat "$here/circuits/$c.circom" "$here/package-lock.json" "$here/run.sh" | sha256sum | cut -c1-16)
+    if [ -f "$d/key" ] && [ "$(cat "$d/key")" = "$key" ]; then return 0; fi
+    rm -rf "$d"; mkdir -p "$d"
+    t0=$(now)
+    run npx --prefix "$here" circom2 "$here/circuits/$c.circom" --r1cs --wasm --prime bls12381 -o "$d"
+    pt=$(ptau "$(power_of "$c")")
+    if [ "$c" = sha256 ]; then
+        run $TOOLS sha-input "$MSG" "$SALT" "$d/input.json"
+    else
+        cp "$here/circuits/$c.input.json" "$d/input.json"
+    fi
+    run $SJ wtns calculate "$d/${c}_js/$c.wasm" "$d/input.json" "$d/$c.wtns"
+    run $SJ wtns check "$d/$c.r1cs" "$d/$c.wtns"
+    if [ "$c" = poseidon ]; then
+        run $SJ groth16 setup "$d/$c.r1cs" "$pt" "$d/${c}_0.zkey"
+        run $SJ zkey contribute "$d/${c}_0.zkey" "$d/$c.zkey" --name=interop -e="grothmpi interop entropy"
+        rm -f "$d/${c}_0.zkey"
+    else
+        run $SJ groth16 setup "$d/$c.r1cs" "$pt" "$d/$c.zkey"
+    fi
+    run $SJ zkey export verificationkey "$d/$c.zkey" "$d/verification_key.json"
+    echo "$key" >"$d/key"
+    printf 'interop: %s: compiled and set up in %.0f s\n' "$c" "$(echo "$(now) - $t0" | bc)"
+}
+
+check() { # check CIRCUIT
+    c=$1; d="$WORK/$c"; vk="$d/verification_key.json"
+    run "$G" snarkjs check "$d/$c.r1cs" "$d/$c.wtns"
+    # 1. grothmpi proves, both verify.
+    run "$G" snarkjs prove "$d/$c.zkey" "$d/$c.wtns" "$d/g_proof.json" "$d/g_public.json" --r1cs "$d/$c.r1cs"
+    run $SJ groth16 verify "$vk" "$d/g_public.json" "$d/g_proof.json"
+    grep -q "OK!" "$WORK/last.log" || fail "$c: snarkjs did not print OK! for grothmpi's proof"
+    run "$G" snarkjs verify "$vk" "$d/g_public.json" "$d/g_proof.json"
+    # 2. snarkjs proves, both verify.
+    run $SJ groth16 prove "$d/$c.zkey" "$d/$c.wtns" "$d/s_proof.json" "$d/s_public.json"
+    run "$G" snarkjs verify "$vk" "$d/s_public.json" "$d/s_proof.json"
+    run $SJ groth16 verify "$vk" "$d/s_public.json" "$d/s_proof.json"
+    # 3. altered proofs and inputs fail in both verifiers.
+    for who in g s; do
+        for kind in pi_a_x swap_ac neg_c; do
+            run $TOOLS tamper "$kind" "$d/${who}_proof.json" "$d/bad_proof.json"
+            reject $SJ groth16 verify "$vk" "$d/${who}_public.json" "$d/bad_proof.json"
+            reject "$G" snarkjs verify "$vk" "$d/${who}_public.json" "$d/bad_proof.json"
+        done
+        run $TOOLS tamper public0 "$d/${who}_public.json" "$d/bad_public.json"
+        reject $SJ groth16 verify "$vk" "$d/bad_public.json" "$d/${who}_proof.json"
+        reject "$G" snarkjs verify "$vk" "$d/bad_public.json" "$d/${who}_proof.json"
+    done
+    # 4. the files themselves.
+    cmp -s "$d/g_public.json" "$d/s_public.json" || fail "$c: public.json differs from snarkjs's"
+    $TOOLS mask "$d/g_proof.json" >"$d/g_mask"
+    $TOOLS mask "$d/s_proof.json" >"$d/s_mask"
+    cmp -s "$d/g_mask" "$d/s_mask" || { diff "$d/g_mask" "$d/s_mask"; fail "$c: proof.json layout differs"; }
+    [ "$c" != sha256 ] || run $TOOLS sha-check "$MSG" "$SALT" "$d/g_public.json"
+    echo "interop: $c: ok (grothmpi -> snarkjs, snarkjs -> grothmpi, 8 tampered variants rejected by both)"
+}
+
+circuits=${*:-multiplier poseidon sha256}
+for c in $circuits; do
+    [ -f "$here/circuits/$c.circom" ] || fail "no circuit $c"
+    setup "$c"
+    check "$c"
+done
+echo "interop: all passed"

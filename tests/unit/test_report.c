@@ -1,0 +1,203 @@
+/*
+ * tests/unit/test_report.c — suite "report": the cluster report built from
+ * hand-made rank metrics (mpi/mpi_internal.h's mr_report_build), its
+ * report.json keys, totals, proofs per hour and load imbalance against
+ * numbers computed here by hand, "not available" counters as null / NA, the
+ * save -> load round trip, the CSV shape, and load's errors.
+ */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mpi/mpi_internal.h"
+
+static void fill(mr_metrics_t *m, int rank, uint64_t units, double busy_s, bool counters)
+{
+    memset(m, 0, sizeof *m);
+    m->rank = rank;
+    m->threads = 2;
+    m->ndomains = 1;
+    snprintf(m->host, sizeof m->host, "h%d", rank);
+    snprintf(m->model, sizeof m->model, "zen4");
+    m->units = units;
+    m->busy_ns = (uint64_t)(busy_s * 1e9);
+    m->run_ns = m->busy_ns + 1000000;
+    for (int s = 0; s < MR_NSTAGES; s++) {
+        m->wall_ns[s] = (uint64_t)(s + 1) * 1000000000ULL;
+        m->cpu_ns[s] = (uint64_t)(s + 1) * 500000000ULL;
+    }
+    m->cpu_known[MR_WITNESS] = m->cpu_known[MR_PROVE] = 1;
+    m->nev = 3;
+    snprintf(m->ev_name[0], MR_EV_NAME, "instructions");
+    snprintf(m->ev_name[1], MR_EV_NAME, "cycles");
+    snprintf(m->ev_name[2], MR_EV_NAME, "task-clock");
+    m->ev_avail[0] = m->ev_avail[1] = counters;
+    m->ev_avail[2] = 1;
+    for (int c = 0; c < MR_NCS; c++) {
+        m->ev[c][0] = 3000;
+        m->ev[c][1] = 1500;
+        m->ev[c][2] = 1e9;
+    }
+    m->ndom_counted = 1;
+    snprintf(m->dom_cpus[0], sizeof m->dom_cpus[0], "0-1");
+    m->ev_dom[0][0] = 3000;
+    m->ev_dom[0][1] = 1000;
+    m->ev_dom[0][2] = 1e9;
+    m->alloc_peak = 1000 + (uint64_t)rank;
+    m->rss_peak = 2000 + (uint64_t)rank;
+}
+
+static json_t *load_json(const char *path)
+{
+    json_error_t je;
+    json_t *j = json_load_file(path, 0, &je);
+    cr_assert_not_null(j, "%s: %s", path, je.text);
+    return j;
+}
+
+Test(report, build_save_load)
+{
+    jobs_campaign_t c;
+    err_t e;
+    gm_err_clear(&e);
+    cr_assert_eq(jobs_campaign_parse(&c, "{\"name\": \"r\", \"circuit\": \"test-mul\", \"params\": \"p\", \"output\": "
+                                         "\"o\", \"sectors\": {\"count\": 5}, \"partitions\": 2}",
+                                     "r.json", "/b", JOBS_PARSE_NO_FILES, &e),
+                 0, "%s", e.msg);
+    mr_metrics_t m[2];
+    fill(&m[0], 0, 6, 3.0, true);
+    fill(&m[1], 1, 4, 1.0, false);
+    mpi_report_t *r = NULL;
+    cr_assert_eq(mr_report_build(&r, &c, m, 2, 10, 8, 2, 3, 4.0, &e), 0, "%s", e.msg);
+    char dir[] = "/tmp/gm-report-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char jp[256], cp[256];
+    snprintf(jp, sizeof jp, "%s/report.json", dir);
+    snprintf(cp, sizeof cp, "%s/report.csv", dir);
+    cr_assert_eq(mpi_report_save(r, jp, &e), 0, "%s", e.msg);
+    cr_assert_eq(mpi_report_save_csv(r, cp, &e), 0, "%s", e.msg);
+    mpi_report_free(r);
+
+    json_t *j = load_json(jp);
+    cr_expect_str_eq(json_string_value(json_object_get(j, "format")), "grothmpi-report");
+    cr_expect_eq(json_integer_value(json_object_get(j, "version")), 1);
+    json_t *run = json_object_get(j, "run");
+    cr_expect_eq(json_integer_value(json_object_get(run, "ranks")), 2);
+    cr_expect_eq(json_integer_value(json_object_get(run, "proved")), 8);
+    cr_expect_eq(json_integer_value(json_object_get(run, "resumed")), 2);
+    cr_expect_eq(json_integer_value(json_object_get(run, "verified_by_root")), 3);
+    /* 8 proofs in 4 s = 7200 per hour; busy 3 s and 1 s: max / mean = 1.5 */
+    cr_expect_float_eq(json_real_value(json_object_get(run, "proofs_per_hour")), 7200.0, 1e-6);
+    cr_expect_float_eq(json_real_value(json_object_get(run, "load_imbalance")), 1.5, 1e-9);
+    cr_expect_eq(json_integer_value(json_object_get(run, "units_per_rank_min")), 4);
+    cr_expect_eq(json_integer_value(json_object_get(run, "units_per_rank_max")), 6);
+    json_t *campaign = json_object_get(j, "campaign");
+    cr_expect_str_eq(json_string_value(json_object_get(campaign, "circuit")), "test-mul");
+    cr_expect_eq(json_integer_value(json_object_get(campaign, "units")), 10);
+    json_t *r0 = json_array_get(json_object_get(j, "ranks"), 0), *r1 = json_array_get(json_object_get(j, "ranks"), 1);
+    cr_expect_str_eq(json_string_value(json_object_get(r1, "host")), "h1");
+    /* rank 0: 6 proofs in 3 s busy = 7200/h; rank 1: 4 in 1 s = 14400/h */
+    cr_expect_float_eq(json_real_value(json_object_get(r0, "proofs_per_hour")), 7200.0, 1e-6);
+    cr_expect_float_eq(json_real_value(json_object_get(r1, "proofs_per_hour")), 14400.0, 1e-6);
+    json_t *msm = json_object_get(json_object_get(r0, "stages"), "msm");
+    cr_expect_float_eq(json_real_value(json_object_get(msm, "wall_s")), 4.0, 1e-9);
+    cr_expect(json_is_null(json_object_get(msm, "cpu_s")), "msm CPU runs inside prove: null");
+    json_t *prove = json_object_get(json_object_get(r0, "stages"), "prove");
+    cr_expect_float_eq(json_real_value(json_object_get(prove, "cpu_s")), 3.0, 1e-9);
+    /* counters: rank 0 has them, rank 1 reads null; IPC only where both exist */
+    json_t *c0 = json_object_get(json_object_get(r0, "counters"), "prove");
+    json_t *c1 = json_object_get(json_object_get(r1, "counters"), "prove");
+    cr_expect_float_eq(json_real_value(json_object_get(c0, "instructions")), 3000.0, 1e-9);
+    cr_expect(json_is_null(json_object_get(c1, "instructions")));
+    cr_expect_float_eq(json_real_value(json_object_get(json_object_get(json_object_get(r0, "derived"), "prove"), "ipc")),
+                       2.0, 1e-9);
+    cr_expect(json_is_null(json_object_get(json_object_get(json_object_get(r1, "derived"), "prove"), "ipc")));
+    json_t *d0 = json_array_get(json_object_get(r0, "domains"), 0);
+    cr_expect_str_eq(json_string_value(json_object_get(d0, "cpus")), "0-1");
+    cr_expect_float_eq(
+        json_real_value(json_object_get(json_object_get(json_object_get(d0, "derived"), "prove"), "ipc")), 3.0, 1e-9);
+    /* totals: wall sums; CPU null when one rank lacks it; counters null when one rank lacks them */
+    json_t *tot = json_object_get(j, "totals");
+    json_t *tw = json_object_get(json_object_get(tot, "stages"), "witness");
+    cr_expect_float_eq(json_real_value(json_object_get(tw, "wall_s")), 2.0, 1e-9);
+    cr_expect_float_eq(json_real_value(json_object_get(tw, "cpu_s")), 1.0, 1e-9);
+    cr_expect(json_is_null(json_object_get(json_object_get(json_object_get(tot, "stages"), "io"), "cpu_s")));
+    json_t *tc = json_object_get(json_object_get(tot, "counters"), "prove");
+    cr_expect(json_is_null(json_object_get(tc, "instructions")));
+    cr_expect_float_eq(json_real_value(json_object_get(tc, "task-clock")), 2e9, 1e-3);
+    cr_expect_eq(json_integer_value(json_object_get(tot, "rss_peak_bytes_max")), 2001);
+    json_decref(j);
+
+    /* load + print: text and CSV */
+    mpi_report_t *r2 = NULL;
+    cr_assert_eq(mpi_report_load(&r2, jp, &e), 0, "%s", e.msg);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    mpi_report_print_text(r2, f);
+    fclose(f);
+    cr_expect(strstr(buf, "cluster report: campaign r, circuit test-mul, 2 ranks") != NULL, "%s", buf);
+    cr_expect(strstr(buf, "per L3 domain") != NULL);
+    cr_expect(strstr(buf, "n/a") != NULL);
+    free(buf);
+    f = open_memstream(&buf, &len);
+    mpi_report_print_csv(r2, f);
+    fclose(f);
+    /* header + (2 ranks + all) x 8 stages */
+    int lines = 0;
+    for (char *p = buf; *p; p++)
+        lines += *p == '\n';
+    cr_expect_eq(lines, 1 + 3 * MR_NSTAGES, "%s", buf);
+    cr_expect(strncmp(buf, "rank,host,stage,wall_s,cpu_s,units,proofs_per_hour,instructions,cycles,task-clock\n",
+                      strlen("rank,host,stage,wall_s,cpu_s,units,proofs_per_hour,instructions,cycles,task-clock\n")) == 0,
+              "%s", buf);
+    cr_expect(strstr(buf, "\n1,h1,prove,6.000000,3.000000,4,14400.0,NA,NA,1000000000\n") != NULL, "%s", buf);
+    cr_expect(strstr(buf, "\nall,,msm,") != NULL);
+    /* the saved CSV is the printed one */
+    uint8_t *saved;
+    size_t slen;
+    cr_assert_eq(groth16_read_file(&saved, &slen, cp, &e), 0);
+    cr_expect_eq(slen, len);
+    cr_expect(memcmp(saved, buf, len) == 0);
+    gm_free(saved);
+    free(buf);
+    mpi_report_free(r2);
+    unlink(jp);
+    unlink(cp);
+    rmdir(dir);
+    jobs_campaign_free(&c);
+}
+
+Test(report, load_errors)
+{
+    char dir[] = "/tmp/gm-report-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char p[256];
+    snprintf(p, sizeof p, "%s/x.json", dir);
+    mpi_report_t *r = NULL;
+    err_t e;
+    gm_err_clear(&e);
+    cr_expect_eq(mpi_report_load(&r, p, &e), GM_EIO);
+    cr_expect(strstr(e.msg, "cannot open") != NULL);
+    FILE *f = fopen(p, "w");
+    fputs("{\"format\": \"other\"}", f);
+    fclose(f);
+    cr_expect_eq(mpi_report_load(&r, p, &e), GM_EFORMAT);
+    cr_expect(strstr(e.msg, "format: not \"grothmpi-report\"") != NULL, "%s", e.msg);
+    f = fopen(p, "w");
+    fputs("{\"format\": \"grothmpi-report\", \"version\": 2}", f);
+    fclose(f);
+    cr_expect_eq(mpi_report_load(&r, p, &e), GM_EFORMAT);
+    cr_expect(strstr(e.msg, "version") != NULL);
+    f = fopen(p, "w");
+    fputs("{not json", f);
+    fclose(f);
+    cr_expect_eq(mpi_report_load(&r, p, &e), GM_EFORMAT);
+    cr_expect(strstr(e.msg, "line 1") != NULL);
+    cr_expect_null(r);
+    unlink(p);
+    rmdir(dir);
+}
