@@ -30,7 +30,9 @@
 #
 # Slurm 22.05 specifics (docs/slurm.md, platform notes §8): MpiDefault=pmix for
 # Debian's Open MPI; no cgroups (proctrack/linuxproc, task/none); TmpFS=DIR/tmpfs/%n
-# so the two slurmstepd of one job do not collide in one pmix directory.
+# so the two slurmstepd of one job do not collide in one pmix directory;
+# cred_expire=10 (default 120): a requeued job waits that long before it may
+# start again (a node refuses the job id's revoked credential until then).
 set -u
 
 usage() {
@@ -103,7 +105,7 @@ SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
 CredType=cred/munge
-AuthInfo=socket=$D/munge/munge.sock
+AuthInfo=socket=$D/munge/munge.sock,cred_expire=10
 MpiDefault=pmix
 MailProg=/bin/true
 ProctrackType=proctrack/linuxproc
@@ -113,6 +115,7 @@ AccountingStorageType=accounting_storage/none
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 SchedulerType=sched/backfill
+SchedulerParameters=sched_interval=2,bf_interval=2
 ReturnToService=2
 JobRequeue=1
 SlurmctldPort=$PORT

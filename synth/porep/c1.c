@@ -521,6 +521,8 @@ int porep_c1_read(porep_c1_t *c, const char *path, err_t *err)
         return gm_err_set(err, GM_EIO, "%s: cannot read: %s", path, strerror(errno));
     json_error_t je;
     json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+    if (!root && je.line < 1) /* jansson could not open or read it */
+        return gm_err_set(err, GM_EIO, "%s: cannot read: %s", path, je.text);
     if (!root)
         return gm_err_set(err, GM_EFORMAT, "%s: line %d column %d: not valid JSON: %s", path, je.line, je.column,
                           je.text);

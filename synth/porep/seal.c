@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "synth/porep/porep_internal.h"
 
@@ -253,6 +254,13 @@ int porep_seal(porep_sealed_t *out, const char *dir, const porep_seal_opts_t *o,
                                            "`porep synthetic` for 32GiB and 64GiB", o->proof->name);
     if (mkdir(dir, 0755) != 0 && errno != EEXIST)
         return gm_err_set(err, GM_EIO, "%s: cannot create directory: %s", dir, strerror(errno));
+    /* seal.json is written last: without it the directory is not a sealed
+     * sector, so an older one goes first and an interrupted seal is never
+     * mistaken for a complete one */
+    char meta[4096];
+    snprintf(meta, sizeof meta, "%s/seal.json", dir);
+    if (unlink(meta) != 0 && errno != ENOENT)
+        return gm_err_set(err, GM_EIO, "%s: cannot remove the previous seal.json: %s", meta, strerror(errno));
     memcpy(s.prover_id, o->prover_id, 32);
     memcpy(s.ticket, o->ticket, 32);
     s.sector_id = o->sector_id;

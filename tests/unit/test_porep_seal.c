@@ -10,7 +10,11 @@
  *    (test_compute_comm_d_empty);
  *  - replica_id of actor 123, sector 1, a fixed ticket and the 2 KiB zero
  *    comm_d for StackedDrg2KiBV1: go-state-types abi/sector_test.go
- *    (TestReplicaID, "extracted from rust-fil-proofs from a PreCommit1 call").
+ *    (TestReplicaID, "extracted from rust-fil-proofs from a PreCommit1 call");
+ *  - the last label of 11 layers over 64- and 128-node graphs, replica_id
+ *    [9; 32], porep_id [0; 32] (API 1.0) and [123; 32] (API 1.1):
+ *    rust-fil-proofs storage-proofs-porep create_label/multi.rs
+ *    (test_create_labels).
  * The other checks recompute labels, trees and challenges with naive code
  * that shares nothing with the module but the graph's parents.
  */
@@ -196,6 +200,41 @@ Test(porep_seal, prover_id_is_leb128_of_the_actor)
     want[0] = 0xe8;
     want[1] = 0x07;
     cr_expect_arr_eq(p, want, 32);
+}
+
+/* rust-fil-proofs test_create_labels: graphs of 2048 and 4096 bytes (64 and
+ * 128 nodes), 11 layers, replica_id [9; 32]; the expected value is the last
+ * node of layer 11 as Fr::from_u64s_le limbs. */
+Test(porep_seal, labels_match_rust_fil_proofs_test_create_labels)
+{
+    static const struct {
+        uint64_t nodes;
+        uint8_t porep_byte;
+        porep_api_t api;
+        uint64_t limbs[4];
+    } cases[] = {
+        {64, 0, POREP_API_1_0, {0xd3faa96b9a0fba04, 0xea81a283d106485e, 0xe3d51b9afa5ac2b3, 0x0462f4f4f1a68d37}},
+        {128, 0, POREP_API_1_0, {0x7e191e52c4a8da86, 0x5ae8a1c9e6fac148, 0xce239f3b88a894b8, 0x234c00d1dc1d53be}},
+        {64, 123, POREP_API_1_1, {0xabb3f38bb70defcf, 0x777a2e4d7769119f, 0x3448959d495490bc, 0x06021188c7a71cb5}},
+        {128, 123, POREP_API_1_1, {0x22ab81cf68c4676d, 0x7a77a82fc7c9c189, 0xc6c03d32c1e42d23, 0x0f777c18cc2c55bd}},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        uint8_t porep_id[32];
+        memset(porep_id, cases[c].porep_byte, 32);
+        porep_graph_t g;
+        err_t err;
+        cr_assert_eq(porep_graph_init(&g, cases[c].nodes, porep_id, cases[c].api, &err), 0, "%s", err.msg);
+        porep_dom_t rid, *labels = calloc(11 * cases[c].nodes, sizeof *labels);
+        memset(rid.b, 9, 32);
+        cr_assert_eq(porep_labels_compute(labels, &g, 11, &rid, NULL, NULL, &err), 0, "%s", err.msg);
+        uint8_t want[32];
+        for (int i = 0; i < 32; i++)
+            want[i] = (uint8_t)(cases[c].limbs[i / 8] >> (8 * (i % 8)));
+        cr_expect_arr_eq(labels[11 * cases[c].nodes - 1].b, want, 32, "case %zu (%llu nodes, porep_id [%u; 32])", c,
+                         (unsigned long long)cases[c].nodes, cases[c].porep_byte);
+        free(labels);
+        porep_graph_destroy(&g);
+    }
 }
 
 /* ---- labels, trees, encoding against naive recomputation --------------------------------- */
