@@ -69,6 +69,7 @@ for n in $names; do
     found=$(ls "$work/art/$n" 2>/dev/null)
     if [ "$rc" -ne 0 ] || [ -n "$found" ]; then
         fail=1
+        rm -rf "$FUZZ_BUILD/findings/$n"
         mkdir -p "$FUZZ_BUILD/findings/$n"
         cp "$work/art/$n"/* "$FUZZ_BUILD/findings/$n/" 2>/dev/null
         cp "$log" "$FUZZ_BUILD/findings/$n/report.txt"

@@ -32,7 +32,8 @@
 # Debian's Open MPI; no cgroups (proctrack/linuxproc, task/none); TmpFS=DIR/tmpfs/%n
 # so the two slurmstepd of one job do not collide in one pmix directory;
 # cred_expire=10 (default 120): a requeued job waits that long before it may
-# start again (a node refuses the job id's revoked credential until then).
+# start again (a node refuses the job id's revoked credential until then);
+# sched_interval=2 so that such a job starts soon after (default 60 s).
 set -u
 
 usage() {
@@ -185,6 +186,7 @@ start() {
         [ $i -gt 200 ] && die "the $NODES nodes are not idle after 20 s: $(sinfo -h 2>&1 | tr '\n' ' ') (logs in $D/log)"
         sleep 0.1
     done
+    # shellcheck disable=SC2046  # the node names, one word each
     echo "local-cluster.sh: $NODES nodes idle ($(echo $(nodelist)), $CPUS CPUs each); in a shell: eval \"\$($0 env --dir $D)\""
 }
 

@@ -32,6 +32,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "synth/porep/porep_internal.h"
@@ -517,8 +518,11 @@ static int rd_c1(rd_t *r, json_t *root, porep_c1_t *c)
 int porep_c1_read(porep_c1_t *c, const char *path, err_t *err)
 {
     memset(c, 0, sizeof *c);
-    if (access(path, R_OK) != 0)
+    struct stat st;
+    if (access(path, R_OK) != 0 || stat(path, &st) != 0)
         return gm_err_set(err, GM_EIO, "%s: cannot read: %s", path, strerror(errno));
+    if (S_ISDIR(st.st_mode))
+        return gm_err_set(err, GM_EIO, "%s: is a directory, not a C1 file", path);
     json_error_t je;
     json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
     if (!root && je.line < 1) /* jansson could not open or read it */

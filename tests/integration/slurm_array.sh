@@ -116,6 +116,7 @@ cat >"$T/big.json" <<'EOF'
   "partitions": 2,
   "batch_size": 1,
   "output": "out",
+  "resources": {"threads": 1},
   "progress_interval": 1
 }
 EOF

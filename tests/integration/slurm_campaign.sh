@@ -139,6 +139,7 @@ cat >"$T/long.json" <<'EOF'
   "partitions": 2,
   "batch_size": 1,
   "output": "out-long",
+  "resources": {"threads": 1},
   "progress_interval": 1
 }
 EOF
@@ -159,6 +160,7 @@ d1=$(done_lines "$lout")
 [ "$d1" -lt "$units" ] || fail "job $jid finished all $units units before scancel: lengthen long.json"
 # What the cancelled job finished must survive the resubmission as it is.
 grep '^done ' "$lout/journal" | cut -d' ' -f2 | sort >"$T/first.units"
+# shellcheck disable=SC2046  # unit names: [A-Za-z0-9._-] only
 (cd "$lout/proofs" && sha256sum $(sed 's/$/.proof/' "$T/first.units")) >"$T/first.sums" ||
     fail "a journaled proof file is missing after scancel"
 

@@ -30,7 +30,7 @@ WORK=${GM_INTEROP_DIR:-$BUILD/interop}
 SJ="node $here/node_modules/snarkjs/build/cli.cjs"
 TOOLS="node $here/tools.mjs"
 SEED=000000000000000000000000000000000000000000000000000000000000abcd
-MSG="grothmpi interop: sha256 of a message of exactly 64 bytes. 0123"
+MSG="grothmpi interop: sha256 of a message of exactly 64 bytes. 01234"
 SALT=987654321
 [ -x "$G" ] || { echo "interop: $G not built"; exit 1; }
 command -v node >/dev/null || { echo "interop: node is not installed"; exit 1; }

@@ -1,0 +1,376 @@
+/*
+ * gpu/gpu_field.cuh — BLS12-381 Fp (12 x 32-bit limbs) and Fr (8 x 32-bit
+ * limbs) Montgomery arithmetic and G1 XYZZ point formulas, written once as
+ * __host__ __device__ code: nvcc compiles it into the kernels of
+ * gpu_cuda.cu, and g++ compiles the very same text into the host emulation
+ * of gpu_emu.cc, which the unit tests check against ff/ and ec/ on a machine
+ * without a GPU.
+ *
+ * Representation: the limbs of ff/ff.h's fp_t / fr_t read as 32-bit words
+ * (little-endian), i.e. Montgomery form with R = 2^384 (Fp) and R = 2^256
+ * (Fr), fully reduced (< m) between functions. The 12 x 32 and 6 x 64 limb
+ * layouts are the same bytes on a little-endian machine, so points and
+ * scalars travel between host and device with plain copies.
+ *
+ * Contracts (every function): inputs reduced, outputs reduced, any output
+ * may alias any input. Not constant time (as ff/).
+ */
+#ifndef GM_GPU_FIELD_CUH
+#define GM_GPU_FIELD_CUH
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __CUDACC__
+#define GPU_HD __host__ __device__ __forceinline__
+#define GPU_UNROLL _Pragma("unroll")
+#else
+#define GPU_HD static inline
+#define GPU_UNROLL
+#endif
+
+/* ---- moduli ------------------------------------------------------------------------ */
+
+/* p and r as 32-bit limbs, -m^-1 mod 2^32, and 1 in Montgomery form (R mod m).
+ * The unit tests compare these with ff/'s FP_MODULUS, FR_MODULUS, FP_ONE and
+ * FR_ONE. */
+struct gpu_fp_cfg {
+    enum { N = 12 };
+    GPU_HD static uint32_t m(int i)
+    {
+        const uint32_t P[12] = {0xffffaaabu, 0xb9feffffu, 0xb153ffffu, 0x1eabfffeu, 0xf6b0f624u, 0x6730d2a0u,
+                                0xf38512bfu, 0x64774b84u, 0x434bacd7u, 0x4b1ba7b6u, 0x397fe69au, 0x1a0111eau};
+        return P[i];
+    }
+    GPU_HD static uint32_t one(int i)
+    {
+        const uint32_t O[12] = {0x0002fffdu, 0x76090000u, 0xc40c0002u, 0xebf4000bu, 0x53c758bau, 0x5f489857u,
+                                0x70525745u, 0x77ce5853u, 0xa256ec6du, 0x5c071a97u, 0xfa80e493u, 0x15f65ec3u};
+        return O[i];
+    }
+    static const uint32_t inv = 0xfffcfffdu;
+};
+
+struct gpu_fr_cfg {
+    enum { N = 8 };
+    GPU_HD static uint32_t m(int i)
+    {
+        const uint32_t R[8] = {0x00000001u, 0xffffffffu, 0xfffe5bfeu, 0x53bda402u,
+                               0x09a1d805u, 0x3339d808u, 0x299d7d48u, 0x73eda753u};
+        return R[i];
+    }
+    GPU_HD static uint32_t one(int i)
+    {
+        const uint32_t O[8] = {0xfffffffeu, 0x00000001u, 0x00034802u, 0x5884b7fau,
+                               0xecbc4ff5u, 0x998c4fefu, 0xacc5056fu, 0x1824b159u};
+        return O[i];
+    }
+    static const uint32_t inv = 0xffffffffu;
+};
+
+/* One shape for both fields (blst's habit: the kernel takes its modulus from
+ * the instantiation, not a copy per field). */
+template <class C> struct gpu_mont {
+    uint32_t l[C::N];
+};
+
+typedef gpu_mont<gpu_fp_cfg> gfp_t;
+typedef gpu_mont<gpu_fr_cfg> gfr_t;
+
+template <class C> GPU_HD void gf_zero(gpu_mont<C> &o)
+{
+    GPU_UNROLL for (int i = 0; i < C::N; i++) o.l[i] = 0;
+}
+
+template <class C> GPU_HD void gf_one(gpu_mont<C> &o)
+{
+    GPU_UNROLL for (int i = 0; i < C::N; i++) o.l[i] = C::one(i);
+}
+
+template <class C> GPU_HD bool gf_is_zero(const gpu_mont<C> &a)
+{
+    uint32_t acc = 0;
+    GPU_UNROLL for (int i = 0; i < C::N; i++) acc |= a.l[i];
+    return acc == 0;
+}
+
+template <class C> GPU_HD bool gf_eq(const gpu_mont<C> &a, const gpu_mont<C> &b)
+{
+    uint32_t acc = 0;
+    GPU_UNROLL for (int i = 0; i < C::N; i++) acc |= a.l[i] ^ b.l[i];
+    return acc == 0;
+}
+
+/* t -= m when t >= m; t < 2m on entry (hi: the carry limb above N limbs). */
+template <class C> GPU_HD void gf_reduce_once(gpu_mont<C> &o, const uint32_t *t, uint32_t hi)
+{
+    uint32_t d[C::N];
+    uint64_t borrow = 0;
+    GPU_UNROLL for (int i = 0; i < C::N; i++) {
+        uint64_t x = (uint64_t)t[i] - C::m(i) - borrow;
+        d[i] = (uint32_t)x;
+        borrow = (x >> 32) & 1;
+    }
+    /* t >= m exactly when the subtraction did not borrow past the hi limb. */
+    bool ge = hi != 0 || borrow == 0;
+    GPU_UNROLL for (int i = 0; i < C::N; i++) o.l[i] = ge ? d[i] : t[i];
+}
+
+template <class C> GPU_HD void gf_add(gpu_mont<C> &o, const gpu_mont<C> &a, const gpu_mont<C> &b)
+{
+    uint32_t t[C::N];
+    uint64_t c = 0;
+    GPU_UNROLL for (int i = 0; i < C::N; i++) {
+        c += (uint64_t)a.l[i] + b.l[i];
+        t[i] = (uint32_t)c;
+        c >>= 32;
+    }
+    gf_reduce_once(o, t, (uint32_t)c);
+}
+
+template <class C> GPU_HD void gf_sub(gpu_mont<C> &o, const gpu_mont<C> &a, const gpu_mont<C> &b)
+{
+    uint32_t t[C::N];
+    uint64_t borrow = 0;
+    GPU_UNROLL for (int i = 0; i < C::N; i++) {
+        uint64_t x = (uint64_t)a.l[i] - b.l[i] - borrow;
+        t[i] = (uint32_t)x;
+        borrow = (x >> 32) & 1;
+    }
+    /* a - b < 0: add m back (the wrapped value plus m fits N limbs). */
+    uint32_t mask = 0u - (uint32_t)borrow;
+    uint64_t c = 0;
+    GPU_UNROLL for (int i = 0; i < C::N; i++) {
+        c += (uint64_t)t[i] + (C::m(i) & mask);
+        o.l[i] = (uint32_t)c;
+        c >>= 32;
+    }
+}
+
+template <class C> GPU_HD void gf_neg(gpu_mont<C> &o, const gpu_mont<C> &a)
+{
+    gpu_mont<C> z;
+    gf_zero(z);
+    gf_sub(o, z, a);
+}
+
+template <class C> GPU_HD void gf_dbl(gpu_mont<C> &o, const gpu_mont<C> &a) { gf_add(o, a, a); }
+
+/* Montgomery multiplication, CIOS over 32-bit limbs with 64-bit products.
+ * (1) Why this shape: one pass interleaving the product row and the
+ *     reduction row keeps N + 2 accumulator words in registers (no 2N
+ *     product), and plain C++ lets g++ run the same code in the tests; a
+ *     PTX madc.lo/hi carry-chain variant is the next step once a GPU can
+ *     measure it (docs/gpu.md).
+ * (2) Invariants: a, b < m < 2^(32N - 2) for both moduli, so the running
+ *     t stays below 2m < 2^(32N) plus the one carry word t[N]; each 64-bit
+ *     step x = t + a*b + c <= (2^32 - 1)^2 + 2 (2^32 - 1) = 2^64 - 1 cannot
+ *     overflow. The result is < 2m before gf_reduce_once, < m after.
+ * (3) Not yet measured on a GPU (no device lent as of 2026-11-29); the IMAD
+ *     bound of anchors.md Part C assumes 576 IMAD per Fp product. */
+template <class C> GPU_HD void gf_mul(gpu_mont<C> &o, const gpu_mont<C> &a, const gpu_mont<C> &b)
+{
+    const int N = C::N;
+    uint32_t t[N + 2];
+    GPU_UNROLL for (int i = 0; i < N + 2; i++) t[i] = 0;
+    GPU_UNROLL for (int i = 0; i < N; i++) {
+        uint64_t c = 0;
+        const uint32_t bi = b.l[i];
+        GPU_UNROLL for (int j = 0; j < N; j++) {
+            uint64_t x = (uint64_t)a.l[j] * bi + t[j] + c;
+            t[j] = (uint32_t)x;
+            c = x >> 32;
+        }
+        uint64_t x = (uint64_t)t[N] + c;
+        t[N] = (uint32_t)x;
+        t[N + 1] = (uint32_t)(x >> 32);
+        const uint32_t mq = t[0] * C::inv;
+        x = (uint64_t)mq * C::m(0) + t[0];
+        c = x >> 32;
+        GPU_UNROLL for (int j = 1; j < N; j++) {
+            x = (uint64_t)mq * C::m(j) + t[j] + c;
+            t[j - 1] = (uint32_t)x;
+            c = x >> 32;
+        }
+        x = (uint64_t)t[N] + c;
+        t[N - 1] = (uint32_t)x;
+        t[N] = t[N + 1] + (uint32_t)(x >> 32);
+    }
+    gf_reduce_once(o, t, t[N]);
+}
+
+template <class C> GPU_HD void gf_sqr(gpu_mont<C> &o, const gpu_mont<C> &a) { gf_mul(o, a, a); }
+
+/* Montgomery form -> plain integer limbs (a * R^-1 mod m): a product with the
+ * integer 1. */
+template <class C> GPU_HD void gf_from_mont(gpu_mont<C> &o, const gpu_mont<C> &a)
+{
+    gpu_mont<C> one;
+    gf_zero(one);
+    one.l[0] = 1;
+    gf_mul(o, a, one);
+}
+
+/* ---- G1 ----------------------------------------------------------------------------- */
+
+/* An affine base as it lives in device memory: Montgomery x, y (96 bytes).
+ * The point at infinity is stored as x = y = 0, which is not on the curve
+ * (y = 0 would need x^3 = -4, and E(Fp) has no point of order 2). */
+struct gpu_g1_aff {
+    gfp_t x, y;
+};
+
+/* XYZZ: x = X/ZZ, y = Y/ZZZ, identity ZZ = 0; the same 192 bytes as ec/'s
+ * g1_xyzz_t. */
+struct gpu_g1_xyzz {
+    gfp_t x, y, zz, zzz;
+};
+
+GPU_HD void g1x_set_inf(gpu_g1_xyzz &o)
+{
+    gf_zero(o.x);
+    gf_zero(o.y);
+    gf_zero(o.zz);
+    gf_zero(o.zzz);
+}
+
+GPU_HD bool g1x_is_inf(const gpu_g1_xyzz &p) { return gf_is_zero(p.zz); }
+
+GPU_HD bool g1a_is_inf(const gpu_g1_aff &p) { return gf_is_zero(p.x) && gf_is_zero(p.y); }
+
+/* o = 2p, p XYZZ (dbl-2008-s-1, a = 0): 6M + 3S... counted as 9M. Handles
+ * the identity (ZZ = 0 stays 0). */
+GPU_HD void g1x_dbl(gpu_g1_xyzz &o, const gpu_g1_xyzz &p)
+{
+    gfp_t u, v, w, s, m, t;
+    gf_dbl(u, p.y);          /* U = 2Y */
+    gf_sqr(v, u);            /* V = U^2 */
+    gf_mul(w, u, v);         /* W = U V */
+    gf_mul(s, p.x, v);       /* S = X V */
+    gf_sqr(m, p.x);
+    gf_add(t, m, m);
+    gf_add(m, t, m);         /* M = 3 X^2 */
+    gpu_g1_xyzz r;
+    gf_sqr(r.x, m);
+    gf_sub(r.x, r.x, s);
+    gf_sub(r.x, r.x, s);     /* X3 = M^2 - 2S */
+    gf_sub(t, s, r.x);
+    gf_mul(t, m, t);
+    gf_mul(r.y, w, p.y);
+    gf_sub(r.y, t, r.y);     /* Y3 = M (S - X3) - W Y */
+    gf_mul(r.zz, v, p.zz);   /* ZZ3 = V ZZ */
+    gf_mul(r.zzz, w, p.zzz); /* ZZZ3 = W ZZZ */
+    o = r;
+}
+
+/* o = p + q, q affine (madd-2008-s): 8M + 2S. Handles p = identity, q =
+ * identity (x = y = 0), p = q (doubling) and p = -q (identity). */
+GPU_HD void g1x_add_aff(gpu_g1_xyzz &o, const gpu_g1_xyzz &p, const gpu_g1_aff &q)
+{
+    if (g1a_is_inf(q)) {
+        o = p;
+        return;
+    }
+    if (g1x_is_inf(p)) {
+        o.x = q.x;
+        o.y = q.y;
+        gf_one(o.zz);
+        gf_one(o.zzz);
+        return;
+    }
+    gfp_t u2, s2, pp, ppp, r, qq, t;
+    gf_mul(u2, q.x, p.zz);
+    gf_mul(s2, q.y, p.zzz);
+    gf_sub(pp, u2, p.x);      /* P = U2 - X1 */
+    gf_sub(r, s2, p.y);       /* R = S2 - Y1 */
+    if (gf_is_zero(pp)) {
+        if (gf_is_zero(r)) {  /* p == q: double q (mdbl, ZZ = ZZZ = 1 folded in) */
+            gpu_g1_xyzz qx;
+            qx.x = q.x;
+            qx.y = q.y;
+            gf_one(qx.zz);
+            gf_one(qx.zzz);
+            g1x_dbl(o, qx);
+        } else {              /* p == -q */
+            g1x_set_inf(o);
+        }
+        return;
+    }
+    gpu_g1_xyzz res;
+    gf_sqr(t, pp);            /* PP */
+    gf_mul(ppp, pp, t);       /* PPP = P PP */
+    gf_mul(qq, p.x, t);       /* Q = X1 PP */
+    gf_mul(res.zz, p.zz, t);  /* ZZ3 = ZZ1 PP */
+    gf_mul(res.zzz, p.zzz, ppp);
+    gf_sqr(res.x, r);
+    gf_sub(res.x, res.x, ppp);
+    gf_sub(res.x, res.x, qq);
+    gf_sub(res.x, res.x, qq); /* X3 = R^2 - PPP - 2Q */
+    gf_sub(t, qq, res.x);
+    gf_mul(t, r, t);
+    gf_mul(u2, p.y, ppp);
+    gf_sub(res.y, t, u2);     /* Y3 = R (Q - X3) - Y1 PPP */
+    o = res;
+}
+
+/* o = p + q, both XYZZ (add-2008-s): 12M + 2S. Handles identities, p = q and
+ * p = -q. */
+GPU_HD void g1x_add(gpu_g1_xyzz &o, const gpu_g1_xyzz &p, const gpu_g1_xyzz &q)
+{
+    if (g1x_is_inf(q)) {
+        o = p;
+        return;
+    }
+    if (g1x_is_inf(p)) {
+        o = q;
+        return;
+    }
+    gfp_t u1, u2, s1, s2, pp, r, t, ppp, qq;
+    gf_mul(u1, p.x, q.zz);
+    gf_mul(u2, q.x, p.zz);
+    gf_mul(s1, p.y, q.zzz);
+    gf_mul(s2, q.y, p.zzz);
+    gf_sub(pp, u2, u1);
+    gf_sub(r, s2, s1);
+    if (gf_is_zero(pp)) {
+        if (gf_is_zero(r))
+            g1x_dbl(o, p);
+        else
+            g1x_set_inf(o);
+        return;
+    }
+    gpu_g1_xyzz res;
+    gf_sqr(t, pp);
+    gf_mul(ppp, pp, t);
+    gf_mul(qq, u1, t);
+    gf_mul(res.zz, p.zz, q.zz);
+    gf_mul(res.zz, res.zz, t);
+    gf_mul(res.zzz, p.zzz, q.zzz);
+    gf_mul(res.zzz, res.zzz, ppp);
+    gf_sqr(res.x, r);
+    gf_sub(res.x, res.x, ppp);
+    gf_sub(res.x, res.x, qq);
+    gf_sub(res.x, res.x, qq);
+    gf_sub(t, qq, res.x);
+    gf_mul(t, r, t);
+    gf_mul(u2, s1, ppp);
+    gf_sub(res.y, t, u2);
+    o = res;
+}
+
+/* o = k p for a small non-negative integer k (< 2^32), double-and-add from
+ * the top bit; k = 0 gives the identity. */
+GPU_HD void g1x_mul_small(gpu_g1_xyzz &o, const gpu_g1_xyzz &p, uint32_t k)
+{
+    gpu_g1_xyzz acc;
+    g1x_set_inf(acc);
+    for (int b = 31; b >= 0; b--) {
+        if (!g1x_is_inf(acc))
+            g1x_dbl(acc, acc);
+        if ((k >> b) & 1)
+            g1x_add(acc, acc, p);
+    }
+    o = acc;
+}
+
+#endif /* GM_GPU_FIELD_CUH */

@@ -1,0 +1,461 @@
+/*
+ * gpu/gpu_pipe.cuh — the MSM and NTT algorithms of the CUDA backend, written
+ * once over a "backend" B that runs them: gpu_cuda.cu instantiates them with
+ * a CUDA backend (kernels, CUB radix sort and scan, one stream), gpu_emu.cc
+ * with a host backend (plain loops, std::stable_sort), so the unit tests run
+ * every kernel body and every pipeline step of the device code on a machine
+ * without a GPU and compare with ec/.
+ *
+ * A backend provides:
+ *   template <class F> void each(size_t n, const F &f);   f(i) for i < n, any order,
+ *       all calls independent (no kernel here reads what another thread of the
+ *       same launch writes);
+ *   void sort_pairs(...);  stable radix sort of (u32 key, u32 value) pairs on
+ *       bits [0, end_bit) of the key;
+ *   void scan(const uint32_t *in, uint32_t *out, size_t n);  exclusive sum;
+ *   void zero(void *p, size_t bytes);
+ *   void dit(gfr_t *a, unsigned log_n, const gfr_t *tw, bool inverse);
+ *       every radix-2 DIT stage of gpu_ntt_stage (the CUDA backend runs the
+ *       first ten in shared memory).
+ *
+ * DESIGN of the G1 MSM (sum s_i P_i, n points, window c, nwin windows):
+ *  1. digits:  per scalar, from Montgomery form to the integer, then signed
+ *     c-bit digits d_w in [-2^(c-1), 2^(c-1)] (the carry rule below); for each
+ *     window w of the current group one item (key = (w - w0) << c | |d_w|,
+ *     value = i | sign << 31). |d| = 0 items are kept but never added.
+ *  2. sort:    the group's n * gw items by key (CUB radix sort on the GPU),
+ *     so each bucket's points are contiguous, grouped by window.
+ *  3. reduce:  a segmented sum over the sorted items that is balanced whatever
+ *     the bucket sizes (Groth16 witnesses put most scalars in a few buckets:
+ *     0, 1, small values): chunks of S consecutive items, one thread each,
+ *     emit one partial sum per run of equal keys inside the chunk; the
+ *     partials, still sorted by key, are reduced the same way until no key
+ *     can have more than S of them, and a last pass sums each key's
+ *     partials into the dense bucket array. Counts live in device memory, so
+ *     the host never waits inside an MSM.
+ *  4. windows: sum_b b * B_b per window, in segments of L buckets (running
+ *     sums from the top; the segment's offset (lo - 1) * run is a small
+ *     scalar multiple), the segments' results reduced per window by step 3.
+ *  5. host:    the nwin window sums come back (192 bytes each) and the host
+ *     combines them with c doublings per window (gpu.c, with ec/).
+ * G2 stays on the CPU (ec/ msm_g2), as SupraSeal does; a G2 kernel needs an
+ * Fp2 instantiation of these formulas and a GPU to measure both.
+ */
+#ifndef GM_GPU_PIPE_CUH
+#define GM_GPU_PIPE_CUH
+
+#include "gpu/gpu_field.cuh"
+
+/* Items summed by one thread of a reduction pass. */
+#define GPU_RED_CHUNK 32u
+/* Buckets per thread of the window pass. */
+#define GPU_WIN_SEG 16u
+
+/* ---- step 1: digits ------------------------------------------------------------------- */
+
+struct gpu_digits_fn {
+    const gfr_t *scalars; /* n, Montgomery */
+    uint32_t *keys, *vals; /* gw * n, window-major */
+    size_t n;
+    unsigned c, w0, gw;
+    GPU_HD void operator()(size_t i) const
+    {
+        gfr_t s;
+        gf_from_mont(s, scalars[i]);
+        /* Signed digits: d = raw + carry; d > 2^(c-1) becomes d - 2^c with a
+         * carry into the next window. nwin = floor(255 / c) + 1 windows cover
+         * s < 2^255 with no carry out of the last (c * nwin >= 256). */
+        const uint32_t half = 1u << (c - 1), full = 1u << c, mask = full - 1;
+        uint32_t carry = 0;
+        for (unsigned w = 0; w < w0 + gw; w++) {
+            unsigned bit = w * c, limb = bit >> 5, sh = bit & 31;
+            uint64_t two = (uint64_t)(limb < 8 ? s.l[limb] : 0) | (uint64_t)(limb + 1 < 8 ? s.l[limb + 1] : 0) << 32;
+            uint32_t d = (uint32_t)(two >> sh) & mask;
+            d += carry;
+            uint32_t neg = 0;
+            if (d > half) {
+                d = full - d;
+                neg = 1;
+                carry = 1;
+            } else {
+                carry = 0;
+            }
+            if (w >= w0) {
+                size_t at = (size_t)(w - w0) * n + i;
+                keys[at] = ((uint32_t)(w - w0) << c) | d;
+                vals[at] = (uint32_t)i | neg << 31;
+            }
+        }
+    }
+};
+
+/* ---- step 3: segmented reduction -------------------------------------------------------- */
+
+/* Runs of equal keys inside chunk t of the *count items (0 past the end);
+ * thread nchunks writes the 0 that makes the exclusive scan's last entry the
+ * total. */
+struct gpu_runs_fn {
+    const uint32_t *keys;
+    const uint32_t *count;
+    uint32_t *runs;
+    size_t nchunks;
+    GPU_HD void operator()(size_t t) const
+    {
+        size_t n = *count, a = t * GPU_RED_CHUNK;
+        if (t >= nchunks || a >= n) {
+            runs[t] = 0;
+            return;
+        }
+        size_t e = a + GPU_RED_CHUNK < n ? a + GPU_RED_CHUNK : n;
+        uint32_t r = 1;
+        for (size_t j = a + 1; j < e; j++)
+            r += keys[j] != keys[j - 1];
+        runs[t] = r;
+    }
+};
+
+/* Sums each run of chunk t into out[offs[t] + run], keys alongside. Level 0
+ * reads signed affine points (value = index | sign << 31; key low c bits 0 =
+ * a zero digit, never added); later levels read XYZZ partials. Thread 0
+ * stores the new count. */
+template <bool LEVEL0> struct gpu_sum_fn {
+    const uint32_t *keys;
+    const uint32_t *vals;          /* level 0 */
+    const gpu_g1_aff *bases;       /* level 0 */
+    const gpu_g1_xyzz *parts;      /* later levels */
+    const uint32_t *count;
+    const uint32_t *offs;
+    uint32_t *count_out;
+    uint32_t *okeys;
+    gpu_g1_xyzz *oparts;
+    size_t nchunks;
+    uint32_t slot_mask;
+    GPU_HD void operator()(size_t t) const
+    {
+        if (t == 0)
+            *count_out = offs[nchunks];
+        size_t n = *count, a = t * GPU_RED_CHUNK;
+        if (a >= n)
+            return;
+        size_t e = a + GPU_RED_CHUNK < n ? a + GPU_RED_CHUNK : n;
+        uint32_t o = offs[t], cur = keys[a];
+        gpu_g1_xyzz acc;
+        g1x_set_inf(acc);
+        for (size_t j = a; j < e; j++) {
+            uint32_t k = keys[j];
+            if (k != cur) {
+                okeys[o] = cur;
+                oparts[o++] = acc;
+                g1x_set_inf(acc);
+                cur = k;
+            }
+            if (LEVEL0) {
+                if ((k & slot_mask) == 0)
+                    continue;
+                uint32_t v = vals[j];
+                gpu_g1_aff p = bases[v & 0x7fffffffu];
+                if (v >> 31)
+                    gf_neg(p.y, p.y);
+                g1x_add_aff(acc, acc, p);
+            } else {
+                g1x_add(acc, acc, parts[j]);
+            }
+        }
+        okeys[o] = cur;
+        oparts[o] = acc;
+    }
+};
+
+/* The last pass: the first partial of each key sums the key's partials (at
+ * most GPU_RED_CHUNK + 1 by the level count) into dense[key - key0]. */
+struct gpu_final_fn {
+    const uint32_t *keys;
+    const gpu_g1_xyzz *parts;
+    const uint32_t *count;
+    gpu_g1_xyzz *dense;
+    uint32_t key0;
+    GPU_HD void operator()(size_t j) const
+    {
+        size_t n = *count;
+        if (j >= n || (j > 0 && keys[j] == keys[j - 1]))
+            return;
+        gpu_g1_xyzz acc = parts[j];
+        for (size_t i = j + 1; i < n && keys[i] == keys[j]; i++)
+            g1x_add(acc, acc, parts[i]);
+        dense[keys[j] - key0] = acc;
+    }
+};
+
+/* ---- step 4: window sums ------------------------------------------------------------------ */
+
+/* Thread (w, s): buckets lo..hi = 1 + s L .. min((s + 1) L, 2^(c-1)) of window
+ * w: run = sum B_b, tot = sum (b - lo + 1) B_b from the top, then
+ * tot + (lo - 1) run = sum b B_b of the segment. */
+struct gpu_winseg_fn {
+    const gpu_g1_xyzz *buckets; /* gw * 2^c, slot b of window w at w << c | b */
+    uint32_t *okeys;
+    gpu_g1_xyzz *oparts;
+    unsigned c, nseg;
+    GPU_HD void operator()(size_t t) const
+    {
+        uint32_t w = (uint32_t)(t / nseg), s = (uint32_t)(t % nseg);
+        uint32_t half = 1u << (c - 1), lo = 1 + s * GPU_WIN_SEG;
+        uint32_t hi = lo + GPU_WIN_SEG - 1 < half ? lo + GPU_WIN_SEG - 1 : half;
+        gpu_g1_xyzz run, tot, x;
+        g1x_set_inf(run);
+        g1x_set_inf(tot);
+        for (uint32_t b = hi; b >= lo; b--) {
+            g1x_add(run, run, buckets[((size_t)w << c) | b]);
+            g1x_add(tot, tot, run);
+        }
+        g1x_mul_small(x, run, lo - 1);
+        g1x_add(tot, tot, x);
+        okeys[t] = w;
+        oparts[t] = tot;
+    }
+};
+
+/* ---- the MSM pipeline --------------------------------------------------------------------- */
+
+/* The window count for window c: floor(255 / c) + 1. */
+GPU_HD unsigned gpu_msm_nwin(unsigned c) { return 255 / c + 1; }
+
+/* Windows per group so that a group's items stay under 2^29 (4 GiB of keys
+ * and values per buffer). */
+static inline unsigned gpu_msm_group(size_t n, unsigned c)
+{
+    unsigned nwin = gpu_msm_nwin(c);
+    size_t g = ((size_t)1 << 29) / (n ? n : 1);
+    return g < 1 ? 1 : (g > nwin ? nwin : (unsigned)g);
+}
+
+/* Worst-case partials after a reduction level over n items with at most k
+ * distinct keys: one per chunk plus one per key boundary. */
+static inline size_t gpu_red_next(size_t n, size_t k) { return (n + GPU_RED_CHUNK - 1) / GPU_RED_CHUNK + k; }
+
+/* Workspace layout of one MSM of n points at window c: byte offsets from
+ * one base pointer (each aligned to 256). sort_tmp is the backend's
+ * requirement, given by the caller. */
+struct gpu_msm_ws {
+    size_t keys0, vals0, keys1, vals1, runs, offs, counts, rkA, rkB, rpA, rpB, buckets, wsum, sort_tmp, total;
+    size_t items, nchunks0, rcap, nkeys;
+    unsigned c, gw, nwin;
+};
+
+static inline size_t gpu_al(size_t x) { return (x + 255) & ~(size_t)255; }
+
+static inline void gpu_msm_layout(gpu_msm_ws *L, size_t n, unsigned c, size_t sort_tmp)
+{
+    L->c = c;
+    L->nwin = gpu_msm_nwin(c);
+    L->gw = gpu_msm_group(n, c);
+    L->items = n * L->gw;
+    L->nkeys = (size_t)L->gw << c;
+    L->nchunks0 = (L->items + GPU_RED_CHUNK - 1) / GPU_RED_CHUNK;
+    size_t nseg = ((1u << (c - 1)) + GPU_WIN_SEG - 1) / GPU_WIN_SEG;
+    size_t segs = L->gw * nseg;
+    L->rcap = gpu_red_next(L->items, L->nkeys);
+    if (L->rcap < segs)
+        L->rcap = segs;
+    size_t o = 0;
+#define GPU_TAKE(f, bytes) (L->f = o, o += gpu_al(bytes))
+    GPU_TAKE(keys0, L->items * 4);
+    GPU_TAKE(vals0, L->items * 4);
+    GPU_TAKE(keys1, L->items * 4);
+    GPU_TAKE(vals1, L->items * 4);
+    GPU_TAKE(runs, (L->nchunks0 + 1) * 4);
+    GPU_TAKE(offs, (L->nchunks0 + 1) * 4);
+    GPU_TAKE(counts, 4 * 4);
+    GPU_TAKE(rkA, L->rcap * 4);
+    GPU_TAKE(rkB, L->rcap * 4);
+    GPU_TAKE(rpA, L->rcap * sizeof(gpu_g1_xyzz));
+    GPU_TAKE(rpB, L->rcap * sizeof(gpu_g1_xyzz));
+    GPU_TAKE(buckets, L->nkeys * sizeof(gpu_g1_xyzz));
+    GPU_TAKE(wsum, (size_t)L->nwin * sizeof(gpu_g1_xyzz));
+    GPU_TAKE(sort_tmp, sort_tmp);
+#undef GPU_TAKE
+    L->total = o;
+}
+
+/* Step 3 on items already in place: level 0 over (keys0 sorted, vals0 sorted)
+ * when level0, else over (rkA, rpA); *counts[0] holds the item count on
+ * entry. Writes dense[key - key0] for every key present. n_bound: the most
+ * items there can be; kmax: the most distinct keys. */
+template <class B>
+static void gpu_reduce(B &b, const gpu_msm_ws &L, char *ws, bool level0, const gpu_g1_aff *bases, size_t n_bound,
+                       size_t kmax, gpu_g1_xyzz *dense, uint32_t key0)
+{
+    uint32_t *cnt = (uint32_t *)(ws + L.counts);
+    uint32_t *runs = (uint32_t *)(ws + L.runs), *offs = (uint32_t *)(ws + L.offs);
+    uint32_t *rk[2] = {(uint32_t *)(ws + L.rkA), (uint32_t *)(ws + L.rkB)};
+    gpu_g1_xyzz *rp[2] = {(gpu_g1_xyzz *)(ws + L.rpA), (gpu_g1_xyzz *)(ws + L.rpB)};
+    int cur = 0;              /* which record buffer holds the input (later levels) */
+    size_t cmax = n_bound;    /* most items one key can have */
+    bool first = true;
+    while (first || cmax > GPU_RED_CHUNK) {
+        size_t nch = (n_bound + GPU_RED_CHUNK - 1) / GPU_RED_CHUNK;
+        const uint32_t *keys = (first && level0) ? (const uint32_t *)(ws + L.keys0) : rk[cur];
+        gpu_runs_fn rf = {keys, cnt, runs, nch};
+        b.each(nch + 1, rf);
+        b.scan(runs, offs, nch + 1);
+        int nxt = (first && level0) ? 0 : 1 - cur;
+        if (first && level0) {
+            gpu_sum_fn<true> sf = {keys, (const uint32_t *)(ws + L.vals0), bases, NULL, cnt, offs, cnt + 1,
+                                   rk[nxt], rp[nxt], nch, (1u << L.c) - 1};
+            b.each(nch, sf);
+        } else {
+            gpu_sum_fn<false> sf = {keys, NULL, NULL, rp[cur], cnt, offs, cnt + 1, rk[nxt], rp[nxt], nch, 0};
+            b.each(nch, sf);
+        }
+        b.copy_count(cnt, cnt + 1);
+        cur = nxt;
+        n_bound = gpu_red_next(n_bound, kmax);
+        cmax = (cmax + GPU_RED_CHUNK - 1) / GPU_RED_CHUNK + 1;
+        first = false;
+    }
+    gpu_final_fn ff = {rk[cur], rp[cur], cnt, dense, key0};
+    b.each(n_bound, ff);
+}
+
+/* The window sums of one MSM: wsum_out[w] for w < nwin (XYZZ, device memory of
+ * the backend). scalars and bases in backend memory; ws laid out by
+ * gpu_msm_layout(n, c). */
+template <class B>
+static void gpu_msm_windows(B &b, const gpu_msm_ws &L, char *ws, const gpu_g1_aff *bases, const gfr_t *scalars,
+                            size_t n)
+{
+    const unsigned c = L.c;
+    const uint32_t nseg = ((1u << (c - 1)) + GPU_WIN_SEG - 1) / GPU_WIN_SEG;
+    uint32_t *cnt = (uint32_t *)(ws + L.counts);
+    gpu_g1_xyzz *buckets = (gpu_g1_xyzz *)(ws + L.buckets), *wsum = (gpu_g1_xyzz *)(ws + L.wsum);
+    b.zero(wsum, (size_t)L.nwin * sizeof(gpu_g1_xyzz));
+    for (unsigned w0 = 0; w0 < L.nwin; w0 += L.gw) {
+        unsigned gw = L.nwin - w0 < L.gw ? L.nwin - w0 : L.gw;
+        size_t items = n * gw;
+        unsigned kbits = c;
+        while ((1u << (kbits - c)) < gw)
+            kbits++;
+        gpu_digits_fn df = {scalars, (uint32_t *)(ws + L.keys1), (uint32_t *)(ws + L.vals1), n, c, w0, gw};
+        b.each(n, df);
+        b.sort_pairs((uint32_t *)(ws + L.keys1), (uint32_t *)(ws + L.vals1), (uint32_t *)(ws + L.keys0),
+                     (uint32_t *)(ws + L.vals0), items, (int)kbits, ws + L.sort_tmp);
+        b.set_count(cnt, (uint32_t)items);
+        b.zero(buckets, ((size_t)gw << c) * sizeof(gpu_g1_xyzz));
+        gpu_reduce(b, L, ws, true, bases, items, (size_t)gw << c, buckets, 0);
+        /* Window pass: segment partials go to record buffer A, keyed by window. */
+        gpu_winseg_fn wf = {buckets, (uint32_t *)(ws + L.rkA), (gpu_g1_xyzz *)(ws + L.rpA), c, nseg};
+        b.each((size_t)gw * nseg, wf);
+        b.set_count(cnt, gw * nseg);
+        gpu_reduce(b, L, ws, false, NULL, (size_t)gw * nseg, gw, wsum + w0, 0);
+    }
+}
+
+/* ---- NTT ------------------------------------------------------------------------------------ */
+
+GPU_HD uint32_t gpu_bitrev(uint32_t x, unsigned bits)
+{
+    uint32_t r = 0;
+    for (unsigned i = 0; i < bits; i++)
+        r |= ((x >> i) & 1u) << (bits - 1 - i);
+    return r;
+}
+
+/* dst[bitrev(i)] = src[i] * f(i) (bitrev false: dst[i]), f(i) = hi[i >> 12] *
+ * lo[i & 4095] when hi != NULL (a power of the coset shift, with 1/n folded
+ * into lo). dst != src when bitrev. */
+struct gpu_scale_fn {
+    gfr_t *dst;
+    const gfr_t *src, *hi, *lo;
+    unsigned log_n;
+    bool bitrev;
+    GPU_HD void operator()(size_t i) const
+    {
+        gfr_t v = src[i];
+        if (hi) {
+            gfr_t f;
+            gf_mul(f, hi[i >> 12], lo[i & 4095]);
+            gf_mul(v, v, f);
+        }
+        dst[bitrev ? gpu_bitrev((uint32_t)i, log_n) : i] = v;
+    }
+};
+
+/* w^j for the domain's root w (inverse: w^-j = -w^(n/2 - j) for 0 < j < n/2),
+ * from the table tw[j] = w^j, j < n/2. */
+GPU_HD void gpu_twiddle(gfr_t &o, const gfr_t *tw, size_t j, size_t half, bool inverse)
+{
+    if (!inverse || j == 0) {
+        o = tw[j];
+    } else {
+        gf_neg(o, tw[half - j]);
+    }
+}
+
+/* One radix-2 DIT stage of half-width h = 2^lh on bit-reversed data: butterfly
+ * t < n/2 pairs i0 and i0 + h with twiddle w^(j n / 2h). */
+struct gpu_stage_fn {
+    gfr_t *a;
+    const gfr_t *tw;
+    unsigned log_n, lh;
+    bool inverse;
+    GPU_HD void operator()(size_t t) const
+    {
+        size_t h = (size_t)1 << lh, j = t & (h - 1);
+        size_t i0 = ((t >> lh) << (lh + 1)) | j, i1 = i0 + h;
+        gfr_t w, u = a[i0], v;
+        gpu_twiddle(w, tw, j << (log_n - 1 - lh), (size_t)1 << (log_n - 1), inverse);
+        gf_mul(v, a[i1], w);
+        gf_add(a[i0], u, v);
+        gf_sub(a[i1], u, v);
+    }
+};
+
+/* tw[j] = hi[j >> lb] * lo[j & (2^lb - 1)] for j < count. */
+struct gpu_twgen_fn {
+    gfr_t *tw;
+    const gfr_t *hi, *lo;
+    unsigned lb;
+    GPU_HD void operator()(size_t j) const { gf_mul(tw[j], hi[j >> lb], lo[j & (((size_t)1 << lb) - 1)]); }
+};
+
+/* a[i] = (a[i] b[i] - c[i]) z for the quotient by Z on the coset. */
+struct gpu_hpoint_fn {
+    gfr_t *a;
+    const gfr_t *b, *c;
+    gfr_t z;
+    GPU_HD void operator()(size_t i) const
+    {
+        gfr_t t;
+        gf_mul(t, a[i], b[i]);
+        gf_sub(t, t, c[i]);
+        gf_mul(a[i], t, z);
+    }
+};
+
+/* Scale tables of one transform (device or host memory of the backend). */
+struct gpu_ntt_tabs {
+    const gfr_t *hi, *lo; /* NULL: no scaling */
+};
+
+/* A transform natural -> natural. pre scales before (forward with coset) and
+ * post after (inverse: 1/n, coset inverse: g^-i / n). The data is in *a on
+ * entry; the result is in *a on return (the pointers *a and *tmp may be
+ * swapped). */
+template <class B>
+static void gpu_ntt_run(B &b, gfr_t **a, gfr_t **tmp, unsigned log_n, const gfr_t *tw, bool inverse,
+                        gpu_ntt_tabs pre, gpu_ntt_tabs post)
+{
+    size_t n = (size_t)1 << log_n;
+    gpu_scale_fn sf = {*tmp, *a, pre.hi, pre.lo, log_n, true};
+    b.each(n, sf);
+    gfr_t *t = *a;
+    *a = *tmp;
+    *tmp = t;
+    b.dit(*a, log_n, tw, inverse);
+    if (post.hi) {
+        gpu_scale_fn pf = {*a, *a, post.hi, post.lo, log_n, false};
+        b.each(n, pf);
+    }
+}
+
+#endif /* GM_GPU_PIPE_CUH */
