@@ -25,7 +25,7 @@
 #define GPU_HD __host__ __device__ __forceinline__
 #define GPU_UNROLL _Pragma("unroll")
 #else
-#define GPU_HD static inline
+#define GPU_HD inline
 #define GPU_UNROLL
 #endif
 

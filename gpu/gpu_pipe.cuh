@@ -230,8 +230,21 @@ static inline unsigned gpu_msm_group(size_t n, unsigned c)
 }
 
 /* Worst-case partials after a reduction level over n items with at most k
- * distinct keys: one per chunk plus one per key boundary. */
-static inline size_t gpu_red_next(size_t n, size_t k) { return (n + GPU_RED_CHUNK - 1) / GPU_RED_CHUNK + k; }
+ * distinct keys: one per chunk plus one per key boundary, and never more than
+ * the items (each partial sums at least one). */
+static inline size_t gpu_red_next(size_t n, size_t k)
+{
+    size_t r = (n + GPU_RED_CHUNK - 1) / GPU_RED_CHUNK + k;
+    return r < n ? r : n;
+}
+
+/* *dst = v, and *dst = *src: counts stay in device memory (one thread). */
+struct gpu_setcnt_fn {
+    uint32_t *dst;
+    const uint32_t *src;
+    uint32_t v;
+    GPU_HD void operator()(size_t) const { *dst = src ? *src : v; }
+};
 
 /* Workspace layout of one MSM of n points at window c: byte offsets from
  * one base pointer (each aligned to 256). sort_tmp is the backend's
@@ -257,14 +270,16 @@ static inline void gpu_msm_layout(gpu_msm_ws *L, size_t n, unsigned c, size_t so
     L->rcap = gpu_red_next(L->items, L->nkeys);
     if (L->rcap < segs)
         L->rcap = segs;
+    size_t segch = (segs + GPU_RED_CHUNK - 1) / GPU_RED_CHUNK;
+    size_t nch = L->nchunks0 > segch ? L->nchunks0 : segch;
     size_t o = 0;
 #define GPU_TAKE(f, bytes) (L->f = o, o += gpu_al(bytes))
     GPU_TAKE(keys0, L->items * 4);
     GPU_TAKE(vals0, L->items * 4);
     GPU_TAKE(keys1, L->items * 4);
     GPU_TAKE(vals1, L->items * 4);
-    GPU_TAKE(runs, (L->nchunks0 + 1) * 4);
-    GPU_TAKE(offs, (L->nchunks0 + 1) * 4);
+    GPU_TAKE(runs, (nch + 1) * 4);
+    GPU_TAKE(offs, (nch + 1) * 4);
     GPU_TAKE(counts, 4 * 4);
     GPU_TAKE(rkA, L->rcap * 4);
     GPU_TAKE(rkB, L->rcap * 4);
@@ -307,7 +322,8 @@ static void gpu_reduce(B &b, const gpu_msm_ws &L, char *ws, bool level0, const g
             gpu_sum_fn<false> sf = {keys, NULL, NULL, rp[cur], cnt, offs, cnt + 1, rk[nxt], rp[nxt], nch, 0};
             b.each(nch, sf);
         }
-        b.copy_count(cnt, cnt + 1);
+        gpu_setcnt_fn cf = {cnt, cnt + 1, 0};
+        b.each(1, cf);
         cur = nxt;
         n_bound = gpu_red_next(n_bound, kmax);
         cmax = (cmax + GPU_RED_CHUNK - 1) / GPU_RED_CHUNK + 1;
@@ -339,13 +355,15 @@ static void gpu_msm_windows(B &b, const gpu_msm_ws &L, char *ws, const gpu_g1_af
         b.each(n, df);
         b.sort_pairs((uint32_t *)(ws + L.keys1), (uint32_t *)(ws + L.vals1), (uint32_t *)(ws + L.keys0),
                      (uint32_t *)(ws + L.vals0), items, (int)kbits, ws + L.sort_tmp);
-        b.set_count(cnt, (uint32_t)items);
+        gpu_setcnt_fn c0 = {cnt, NULL, (uint32_t)items};
+        b.each(1, c0);
         b.zero(buckets, ((size_t)gw << c) * sizeof(gpu_g1_xyzz));
         gpu_reduce(b, L, ws, true, bases, items, (size_t)gw << c, buckets, 0);
         /* Window pass: segment partials go to record buffer A, keyed by window. */
         gpu_winseg_fn wf = {buckets, (uint32_t *)(ws + L.rkA), (gpu_g1_xyzz *)(ws + L.rpA), c, nseg};
         b.each((size_t)gw * nseg, wf);
-        b.set_count(cnt, gw * nseg);
+        gpu_setcnt_fn c1 = {cnt, NULL, gw * nseg};
+        b.each(1, c1);
         gpu_reduce(b, L, ws, false, NULL, (size_t)gw * nseg, gw, wsum + w0, 0);
     }
 }
@@ -456,6 +474,44 @@ static void gpu_ntt_run(B &b, gfr_t **a, gfr_t **tmp, unsigned log_n, const gfr_
         gpu_scale_fn pf = {*a, *a, post.hi, post.lo, log_n, false};
         b.each(n, pf);
     }
+}
+
+/* The tables of a size-2^log_n domain (layout of gpu_internal.h's
+ * gpu_ntt_tabs_t, here with the device's types). Scale tables: hi has
+ * max(1, n >> 12) entries, lo 4096. */
+struct gpu_tabs_dev {
+    const gfr_t *tw;                 /* n/2 twiddles w^j */
+    gpu_ntt_tabs g, gn, gin, n1;     /* g^i, g^i / n, g^-i / n, 1 / n */
+};
+
+/* dir: 0 forward, 1 inverse, 2 coset forward, 3 coset inverse (gpu.h order). */
+template <class B>
+static void gpu_ntt_dir(B &b, gfr_t **a, gfr_t **tmp, unsigned log_n, const gpu_tabs_dev &T, int dir)
+{
+    gpu_ntt_tabs none = {NULL, NULL};
+    switch (dir) {
+    case 0: gpu_ntt_run(b, a, tmp, log_n, T.tw, false, none, none); break;
+    case 1: gpu_ntt_run(b, a, tmp, log_n, T.tw, true, none, T.n1); break;
+    case 2: gpu_ntt_run(b, a, tmp, log_n, T.tw, false, T.g, none); break;
+    default: gpu_ntt_run(b, a, tmp, log_n, T.tw, true, none, T.gin); break;
+    }
+}
+
+/* Groth16's h (bellperson): each of a, b, c through iNTT and coset NTT (the
+ * 1/n of the iNTT folded into the coset's g^i), a = (a b - c) z pointwise,
+ * then the coset iNTT. v[0..2] = a, b, c and v[3] scratch, n values each;
+ * on return the result is in v[0] (the pointers may be permuted). */
+template <class B>
+static void gpu_h_run(B &b, gfr_t *v[4], unsigned log_n, const gpu_tabs_dev &T, const gfr_t *z)
+{
+    gpu_ntt_tabs none = {NULL, NULL};
+    for (int i = 0; i < 3; i++) {
+        gpu_ntt_run(b, &v[i], &v[3], log_n, T.tw, true, none, none);
+        gpu_ntt_run(b, &v[i], &v[3], log_n, T.tw, false, T.gn, none);
+    }
+    gpu_hpoint_fn hp = {v[0], v[1], v[2], *z};
+    b.each((size_t)1 << log_n, hp);
+    gpu_ntt_run(b, &v[0], &v[3], log_n, T.tw, true, none, T.gin);
 }
 
 #endif /* GM_GPU_PIPE_CUH */

@@ -105,4 +105,16 @@ void mpi_report_print_csv(const mpi_report_t *r, FILE *f);
 /* Frees a report; NULL allowed. */
 void mpi_report_free(mpi_report_t *r);
 
+/* ---- several runs in one process (grothmpi study; mpi/study_hook.c) ----------------- */
+
+/* Initialises MPI (MPI_THREAD_SERIALIZED) unless it already is, so that
+ * mpi_campaign_run neither initialises nor finalises it and can be called
+ * again; writes this process's rank and the job's size. Main thread, before
+ * any other thread starts. Returns 0 or GM_EMPI. */
+int mpi_study_init(int *rank, int *size, err_t *err) __attribute__((warn_unused_result));
+
+/* Finalises MPI when it is initialised and not yet finalised (after the last
+ * mpi_campaign_run). */
+void mpi_study_finalize(void);
+
 #endif /* GM_MPI_H */

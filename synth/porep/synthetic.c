@@ -70,7 +70,7 @@ static int stree_get(const stree_t *s, porep_dom_t *out, unsigned level, uint64_
 static void stree_free(stree_t *s)
 {
     for (unsigned l = 0; l <= POREP_MAX_TREE_LEVELS; l++)
-        free(s->lv[l]);
+        gm_free(s->lv[l]);
 }
 
 /* Builds the tree over leaves (n entries, any order, distinct indices;
@@ -90,7 +90,7 @@ static int stree_build(stree_t *s, const porep_tree_shape_t *t, const porep_hash
     qsort(leaves, n, sizeof *leaves, cmp_snode);
     for (unsigned l = 0; l < t->n_levels; l++) {
         unsigned a = t->arity[l];
-        snode_t *up = malloc((s->n[l] ? s->n[l] : 1) * sizeof *up);
+        snode_t *up = gm_alloc((s->n[l] ? s->n[l] : 1) * sizeof *up);
         if (!up)
             return gm_err_set(err, GM_ENOMEM, "synthetic: no memory for a sparse tree level");
         size_t m = 0;
@@ -219,9 +219,9 @@ int porep_c1_synthetic(porep_c1_t *c, const porep_proof_t *proof, const uint8_t 
     c->shape = shape;
     unsigned P = shape.partitions, C = shape.challenges, L = shape.layers;
     size_t nch = (size_t)P * C, cap = nch * (1 + POREP_DEGREE);
-    uint64_t *ch = calloc(nch, sizeof *ch);
+    uint64_t *ch = gm_calloc(nch, sizeof *ch);
     snode_t *ld = NULL, *lr = NULL, *lc = NULL;
-    ss.cols = calloc(cap, sizeof *ss.cols);
+    ss.cols = gm_calloc(cap, sizeof *ss.cols);
     if (!ch || !ss.cols) {
         rc = gm_err_set(err, GM_ENOMEM, "synthetic: no memory");
         goto done;
@@ -271,9 +271,9 @@ int porep_c1_synthetic(porep_c1_t *c, const porep_proof_t *proof, const uint8_t 
     size_t nchal = 0;
     for (size_t i = 0; i < m; i++)
         nchal += (size_t)ss.cols[i].challenged;
-    ld = malloc(nchal * sizeof *ld);
-    lr = malloc(nchal * sizeof *lr);
-    lc = malloc(m * sizeof *lc);
+    ld = gm_alloc(nchal * sizeof *ld);
+    lr = gm_alloc(nchal * sizeof *lr);
+    lc = gm_alloc(m * sizeof *lc);
     if (!ld || !lr || !lc) {
         rc = gm_err_set(err, GM_ENOMEM, "synthetic: no memory");
         goto done;
@@ -316,11 +316,11 @@ int porep_c1_synthetic(porep_c1_t *c, const porep_proof_t *proof, const uint8_t 
     for (size_t i = 0; i < nch && !rc; i++)
         rc = porep_vproof_build(&c->proofs[i], &src, &shape, &g, h, ch[i], err);
 done:
-    free(ch);
-    free(ld);
-    free(lr);
-    free(lc);
-    free(ss.cols);
+    gm_free(ch);
+    gm_free(ld);
+    gm_free(lr);
+    gm_free(lc);
+    gm_free(ss.cols);
     stree_free(&ss.d);
     stree_free(&ss.c);
     stree_free(&ss.r);

@@ -419,3 +419,25 @@ Test(porep_c1, witness_takes_the_c1_values_and_satisfies_the_circuit)
     free(sib);
     porep_c1_free(&c);
 }
+
+/* ---- feature proofs ------------------------------------------------------------------------ */
+
+Test(porep_c1, feature_proofs_read_but_are_not_verified)
+{
+    porep_c1_t c, r;
+    uint8_t seed[32];
+    porep_seed_parse(seed, "feature");
+    err_t err;
+    cr_assert_eq(porep_c1_synthetic(&c, porep_proof_find(2048, POREP_API_1_1), seed, &H, &err), 0, "%s", err.msg);
+    c.proof = porep_proof_by_id(15); /* StackedDrg2KiBV1_2_Feat_NonInteractivePoRep: same variant, same shape */
+    char path[128];
+    tmpfile_name(path, sizeof path, "feat");
+    cr_assert_eq(porep_c1_write(&c, path, &err), 0, "%s", err.msg);
+    cr_assert_eq(porep_c1_read(&r, path, &err), 0, "%s", err.msg);
+    cr_expect_eq(r.proof->id, 15);
+    cr_expect_eq(verify(&r, &err), GM_ENOTSUP);
+    cr_expect(strstr(err.msg, "StackedDrg2KiBV1_2_Feat_NonInteractivePoRep") != NULL, "%s", err.msg);
+    unlink(path);
+    porep_c1_free(&r);
+    porep_c1_free(&c);
+}

@@ -1,0 +1,430 @@
+/*
+ * gpu/gpu.c — the C side of the CUDA backend: argument checks, the host
+ * work around the kernels (density compaction of the scalars into the pinned
+ * upload buffer, base conversion to the 96-byte device layout, the NTT
+ * tables from ff/, the final combination of the window sums with ec/), and
+ * the dispatch to gpu_cuda.cu (or gpu_stub.c in a build without nvcc, whose
+ * gpuc_create says "built without CUDA") or to the host emulation.
+ */
+#include <string.h>
+
+#include "gpu/gpu.h"
+#include "gpu/gpu_internal.h"
+
+/* The tables of one domain size, kept by the context for the last size used. */
+typedef struct {
+    unsigned log_n; /* 0: none */
+    fr_t *mem;
+    gpu_ntt_tabs_t t;
+} gpu_tabs_store_t;
+
+struct gpu_ctx {
+    gpuc_t *g;
+    gpu_tabs_store_t tabs;
+};
+
+struct gpu_g1_bases {
+    gpu_ctx_t *ctx;
+    void *dev;
+    size_t n;
+};
+
+bool gpu_built_with_cuda(void)
+{
+#ifdef GM_HAVE_CUDA
+    return true;
+#else
+    return false;
+#endif
+}
+
+static int no_ctx(err_t *err, const char *what)
+{
+    return gm_err_set(err, GM_ENOTSUP, "gpu: %s: no device context (gpu_init failed or was not called)", what);
+}
+
+/* ---- NTT tables ------------------------------------------------------------------------ */
+
+static void tabs_free(gpu_tabs_store_t *s)
+{
+    gm_free(s->mem);
+    memset(s, 0, sizeof *s);
+}
+
+/* out[k] = base^k * s for k < count. */
+static void powers(fr_t *out, const fr_t *base, const fr_t *s, size_t count)
+{
+    fr_t x = *s;
+    for (size_t k = 0; k < count; k++) {
+        out[k] = x;
+        fr_mul(&x, &x, base);
+    }
+}
+
+/* A scale table for factor(i) = x^i * s: lo[k] = x^k s, hi[m] = x^(4096 m). */
+static void scale_tab(gpu_scale_t *t, fr_t *hi, fr_t *lo, const fr_t *x, const fr_t *s, size_t nhi)
+{
+    fr_t x4096;
+    uint64_t e = GPU_SCALE_NLO;
+    fr_pow(&x4096, x, &e, 1);
+    powers(lo, x, s, GPU_SCALE_NLO);
+    powers(hi, &x4096, &FR_ONE, nhi);
+    t->hi = hi;
+    t->lo = lo;
+}
+
+static int tabs_build(gpu_tabs_store_t *s, unsigned log_n, err_t *err)
+{
+    if (s->log_n == log_n)
+        return 0;
+    tabs_free(s);
+    unsigned lh = log_n - 1; /* n/2 = 2^lh twiddles */
+    unsigned lb = (lh + 1) / 2;
+    size_t nlo = (size_t)1 << lb, nhi = (size_t)1 << (lh - lb);
+    size_t shi = GPU_SCALE_NHI(log_n);
+    size_t total = nlo + nhi + 4 * (shi + GPU_SCALE_NLO);
+    s->mem = gm_alloc(total * sizeof(fr_t));
+    if (!s->mem)
+        return gm_err_set(err, GM_ENOMEM, "gpu: out of host memory for the NTT tables of 2^%u", log_n);
+    fr_t *p = s->mem, w, wb, g, gi, n1, gn, gin, one_over;
+    fr_root_of_unity(&w, log_n);
+    uint64_t e = nlo;
+    fr_pow(&wb, &w, &e, 1);
+    s->t.log_n = log_n;
+    s->t.tw_lb = lb;
+    s->t.tw_nlo = nlo;
+    s->t.tw_nhi = nhi;
+    powers(p, &w, &FR_ONE, nlo);
+    s->t.tw_lo = p;
+    p += nlo;
+    powers(p, &wb, &FR_ONE, nhi);
+    s->t.tw_hi = p;
+    p += nhi;
+    g = FR_GENERATOR;
+    fr_inv(&gi, &g);
+    fr_set_u64(&n1, (uint64_t)1 << log_n);
+    fr_inv(&one_over, &n1);
+    gn = one_over;
+    gin = one_over;
+    scale_tab(&s->t.g, p, p + shi, &g, &FR_ONE, shi);
+    p += shi + GPU_SCALE_NLO;
+    scale_tab(&s->t.gn, p, p + shi, &g, &gn, shi);
+    p += shi + GPU_SCALE_NLO;
+    scale_tab(&s->t.gin, p, p + shi, &gi, &gin, shi);
+    p += shi + GPU_SCALE_NLO;
+    scale_tab(&s->t.n1, p, p + shi, &FR_ONE, &one_over, shi);
+    s->log_n = log_n;
+    return 0;
+}
+
+/* ---- MSM host work --------------------------------------------------------------------- */
+
+unsigned gpu_msm_window(size_t n)
+{
+    unsigned lg = 0;
+    while (lg < 63 && ((size_t)1 << lg) < n)
+        lg++;
+    int c = (int)lg - 8;
+    return c < 4 ? 4 : (c > 16 ? 16 : (unsigned)c);
+}
+
+static size_t popcount_bits(const uint64_t *bm, size_t n)
+{
+    size_t c = 0;
+    for (size_t i = 0; i < n / 64; i++)
+        c += (size_t)__builtin_popcountll(bm[i]);
+    if (n % 64)
+        c += (size_t)__builtin_popcountll(bm[n / 64] & ((1ULL << (n % 64)) - 1));
+    return c;
+}
+
+/* dst = the scalars whose density bit is set (all when density is NULL). */
+static void compact(fr_t *dst, const fr_t *src, const uint64_t *density, size_t n)
+{
+    if (!density) {
+        memcpy(dst, src, n * sizeof(fr_t));
+        return;
+    }
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++)
+        if ((density[i >> 6] >> (i & 63)) & 1)
+            dst[o++] = src[i];
+}
+
+/* out = sum_w 2^(c w) wsum[w]: c doublings per window from the top. */
+static void combine_windows(g1_jac_t *out, const g1_xyzz_t *wsum, unsigned c)
+{
+    unsigned nwin = 255 / c + 1;
+    g1_xyzz_t acc = wsum[nwin - 1];
+    for (unsigned w = nwin - 1; w-- > 0;) {
+        for (unsigned i = 0; i < c; i++)
+            g1_xyzz_dbl(&acc, &acc);
+        g1_xyzz_add(&acc, &acc, &wsum[w]);
+    }
+    g1_xyzz_to_jac(out, &acc);
+}
+
+static void to_base96(gpu_base96_t *dst, const g1_affine_t *src, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (src[i].inf) {
+            memset(&dst[i], 0, sizeof dst[i]);
+        } else {
+            dst[i].x = src[i].x;
+            dst[i].y = src[i].y;
+        }
+    }
+}
+
+static int check_window(unsigned window, err_t *err)
+{
+    if (window > MSM_WINDOW_MAX)
+        return gm_err_set(err, GM_EINVAL, "gpu: msm: window %u is not in 0..%u", window, MSM_WINDOW_MAX);
+    return 0;
+}
+
+/* ---- context ------------------------------------------------------------------------------ */
+
+int gpu_init(gpu_ctx_t **out, int device, err_t *err)
+{
+    *out = NULL;
+    gpu_ctx_t *ctx = gm_calloc(1, sizeof *ctx);
+    if (!ctx)
+        return gm_err_set(err, GM_ENOMEM, "gpu: out of memory for a context");
+    int rc = gpuc_create(&ctx->g, device, err);
+    if (rc) {
+        gm_free(ctx);
+        return rc;
+    }
+    *out = ctx;
+    return 0;
+}
+
+void gpu_destroy(gpu_ctx_t *ctx)
+{
+    if (!ctx)
+        return;
+    gpuc_destroy(ctx->g);
+    tabs_free(&ctx->tabs);
+    gm_free(ctx);
+}
+
+void gpu_info(gpu_info_t *out, gpu_ctx_t *ctx)
+{
+    gpuc_info_t i;
+    memset(out, 0, sizeof *out);
+    if (!ctx)
+        return;
+    gpuc_info(&i, ctx->g);
+    memcpy(out->name, i.name, sizeof out->name);
+    out->name[sizeof out->name - 1] = 0;
+    out->device = i.device;
+    out->sm_count = i.sm_count;
+    out->cc_major = i.cc_major;
+    out->cc_minor = i.cc_minor;
+    out->runtime_version = i.runtime_version;
+    out->driver_version = i.driver_version;
+    out->mem_total = i.mem_total;
+    out->mem_free = i.mem_free;
+}
+
+/* ---- bases --------------------------------------------------------------------------------- */
+
+#define GPU_STAGE_POINTS ((size_t)1 << 19) /* 48 MiB of 96-byte points per staging copy */
+
+int gpu_g1_bases_upload(gpu_g1_bases_t **out, gpu_ctx_t *ctx, const g1_affine_t *bases, size_t n, err_t *err)
+{
+    *out = NULL;
+    if (!ctx)
+        return no_ctx(err, "bases upload");
+    if (n >= ((size_t)1 << 31))
+        return gm_err_set(err, GM_EINVAL, "gpu: bases upload: %zu points, the limit is 2^31 - 1", n);
+    gpu_g1_bases_t *b = gm_calloc(1, sizeof *b);
+    if (!b)
+        return gm_err_set(err, GM_ENOMEM, "gpu: out of memory");
+    b->ctx = ctx;
+    b->n = n;
+    void *stage = NULL;
+    int rc = gpuc_malloc(ctx->g, &b->dev, (n ? n : 1) * sizeof(gpu_base96_t), "bases", err);
+    if (rc)
+        goto fail;
+    size_t chunk = n < GPU_STAGE_POINTS ? n : GPU_STAGE_POINTS;
+    if ((rc = gpuc_host_alloc(ctx->g, &stage, (chunk ? chunk : 1) * sizeof(gpu_base96_t), "bases staging", err)))
+        goto fail;
+    for (size_t i = 0; i < n; i += chunk) {
+        size_t m = n - i < chunk ? n - i : chunk;
+        to_base96(stage, bases + i, m);
+        if ((rc = gpuc_h2d(ctx->g, (gpu_base96_t *)b->dev + i, stage, m * sizeof(gpu_base96_t), err)))
+            goto fail;
+    }
+    gpuc_host_free(ctx->g, stage);
+    *out = b;
+    return 0;
+fail:
+    gpuc_host_free(ctx->g, stage);
+    gpu_g1_bases_free(b);
+    return rc;
+}
+
+void gpu_g1_bases_free(gpu_g1_bases_t *b)
+{
+    if (!b)
+        return;
+    gpuc_free(b->ctx->g, b->dev);
+    gm_free(b);
+}
+
+size_t gpu_g1_bases_count(const gpu_g1_bases_t *b) { return b ? b->n : 0; }
+
+/* ---- MSM ------------------------------------------------------------------------------------ */
+
+typedef struct {
+    const fr_t *const *scalars;
+    const uint64_t *density;
+    size_t n;
+} pack_arg_t;
+
+static void pack_scalars(void *arg, size_t j, fr_t *dst)
+{
+    const pack_arg_t *p = arg;
+    compact(dst, p->scalars[j], p->density, p->n);
+}
+
+int gpu_msm_g1(gpu_ctx_t *ctx, g1_jac_t *out, const gpu_g1_bases_t *bases, const fr_t *const *scalars,
+               const uint64_t *density, size_t n, size_t k, unsigned window, err_t *err)
+{
+    if (!ctx)
+        return no_ctx(err, "msm");
+    int rc = check_window(window, err);
+    if (rc)
+        return rc;
+    size_t m = density ? popcount_bits(density, n) : n;
+    if (!bases || bases->n != m)
+        return gm_err_set(err, GM_EINVAL, "gpu: msm: %zu resident bases, the scalars (with density) need %zu",
+                          bases ? bases->n : 0, m);
+    if (k == 0)
+        return 0;
+    if (m == 0) {
+        for (size_t j = 0; j < k; j++)
+            g1_jac_set_inf(&out[j]);
+        return 0;
+    }
+    unsigned c = window ? window : gpu_msm_window(m);
+    unsigned nwin = 255 / c + 1;
+    g1_xyzz_t *ws = gm_alloc(k * nwin * sizeof(g1_xyzz_t));
+    if (!ws)
+        return gm_err_set(err, GM_ENOMEM, "gpu: msm: out of host memory");
+    pack_arg_t pa = {scalars, density, n};
+    rc = gpuc_msm_g1(ctx->g, ws, bases->dev, m, c, k, pack_scalars, &pa, err);
+    if (!rc)
+        for (size_t j = 0; j < k; j++)
+            combine_windows(&out[j], ws + j * nwin, c);
+    gm_free(ws);
+    return rc;
+}
+
+int gpu_emu_msm_g1(g1_jac_t *out, const g1_affine_t *bases, const fr_t *scalars, const uint64_t *density, size_t n,
+                   unsigned window, err_t *err)
+{
+    int rc = check_window(window, err);
+    if (rc)
+        return rc;
+    if (n >= ((size_t)1 << 31))
+        return gm_err_set(err, GM_EINVAL, "gpu: emu msm: %zu points, the limit is 2^31 - 1", n);
+    size_t m = density ? popcount_bits(density, n) : n;
+    if (m == 0) {
+        g1_jac_set_inf(out);
+        return 0;
+    }
+    unsigned c = window ? window : gpu_msm_window(m);
+    unsigned nwin = 255 / c + 1;
+    fr_t *sc = gm_alloc(m * sizeof(fr_t));
+    gpu_base96_t *b96 = gm_alloc(m * sizeof(gpu_base96_t));
+    g1_xyzz_t *ws = gm_alloc(nwin * sizeof(g1_xyzz_t));
+    if (!sc || !b96 || !ws) {
+        rc = gm_err_set(err, GM_ENOMEM, "gpu: emu msm: out of memory for %zu points", m);
+        goto done;
+    }
+    compact(sc, scalars, density, n);
+    to_base96(b96, bases, m);
+    if ((rc = gpue_msm_g1_windows(ws, b96, sc, m, c))) {
+        rc = gm_err_set(err, rc, "gpu: emu msm: out of memory for the workspace of %zu points", m);
+        goto done;
+    }
+    combine_windows(out, ws, c);
+done:
+    gm_free(sc);
+    gm_free(b96);
+    gm_free(ws);
+    return rc;
+}
+
+/* ---- NTT ------------------------------------------------------------------------------------ */
+
+static int check_log(unsigned log_n, int dir, err_t *err)
+{
+    if (log_n < 1 || log_n > 28)
+        return gm_err_set(err, GM_EINVAL, "gpu: ntt: log size %u is not in 1..28", log_n);
+    if (dir < 0 || dir > 3)
+        return gm_err_set(err, GM_EINVAL, "gpu: ntt: direction %d is not one of gpu_ntt_dir_t", dir);
+    return 0;
+}
+
+/* 1 / (g^n - 1): the inverse of Z on the coset. */
+static void z_inv(fr_t *out, unsigned log_n)
+{
+    uint64_t e = (uint64_t)1 << log_n;
+    fr_pow(out, &FR_GENERATOR, &e, 1);
+    fr_sub(out, out, &FR_ONE);
+    fr_inv(out, out);
+}
+
+int gpu_ntt(gpu_ctx_t *ctx, fr_t *a, unsigned log_n, gpu_ntt_dir_t dir, err_t *err)
+{
+    if (!ctx)
+        return no_ctx(err, "ntt");
+    int rc = check_log(log_n, (int)dir, err);
+    if (rc || (rc = tabs_build(&ctx->tabs, log_n, err)))
+        return rc;
+    return gpuc_ntt(ctx->g, a, &ctx->tabs.t, (int)dir, err);
+}
+
+int gpu_groth16_h(gpu_ctx_t *ctx, fr_t *a, const fr_t *b, const fr_t *c, unsigned log_n, err_t *err)
+{
+    if (!ctx)
+        return no_ctx(err, "groth16 h");
+    int rc = check_log(log_n, 0, err);
+    if (rc || (rc = tabs_build(&ctx->tabs, log_n, err)))
+        return rc;
+    fr_t z;
+    z_inv(&z, log_n);
+    return gpuc_h(ctx->g, a, b, c, &ctx->tabs.t, &z, err);
+}
+
+int gpu_emu_ntt(fr_t *a, unsigned log_n, gpu_ntt_dir_t dir, err_t *err)
+{
+    gpu_tabs_store_t s;
+    memset(&s, 0, sizeof s);
+    int rc = check_log(log_n, (int)dir, err);
+    if (rc || (rc = tabs_build(&s, log_n, err)))
+        return rc;
+    if ((rc = gpue_ntt(a, &s.t, (int)dir)))
+        rc = gm_err_set(err, rc, "gpu: emu ntt: out of memory at 2^%u", log_n);
+    tabs_free(&s);
+    return rc;
+}
+
+int gpu_emu_groth16_h(fr_t *a, const fr_t *b, const fr_t *c, unsigned log_n, err_t *err)
+{
+    gpu_tabs_store_t s;
+    memset(&s, 0, sizeof s);
+    int rc = check_log(log_n, 0, err);
+    if (rc || (rc = tabs_build(&s, log_n, err)))
+        return rc;
+    fr_t z;
+    z_inv(&z, log_n);
+    if ((rc = gpue_h(a, b, c, &s.t, &z)))
+        rc = gm_err_set(err, rc, "gpu: emu h: out of memory at 2^%u", log_n);
+    tabs_free(&s);
+    return rc;
+}

@@ -1,0 +1,76 @@
+/*
+ * study/study_internal.h — what the files of study/ share (no other folder
+ * includes it).
+ *   study.c    the study file, the points, the plan, the run loop, medians.
+ *   output.c   study.json, study.csv, study.txt (from the same numbers).
+ *   plot.c     the SVG line charts.
+ *   compare.c  report comparison (grothmpi report compare).
+ */
+#ifndef GM_STUDY_INTERNAL_H
+#define GM_STUDY_INTERNAL_H
+
+#include <jansson.h>
+
+#include "jobs/jobs.h"
+#include "study/study.h"
+#include "topo/topo.h"
+
+#define STUDY_MAX_VALUES 64
+#define STUDY_MAX_REPS 100
+
+extern const char *const study_axis_names[STUDY_NAXES];
+
+/* One repetition's numbers, read back from its report.json. */
+typedef struct {
+    double wall_s, proofs_per_hour;
+    double stage_s[STUDY_NSTAGES];         /* cluster totals of wall time */
+    double ev[2][STUDY_NEV];               /* [witness, prove] totals, NAN = not available */
+    unsigned threads, ranks, depth;        /* rank 0's threads, ranks, rank 0's inflight_max */
+    char report[JOBS_PATH_LEN + 32];
+} study_rep_t;
+
+/* Median / spread of one point. */
+typedef struct {
+    double pph_median, pph_min, pph_max, spread_pct; /* spread: (max - min) / median * 100 */
+    double wall_median;
+    double stage_median[STUDY_NSTAGES];
+    double ev_median[2][STUDY_NEV];
+    double ipc[2];                          /* instructions / cycles, NAN when not available */
+    double fill_pct[2][4];                  /* % of L1 fills from L2, CCX, other CCX, DRAM */
+} study_summary_t;
+
+typedef struct {
+    uint64_t v[STUDY_NAXES];                /* this point's value of each axis (when swept) */
+    study_rep_t *reps;                      /* nreps */
+    unsigned done;                          /* reps finished */
+    study_summary_t sum;
+} study_point_t;
+
+struct study {
+    char name[JOBS_ID_LEN];
+    char file[JOBS_PATH_LEN];
+    char output[JOBS_PATH_LEN];
+    char topo_spec[JOBS_PATH_LEN + 16];
+    bool plan_only;
+    jobs_campaign_t base;
+    json_t *base_json;                      /* the normalized base campaign */
+    topo_t *topo;
+    unsigned nvals[STUDY_NAXES];            /* 0: not swept */
+    uint64_t vals[STUDY_NAXES][STUDY_MAX_VALUES];
+    unsigned nreps;
+    size_t npoints;
+    study_point_t *points;
+};
+
+/* output.c */
+int study_write_outputs(const study_t *s, err_t *err) __attribute__((warn_unused_result));
+void study_print_csv(const study_t *s, FILE *f);
+/* Writes text atomically to path. */
+int study_write_file(const char *path, const char *text, size_t len, err_t *err) __attribute__((warn_unused_result));
+/* Formats an axis value as text ("true", "1GiB" -> bytes, numbers). */
+void study_axis_value_text(char *buf, size_t n, study_axis_t a, uint64_t v);
+
+/* plot.c: writes DIR/plots/*.svg. */
+int study_write_plots(const study_t *s, const char *dir, err_t *err) __attribute__((warn_unused_result));
+
+#endif
