@@ -16,7 +16,7 @@ BUILD   ?= build
 OPT     ?= -O3
 
 # Libraries in link order: a folder may use only those after it.
-LIBDIRS := study mpi jobs groth16 synth/porep synth ec topo ff base
+LIBDIRS := study mpi jobs groth16 gpu synth/porep synth ec topo ff base
 
 DEB_PKGS := build-essential pkg-config libopenmpi-dev openmpi-bin libhwloc-dev hwloc \
             libpfm4-dev libjemalloc-dev libjansson-dev libssl-dev libcriterion-dev \
@@ -65,6 +65,39 @@ $(call libname,$(1)): $(call objs,$(1))
 	ar rcs $$@ $$^
 endef
 $(foreach d,$(PRESENT),$(eval $(call lib_rule,$(d))))
+
+# ---- gpu/ (issue 11) ------------------------------------------------------------
+# libgpu.a also holds gpu/*.cc (the host emulation of the kernels, g++, always
+# built) and, when nvcc exists (NO_CUDA=1 skips it), gpu/*.cu: sm_90 machine
+# code plus compute_90 PTX, with gpu/*.c built with -DGM_HAVE_CUDA and the
+# CUDA runtime linked statically (the binary runs where libcudart.so is absent
+# and falls back to the CPU where there is no driver). Without nvcc,
+# gpu/gpu_stub.c makes gpu_init answer "built without CUDA".
+NVCC      ?= /usr/local/cuda/bin/nvcc
+HAVE_NVCC := $(if $(NO_CUDA),,$(wildcard $(NVCC)))
+CXXFLAGS  := -std=gnu++17 $(OPT) -march=x86-64-v3 -g -Wall -Wextra -Werror -I. -MMD -MP $(EXTRA_CFLAGS)
+NVFLAGS   := -O3 -std=c++17 -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90 \
+             -Xcompiler -fPIC,-Wall -Werror all-warnings -I. -MMD -MP -DGM_HAVE_CUDA
+GPU_XOBJS := $(patsubst %.cc,$(BUILD)/%.o,$(wildcard gpu/*.cc))
+ifneq ($(HAVE_NVCC),)
+GPU_XOBJS += $(patsubst %.cu,$(BUILD)/%.cu.o,$(wildcard gpu/*.cu))
+$(BUILD)/gpu/%.o: CFLAGS += -DGM_HAVE_CUDA
+LDLIBS    += -L$(dir $(NVCC))../lib64 -lcudart_static -ldl -lrt
+endif
+LDLIBS    += -lstdc++
+$(call libname,gpu): $(GPU_XOBJS)
+$(BUILD)/%.o: %.cc
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS) -c $< -o $@
+$(BUILD)/%.cu.o: %.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVFLAGS) -c $< -o $@
+# `make gpu-check`: the GPU-versus-CPU equality tests and benchmarks that
+# gpu/check.sh runs on a machine with a GPU (docs/gpu.md).
+.PHONY: gpu-check
+gpu-check: $(BUILD)/gpu_check
+$(BUILD)/gpu_check: $(BUILD)/gpu/check/gpu_check.o $(LIBS)
+	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 $(BIN): $(CLI_OBJS) $(LIBS)
 	$(CC) $(LDFLAGS) $(CLI_OBJS) $(LIBS) $(LDLIBS) -o $@

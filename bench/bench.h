@@ -20,6 +20,21 @@ int bench_synth_main(int argc, char **argv);
 
 /* Helpers shared by the benchmarks (bench/bench_util.c). */
 
+#include <stdbool.h>
+
+/* The options every benchmark takes. */
+typedef struct {
+    bool quick;          /* --quick: small sizes, for a smoke run */
+    int runs;            /* --runs R, 1..1000 */
+    unsigned threads;    /* --threads N, 1..1024 */
+} bench_opts_t;
+
+/* Parses --quick, --runs R, --threads N and --help into *o (which holds the
+ * defaults on entry). help is the text printed for --help. Returns 0 to go
+ * on, 1 when --help was printed (exit 0), or 2 after printing one usage error
+ * naming the benchmark, the option and the value (exit 2). */
+int bench_parse_opts(bench_opts_t *o, int argc, char **argv, const char *name, const char *help);
+
 /* Sorts v[0..n) and returns the median; v[0] is then the minimum. */
 double bench_median(double *v, size_t n);
 /* Prints the line "cpu: <model name>, <n> cpus, ff path: <path>". */

@@ -38,3 +38,41 @@ void bench_print_machine(void)
     }
     printf("cpu: %s, %ld cpus, ff path: %s\n", model, sysconf(_SC_NPROCESSORS_ONLN), ff_path_name());
 }
+
+/* Reads an integer option value in lo..hi; prints the error itself. */
+static bool parse_range(const char *name, const char *opt, const char *v, long lo, long hi, long *out)
+{
+    char *end;
+    long x = strtol(v, &end, 10);
+    if (*v == '\0' || *end != '\0' || x < lo || x > hi) {
+        fprintf(stderr, "grothmpi: bench %s: %s: '%s' is not in %ld..%ld\n", name, opt, v, lo, hi);
+        return false;
+    }
+    *out = x;
+    return true;
+}
+
+int bench_parse_opts(bench_opts_t *o, int argc, char **argv, const char *name, const char *help)
+{
+    for (int i = 1; i < argc; i++) {
+        long v;
+        if (strcmp(argv[i], "--quick") == 0) {
+            o->quick = true;
+        } else if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) {
+            if (!parse_range(name, "--runs", argv[++i], 1, 1000, &v))
+                return 2;
+            o->runs = (int)v;
+        } else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
+            if (!parse_range(name, "--threads", argv[++i], 1, 1024, &v))
+                return 2;
+            o->threads = (unsigned)v;
+        } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(help, stdout);
+            return 1;
+        } else {
+            fprintf(stderr, "grothmpi: bench %s: unknown option '%s' (see --help)\n", name, argv[i]);
+            return 2;
+        }
+    }
+    return 0;
+}

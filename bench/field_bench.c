@@ -218,31 +218,19 @@ static void print_ns(double ns)
 
 int bench_field_main(int argc, char **argv)
 {
-    int runs = 7;
-    double scale = 1.0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--quick") == 0) {
-            runs = 3;
-            scale = 0.2;
-        } else if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) {
-            runs = atoi(argv[++i]);
-            if (runs < 1 || runs > 1000) {
-                fprintf(stderr, "grothmpi: bench field: --runs: '%s' is not in 1..1000\n", argv[i]);
-                return 2;
-            }
-        } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("usage: grothmpi bench field [--quick] [--runs N]\n\n"
-                   "ns per operation (min and median of N runs, default 7) for Fp/Fr\n"
-                   "multiplication, Fp inversion, G1 add/double, G1 and G2 scalar\n"
-                   "multiplication and the pairing, with the ratio to blst measured on\n"
-                   "the same kind of 2-core VM (ratio < 1: faster than blst).\n"
-                   "--quick: 3 shorter runs. GROTHMPI_FF_PATH=portable|adx picks the kernels.\n");
-            return 0;
-        } else {
-            fprintf(stderr, "grothmpi: bench field: unknown option '%s' (see --help)\n", argv[i]);
-            return 2;
-        }
-    }
+    static const char help[] =
+        "usage: grothmpi bench field [--quick] [--runs N]\n\n"
+        "ns per operation (min and median of N runs, default 7, in thread CPU time)\n"
+        "for Fp/Fr multiplication, Fp inversion, G1 add/double, G1 and G2 scalar\n"
+        "multiplication and the pairing, with the ratio to blst measured on the\n"
+        "reference 2-core VM (ratio < 1: faster than blst).\n"
+        "--quick: 3 shorter runs. GROTHMPI_FF_PATH=portable|adx picks the kernels.\n";
+    bench_opts_t o = {.quick = false, .runs = 7, .threads = 1};
+    int prc = bench_parse_opts(&o, argc, argv, "field", help);
+    if (prc != 0)
+        return prc == 1 ? 0 : 2;
+    int runs = o.quick ? 3 : o.runs;
+    double scale = o.quick ? 0.2 : 1.0;
     bench_print_machine();
     printf("%-26s %13s %13s %13s %9s\n", "operation", "min", "median", "blst", "median/blst");
     double t[1000];

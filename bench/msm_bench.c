@@ -123,40 +123,22 @@ static int time_msm(int group, const void *bases, const fr_t *s, size_t n, topo_
 
 int bench_msm_main(int argc, char **argv)
 {
-    int runs = 3;
-    unsigned threads = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
-    bool quick = false;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--quick") == 0) {
-            quick = true;
-        } else if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) {
-            runs = atoi(argv[++i]);
-            if (runs < 1 || runs > 64) {
-                fprintf(stderr, "grothmpi: bench msm: --runs: '%s' is not in 1..64\n", argv[i]);
-                return 2;
-            }
-        } else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
-            int t = atoi(argv[++i]);
-            if (t < 1 || t > 1024) {
-                fprintf(stderr, "grothmpi: bench msm: --threads: '%s' is not in 1..1024\n", argv[i]);
-                return 2;
-            }
-            threads = (unsigned)t;
-        } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("usage: grothmpi bench msm [--quick] [--threads N] [--runs R]\n\n"
-                   "µs per point of the CPU MSM (Pippenger, batch-affine buckets): G1 at\n"
-                   "2^16, 2^18, 2^20 and G2 at 2^16, on 1 thread and on N (default: every\n"
-                   "online CPU), min and median wall time of R runs (default 3), with the\n"
-                   "ratio to blst's single-threaded Pippenger on the same kind of 2-core VM\n"
-                   "(ratio < 1: faster than blst; 1 thread: CPU time, as blst was timed;\n"
-                   "N threads: wall time) and the N-thread speed-up (wall time).\n"
-                   "--quick: G1 at 2^12 and 2^14, G2 at 2^12 only.\n");
-            return 0;
-        } else {
-            fprintf(stderr, "grothmpi: bench msm: unknown option '%s' (see --help)\n", argv[i]);
-            return 2;
-        }
-    }
+    static const char help[] =
+        "usage: grothmpi bench msm [--quick] [--threads N] [--runs R]\n\n"
+        "µs per point of the CPU MSM (Pippenger, batch-affine buckets): G1 at\n"
+        "2^16, 2^18, 2^20 and G2 at 2^16, on 1 thread and on N (default: every\n"
+        "online CPU), min and median wall time of R runs (default 3), with the\n"
+        "ratio to blst's single-threaded Pippenger on the same kind of 2-core VM\n"
+        "(ratio < 1: faster than blst; 1 thread: CPU time, as blst was timed;\n"
+        "N threads: wall time) and the N-thread speed-up (wall time).\n"
+        "--quick: G1 at 2^12 and 2^14, G2 at 2^12 only.\n";
+    bench_opts_t o = {.quick = false, .runs = 3, .threads = (unsigned)sysconf(_SC_NPROCESSORS_ONLN)};
+    int prc = bench_parse_opts(&o, argc, argv, "msm", help);
+    if (prc != 0)
+        return prc == 1 ? 0 : 2;
+    int runs = o.runs;
+    unsigned threads = o.threads;
+    bool quick = o.quick;
     const msm_case_t *cases = quick ? quick_cases : full_cases;
     size_t ncases = quick ? sizeof quick_cases / sizeof quick_cases[0] : sizeof full_cases / sizeof full_cases[0];
 

@@ -27,39 +27,21 @@ typedef void (*ntt_fn)(const ntt_domain_t *, fr_t *, void *, topo_pool_t *);
 
 int bench_ntt_main(int argc, char **argv)
 {
-    int runs = 3;
-    unsigned threads = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
-    bool quick = false;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--quick") == 0) {
-            quick = true;
-        } else if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) {
-            runs = atoi(argv[++i]);
-            if (runs < 1 || runs > 64) {
-                fprintf(stderr, "grothmpi: bench ntt: --runs: '%s' is not in 1..64\n", argv[i]);
-                return 2;
-            }
-        } else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
-            int t = atoi(argv[++i]);
-            if (t < 1 || t > 1024) {
-                fprintf(stderr, "grothmpi: bench ntt: --threads: '%s' is not in 1..1024\n", argv[i]);
-                return 2;
-            }
-            threads = (unsigned)t;
-        } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("usage: grothmpi bench ntt [--quick] [--threads N] [--runs R]\n\n"
-                   "ns per butterfly of the Fr NTT (forward, and inverse coset) at 2^20,\n"
-                   "2^22 and 2^24, on 1 thread and on N (default: every online CPU), min\n"
-                   "and median wall time of R runs (default 3), with the ratio to one Fr\n"
-                   "multiplication of blst on the reference VM (the per-butterfly bound)\n"
-                   "and the N-thread speed-up.\n"
-                   "--quick: 2^16 and 2^18 only.\n");
-            return 0;
-        } else {
-            fprintf(stderr, "grothmpi: bench ntt: unknown option '%s' (see --help)\n", argv[i]);
-            return 2;
-        }
-    }
+    static const char help[] =
+        "usage: grothmpi bench ntt [--quick] [--threads N] [--runs R]\n\n"
+        "ns per butterfly of the Fr NTT (forward, and inverse coset) at 2^20,\n"
+        "2^22 and 2^24, on 1 thread and on N (default: every online CPU), min\n"
+        "and median wall time of R runs (default 3), with the ratio to one Fr\n"
+        "multiplication of blst on the reference VM (the per-butterfly bound)\n"
+        "and the N-thread speed-up.\n"
+        "--quick: 2^16 and 2^18 only.\n";
+    bench_opts_t o = {.quick = false, .runs = 3, .threads = (unsigned)sysconf(_SC_NPROCESSORS_ONLN)};
+    int prc = bench_parse_opts(&o, argc, argv, "ntt", help);
+    if (prc != 0)
+        return prc == 1 ? 0 : 2;
+    int runs = o.runs;
+    unsigned threads = o.threads;
+    bool quick = o.quick;
     static const unsigned full_sizes[] = {20, 22, 24}, quick_sizes[] = {16, 18};
     const unsigned *sizes = quick ? quick_sizes : full_sizes;
     size_t nsizes = quick ? 2 : 3;

@@ -61,7 +61,8 @@ const char *ff_path_name(void);
 /* ---- Fp ---------------------------------------------------------------------- */
 
 /* Constants: 0, 1 (Montgomery), and the modulus p as plain little-endian limbs. */
-extern const fp_t FP_ZERO, FP_ONE;
+/* (0 is FP_ZERO_ELEM, not FP_ZERO: <math.h> defines FP_ZERO.) */
+extern const fp_t FP_ZERO_ELEM, FP_ONE;
 extern const uint64_t FP_MODULUS[FP_LIMBS];
 
 void fp_set_u64(fp_t *out, uint64_t v);

@@ -219,6 +219,91 @@ FF_INLINE void limbs_to_le(uint8_t *out, const uint64_t *a, int n)
             out[i * 8 + k] = (uint8_t)(a[i] >> (8 * k));
 }
 
+/* ---- Fp kernels for the tower (fp2.c, fp6.c, fp12.c, mont_adx.c) ------------------- */
+
+/*
+ * Why: the tower spends as much time in Fp additions as in multiplications
+ * (the pairing: ~55k add/sub against ~14k mul). The public fp_add goes through
+ * a call and mont_reduce_once, which GCC compiles to a data-dependent branch
+ * (mispredicted half the time) plus a store/reload of both candidates. These
+ * are always_inline, branch-free (mask select), registers only, with the
+ * modulus as immediates.
+ * Invariants: inputs and outputs as each comment says; "< 2p" values are
+ * *lazy*: valid only as multiplication inputs (ffp_mul) or to ffp_add_nr,
+ * never stored in a public fp_t. p < 2^381, so 4p < 2^384 fits six limbs.
+ */
+#define FFP_P0 0xb9feffffffffaaabULL
+#define FFP_P1 0x1eabfffeb153ffffULL
+#define FFP_P2 0x6730d2a0f6b0f624ULL
+#define FFP_P3 0x64774b84f38512bfULL
+#define FFP_P4 0x4b1ba7b6434bacd7ULL
+#define FFP_P5 0x1a0111ea397fe69aULL
+
+/* out = t - p when t >= p, else t; t < 2p. Branch-free. */
+FF_INLINE void ffp_reduce_once(uint64_t *out, const uint64_t *t)
+{
+    static const uint64_t P[6] = {FFP_P0, FFP_P1, FFP_P2, FFP_P3, FFP_P4, FFP_P5};
+    uint64_t d[6];
+    uint8_t b = 0;
+    for (int i = 0; i < 6; i++)
+        b = ff_subb(b, t[i], P[i], &d[i]);
+    uint64_t keep = -(uint64_t)b; /* all ones: t < p, keep t */
+    for (int i = 0; i < 6; i++)
+        out[i] = d[i] ^ ((t[i] ^ d[i]) & keep);
+}
+
+/* out = a + b mod p; a, b < p. */
+FF_INLINE void ffp_add(fp_t *out, const fp_t *a, const fp_t *b)
+{
+    uint64_t t[6];
+    uint8_t c = 0;
+    for (int i = 0; i < 6; i++)
+        c = ff_addc(c, a->l[i], b->l[i], &t[i]);
+    ffp_reduce_once(out->l, t);
+}
+
+/* out = a + b, no reduction; a + b < 2^384 (e.g. a, b < 2p gives < 4p). */
+FF_INLINE void ffp_add_nr(fp_t *out, const fp_t *a, const fp_t *b)
+{
+    uint8_t c = 0;
+    for (int i = 0; i < 6; i++)
+        c = ff_addc(c, a->l[i], b->l[i], &out->l[i]);
+}
+
+/* out = a - b mod p; a, b < p. */
+FF_INLINE void ffp_sub(fp_t *out, const fp_t *a, const fp_t *b)
+{
+    static const uint64_t P[6] = {FFP_P0, FFP_P1, FFP_P2, FFP_P3, FFP_P4, FFP_P5};
+    uint64_t t[6];
+    uint8_t b_ = 0, c = 0;
+    for (int i = 0; i < 6; i++)
+        b_ = ff_subb(b_, a->l[i], b->l[i], &t[i]);
+    uint64_t mask = -(uint64_t)b_;
+    for (int i = 0; i < 6; i++)
+        c = ff_addc(c, t[i], P[i] & mask, &out->l[i]);
+}
+
+FF_INLINE void ffp_dbl(fp_t *out, const fp_t *a) { ffp_add(out, a, a); }
+
+/* out = -a mod p; a < p; -0 = 0. */
+FF_INLINE void ffp_neg(fp_t *out, const fp_t *a)
+{
+    static const uint64_t P[6] = {FFP_P0, FFP_P1, FFP_P2, FFP_P3, FFP_P4, FFP_P5};
+    mont_neg(out->l, a->l, P, 6);
+}
+
+/* out = a*b/R mod p, fully reduced; a, b < 2p (lazy inputs allowed: the CIOS
+ * result before its final subtraction is (ab + Qp)/2^384 < (4p^2 + 2^384 p)/2^384
+ * < 2p since 4p < 2^384, so one subtraction still suffices on both paths). */
+FF_INLINE void ffp_mul(fp_t *out, const fp_t *a, const fp_t *b)
+{
+    static const uint64_t P[6] = {FFP_P0, FFP_P1, FFP_P2, FFP_P3, FFP_P4, FFP_P5};
+    if (ff_path_selected == FF_PATH_ADX)
+        fp_mul_adx(out, a, b);
+    else
+        mont_mul(out->l, a->l, b->l, P, 0x89f3fffcfffcfffdULL, 6);
+}
+
 /* ---- decimal text <-> plain limbs ------------------------------------------ */
 
 /* Parses s as a decimal integer below m into plain limbs. GM_EFORMAT: empty,

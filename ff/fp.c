@@ -10,7 +10,7 @@ const uint64_t FP_MODULUS[FP_LIMBS] = {
     0xb9feffffffffaaabULL, 0x1eabfffeb153ffffULL, 0x6730d2a0f6b0f624ULL,
     0x64774b84f38512bfULL, 0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL,
 };
-const fp_t FP_ZERO = {{0}};
+const fp_t FP_ZERO_ELEM = {{0}};
 const fp_t FP_ONE = {{ /* R mod p */
     0x760900000002fffdULL, 0xebf4000bc40c0002ULL, 0x5f48985753c758baULL,
     0x77ce585370525745ULL, 0x5c071a97a256ec6dULL, 0x15f65ec3fa80e493ULL,
@@ -39,7 +39,7 @@ static const fp_t FP_INV_FIX = {{
 /* -p^-1 mod 2^64 */
 #define FP_MINV 0x89f3fffcfffcfffdULL
 
-FF_DEFINE_FIELD(fp, fp_t, FP_LIMBS, FP_MODULUS, FP_MINV, FP_ONE, FP_ZERO, FP_R2, FP_HALF,
+FF_DEFINE_FIELD(fp, fp_t, FP_LIMBS, FP_MODULUS, FP_MINV, FP_ONE, FP_ZERO_ELEM, FP_R2, FP_HALF,
                 FP_INV_ROUNDS, FP_INV_FIX, FP_DEC_MAX)
 
 /* p = 3 mod 4: a^((p+1)/4) is a root whenever one exists; one squaring

@@ -1,7 +1,8 @@
 /*
  * fp2.c — the quadratic extension Fp2 = Fp[u]/(u^2 + 1), elements c0 + c1*u.
- * Everything is written on top of the public Fp calls, so both kernel paths
- * (portable, ADX) serve Fp2 through fp_mul/fp_sqr's one dispatch.
+ * The hot operations (add, sub, mul, sqr, ...) use the inline, branch-free Fp
+ * kernels of ff_internal.h (ffp_*), whose ffp_mul dispatches on the kernel
+ * path (portable, ADX); the rest is written on the public Fp calls.
  *
  * Costs in Fp multiplications (M) and squarings (S): mul 3M (Karatsuba),
  * sqr 2M (complex squaring), inv 2S + 2M + one Fp inversion, sqrt via the
@@ -26,74 +27,82 @@ bool fp2_eq(const fp2_t *a, const fp2_t *b)
 
 void fp2_add(fp2_t *out, const fp2_t *a, const fp2_t *b)
 {
-    fp_add(&out->c0, &a->c0, &b->c0);
-    fp_add(&out->c1, &a->c1, &b->c1);
+    ffp_add(&out->c0, &a->c0, &b->c0);
+    ffp_add(&out->c1, &a->c1, &b->c1);
 }
 
 void fp2_sub(fp2_t *out, const fp2_t *a, const fp2_t *b)
 {
-    fp_sub(&out->c0, &a->c0, &b->c0);
-    fp_sub(&out->c1, &a->c1, &b->c1);
+    ffp_sub(&out->c0, &a->c0, &b->c0);
+    ffp_sub(&out->c1, &a->c1, &b->c1);
 }
 
 void fp2_neg(fp2_t *out, const fp2_t *a)
 {
-    fp_neg(&out->c0, &a->c0);
-    fp_neg(&out->c1, &a->c1);
+    ffp_neg(&out->c0, &a->c0);
+    ffp_neg(&out->c1, &a->c1);
 }
 
 void fp2_dbl(fp2_t *out, const fp2_t *a)
 {
-    fp_dbl(&out->c0, &a->c0);
-    fp_dbl(&out->c1, &a->c1);
+    ffp_dbl(&out->c0, &a->c0);
+    ffp_dbl(&out->c1, &a->c1);
 }
 
 void fp2_conj(fp2_t *out, const fp2_t *a)
 {
     out->c0 = a->c0;
-    fp_neg(&out->c1, &a->c1);
+    ffp_neg(&out->c1, &a->c1);
 }
 
 void fp2_frobenius(fp2_t *out, const fp2_t *a) { fp2_conj(out, a); }
 
 /* Karatsuba: (a0 + a1 u)(b0 + b1 u) = (a0 b0 - a1 b1) + ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) u.
- * Every intermediate is reduced (< p), so the Fp contracts hold; out may alias. */
+ * Why: the sums a0 + a1, b0 + b1 stay unreduced (< 2p; ffp_mul accepts
+ * inputs < 2p and returns < p), saving two conditional subtractions; the
+ * kernels are inline and branch-free (ff_internal.h). Invariants: v0, v1,
+ * sa (after the product) < p; out may alias. */
 void fp2_mul(fp2_t *out, const fp2_t *a, const fp2_t *b)
 {
     fp_t v0, v1, sa, sb;
-    fp_mul(&v0, &a->c0, &b->c0);
-    fp_mul(&v1, &a->c1, &b->c1);
-    fp_add(&sa, &a->c0, &a->c1);
-    fp_add(&sb, &b->c0, &b->c1);
-    fp_mul(&sa, &sa, &sb);
-    fp_sub(&out->c0, &v0, &v1);
-    fp_sub(&sa, &sa, &v0);
-    fp_sub(&out->c1, &sa, &v1);
+    ffp_add_nr(&sa, &a->c0, &a->c1);     /* < 2p */
+    ffp_add_nr(&sb, &b->c0, &b->c1);     /* < 2p */
+    ffp_mul(&v0, &a->c0, &b->c0);
+    ffp_mul(&v1, &a->c1, &b->c1);
+    ffp_mul(&sa, &sa, &sb);              /* < p */
+    ffp_sub(&out->c0, &v0, &v1);
+    ffp_sub(&sa, &sa, &v0);
+    ffp_sub(&out->c1, &sa, &v1);
+    FF_VERIFY_REDUCED(FP_MODULUS, 6, &out->c0);
+    FF_VERIFY_REDUCED(FP_MODULUS, 6, &out->c1);
 }
 
-/* Complex squaring: (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u. */
+/* Complex squaring: (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u; a0 + a1
+ * unreduced (< 2p), a0 - a1 reduced; 2 a0 a1 as (a0 + a0) a1 (< 2p input). */
 void fp2_sqr(fp2_t *out, const fp2_t *a)
 {
-    fp_t s, d, m;
-    fp_add(&s, &a->c0, &a->c1);
-    fp_sub(&d, &a->c0, &a->c1);
-    fp_mul(&m, &a->c0, &a->c1);
-    fp_mul(&out->c0, &s, &d);
-    fp_dbl(&out->c1, &m);
+    fp_t s, d, a2;
+    ffp_add_nr(&s, &a->c0, &a->c1);      /* < 2p */
+    ffp_sub(&d, &a->c0, &a->c1);
+    ffp_add_nr(&a2, &a->c0, &a->c0);     /* < 2p */
+    ffp_mul(&out->c1, &a2, &a->c1);
+    ffp_mul(&out->c0, &s, &d);
+    FF_VERIFY_REDUCED(FP_MODULUS, 6, &out->c0);
+    FF_VERIFY_REDUCED(FP_MODULUS, 6, &out->c1);
 }
 
 void fp2_mul_fp(fp2_t *out, const fp2_t *a, const fp_t *b)
 {
-    fp_mul(&out->c0, &a->c0, b);
-    fp_mul(&out->c1, &a->c1, b);
+    ffp_mul(&out->c0, &a->c0, b);
+    ffp_mul(&out->c1, &a->c1, b);
 }
 
 /* (a0 + a1 u)(1 + u) = (a0 - a1) + (a0 + a1) u. */
 void fp2_mul_nonresidue(fp2_t *out, const fp2_t *a)
 {
     fp_t t;
-    fp_sub(&t, &a->c0, &a->c1);
-    fp_add(&out->c1, &a->c0, &a->c1);
+    ffp_sub(&t, &a->c0, &a->c1);
+    ffp_add(&out->c1, &a->c0, &a->c1);
     out->c0 = t;
 }
 
@@ -142,12 +151,12 @@ bool fp2_sqrt(fp2_t *out, const fp2_t *a)
     if (fp_is_zero(&a->c1)) {
         fp_t na;
         if (fp_sqrt(&r.c0, &a->c0)) {
-            r.c1 = FP_ZERO;
+            r.c1 = FP_ZERO_ELEM;
         } else {
             fp_neg(&na, &a->c0);
             if (!fp_sqrt(&r.c1, &na))
                 return false;       /* unreachable: one of a0, -a0 is a square */
-            r.c0 = FP_ZERO;
+            r.c0 = FP_ZERO_ELEM;
         }
         *out = r;
         return true;

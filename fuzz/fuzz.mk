@@ -22,10 +22,13 @@ FUZZ_SECONDS ?=
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_CFLAGS  := -std=gnu11 -O1 -g -march=x86-64-v3 -fno-omit-frame-pointer -I. -MMD -MP -DGM_VERIFY_ON \
                 $(FUZZ_SAN) -fsanitize=fuzzer-no-link -Wall -Wno-unused-function $(PKGS_CFLAGS)
-FUZZ_LDLIBS  := $(filter-out -ljemalloc,$(LDLIBS))
+# What the harnesses link: the parsers' folders only (not mpi/, gpu/, study/,
+# cli/), so a folder being written elsewhere cannot break the fuzz build.
+FUZZ_NEED    := jobs groth16 synth/porep synth ec topo ff base
+FUZZ_LIBDIRS := $(filter $(FUZZ_NEED),$(PRESENT))
+FUZZ_LIBDIRS := $(if $(filter jobs,$(FUZZ_LIBDIRS)),,$(if $(wildcard jobs/*.c),jobs)) $(FUZZ_LIBDIRS)
+FUZZ_LDLIBS  := $(filter-out -ljemalloc -lmpi -lcudart_static -lstdc++ -L%,$(LDLIBS))
 
-# jobs/ (and any folder the top Makefile adds later) links before groth16.
-FUZZ_LIBDIRS := $(if $(filter jobs,$(LIBDIRS)),,$(if $(wildcard jobs/*.c),jobs)) $(PRESENT)
 fuzz_libname  = $(FUZZ_BUILD)/lib$(subst /,_,$(1)).a
 FUZZ_LIBS    := $(foreach d,$(FUZZ_LIBDIRS),$(call fuzz_libname,$(d)))
 FUZZ_NAMES   := $(patsubst fuzz/fuzz_%.c,%,$(wildcard fuzz/fuzz_*.c))

@@ -20,7 +20,7 @@
 
 #include "mpi/mpi_internal.h"
 
-/* Not <math.h>: it defines FP_ZERO, a name ff/ff.h declares. */
+/* Not <math.h>: it defines FP_ZERO_ELEM, a name ff/ff.h declares. */
 #define NAN (__builtin_nan(""))
 #define isnan(x) __builtin_isnan(x)
 #define fabs(x) __builtin_fabs(x)

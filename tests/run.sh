@@ -4,10 +4,12 @@
 # tests: each tests/integration/*.sh is one test (exit 0 = pass).
 # GM_TEST_SEED fixes the seed of the property tests (printed otherwise).
 BUILD=${BUILD:-build}
+export LSAN_OPTIONS="suppressions=$(pwd)/tests/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 passed=0; failed=0
 
 out=$(mktemp); trap 'rm -f "$out"' EXIT
-"$BUILD/tests/unit_tests" --jobs "$(nproc)" --short-filename 2>&1 | tee "$out"
+rcfile=$(mktemp); trap 'rm -f "$out" "$rcfile"' EXIT
+{ "$BUILD/tests/unit_tests" --jobs "$(nproc)" --short-filename 2>&1; echo $? >"$rcfile"; } | tee "$out"
 summary=$(grep 'Synthesis:' "$out" | tail -1)
 if [ -z "$summary" ]; then
     echo "tests/run.sh: the unit test runner printed no summary (crashed?)"
@@ -16,6 +18,12 @@ else
     t=$(echo "$summary" | sed -n 's/.*Tested: \([0-9]*\).*/\1/p')
     p=$(echo "$summary" | sed -n 's/.*Passing: \([0-9]*\).*/\1/p')
     passed=$((passed + p)); failed=$((failed + t - p))
+    # A clean summary with a failing exit status means the runner itself
+    # failed after the tests (a sanitizer's leak report, say): count it.
+    if [ "$(cat "$rcfile")" != 0 ] && [ "$t" = "$p" ]; then
+        echo "tests/run.sh: the unit test runner exited with status $(cat "$rcfile") after its tests"
+        failed=$((failed + 1))
+    fi
 fi
 
 for t in tests/integration/*.sh; do

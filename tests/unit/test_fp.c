@@ -297,7 +297,7 @@ static void check_inv(test_rng_t *rng)
         cr_assert(fp_eq(&x, &y));
     }
     fp_t z;
-    fp_inv(&z, &FP_ZERO);
+    fp_inv(&z, &FP_ZERO_ELEM);
     cr_assert(fp_is_zero(&z), "inverse of 0 is 0");
     fp_inv(&z, &FP_ONE);
     cr_assert(fp_is_one(&z));
@@ -312,7 +312,7 @@ static void check_batch_inv(test_rng_t *rng)
     for (int i = 0; i < n; i++) {
         rand_fp(&a[i], NULL, rng);
         if (i % 7 == 0)
-            a[i] = FP_ZERO;
+            a[i] = FP_ZERO_ELEM;
     }
     fp_batch_inv(out, a, n, scratch);
     for (int i = 0; i < n; i++) {
@@ -322,7 +322,7 @@ static void check_batch_inv(test_rng_t *rng)
     fp_batch_inv(a, a, n, scratch);
     for (int i = 0; i < n; i++)
         cr_assert(fp_eq(&a[i], &out[i]), "in-place batch_inv[%d]", i);
-    fp_t zeros[3] = {FP_ZERO, FP_ZERO, FP_ZERO};
+    fp_t zeros[3] = {FP_ZERO_ELEM, FP_ZERO_ELEM, FP_ZERO_ELEM};
     fp_batch_inv(zeros, zeros, 3, scratch);
     for (int i = 0; i < 3; i++)
         cr_assert(fp_is_zero(&zeros[i]));
@@ -362,13 +362,13 @@ static void check_pow_sqrt_legendre(test_rng_t *rng)
     }
     cr_assert(non > 5, "%d non-squares in 40", non);
     fp_t r, m1;
-    cr_assert_eq(fp_legendre(&FP_ZERO), 0);
-    cr_assert(fp_sqrt(&r, &FP_ZERO) && fp_is_zero(&r));
+    cr_assert_eq(fp_legendre(&FP_ZERO_ELEM), 0);
+    cr_assert(fp_sqrt(&r, &FP_ZERO_ELEM) && fp_is_zero(&r));
     fp_neg(&m1, &FP_ONE);
     cr_assert_eq(fp_legendre(&m1), -1);
     cr_assert(!fp_sqrt(&r, &m1));
     uint64_t zero = 0;
-    fp_pow(&r, &FP_ZERO, &zero, 1);
+    fp_pow(&r, &FP_ZERO_ELEM, &zero, 1);
     cr_assert(fp_is_one(&r), "0^0 = 1");
 }
 
@@ -399,10 +399,10 @@ static void check_misc(test_rng_t *rng)
         cr_assert_eq(fp_is_lex_largest(&x), big, "lex sign at %d", it);
     }
     fp_t z;
-    fp_neg(&z, &FP_ZERO);
+    fp_neg(&z, &FP_ZERO_ELEM);
     cr_assert(fp_is_zero(&z), "-0 = 0");
-    cr_assert(fp_is_one(&FP_ONE) && !fp_is_one(&FP_ZERO) && fp_is_zero(&FP_ZERO));
-    cr_assert(!fp_is_lex_largest(&FP_ZERO));
+    cr_assert(fp_is_one(&FP_ONE) && !fp_is_one(&FP_ZERO_ELEM) && fp_is_zero(&FP_ZERO_ELEM));
+    cr_assert(!fp_is_lex_largest(&FP_ZERO_ELEM));
 }
 
 Test(fp, neg_dbl_half_set_lex) { test_on_paths(check_misc, "fp/misc"); }
@@ -502,7 +502,7 @@ static void check_dec(test_rng_t *rng)
         rand_fp(&x, a, rng);
         if (it == 0) {
             memset(a, 0, sizeof a);
-            x = FP_ZERO;
+            x = FP_ZERO_ELEM;
         }
         ref_to_dec(want, a, N);
         fp_to_dec(got, &x);

@@ -142,9 +142,9 @@ static void check_inv(test_rng_t *rng)
     for (int it = 0; it < 60; it++) {
         rand_fp2(&x, NULL, rng);
         if (it == 0)
-            x.c1 = FP_ZERO; /* a real element */
+            x.c1 = FP_ZERO_ELEM; /* a real element */
         if (it == 1)
-            x.c0 = FP_ZERO; /* a pure imaginary one */
+            x.c0 = FP_ZERO_ELEM; /* a pure imaginary one */
         fp2_inv(&y, &x);
         fp2_mul(&z, &x, &y);
         cr_assert(fp2_is_one(&z), "a * a^-1 != 1 at %d (path %s)", it, ff_path_name());
@@ -199,9 +199,9 @@ static void check_sqrt(test_rng_t *rng)
         fp2_t x, sq, r;
         rand_fp2(&x, NULL, rng);
         if (it == 0)
-            x.c1 = FP_ZERO; /* root of an Fp element */
+            x.c1 = FP_ZERO_ELEM; /* root of an Fp element */
         if (it == 1)
-            x.c0 = FP_ZERO; /* square is -x1^2: an Fp element that is not a square in Fp */
+            x.c0 = FP_ZERO_ELEM; /* square is -x1^2: an Fp element that is not a square in Fp */
         fp2_sqr(&sq, &x);
         cr_assert_eq(fp2_legendre(&sq), 1);
         expect_sqrt_ok(&sq);
@@ -241,7 +241,7 @@ static void check_lex(test_rng_t *rng)
         fp2_t x;
         rand_fp2(&x, &a, rng);
         if (it % 3 == 0) {
-            x.c1 = FP_ZERO;
+            x.c1 = FP_ZERO_ELEM;
             memset(a.c1, 0, sizeof a.c1);
         }
         const uint64_t *c = fp_is_zero(&x.c1) ? a.c0 : a.c1;

@@ -131,8 +131,8 @@ Test(regressions, shape_nnz_claim_reserved_before_read)
     cr_expect_lt(grew, SMALL_FILE_MEM, "a %zu-byte file made the loader hold %zu bytes", w.n, grew);
 }
 
-/* The row pointers (synth/shape.c:381, (n_rows + 1) * 8 bytes per matrix)
- * and the coefficient table (synth/shape.c:356, n_coeffs * 32 bytes) come
+/* The row pointers (synth/shape.c:383, (n_rows + 1) * 8 bytes per matrix)
+ * and the coefficient table (synth/shape.c:358, n_coeffs * 32 bytes) come
  * from the same unchecked header: 2^33 rows, or 2^32 - 1 coefficients, in a
  * file of about a hundred bytes. */
 Test(regressions, shape_rows_claim_beyond_file)
@@ -162,7 +162,7 @@ Test(regressions, shape_coeffs_claim_beyond_file)
  * check_shape): synth/synth.h promises that coefficient 0 of a shape is 1
  * and coefficient 1 is -1, and the a/b/c product (synth/shape.c abc_rows)
  * relies on it, skipping the multiplication for ids 0 and 1. cs_shape_load
- * (synth/shape.c:365-372) checks each coefficient only against r, so a
+ * (synth/shape.c:363-373) checks each coefficient only against r, so a
  * cache file with coefficient 1 = 2 loads, and A·z then disagrees with the
  * shape's own table. Expected: GM_EFORMAT naming the coefficient. */
 Test(regressions, shape_coeff1_must_be_minus_one)
