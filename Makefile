@@ -20,7 +20,7 @@ LIBDIRS := study mpi jobs groth16 gpu synth/porep synth ec topo ff base
 
 DEB_PKGS := build-essential pkg-config libopenmpi-dev openmpi-bin libhwloc-dev hwloc \
             libpfm4-dev libjemalloc-dev libjansson-dev libssl-dev libcriterion-dev \
-            linux-perf slurm-wlm munge clang libclang-rt-14-dev
+            linux-perf slurm-wlm munge clang libclang-rt-14-dev time
 
 ifneq ($(SAN),)
 override BUILD := $(BUILD)-san
@@ -117,6 +117,14 @@ deps:
 	  $$sudo apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $$missing >/dev/null || exit 1; \
 	fi
+	@# Node.js (snarkjs interop tests): Debian's, unless a node is already installed.
+	@if ! command -v npm >/dev/null; then \
+	  sudo=""; [ "$$(id -u)" -eq 0 ] || sudo=sudo; \
+	  DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq nodejs npm >/dev/null || exit 1; \
+	fi
+	@# The pinned snarkjs/circom toolchain, installed again only when the lock file changed.
+	@cd tests/interop && { [ -f node_modules/.package-lock.json ] && [ ! package-lock.json -nt node_modules/.package-lock.json ] || \
+	  npm ci --no-audit --no-fund --loglevel=error >/dev/null; }
 
 test: deps
 	@$(MAKE) --no-print-directory all $(TEST_BIN)

@@ -21,6 +21,7 @@ static const struct {
     {"circuit", cmd_circuit, "circuit facts: constraint counts (info), cached matrices (shape)"},
     {"campaign", cmd_campaign, "campaign files: info, split into a Slurm job array, status"},
     {"snarkjs", cmd_snarkjs, "circom/snarkjs files: prove from .zkey + .wtns, verify proof.json"},
+    {"study", cmd_study, "scaling studies: sweep threads, domains, pin, batch, ranks; plots (docs/study.md)"},
     {"report", cmd_report, "print a saved cluster report (report.json) as text tables or CSV"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

@@ -252,6 +252,74 @@ FF_INLINE void ffp_reduce_once(uint64_t *out, const uint64_t *t)
         out[i] = d[i] ^ ((t[i] ^ d[i]) & keep);
 }
 
+#if defined(__x86_64__)
+/* The modulus as one memory operand for the assembly ("8+%[p]" is limb 1). */
+static const uint64_t FFP_PM[6] __attribute__((aligned(64))) = {FFP_P0, FFP_P1, FFP_P2,
+                                                               FFP_P3, FFP_P4, FFP_P5};
+#define FFP_L6(op, src, off, dst) op " " off "(%[" src "]), %[" dst "]\n\t"
+
+/* out = a + b mod p; a, b < p. Inline assembly because GCC turns the C select
+ * into either a branch or a vectorized store/reload (store-forwarding stall):
+ * t = a + b (< 2p, no carry out) is parked in tmp, d = t - p computed in
+ * place, and cmovc takes t back when the subtraction borrowed. Eight
+ * registers; all of a and b is read before out is written (aliasing is fine). */
+FF_INLINE void ffp_add(fp_t *out, const fp_t *a, const fp_t *b)
+{
+    uint64_t r0, r1, r2, r3, r4, r5, tmp[6];
+    __asm__("movq 0(%[a]), %[r0]\n\t" "movq 8(%[a]), %[r1]\n\t" "movq 16(%[a]), %[r2]\n\t"
+            "movq 24(%[a]), %[r3]\n\t" "movq 32(%[a]), %[r4]\n\t" "movq 40(%[a]), %[r5]\n\t"
+            FFP_L6("addq", "b", "0", "r0") FFP_L6("adcq", "b", "8", "r1")
+            FFP_L6("adcq", "b", "16", "r2") FFP_L6("adcq", "b", "24", "r3")
+            FFP_L6("adcq", "b", "32", "r4") FFP_L6("adcq", "b", "40", "r5")
+            "movq %[r0], %[t]\n\t" "movq %[r1], 8+%[t]\n\t" "movq %[r2], 16+%[t]\n\t"
+            "movq %[r3], 24+%[t]\n\t" "movq %[r4], 32+%[t]\n\t" "movq %[r5], 40+%[t]\n\t"
+            "subq %[p], %[r0]\n\t" "sbbq 8+%[p], %[r1]\n\t" "sbbq 16+%[p], %[r2]\n\t"
+            "sbbq 24+%[p], %[r3]\n\t" "sbbq 32+%[p], %[r4]\n\t" "sbbq 40+%[p], %[r5]\n\t"
+            "cmovcq %[t], %[r0]\n\t" "cmovcq 8+%[t], %[r1]\n\t" "cmovcq 16+%[t], %[r2]\n\t"
+            "cmovcq 24+%[t], %[r3]\n\t" "cmovcq 32+%[t], %[r4]\n\t" "cmovcq 40+%[t], %[r5]\n\t"
+            : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4),
+              [r5] "=&r"(r5), [t] "=m"(tmp)
+            : [a] "r"(a->l), [b] "r"(b->l), [p] "m"(FFP_PM), "m"(a->l), "m"(b->l)
+            : "cc");
+    out->l[0] = r0;
+    out->l[1] = r1;
+    out->l[2] = r2;
+    out->l[3] = r3;
+    out->l[4] = r4;
+    out->l[5] = r5;
+}
+
+/* out = a - b mod p; a, b < p. d = a - b; m = -borrow; d is parked, d + p
+ * computed in place, and cmovz takes d back when there was no borrow. */
+FF_INLINE void ffp_sub(fp_t *out, const fp_t *a, const fp_t *b)
+{
+    uint64_t r0, r1, r2, r3, r4, r5, tmp[6];
+    const uint64_t *pa = a->l;
+    __asm__("movq 0(%[a]), %[r0]\n\t" "movq 8(%[a]), %[r1]\n\t" "movq 16(%[a]), %[r2]\n\t"
+            "movq 24(%[a]), %[r3]\n\t" "movq 32(%[a]), %[r4]\n\t" "movq 40(%[a]), %[r5]\n\t"
+            FFP_L6("subq", "b", "0", "r0") FFP_L6("sbbq", "b", "8", "r1")
+            FFP_L6("sbbq", "b", "16", "r2") FFP_L6("sbbq", "b", "24", "r3")
+            FFP_L6("sbbq", "b", "32", "r4") FFP_L6("sbbq", "b", "40", "r5")
+            "sbbq %[a], %[a]\n\t"
+            "movq %[r0], %[t]\n\t" "movq %[r1], 8+%[t]\n\t" "movq %[r2], 16+%[t]\n\t"
+            "movq %[r3], 24+%[t]\n\t" "movq %[r4], 32+%[t]\n\t" "movq %[r5], 40+%[t]\n\t"
+            "addq %[p], %[r0]\n\t" "adcq 8+%[p], %[r1]\n\t" "adcq 16+%[p], %[r2]\n\t"
+            "adcq 24+%[p], %[r3]\n\t" "adcq 32+%[p], %[r4]\n\t" "adcq 40+%[p], %[r5]\n\t"
+            "testq %[a], %[a]\n\t"
+            "cmovzq %[t], %[r0]\n\t" "cmovzq 8+%[t], %[r1]\n\t" "cmovzq 16+%[t], %[r2]\n\t"
+            "cmovzq 24+%[t], %[r3]\n\t" "cmovzq 32+%[t], %[r4]\n\t" "cmovzq 40+%[t], %[r5]\n\t"
+            : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4),
+              [r5] "=&r"(r5), [t] "=m"(tmp), [a] "+&r"(pa)
+            : [b] "r"(b->l), [p] "m"(FFP_PM), "m"(a->l), "m"(b->l)
+            : "cc");
+    out->l[0] = r0;
+    out->l[1] = r1;
+    out->l[2] = r2;
+    out->l[3] = r3;
+    out->l[4] = r4;
+    out->l[5] = r5;
+}
+#else
 /* out = a + b mod p; a, b < p. */
 FF_INLINE void ffp_add(fp_t *out, const fp_t *a, const fp_t *b)
 {
@@ -262,25 +330,20 @@ FF_INLINE void ffp_add(fp_t *out, const fp_t *a, const fp_t *b)
     ffp_reduce_once(out->l, t);
 }
 
+/* out = a - b mod p; a, b < p. */
+FF_INLINE void ffp_sub(fp_t *out, const fp_t *a, const fp_t *b)
+{
+    static const uint64_t P[6] = {FFP_P0, FFP_P1, FFP_P2, FFP_P3, FFP_P4, FFP_P5};
+    mont_sub(out->l, a->l, b->l, P, 6);
+}
+#endif
+
 /* out = a + b, no reduction; a + b < 2^384 (e.g. a, b < 2p gives < 4p). */
 FF_INLINE void ffp_add_nr(fp_t *out, const fp_t *a, const fp_t *b)
 {
     uint8_t c = 0;
     for (int i = 0; i < 6; i++)
         c = ff_addc(c, a->l[i], b->l[i], &out->l[i]);
-}
-
-/* out = a - b mod p; a, b < p. */
-FF_INLINE void ffp_sub(fp_t *out, const fp_t *a, const fp_t *b)
-{
-    static const uint64_t P[6] = {FFP_P0, FFP_P1, FFP_P2, FFP_P3, FFP_P4, FFP_P5};
-    uint64_t t[6];
-    uint8_t b_ = 0, c = 0;
-    for (int i = 0; i < 6; i++)
-        b_ = ff_subb(b_, a->l[i], b->l[i], &t[i]);
-    uint64_t mask = -(uint64_t)b_;
-    for (int i = 0; i < 6; i++)
-        c = ff_addc(c, t[i], P[i] & mask, &out->l[i]);
 }
 
 FF_INLINE void ffp_dbl(fp_t *out, const fp_t *a) { ffp_add(out, a, a); }
@@ -292,16 +355,114 @@ FF_INLINE void ffp_neg(fp_t *out, const fp_t *a)
     mont_neg(out->l, a->l, P, 6);
 }
 
+/* The portable CIOS (mont_mul) out of line, for ffp_mul: a, b < 2p, out < p
+ * (fp2.c; inlining it into every tower call site made the portable pairing
+ * 17% slower, 1195 -> 1396 us, from code size). */
+void fp_mul_lazy_portable(fp_t *out, const fp_t *a, const fp_t *b);
+
 /* out = a*b/R mod p, fully reduced; a, b < 2p (lazy inputs allowed: the CIOS
  * result before its final subtraction is (ab + Qp)/2^384 < (4p^2 + 2^384 p)/2^384
  * < 2p since 4p < 2^384, so one subtraction still suffices on both paths). */
 FF_INLINE void ffp_mul(fp_t *out, const fp_t *a, const fp_t *b)
 {
-    static const uint64_t P[6] = {FFP_P0, FFP_P1, FFP_P2, FFP_P3, FFP_P4, FFP_P5};
     if (ff_path_selected == FF_PATH_ADX)
         fp_mul_adx(out, a, b);
     else
-        mont_mul(out->l, a->l, b->l, P, 0x89f3fffcfffcfffdULL, 6);
+        fp_mul_lazy_portable(out, a, b);
+}
+
+/* ---- Fp2 kernels for the tower (inline; fp2.c, fp6.c, fp12.c) ------------------- */
+
+/* Whole Fp2 products on the ADX path with the Fp kernel inlined (ff/mont_adx.c):
+ * the same arithmetic as ffp2_mul_portable / ffp2_sqr_portable. Reduced in
+ * and out; out may alias. */
+void fp2_mul_adx(fp2_t *out, const fp2_t *a, const fp2_t *b);   /* lazy reduction */
+void fp2_mul_adx_full(fp2_t *out, const fp2_t *a, const fp2_t *b); /* 3 Montgomery products */
+void fp2_sqr_adx(fp2_t *out, const fp2_t *a);
+/* (z0 + z1 t)^2 in Fp4 = Fp2[t]/(t^2 - xi): o0 = z0^2 + xi z1^2,
+ * o1 = 2 z0 z1, lazy reduction (6 half-products, 4 reductions); reduced in
+ * and out, outputs may alias inputs. The step of fp12_cyclotomic_sqr. */
+void fp4_sqr_adx(fp2_t *o0, fp2_t *o1, const fp2_t *z0, const fp2_t *z1);
+/* The double-width ADX kernels behind fp2_mul_adx, exposed for the tests:
+ * r = a*b as a plain 12-limb integer (a, b < 2^384, r not overlapping them);
+ * out = t / 2^384 mod p for t < p 2^384 (out < p). */
+void fp_mul_384_adx(uint64_t r[12], const fp_t *a, const fp_t *b);
+void fp_redc_768_adx(fp_t *out, const uint64_t t[12]);
+
+FF_INLINE void ffp2_add(fp2_t *out, const fp2_t *a, const fp2_t *b)
+{
+    ffp_add(&out->c0, &a->c0, &b->c0);
+    ffp_add(&out->c1, &a->c1, &b->c1);
+}
+
+FF_INLINE void ffp2_sub(fp2_t *out, const fp2_t *a, const fp2_t *b)
+{
+    ffp_sub(&out->c0, &a->c0, &b->c0);
+    ffp_sub(&out->c1, &a->c1, &b->c1);
+}
+
+FF_INLINE void ffp2_dbl(fp2_t *out, const fp2_t *a)
+{
+    ffp_add(&out->c0, &a->c0, &a->c0);
+    ffp_add(&out->c1, &a->c1, &a->c1);
+}
+
+FF_INLINE void ffp2_neg(fp2_t *out, const fp2_t *a)
+{
+    ffp_neg(&out->c0, &a->c0);
+    ffp_neg(&out->c1, &a->c1);
+}
+
+/* a * xi = (a0 - a1) + (a0 + a1) u. */
+FF_INLINE void ffp2_mul_nonresidue(fp2_t *out, const fp2_t *a)
+{
+    fp_t t;
+    ffp_sub(&t, &a->c0, &a->c1);
+    ffp_add(&out->c1, &a->c0, &a->c1);
+    out->c0 = t;
+}
+
+/* Karatsuba with unreduced sums a0 + a1, b0 + b1 (< 2p; ffp_mul accepts
+ * inputs < 2p and returns < p): 3 products, 2 lazy adds, 3 subtractions. */
+FF_INLINE void ffp2_mul_portable(fp2_t *out, const fp2_t *a, const fp2_t *b)
+{
+    fp_t v0, v1, sa, sb;
+    ffp_add_nr(&sa, &a->c0, &a->c1);     /* < 2p */
+    ffp_add_nr(&sb, &b->c0, &b->c1);     /* < 2p */
+    ffp_mul(&v0, &a->c0, &b->c0);
+    ffp_mul(&v1, &a->c1, &b->c1);
+    ffp_mul(&sa, &sa, &sb);              /* < p */
+    ffp_sub(&out->c0, &v0, &v1);
+    ffp_sub(&sa, &sa, &v0);
+    ffp_sub(&out->c1, &sa, &v1);
+}
+
+/* Complex squaring (a0 + a1)(a0 - a1) + (2 a0) a1 u, with a0 + a1 and 2 a0
+ * unreduced (< 2p). */
+FF_INLINE void ffp2_sqr_portable(fp2_t *out, const fp2_t *a)
+{
+    fp_t s, d, a2;
+    ffp_add_nr(&s, &a->c0, &a->c1);      /* < 2p */
+    ffp_sub(&d, &a->c0, &a->c1);
+    ffp_add_nr(&a2, &a->c0, &a->c0);     /* < 2p */
+    ffp_mul(&out->c1, &a2, &a->c1);
+    ffp_mul(&out->c0, &s, &d);
+}
+
+FF_INLINE void ffp2_mul(fp2_t *out, const fp2_t *a, const fp2_t *b)
+{
+    if (ff_path_selected == FF_PATH_ADX)
+        fp2_mul_adx(out, a, b);
+    else
+        ffp2_mul_portable(out, a, b);
+}
+
+FF_INLINE void ffp2_sqr(fp2_t *out, const fp2_t *a)
+{
+    if (ff_path_selected == FF_PATH_ADX)
+        fp2_sqr_adx(out, a);
+    else
+        ffp2_sqr_portable(out, a);
 }
 
 /* ---- decimal text <-> plain limbs ------------------------------------------ */

@@ -11,7 +11,7 @@
  *   fp12_mul 18M (Karatsuba: 3 fp6_mul), fp12_sqr 12M (complex squaring:
  *   2 fp6_mul), fp12_cyclotomic_sqr 6S (Granger–Scott), fp12_mul_by_014 13M.
  */
-#include "ff/ff.h"
+#include "ff/ff_internal.h"
 
 #define FP_ONE_LIMBS {0x760900000002fffdULL, 0xebf4000bc40c0002ULL, 0x5f48985753c758baULL, \
                       0x77ce585370525745ULL, 0x5c071a97a256ec6dULL, 0x15f65ec3fa80e493ULL}
@@ -130,9 +130,9 @@ void fp12_frobenius(fp12_t *out, const fp12_t *a, unsigned k)
     fp6_frobenius(&out->c0, &a->c0, k);
     fp6_frobenius(&out->c1, &a->c1, k);
     const fp2_t *g = &FP12_FROB_W[k - 1];
-    fp2_mul(&out->c1.c0, &out->c1.c0, g);
-    fp2_mul(&out->c1.c1, &out->c1.c1, g);
-    fp2_mul(&out->c1.c2, &out->c1.c2, g);
+    ffp2_mul(&out->c1.c0, &out->c1.c0, g);
+    ffp2_mul(&out->c1.c1, &out->c1.c1, g);
+    ffp2_mul(&out->c1.c2, &out->c1.c2, g);
 }
 
 /* (z0 + z1 t)^2 in Fp4 = Fp2[t]/(t^2 - xi), 2S + 1S: returns
@@ -141,14 +141,19 @@ static void fp4_sqr(fp2_t *o0, fp2_t *o1, const fp2_t *z0, const fp2_t *z1)
 {
     fp2_t t0, t1, s;
 
-    fp2_sqr(&t0, z0);
-    fp2_sqr(&t1, z1);
-    fp2_add(&s, z0, z1);
-    fp2_sqr(&s, &s);
-    fp2_sub(&s, &s, &t0);
-    fp2_sub(o1, &s, &t1);
-    fp2_mul_nonresidue(&t1, &t1);
-    fp2_add(o0, &t1, &t0);
+    if (ff_path_selected == FF_PATH_ADX) { /* same value, lazy reduction */
+        fp4_sqr_adx(o0, o1, z0, z1);
+        return;
+    }
+
+    ffp2_sqr(&t0, z0);
+    ffp2_sqr(&t1, z1);
+    ffp2_add(&s, z0, z1);
+    ffp2_sqr(&s, &s);
+    ffp2_sub(&s, &s, &t0);
+    ffp2_sub(o1, &s, &t1);
+    ffp2_mul_nonresidue(&t1, &t1);
+    ffp2_add(o0, &t1, &t0);
 }
 
 /* o = 3 s - 2 z  (sign = -1)  or  3 s + 2 z  (sign = +1). */
@@ -156,11 +161,11 @@ static void fp2_3s_2z(fp2_t *o, const fp2_t *s, const fp2_t *z, int sign)
 {
     fp2_t t;
     if (sign < 0)
-        fp2_sub(&t, s, z);
+        ffp2_sub(&t, s, z);
     else
-        fp2_add(&t, s, z);
-    fp2_dbl(&t, &t);
-    fp2_add(o, &t, s);
+        ffp2_add(&t, s, z);
+    ffp2_dbl(&t, &t);
+    ffp2_add(o, &t, s);
 }
 
 /*
@@ -185,7 +190,7 @@ void fp12_cyclotomic_sqr(fp12_t *out, const fp12_t *a)
     fp4_sqr(&C0, &C1, &a->c0.c1, &a->c1.c2);
 
     /* t * C^2 = xi C1 + C0 t */
-    fp2_mul_nonresidue(&t, &C1);
+    ffp2_mul_nonresidue(&t, &C1);
 
     fp2_3s_2z(&out->c0.c0, &A0, &a->c0.c0, -1);
     fp2_3s_2z(&out->c1.c1, &A1, &a->c1.c1, +1);
@@ -201,25 +206,25 @@ static void fp6_mul_by_01(fp6_t *out, const fp6_t *a, const fp2_t *b0, const fp2
 {
     fp2_t t0, t1, s, u, c0, c1, c2;
 
-    fp2_mul(&t0, &a->c0, b0);
-    fp2_mul(&t1, &a->c1, b1);
+    ffp2_mul(&t0, &a->c0, b0);
+    ffp2_mul(&t1, &a->c1, b1);
 
-    fp2_add(&s, &a->c1, &a->c2);
-    fp2_mul(&c0, &s, b1);
-    fp2_sub(&c0, &c0, &t1);
-    fp2_mul_nonresidue(&c0, &c0);
-    fp2_add(&c0, &c0, &t0);
+    ffp2_add(&s, &a->c1, &a->c2);
+    ffp2_mul(&c0, &s, b1);
+    ffp2_sub(&c0, &c0, &t1);
+    ffp2_mul_nonresidue(&c0, &c0);
+    ffp2_add(&c0, &c0, &t0);
 
-    fp2_add(&s, &a->c0, &a->c1);
-    fp2_add(&u, b0, b1);
-    fp2_mul(&c1, &s, &u);
-    fp2_sub(&c1, &c1, &t0);
-    fp2_sub(&c1, &c1, &t1);
+    ffp2_add(&s, &a->c0, &a->c1);
+    ffp2_add(&u, b0, b1);
+    ffp2_mul(&c1, &s, &u);
+    ffp2_sub(&c1, &c1, &t0);
+    ffp2_sub(&c1, &c1, &t1);
 
-    fp2_add(&s, &a->c0, &a->c2);
-    fp2_mul(&c2, &s, b0);
-    fp2_sub(&c2, &c2, &t0);
-    fp2_add(&c2, &c2, &t1);
+    ffp2_add(&s, &a->c0, &a->c2);
+    ffp2_mul(&c2, &s, b0);
+    ffp2_sub(&c2, &c2, &t0);
+    ffp2_add(&c2, &c2, &t1);
 
     out->c0 = c0;
     out->c1 = c1;
@@ -231,10 +236,10 @@ static void fp6_mul_by_1(fp6_t *out, const fp6_t *a, const fp2_t *b1)
 {
     fp2_t c0, c1, c2;
 
-    fp2_mul(&c0, &a->c2, b1);
-    fp2_mul_nonresidue(&c0, &c0);
-    fp2_mul(&c1, &a->c0, b1);
-    fp2_mul(&c2, &a->c1, b1);
+    ffp2_mul(&c0, &a->c2, b1);
+    ffp2_mul_nonresidue(&c0, &c0);
+    ffp2_mul(&c1, &a->c0, b1);
+    ffp2_mul(&c2, &a->c1, b1);
     out->c0 = c0;
     out->c1 = c1;
     out->c2 = c2;
@@ -253,7 +258,7 @@ void fp12_mul_by_014(fp12_t *out, const fp12_t *a, const fp2_t *l0, const fp2_t 
 
     fp6_mul_by_01(&t0, &a->c0, l0, l1);
     fp6_mul_by_1(&t1, &a->c1, l4);
-    fp2_add(&l14, l1, l4);
+    ffp2_add(&l14, l1, l4);
     fp6_add(&s, &a->c0, &a->c1);
     fp6_mul_by_01(&s, &s, l0, &l14);
     fp6_sub(&s, &s, &t0);

@@ -17,6 +17,21 @@ const fp2_t FP2_ONE = {
     {{0}},
 };
 
+#ifdef GM_VERIFY_ON
+/* 2p, plain limbs: the bound of the lazy (unreduced) Fp values of ff_internal.h. */
+static const uint64_t FP_2P[6] = {
+    FFP_P0 << 1,                 (FFP_P1 << 1) | (FFP_P0 >> 63), (FFP_P2 << 1) | (FFP_P1 >> 63),
+    (FFP_P3 << 1) | (FFP_P2 >> 63), (FFP_P4 << 1) | (FFP_P3 >> 63), (FFP_P5 << 1) | (FFP_P4 >> 63),
+};
+#endif
+
+void fp_mul_lazy_portable(fp_t *out, const fp_t *a, const fp_t *b)
+{
+    GM_VERIFY(mont_lt(a->l, FP_2P, 6) && mont_lt(b->l, FP_2P, 6));
+    mont_mul(out->l, a->l, b->l, FP_MODULUS, 0x89f3fffcfffcfffdULL, 6);
+    FF_VERIFY_REDUCED(FP_MODULUS, 6, out);
+}
+
 bool fp2_is_zero(const fp2_t *a) { return fp_is_zero(&a->c0) && fp_is_zero(&a->c1); }
 bool fp2_is_one(const fp2_t *a) { return fp_is_one(&a->c0) && fp_is_zero(&a->c1); }
 
@@ -57,36 +72,18 @@ void fp2_conj(fp2_t *out, const fp2_t *a)
 
 void fp2_frobenius(fp2_t *out, const fp2_t *a) { fp2_conj(out, a); }
 
-/* Karatsuba: (a0 + a1 u)(b0 + b1 u) = (a0 b0 - a1 b1) + ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) u.
- * Why: the sums a0 + a1, b0 + b1 stay unreduced (< 2p; ffp_mul accepts
- * inputs < 2p and returns < p), saving two conditional subtractions; the
- * kernels are inline and branch-free (ff_internal.h). Invariants: v0, v1,
- * sa (after the product) < p; out may alias. */
+/* Karatsuba, 3 Fp products; complex squaring, 2 (ff_internal.h: ffp2_mul,
+ * ffp2_sqr; the ADX path runs them with the Fp kernel inlined, mont_adx.c). */
 void fp2_mul(fp2_t *out, const fp2_t *a, const fp2_t *b)
 {
-    fp_t v0, v1, sa, sb;
-    ffp_add_nr(&sa, &a->c0, &a->c1);     /* < 2p */
-    ffp_add_nr(&sb, &b->c0, &b->c1);     /* < 2p */
-    ffp_mul(&v0, &a->c0, &b->c0);
-    ffp_mul(&v1, &a->c1, &b->c1);
-    ffp_mul(&sa, &sa, &sb);              /* < p */
-    ffp_sub(&out->c0, &v0, &v1);
-    ffp_sub(&sa, &sa, &v0);
-    ffp_sub(&out->c1, &sa, &v1);
+    ffp2_mul(out, a, b);
     FF_VERIFY_REDUCED(FP_MODULUS, 6, &out->c0);
     FF_VERIFY_REDUCED(FP_MODULUS, 6, &out->c1);
 }
 
-/* Complex squaring: (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u; a0 + a1
- * unreduced (< 2p), a0 - a1 reduced; 2 a0 a1 as (a0 + a0) a1 (< 2p input). */
 void fp2_sqr(fp2_t *out, const fp2_t *a)
 {
-    fp_t s, d, a2;
-    ffp_add_nr(&s, &a->c0, &a->c1);      /* < 2p */
-    ffp_sub(&d, &a->c0, &a->c1);
-    ffp_add_nr(&a2, &a->c0, &a->c0);     /* < 2p */
-    ffp_mul(&out->c1, &a2, &a->c1);
-    ffp_mul(&out->c0, &s, &d);
+    ffp2_sqr(out, a);
     FF_VERIFY_REDUCED(FP_MODULUS, 6, &out->c0);
     FF_VERIFY_REDUCED(FP_MODULUS, 6, &out->c1);
 }

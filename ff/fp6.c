@@ -13,7 +13,7 @@
  * The sparse products used by the Miller loop (a * (b0 + b1*v) and a * b1*v)
  * live in ff/fp12.c next to their only caller, fp12_mul_by_014.
  */
-#include "ff/ff.h"
+#include "ff/ff_internal.h"
 
 /* R mod p: the Montgomery form of 1. */
 #define FP_ONE_LIMBS {0x760900000002fffdULL, 0xebf4000bc40c0002ULL, 0x5f48985753c758baULL, \
@@ -72,23 +72,23 @@ bool fp6_eq(const fp6_t *a, const fp6_t *b)
 
 void fp6_add(fp6_t *out, const fp6_t *a, const fp6_t *b)
 {
-    fp2_add(&out->c0, &a->c0, &b->c0);
-    fp2_add(&out->c1, &a->c1, &b->c1);
-    fp2_add(&out->c2, &a->c2, &b->c2);
+    ffp2_add(&out->c0, &a->c0, &b->c0);
+    ffp2_add(&out->c1, &a->c1, &b->c1);
+    ffp2_add(&out->c2, &a->c2, &b->c2);
 }
 
 void fp6_sub(fp6_t *out, const fp6_t *a, const fp6_t *b)
 {
-    fp2_sub(&out->c0, &a->c0, &b->c0);
-    fp2_sub(&out->c1, &a->c1, &b->c1);
-    fp2_sub(&out->c2, &a->c2, &b->c2);
+    ffp2_sub(&out->c0, &a->c0, &b->c0);
+    ffp2_sub(&out->c1, &a->c1, &b->c1);
+    ffp2_sub(&out->c2, &a->c2, &b->c2);
 }
 
 void fp6_neg(fp6_t *out, const fp6_t *a)
 {
-    fp2_neg(&out->c0, &a->c0);
-    fp2_neg(&out->c1, &a->c1);
-    fp2_neg(&out->c2, &a->c2);
+    ffp2_neg(&out->c0, &a->c0);
+    ffp2_neg(&out->c1, &a->c1);
+    ffp2_neg(&out->c2, &a->c2);
 }
 
 /*
@@ -103,32 +103,32 @@ void fp6_mul(fp6_t *out, const fp6_t *a, const fp6_t *b)
 {
     fp2_t t0, t1, t2, s, u, c0, c1, c2;
 
-    fp2_mul(&t0, &a->c0, &b->c0);
-    fp2_mul(&t1, &a->c1, &b->c1);
-    fp2_mul(&t2, &a->c2, &b->c2);
+    ffp2_mul(&t0, &a->c0, &b->c0);
+    ffp2_mul(&t1, &a->c1, &b->c1);
+    ffp2_mul(&t2, &a->c2, &b->c2);
 
-    fp2_add(&s, &a->c1, &a->c2);
-    fp2_add(&u, &b->c1, &b->c2);
-    fp2_mul(&c0, &s, &u);
-    fp2_sub(&c0, &c0, &t1);
-    fp2_sub(&c0, &c0, &t2);
-    fp2_mul_nonresidue(&c0, &c0);
-    fp2_add(&c0, &c0, &t0);
+    ffp2_add(&s, &a->c1, &a->c2);
+    ffp2_add(&u, &b->c1, &b->c2);
+    ffp2_mul(&c0, &s, &u);
+    ffp2_sub(&c0, &c0, &t1);
+    ffp2_sub(&c0, &c0, &t2);
+    ffp2_mul_nonresidue(&c0, &c0);
+    ffp2_add(&c0, &c0, &t0);
 
-    fp2_add(&s, &a->c0, &a->c1);
-    fp2_add(&u, &b->c0, &b->c1);
-    fp2_mul(&c1, &s, &u);
-    fp2_sub(&c1, &c1, &t0);
-    fp2_sub(&c1, &c1, &t1);
-    fp2_mul_nonresidue(&s, &t2);
-    fp2_add(&c1, &c1, &s);
+    ffp2_add(&s, &a->c0, &a->c1);
+    ffp2_add(&u, &b->c0, &b->c1);
+    ffp2_mul(&c1, &s, &u);
+    ffp2_sub(&c1, &c1, &t0);
+    ffp2_sub(&c1, &c1, &t1);
+    ffp2_mul_nonresidue(&s, &t2);
+    ffp2_add(&c1, &c1, &s);
 
-    fp2_add(&s, &a->c0, &a->c2);
-    fp2_add(&u, &b->c0, &b->c2);
-    fp2_mul(&c2, &s, &u);
-    fp2_sub(&c2, &c2, &t0);
-    fp2_sub(&c2, &c2, &t2);
-    fp2_add(&c2, &c2, &t1);
+    ffp2_add(&s, &a->c0, &a->c2);
+    ffp2_add(&u, &b->c0, &b->c2);
+    ffp2_mul(&c2, &s, &u);
+    ffp2_sub(&c2, &c2, &t0);
+    ffp2_sub(&c2, &c2, &t2);
+    ffp2_add(&c2, &c2, &t1);
 
     out->c0 = c0;
     out->c1 = c1;
@@ -144,31 +144,31 @@ void fp6_sqr(fp6_t *out, const fp6_t *a)
 {
     fp2_t s0, s1, s2, s3, s4, t;
 
-    fp2_sqr(&s0, &a->c0);
-    fp2_mul(&s1, &a->c0, &a->c1);
-    fp2_dbl(&s1, &s1);
-    fp2_sub(&s2, &a->c0, &a->c1);
-    fp2_add(&s2, &s2, &a->c2);
-    fp2_sqr(&s2, &s2);
-    fp2_mul(&s3, &a->c1, &a->c2);
-    fp2_dbl(&s3, &s3);
-    fp2_sqr(&s4, &a->c2);
+    ffp2_sqr(&s0, &a->c0);
+    ffp2_mul(&s1, &a->c0, &a->c1);
+    ffp2_dbl(&s1, &s1);
+    ffp2_sub(&s2, &a->c0, &a->c1);
+    ffp2_add(&s2, &s2, &a->c2);
+    ffp2_sqr(&s2, &s2);
+    ffp2_mul(&s3, &a->c1, &a->c2);
+    ffp2_dbl(&s3, &s3);
+    ffp2_sqr(&s4, &a->c2);
 
-    fp2_add(&t, &s1, &s2);
-    fp2_add(&t, &t, &s3);
-    fp2_sub(&t, &t, &s0);
-    fp2_sub(&out->c2, &t, &s4);
-    fp2_mul_nonresidue(&t, &s4);
-    fp2_add(&out->c1, &s1, &t);
-    fp2_mul_nonresidue(&t, &s3);
-    fp2_add(&out->c0, &s0, &t);
+    ffp2_add(&t, &s1, &s2);
+    ffp2_add(&t, &t, &s3);
+    ffp2_sub(&t, &t, &s0);
+    ffp2_sub(&out->c2, &t, &s4);
+    ffp2_mul_nonresidue(&t, &s4);
+    ffp2_add(&out->c1, &s1, &t);
+    ffp2_mul_nonresidue(&t, &s3);
+    ffp2_add(&out->c0, &s0, &t);
 }
 
 /* (c0 + c1 v + c2 v^2) v = xi c2 + c0 v + c1 v^2. */
 void fp6_mul_by_v(fp6_t *out, const fp6_t *a)
 {
     fp2_t t;
-    fp2_mul_nonresidue(&t, &a->c2);
+    ffp2_mul_nonresidue(&t, &a->c2);
     out->c2 = a->c1;
     out->c1 = a->c0;
     out->c0 = t;
@@ -184,31 +184,31 @@ void fp6_inv(fp6_t *out, const fp6_t *a)
 {
     fp2_t A, B, C, t, n;
 
-    fp2_sqr(&A, &a->c0);
-    fp2_mul(&t, &a->c1, &a->c2);
-    fp2_mul_nonresidue(&t, &t);
-    fp2_sub(&A, &A, &t);
+    ffp2_sqr(&A, &a->c0);
+    ffp2_mul(&t, &a->c1, &a->c2);
+    ffp2_mul_nonresidue(&t, &t);
+    ffp2_sub(&A, &A, &t);
 
-    fp2_sqr(&B, &a->c2);
-    fp2_mul_nonresidue(&B, &B);
-    fp2_mul(&t, &a->c0, &a->c1);
-    fp2_sub(&B, &B, &t);
+    ffp2_sqr(&B, &a->c2);
+    ffp2_mul_nonresidue(&B, &B);
+    ffp2_mul(&t, &a->c0, &a->c1);
+    ffp2_sub(&B, &B, &t);
 
-    fp2_sqr(&C, &a->c1);
-    fp2_mul(&t, &a->c0, &a->c2);
-    fp2_sub(&C, &C, &t);
+    ffp2_sqr(&C, &a->c1);
+    ffp2_mul(&t, &a->c0, &a->c2);
+    ffp2_sub(&C, &C, &t);
 
-    fp2_mul(&n, &a->c2, &B);
-    fp2_mul(&t, &a->c1, &C);
-    fp2_add(&n, &n, &t);
-    fp2_mul_nonresidue(&n, &n);
-    fp2_mul(&t, &a->c0, &A);
-    fp2_add(&n, &n, &t);
+    ffp2_mul(&n, &a->c2, &B);
+    ffp2_mul(&t, &a->c1, &C);
+    ffp2_add(&n, &n, &t);
+    ffp2_mul_nonresidue(&n, &n);
+    ffp2_mul(&t, &a->c0, &A);
+    ffp2_add(&n, &n, &t);
     fp2_inv(&n, &n);
 
-    fp2_mul(&out->c0, &A, &n);
-    fp2_mul(&out->c1, &B, &n);
-    fp2_mul(&out->c2, &C, &n);
+    ffp2_mul(&out->c0, &A, &n);
+    ffp2_mul(&out->c1, &B, &n);
+    ffp2_mul(&out->c2, &C, &n);
 }
 
 /*
@@ -234,8 +234,8 @@ void fp6_frobenius(fp6_t *out, const fp6_t *a, unsigned k)
         fp2_conj(&c1, &c1);
         fp2_conj(&c2, &c2);
     }
-    fp2_mul(&c1, &c1, &FP6_FROB_V[k - 1]);
-    fp2_mul(&c2, &c2, &FP6_FROB_V2[k - 1]);
+    ffp2_mul(&c1, &c1, &FP6_FROB_V[k - 1]);
+    ffp2_mul(&c2, &c2, &FP6_FROB_V2[k - 1]);
     out->c0 = c0;
     out->c1 = c1;
     out->c2 = c2;

@@ -436,8 +436,9 @@ typedef struct {
 } snarkjs_wtns_t;
 
 /* Decodes a .wtns: container "wtns" version <= 2, section 1 n8 = 32, prime
- * = r (GM_ENOTSUP naming the curve otherwise), section 2 exactly nWitness x
- * 32 bytes, each value < r (standard form, little-endian). Returns 0,
+ * = r (GM_ENOTSUP naming the curve otherwise), nWitness >= 1, section 2
+ * exactly nWitness x 32 bytes, each value < r (standard form, little-endian),
+ * w[0] = 1 (the constant wire). Returns 0,
  * GM_EFORMAT, GM_ENOTSUP, GM_ENOMEM; *out zeroed on failure. */
 int snarkjs_wtns_from_bytes(snarkjs_wtns_t *out, const uint8_t *buf, size_t n, const char *what, err_t *err)
     __attribute__((warn_unused_result));

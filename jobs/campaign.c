@@ -546,8 +546,13 @@ char *jobs_campaign_to_text(const jobs_campaign_t *c)
         json_object_set_new(o, "constraints", json_integer((json_int_t)c->circuit.size));
     if (c->circuit.kind == GROTH16_CIRCUIT_TEST_SHA256)
         json_object_set_new(o, "compressions", json_integer((json_int_t)c->circuit.size));
-    if (c->circuit.kind == GROTH16_CIRCUIT_POREP)
-        json_object_set_new(o, "sector_size", json_integer((json_int_t)c->circuit.size));
+    if (c->circuit.kind == GROTH16_CIRCUIT_POREP) {
+        /* The string form jobs_campaign_parse reads ("2KiB"), not a number
+         * (fuzz finding F2: the other ranks refused rank 0's text). */
+        char ssize[32];
+        porep_sector_size_format(ssize, sizeof ssize, c->circuit.size);
+        json_object_set_new(o, "sector_size", json_string(ssize));
+    }
     json_object_set_new(o, "params", json_string(c->params_dir));
     json_object_set_new(o, "setup", json_string(c->setup_auto ? "auto" : "never"));
     if (c->has_setup_seed) {

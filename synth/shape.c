@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "synth/synth_internal.h"
@@ -306,6 +307,16 @@ int cs_shape_save(const cs_shape_t *sh, const char *dir, const char *id, err_t *
 
 static bool rd(FILE *f, void *p, size_t n) { return n == 0 || fread(p, 1, n, f) == n; }
 
+/* Bytes of the file (size bytes long) not read yet. Every count the header
+ * or a matrix claims is checked against this before anything is reserved
+ * for it, so a short file cannot make the loader hold more than its own
+ * size (fuzz finding F1, docs/reliability.md). */
+static uint64_t left_in(FILE *f, uint64_t size)
+{
+    off_t pos = ftello(f);
+    return pos < 0 || (uint64_t)pos > size ? 0 : size - (uint64_t)pos;
+}
+
 int cs_shape_load(cs_shape_t **out, const char *dir, const char *id, err_t *err)
 {
     *out = NULL;
@@ -318,6 +329,17 @@ int cs_shape_load(cs_shape_t **out, const char *dir, const char *id, err_t *err)
     FILE *f = fopen(path, "rb");
     if (!f)
         return gm_err_set(err, GM_EIO, "%s: cannot open: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0) {
+        rc = gm_err_set(err, GM_EIO, "%s: cannot stat: %s", path, strerror(errno));
+        fclose(f);
+        return rc;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        fclose(f);
+        return gm_err_set(err, GM_EIO, "%s: not a regular file", path);
+    }
+    const uint64_t size = (uint64_t)st.st_size;
     cs_shape_t *sh = gm_calloc(1, sizeof *sh);
     if (!sh) {
         fclose(f);
@@ -355,6 +377,11 @@ int cs_shape_load(cs_shape_t **out, const char *dir, const char *id, err_t *err)
                         (unsigned long long)sh->n_aux, sh->n_coeffs);
         goto fail;
     }
+    if ((uint64_t)sh->n_coeffs * 32 > left_in(f, size)) {
+        rc = gm_err_set(err, GM_EFORMAT, "%s: header: n_coeffs %u needs %llu bytes, the file has %llu left", path,
+                        sh->n_coeffs, (unsigned long long)sh->n_coeffs * 32, (unsigned long long)left_in(f, size));
+        goto fail;
+    }
     sh->coeffs = gm_alloc((size_t)sh->n_coeffs * sizeof(fr_t));
     if (!sh->coeffs) {
         rc = gm_err_set(err, GM_ENOMEM, "%s: out of memory for %u coefficients", path, sh->n_coeffs);
@@ -371,12 +398,29 @@ int cs_shape_load(cs_shape_t **out, const char *dir, const char *id, err_t *err)
             goto fail;
         }
     }
+    /* synth.h promises coefficients 0 and 1 are 1 and -1; cs_shape_abc
+     * adds / subtracts for those ids without looking at the table (F3). */
+    fr_t minus_one;
+    fr_neg(&minus_one, &FR_ONE);
+    if (!fr_eq(&sh->coeffs[0], &FR_ONE) || !fr_eq(&sh->coeffs[1], &minus_one)) {
+        rc = gm_err_set(err, GM_EFORMAT, "%s: coefficient %d: must be %s", path,
+                        fr_eq(&sh->coeffs[0], &FR_ONE) ? 1 : 0, fr_eq(&sh->coeffs[0], &FR_ONE) ? "-1" : "1");
+        goto fail;
+    }
     uint64_t ncols = sh->n_inputs + sh->n_aux;
     for (int s = 0; s < 3; s++) {
         const char *name = s == 0 ? "A" : s == 1 ? "B" : "C";
         uint64_t nnz;
         if (!rd(f, &nnz, 8) || nnz > (1ULL << 40)) {
             rc = gm_err_set(err, GM_EFORMAT, "%s: matrix %s: nnz truncated or too large", path, name);
+            goto fail;
+        }
+        /* n_rows and nnz are at most 2^40: the sum cannot overflow. */
+        uint64_t need = (sh->n_rows + 1) * 8 + nnz * 8;
+        if (need > left_in(f, size)) {
+            rc = gm_err_set(err, GM_EFORMAT, "%s: matrix %s: nnz %llu and n_rows %llu need %llu bytes, the file has "
+                            "%llu left", path, name, (unsigned long long)nnz, (unsigned long long)sh->n_rows,
+                            (unsigned long long)need, (unsigned long long)left_in(f, size));
             goto fail;
         }
         cs_matrix_t *m = &sh->m[s];

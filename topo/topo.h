@@ -71,14 +71,19 @@ typedef struct topo topo_t;
  *                        "pack:1 numa:1(memory=256GiB) l3:12(size=32MiB) l2:8
  *                        l1d:1 l1i:1 core:1 pu:2(indexes=2*96:1*2)";
  *   "xml:FILE"           an hwloc XML export (lstopo -f file.xml, topo_export_xml).
+ *                        hwloc does not validate an XML's sets and can crash
+ *                        on a malformed file, so the file is first loaded in
+ *                        a forked child process (one fork, a second parse);
+ *                        if the child dies or hangs (60 s) the answer is
+ *                        GM_EFORMAT "hwloc could not load it (crashed ...)".
  * Only "this" topologies can bind threads (see topo_is_this_system); the
  * others are for planning on any machine. For "this", hwloc's own variables
  * (HWLOC_XMLFILE, HWLOC_SYNTHETIC, HWLOC_THISSYSTEM) apply as hwloc documents
  * them; prefer the spec, which does not leak into mpirun.
  * Returns 0, or
  *   GM_EINVAL   spec has an unknown prefix (message lists the accepted ones);
- *   GM_EFORMAT  hwloc rejected the synthetic string or the XML file's content,
- *               or the topology has no core;
+ *   GM_EFORMAT  hwloc rejected the synthetic string or the XML file's content
+ *               (or crashed or hung on it), or the topology has no core;
  *   GM_EIO      the XML file cannot be read (errno text in the message);
  *   GM_ENOMEM   out of memory;
  *   GM_ESYS     hwloc_topology_init/load failed on this machine.
@@ -101,6 +106,11 @@ unsigned topo_package_count(const topo_t *t);
 unsigned topo_numa_count(const topo_t *t);
 unsigned topo_l3_count(const topo_t *t); /* L3 domains, as defined above; >= 1 */
 unsigned topo_core_count(const topo_t *t);
+/* The PUs (hardware threads) of the cores: the sum of topo_core_t.npus,
+ * counted from the cores' cpusets as the cores and domains count them, not
+ * from hwloc's PU objects. The two agree on any real machine; an XML whose
+ * PU objects disagree with its cpusets (a torn PU element) thus still gives
+ * counts that add up. */
 unsigned topo_pu_count(const topo_t *t);
 unsigned topo_gpu_count(const topo_t *t);
 

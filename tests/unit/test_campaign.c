@@ -208,6 +208,53 @@ Test(campaign, normalized_round_trip)
     jobs_campaign_free(&b);
 }
 
+/* A porep campaign's normalized text (what rank 0 broadcasts) parses back to
+ * the same campaign: sector_size goes out in the string form the parser
+ * reads (fuzz finding F2 wrote it as a number, and every other rank refused
+ * it). Each registered size, C1 and sealed sources, parse -> to_text ->
+ * parse -> to_text. */
+Test(campaign, normalized_round_trip_porep)
+{
+    static const char *sizes[] = {"2KiB", "8MiB", "512MiB", "32GiB", "64GiB"};
+    static const char *want[] = {"\"2KiB\"", "\"8MiB\"", "\"512MiB\"", "\"32GiB\"", "\"64GiB\""};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        char t[512];
+        snprintf(t, sizeof t,
+                 "{\"name\": \"pr\", \"circuit\": \"porep\", \"sector_size\": \"%s\", \"params\": \"p\","
+                 " \"sectors\": [{\"id\": \"a\", \"c1\": \"c1.json\"}, {\"id\": \"b\", \"sealed\": \"d\"}],"
+                 " \"partitions\": 2, \"output\": \"o\"}",
+                 sizes[k]);
+        jobs_campaign_t a, b;
+        err_t e;
+        cr_assert_eq(parse(&a, t, &e), 0, "%s: %s", sizes[k], e.msg);
+        char *text = jobs_campaign_to_text(&a);
+        cr_assert_not_null(text);
+        cr_expect(strstr(text, want[k]) != NULL, "sector_size not written as %s: %s", want[k], text);
+        gm_err_clear(&e);
+        cr_assert_eq(jobs_campaign_parse(&b, text, "n", NULL, JOBS_PARSE_NO_FILES, &e), 0, "%s: %s", text, e.msg);
+        cr_expect_str_eq(b.circuit.id, a.circuit.id);
+        cr_expect_eq(b.circuit.kind, a.circuit.kind);
+        cr_expect_eq(b.circuit.size, a.circuit.size);
+        cr_expect_str_eq(b.params_dir, a.params_dir);
+        cr_expect_str_eq(b.output, a.output);
+        cr_expect_eq(b.nsectors, 2);
+        for (size_t i = 0; i < 2; i++) {
+            cr_expect_str_eq(b.sectors[i].id, a.sectors[i].id);
+            cr_expect_eq(b.sectors[i].kind, a.sectors[i].kind);
+            cr_expect_str_eq(b.sectors[i].path, a.sectors[i].path);
+        }
+        cr_expect_eq(b.partitions, 2);
+        cr_expect_eq(b.setup_auto, a.setup_auto);
+        char *text2 = jobs_campaign_to_text(&b);
+        cr_assert_not_null(text2);
+        cr_expect_str_eq(text2, text, "normalization is not stable");
+        free(text);
+        free(text2);
+        jobs_campaign_free(&a);
+        jobs_campaign_free(&b);
+    }
+}
+
 Test(campaign, units_partition_major)
 {
     jobs_campaign_t c;

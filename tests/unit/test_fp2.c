@@ -266,3 +266,175 @@ static void check_lex(test_rng_t *rng)
 }
 
 Test(fp2, is_lex_largest) { test_on_paths(check_lex, "fp2/is_lex_largest"); }
+
+/* ---- lazy (unreduced) kernels: ff/ff_internal.h, ff/mont_adx.c ---------------------- */
+
+/* The internal kernels behind fp2_mul / fp2_sqr / fp12_cyclotomic_sqr. */
+#include "ff/ff_internal.h"
+
+/* Edge components: 0, 1, 2, p-1, p-2, (p-1)/2, (p+1)/2, 2^383 mod p, then random. */
+static void edge_fp(fp_t *out, uint64_t plain[N], int k, test_rng_t *rng)
+{
+    uint64_t l[N] = {0};
+    switch (k) {
+    case 0: break;
+    case 1: l[0] = 1; break;
+    case 2: l[0] = 2; break;
+    case 3: memcpy(l, P, sizeof l); l[0] -= 1; break;
+    case 4: memcpy(l, P, sizeof l); l[0] -= 2; break;
+    case 5: case 6:
+        memcpy(l, P, sizeof l);
+        for (int i = 0; i < N; i++)
+            l[i] = (l[i] >> 1) | (i + 1 < N ? l[i + 1] << 63 : 0);
+        l[0] += (uint64_t)(k == 6);
+        break;
+    case 7: l[N - 1] = 1ULL << 63; ref_submod(l, l, P, P, N); ref_submod(l, l, P, P, N);
+        ref_submod(l, l, P, P, N); ref_submod(l, l, P, P, N); break; /* 2^383 - 4p < p */
+    default: ref_random_below(l, P, N, rng); break;
+    }
+    cr_assert_eq(fp_from_limbs(out, l), GM_OK);
+    memcpy(plain, l, sizeof l);
+}
+#define N_EDGE 10
+
+/* fp2_mul, fp2_sqr, fp2_add, fp2_sub on every pair of edge elements against
+ * the schoolbook reference, on the path in use. */
+static void check_lazy_edges(test_rng_t *rng)
+{
+    for (int i = 0; i < N_EDGE * N_EDGE; i++) {
+        plain2_t a, b, want;
+        fp2_t x, y, z;
+        edge_fp(&x.c0, a.c0, i % N_EDGE, rng);
+        edge_fp(&x.c1, a.c1, i / N_EDGE, rng);
+        for (int j = 0; j < N_EDGE * N_EDGE; j += 7) {
+            edge_fp(&y.c0, b.c0, j % N_EDGE, rng);
+            edge_fp(&y.c1, b.c1, j / N_EDGE, rng);
+            ref_mul2(&want, &a, &b);
+            fp2_mul(&z, &x, &y);
+            expect_plain2(&z, &want, "edge fp2_mul", i);
+            ref_addmod(want.c0, a.c0, b.c0, P, N);
+            ref_addmod(want.c1, a.c1, b.c1, P, N);
+            fp2_add(&z, &x, &y);
+            expect_plain2(&z, &want, "edge fp2_add", i);
+            ref_submod(want.c0, a.c0, b.c0, P, N);
+            ref_submod(want.c1, a.c1, b.c1, P, N);
+            fp2_sub(&z, &x, &y);
+            expect_plain2(&z, &want, "edge fp2_sub", i);
+        }
+        ref_mul2(&want, &a, &a);
+        fp2_sqr(&z, &x);
+        expect_plain2(&z, &want, "edge fp2_sqr", i);
+    }
+}
+
+Test(fp2, lazy_edges_match_reference) { test_on_paths(check_lazy_edges, "fp2/lazy_edges"); }
+
+/* x + p when that stays below 2^384 (always: p < 2^381), an unreduced
+ * representative in [p, 2p). */
+static void lazy_rep(fp_t *out, const fp_t *x)
+{
+    uint8_t c = 0;
+    for (int i = 0; i < N; i++) {
+        unsigned __int128 s = (unsigned __int128)x->l[i] + P[i] + c;
+        out->l[i] = (uint64_t)s;
+        c = (uint8_t)(s >> 64);
+    }
+}
+
+/* ffp_mul (both paths) takes inputs < 2p: same value as fp_mul on the
+ * reduced ones. */
+static void check_lazy_mul_inputs(test_rng_t *rng)
+{
+    for (int it = 0; it < 200; it++) {
+        uint64_t pa[N], pb[N];
+        fp_t x, y, lx, ly, want, got;
+        edge_fp(&x, pa, it % 12, rng);
+        edge_fp(&y, pb, (it / 12) % 12, rng);
+        lazy_rep(&lx, &x);
+        lazy_rep(&ly, &y);
+        fp_mul(&want, &x, &y);
+        ffp_mul(&got, &lx, &ly);
+        cr_assert(fp_eq(&got, &want), "ffp_mul lazy inputs at %d (path %s)", it, ff_path_name());
+        ffp_mul(&got, &lx, &y);
+        cr_assert(fp_eq(&got, &want), "ffp_mul one lazy input at %d (path %s)", it, ff_path_name());
+        fp_t s;
+        ffp_add_nr(&s, &x, &y);                    /* < 2p */
+        fp_add(&want, &x, &y);
+        fp_mul(&want, &want, &y);
+        ffp_mul(&got, &s, &y);
+        cr_assert(fp_eq(&got, &want), "ffp_add_nr then ffp_mul at %d", it);
+    }
+}
+
+Test(fp2, lazy_mul_inputs) { test_on_paths(check_lazy_mul_inputs, "fp2/lazy_mul_inputs"); }
+
+/* The double-width ADX kernels against the reduced ones (ADX CPUs only). */
+Test(fp2, adx_wide_kernels)
+{
+    test_rng_t rng;
+    test_rng_init(&rng, "fp2/adx_wide_kernels");
+    if (ff_init(FF_PATH_ADX) != GM_OK)
+        return;             /* no ADX on this CPU: the kernels never run */
+    for (int it = 0; it < 300; it++) {
+        uint64_t pa[N], pb[N], w[12];
+        fp_t x, y, lx, ly, want, got;
+        edge_fp(&x, pa, it % 12, &rng);
+        edge_fp(&y, pb, (it / 12) % 12, &rng);
+        /* mul_384 then redc == Montgomery product, reduced and lazy inputs */
+        fp_mul(&want, &x, &y);
+        fp_mul_384_adx(w, &x, &y);
+        fp_redc_768_adx(&got, w);
+        cr_assert(fp_eq(&got, &want), "mul_384 + redc at %d", it);
+        lazy_rep(&lx, &x);
+        lazy_rep(&ly, &y);
+        fp_mul_384_adx(w, &lx, &ly);               /* < 4p^2 < p 2^384 */
+        fp_redc_768_adx(&got, w);
+        cr_assert(fp_eq(&got, &want), "mul_384 + redc, lazy inputs, at %d", it);
+        /* redc at the top of its range: t = (p - 1) 2^384 + lo, lo < p:
+         * t / 2^384 = (p - 1) + lo / 2^384 mod p */
+        uint64_t t[12];
+        memcpy(t, x.l, sizeof x.l);
+        memcpy(t + 6, P, sizeof x.l);
+        t[6] -= 1;
+        fp_t lo = x, one = {{1}}, m1;
+        fp_mul(&lo, &lo, &one);                    /* x / 2^384 */
+        memcpy(m1.l, P, sizeof m1.l);
+        m1.l[0] -= 1;
+        fp_add(&want, &m1, &lo);
+        fp_redc_768_adx(&got, t);
+        cr_assert(fp_eq(&got, &want), "redc near p 2^384 at %d", it);
+    }
+    for (int it = 0; it < 200; it++) {
+        fp2_t a, b, r1, r2, r3, o0, o1, w0, w1, t;
+        uint64_t pl[N];
+        edge_fp(&a.c0, pl, it % 12, &rng);
+        edge_fp(&a.c1, pl, (it / 12) % 12, &rng);
+        edge_fp(&b.c0, pl, (it * 5) % 12, &rng);
+        edge_fp(&b.c1, pl, (it * 7) % 13, &rng);
+        fp2_mul_adx(&r1, &a, &b);
+        fp2_mul_adx_full(&r2, &a, &b);
+        ffp2_mul_portable(&r3, &a, &b);
+        cr_assert(fp2_eq(&r1, &r2) && fp2_eq(&r1, &r3), "fp2 mul kernels differ at %d", it);
+        r1 = a;
+        fp2_mul_adx(&r1, &r1, &b);                 /* out aliases a */
+        cr_assert(fp2_eq(&r1, &r2), "fp2_mul_adx aliased at %d", it);
+        fp2_sqr_adx(&r1, &a);
+        ffp2_sqr_portable(&r3, &a);
+        fp2_mul_adx(&r2, &a, &a);
+        cr_assert(fp2_eq(&r1, &r2) && fp2_eq(&r1, &r3), "fp2 sqr kernels differ at %d", it);
+        /* Fp4 square: o0 = a^2 + xi b^2, o1 = 2 a b */
+        fp4_sqr_adx(&o0, &o1, &a, &b);
+        fp2_sqr(&w0, &a);
+        fp2_sqr(&t, &b);
+        fp2_mul_nonresidue(&t, &t);
+        fp2_add(&w0, &w0, &t);
+        fp2_mul(&w1, &a, &b);
+        fp2_dbl(&w1, &w1);
+        cr_assert(fp2_eq(&o0, &w0) && fp2_eq(&o1, &w1), "fp4_sqr_adx at %d", it);
+        t = a;
+        fp2_t u = b;
+        fp4_sqr_adx(&t, &u, &t, &u);               /* outputs alias inputs */
+        cr_assert(fp2_eq(&t, &w0) && fp2_eq(&u, &w1), "fp4_sqr_adx aliased at %d", it);
+    }
+    ff_init(FF_PATH_PORTABLE);
+}

@@ -1,0 +1,239 @@
+/*
+ * tests/unit/test_study.c — suite "study": report comparison on two
+ * hand-made report.json files (deltas computed here by hand; null counters
+ * are n/a, never 0), the study file's validation (unknown keys, the depth
+ * hint, bad axis values), and planning mode on the synthetic 7995WX
+ * (12 L3 domains) without running anything.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "study/study.h"
+
+static char dir[64];
+
+static void setup_dir(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/gm-study-ut.XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+}
+
+static void teardown_dir(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
+static void put(const char *name, const char *text)
+{
+    char p[160];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    FILE *f = fopen(p, "w");
+    cr_assert_not_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* A minimal report: stage times t[8], prove counters (instructions, cycles,
+ * branches, branch-misses, L1D misses, fills l2, ccx) or nulls. */
+static void report(const char *name, const double *t, const char *prove_ctr, double wall, double pph)
+{
+    static const char *st[8] = {"witness", "abc", "ntt", "msm", "verify", "prove", "io", "wait"};
+    char buf[4096];
+    size_t o = (size_t)snprintf(buf, sizeof buf,
+                                "{\"format\": \"grothmpi-report\", \"version\": 1, \"run\": {\"ranks\": 1, "
+                                "\"wall_s\": %g, \"proofs_per_hour\": %g}, \"ranks\": [{\"threads\": 1}], "
+                                "\"totals\": {\"stages\": {",
+                                wall, pph);
+    for (int i = 0; i < 8; i++)
+        o += (size_t)snprintf(buf + o, sizeof buf - o, "%s\"%s\": {\"wall_s\": %g, \"cpu_s\": null}", i ? ", " : "",
+                              st[i], t[i]);
+    snprintf(buf + o, sizeof buf - o,
+             "}, \"counters\": {\"witness\": {\"instructions\": null, \"cycles\": null, \"task-clock\": 5.0}, "
+             "\"prove\": %s}}}",
+             prove_ctr);
+    put(name, buf);
+}
+
+static const study_delta_t *find(const study_delta_t *r, size_t n, const char *stage, const char *metric)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(r[i].stage, stage) == 0 && strcmp(r[i].metric, metric) == 0)
+            return &r[i];
+    cr_assert_fail("no row %s/%s", stage, metric);
+    return NULL;
+}
+
+Test(study, compare_deltas, .init = setup_dir, .fini = teardown_dir)
+{
+    const double ta[8] = {1, 2, 3, 4, 0.5, 10, 0.25, 0};
+    const double tb[8] = {1.5, 2, 1.5, 5, 0.5, 9, 0.25, 0.1};
+    report("a.json", ta,
+           "{\"instructions\": 4000, \"cycles\": 2000, \"branches\": 100, \"branch-misses\": 10, "
+           "\"L1-dcache-load-misses\": 50, \"ls_dmnd_fills_from_sys.local_l2\": 40, "
+           "\"ls_dmnd_fills_from_sys.local_ccx\": 8, \"ls_dmnd_fills_from_sys.remote_cache\": null}",
+           10, 3600);
+    report("b.json", tb,
+           "{\"instructions\": 5000, \"cycles\": 4000, \"branches\": 150, \"branch-misses\": 5, "
+           "\"L1-dcache-load-misses\": 75, \"ls_dmnd_fills_from_sys.local_l2\": 20, "
+           "\"ls_dmnd_fills_from_sys.local_ccx\": 12, \"ls_dmnd_fills_from_sys.remote_cache\": 3}",
+           8, 4500);
+    char a[128], b[128];
+    snprintf(a, sizeof a, "%s/a.json", dir);
+    snprintf(b, sizeof b, "%s/b.json", dir);
+    study_delta_t *r = NULL;
+    size_t n = 0;
+    err_t err;
+    gm_err_clear(&err);
+    cr_assert_eq(study_compare(&r, &n, a, b, &err), 0, "%s", err.msg);
+    double d, p;
+    /* ntt: 3 -> 1.5 s: -1.5 s, -50 % */
+    cr_assert(study_delta_of(find(r, n, "ntt", "time_s"), &d, &p));
+    cr_assert_float_eq(d, -1.5, 1e-12);
+    cr_assert_float_eq(p, -50.0, 1e-9);
+    /* wait: 0 -> 0.1: +0.1, % undefined */
+    cr_assert(study_delta_of(find(r, n, "wait", "time_s"), &d, &p));
+    cr_assert_float_eq(d, 0.1, 1e-12);
+    cr_assert(p != p);
+    /* prove counters */
+    cr_assert(study_delta_of(find(r, n, "prove", "instructions"), &d, &p));
+    cr_assert_float_eq(d, 1000, 1e-9);
+    cr_assert_float_eq(p, 25.0, 1e-9);
+    cr_assert(study_delta_of(find(r, n, "prove", "ipc"), &d, &p)); /* 2.0 -> 1.25 */
+    cr_assert_float_eq(find(r, n, "prove", "ipc")->a, 2.0, 1e-12);
+    cr_assert_float_eq(d, -0.75, 1e-12);
+    cr_assert_float_eq(p, -37.5, 1e-9);
+    cr_assert(study_delta_of(find(r, n, "prove", "branch_misses"), &d, &p));
+    cr_assert_float_eq(p, -50.0, 1e-9);
+    cr_assert(study_delta_of(find(r, n, "prove", "l2_accesses"), &d, &p));
+    cr_assert_float_eq(d, 25, 1e-9);
+    cr_assert(study_delta_of(find(r, n, "prove", "l1_fills_from_l2"), &d, &p));
+    cr_assert_float_eq(p, -50.0, 1e-9);
+    cr_assert(study_delta_of(find(r, n, "prove", "l3_ccx_fills"), &d, &p));
+    cr_assert_float_eq(p, 50.0, 1e-9);
+    /* null in a, or missing in both: n/a, never 0 */
+    cr_assert_not(study_delta_of(find(r, n, "prove", "remote_ccx_fills"), &d, &p));
+    cr_assert_not(study_delta_of(find(r, n, "prove", "dram_fills"), &d, &p));
+    cr_assert_not(study_delta_of(find(r, n, "witness", "instructions"), &d, &p));
+    cr_assert_not(study_delta_of(find(r, n, "witness", "ipc"), &d, &p));
+    /* the run */
+    cr_assert(study_delta_of(find(r, n, "run", "proofs_per_hour"), &d, &p));
+    cr_assert_float_eq(p, 25.0, 1e-9);
+    /* the table says n/a and the percentages */
+    char *txt = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&txt, &len);
+    study_print_compare(r, n, "a.json", "b.json", f);
+    fclose(f);
+    cr_assert(strstr(txt, "-50.00%"));
+    cr_assert(strstr(txt, "n/a"));
+    cr_assert(strstr(txt, "+25.00%"));
+    free(txt);
+    free(r);
+}
+
+Test(study, compare_errors, .init = setup_dir, .fini = teardown_dir)
+{
+    put("x.json", "{\"format\": \"something-else\"}");
+    put("bad.json", "{nope");
+    char x[128], bad[128], none[128];
+    snprintf(x, sizeof x, "%s/x.json", dir);
+    snprintf(bad, sizeof bad, "%s/bad.json", dir);
+    snprintf(none, sizeof none, "%s/none.json", dir);
+    study_delta_t *r = NULL;
+    size_t n = 0;
+    err_t err;
+    gm_err_clear(&err);
+    cr_assert_eq(study_compare(&r, &n, x, x, &err), GM_EFORMAT);
+    cr_assert(strstr(err.msg, "format"), "%s", err.msg);
+    cr_assert_eq(study_compare(&r, &n, bad, x, &err), GM_EFORMAT);
+    cr_assert_eq(study_compare(&r, &n, none, x, &err), GM_EIO);
+    cr_assert(strstr(err.msg, "none.json"), "%s", err.msg);
+    cr_assert_null(r);
+}
+
+#define S7995 "synthetic:pack:1 numa:1(memory=256GiB) l3:12(size=32MiB) l2:8(size=1MiB) l1d:1(size=32KiB) " \
+              "l1i:1(size=32KiB) core:1 pu:2(indexes=2*96:1*2)"
+
+static const char *campaign_obj =
+    "{\"name\": \"c\", \"circuit\": \"test-synthetic\", \"constraints\": 64, \"params\": \"params\", "
+    "\"sectors\": {\"count\": 4}, \"output\": \"out\"}";
+
+static int load_study(study_t **s, const char *axes, const char *extra, err_t *err)
+{
+    char buf[2048];
+    snprintf(buf, sizeof buf, "{\"name\": \"t\", \"campaign\": %s, \"axes\": %s, \"output\": \"so\"%s}",
+             campaign_obj, axes, extra);
+    put("s.json", buf);
+    char p[128];
+    snprintf(p, sizeof p, "%s/s.json", dir);
+    return study_load(s, p, err);
+}
+
+Test(study, plan_7995wx, .init = setup_dir, .fini = teardown_dir)
+{
+    study_t *s = NULL;
+    err_t err;
+    gm_err_clear(&err);
+    cr_assert_eq(load_study(&s, "{\"domains\": [1, 6, 12], \"batch_size\": [1, 4]}",
+                            ", \"topology\": \"" S7995 "\", \"repetitions\": 3", &err),
+                 0, "%s", err.msg);
+    cr_assert(study_is_plan_only(s));
+    cr_assert_eq(study_point_count(s), 6);
+    char *txt = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&txt, &len);
+    cr_assert_eq(study_print_plan(s, f, &err), 0, "%s", err.msg);
+    fclose(f);
+    cr_assert(strstr(txt, "12 L3 domains"), "%s", txt);
+    cr_assert(strstr(txt, "domain 11  8 cores, 16 PUs, cpus 88-95,184-191"), "%s", txt);
+    /* domains=12: 96 threads over all 12 domains; domains=1: one */
+    cr_assert(strstr(txt, "uses 12 of 12 L3 domains"), "%s", txt);
+    cr_assert(strstr(txt, "uses 1 of 12 L3 domains"), "%s", txt);
+    cr_assert(strstr(txt, "1 rank x 48 prover threads"), "%s", txt);
+    /* running a plan-only study is refused */
+    cr_assert_eq(study_run(s, 0, study_run_inprocess, NULL, NULL, NULL, &err), GM_ESTATE);
+    free(txt);
+    study_free(s);
+}
+
+Test(study, load_errors, .init = setup_dir, .fini = teardown_dir)
+{
+    study_t *s = NULL;
+    err_t err;
+    gm_err_clear(&err);
+    cr_assert_eq(load_study(&s, "{}", ", \"colour\": 1", &err), GM_EINVAL);
+    cr_assert(strstr(err.msg, "s.json: colour: unknown key"), "%s", err.msg);
+    cr_assert_eq(load_study(&s, "{\"depth\": [1, 2]}", "", &err), GM_EINVAL);
+    cr_assert(strstr(err.msg, "axes.depth") && strstr(err.msg, "mem_budget"), "%s", err.msg);
+    cr_assert_eq(load_study(&s, "{\"batch_size\": [1, 65]}", "", &err), GM_EINVAL);
+    cr_assert(strstr(err.msg, "axes.batch_size[1]: 65 is not an integer in 1..64"), "%s", err.msg);
+    cr_assert_eq(load_study(&s, "{\"pin\": [1]}", "", &err), GM_EINVAL);
+    cr_assert(strstr(err.msg, "axes.pin[0]"), "%s", err.msg);
+    cr_assert_eq(load_study(&s, "{\"threads\": [2, 2]}", "", &err), GM_EINVAL);
+    cr_assert(strstr(err.msg, "repeats"), "%s", err.msg);
+    cr_assert_eq(load_study(&s, "{\"mem_budget\": [\"4 lots\"]}", "", &err), GM_EINVAL);
+    cr_assert(strstr(err.msg, "axes.mem_budget[0]"), "%s", err.msg);
+    cr_assert_eq(load_study(&s, "{\"domains\": [13]}", ", \"topology\": \"" S7995 "\"", &err), GM_EINVAL);
+    cr_assert(strstr(err.msg, "more than the 12 L3 domains"), "%s", err.msg);
+    cr_assert_eq(load_study(&s, "{}", ", \"repetitions\": 0", &err), GM_EINVAL);
+    cr_assert(strstr(err.msg, "repetitions"), "%s", err.msg);
+    cr_assert_null(s);
+    /* a bad base campaign names the campaign's key */
+    put("s2.json", "{\"campaign\": {\"circuit\": \"test-synthetic\", \"params\": \"p\", \"sectors\": {\"count\": 1}, "
+                   "\"output\": \"o\", \"batch_size\": 0}, \"output\": \"so\"}");
+    char p[128];
+    snprintf(p, sizeof p, "%s/s2.json", dir);
+    cr_assert_neq(study_load(&s, p, &err), 0);
+    cr_assert(strstr(err.msg, "batch_size"), "%s", err.msg);
+    /* a good one: points multiply */
+    cr_assert_eq(load_study(&s, "{\"threads\": [1, 2], \"batch_size\": [1, 2], \"pin\": [false, true]}", "", &err),
+                 0, "%s", err.msg);
+    cr_assert_eq(study_point_count(s), 8);
+    cr_assert_not(study_is_plan_only(s));
+    study_free(s);
+}
