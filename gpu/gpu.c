@@ -401,6 +401,8 @@ int gpu_groth16_h(gpu_ctx_t *ctx, fr_t *a, const fr_t *b, const fr_t *c, unsigne
     return gpuc_h(ctx->g, a, b, c, &ctx->tabs.t, &z, err);
 }
 
+double gpu_last_device_ms(gpu_ctx_t *ctx) { return ctx ? gpuc_last_ms(ctx->g) : 0; }
+
 int gpu_emu_ntt(fr_t *a, unsigned log_n, gpu_ntt_dir_t dir, err_t *err)
 {
     gpu_tabs_store_t s;

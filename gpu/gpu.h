@@ -122,6 +122,12 @@ int gpu_ntt(gpu_ctx_t *ctx, fr_t *a, unsigned log_n, gpu_ntt_dir_t dir, err_t *e
 int gpu_groth16_h(gpu_ctx_t *ctx, fr_t *a, const fr_t *b, const fr_t *c, unsigned log_n, err_t *err)
     __attribute__((warn_unused_result));
 
+/* Device milliseconds of the compute of the last gpu_msm_g1 (its last MSM),
+ * gpu_ntt or gpu_groth16_h on ctx, transfers excluded (CUDA events): what
+ * the benchmarks of gpu/check.sh compare with the bounds of anchors.md Part
+ * C. 0 for a NULL context or before the first call. */
+double gpu_last_device_ms(gpu_ctx_t *ctx);
+
 /* ---- host emulation of the device code ------------------------------------------------------ */
 
 /* The device algorithms (the same kernel bodies, digit and sort steps,

@@ -53,6 +53,8 @@ struct gpuc {
     int runtime_version, driver_version;
     cudaStream_t comp, copy;
     cudaEvent_t up[2], done[2];
+    cudaEvent_t t0, t1; /* timing of the last compute */
+    bool timed;
     /* MSM */
     char *ws;
     size_t ws_bytes;
@@ -104,6 +106,8 @@ extern "C" int gpuc_create(gpuc_t **out, int device, err_t *err)
         if ((rc = GPU_CU(cudaEventCreateWithFlags(&g->up[i], cudaEventDisableTiming), err)) ||
             (rc = GPU_CU(cudaEventCreateWithFlags(&g->done[i], cudaEventDisableTiming), err)))
             goto fail;
+    if ((rc = GPU_CU(cudaEventCreate(&g->t0), err)) || (rc = GPU_CU(cudaEventCreate(&g->t1), err)))
+        goto fail;
     *out = g;
     return 0;
 fail:
@@ -136,6 +140,10 @@ extern "C" void gpuc_destroy(gpuc_t *g)
         if (g->done[i])
             cudaEventDestroy(g->done[i]);
     }
+    if (g->t0)
+        cudaEventDestroy(g->t0);
+    if (g->t1)
+        cudaEventDestroy(g->t1);
     if (g->comp)
         cudaStreamDestroy(g->comp);
     if (g->copy)
@@ -214,6 +222,16 @@ extern "C" int gpuc_h2d(gpuc_t *g, void *dst, const void *src, size_t bytes, err
     if ((rc = GPU_CU(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, g->copy), err)))
         return rc;
     return GPU_CU(cudaStreamSynchronize(g->copy), err);
+}
+
+extern "C" double gpuc_last_ms(gpuc_t *g)
+{
+    float ms = 0;
+    if (!g || !g->timed || cudaEventElapsedTime(&ms, g->t0, g->t1) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return ms;
 }
 
 /* ---- kernels -------------------------------------------------------------------------------- */
@@ -398,7 +416,10 @@ extern "C" int gpuc_msm_g1(gpuc_t *g, g1_xyzz_t *wsum, const void *dev_bases, si
         int s = (int)(j & 1);
         if ((rc = GPU_CU(cudaStreamWaitEvent(g->comp, g->up[s], 0), err)))
             return rc;
+        b.note(cudaEventRecord(g->t0, g->comp), "cudaEventRecord");
         gpu_msm_windows(b, L, g->ws, (const gpu_g1_aff *)dev_bases, g->dsc[s], n);
+        b.note(cudaEventRecord(g->t1, g->comp), "cudaEventRecord");
+        g->timed = true;
         if ((rc = b.status(err)))
             return rc;
         if ((rc = GPU_CU(cudaMemcpyAsync(g->pin_ws, g->ws + L.wsum, ws_bytes, cudaMemcpyDeviceToHost, g->comp),
@@ -513,7 +534,10 @@ extern "C" int gpuc_ntt(gpuc_t *g, fr_t *a, const gpu_ntt_tabs_t *t, int dir, er
     gfr_t *x = g->v[0], *tmp = g->v[1];
     if ((rc = GPU_CU(cudaMemcpyAsync(x, a, n * sizeof(fr_t), cudaMemcpyHostToDevice, g->comp), err)))
         return rc;
+    b.note(cudaEventRecord(g->t0, g->comp), "cudaEventRecord");
     gpu_ntt_dir(b, &x, &tmp, t->log_n, T, dir);
+    b.note(cudaEventRecord(g->t1, g->comp), "cudaEventRecord");
+    g->timed = true;
     if ((rc = b.status(err)) ||
         (rc = GPU_CU(cudaMemcpyAsync(a, x, n * sizeof(fr_t), cudaMemcpyDeviceToHost, g->comp), err)))
         return rc;
@@ -535,7 +559,10 @@ extern "C" int gpuc_h(gpuc_t *g, fr_t *a, const fr_t *bb, const fr_t *c, const g
         (rc = GPU_CU(cudaMemcpyAsync(v[1], bb, bytes, cudaMemcpyHostToDevice, g->comp), err)) ||
         (rc = GPU_CU(cudaMemcpyAsync(v[2], c, bytes, cudaMemcpyHostToDevice, g->comp), err)))
         return rc;
+    b.note(cudaEventRecord(g->t0, g->comp), "cudaEventRecord");
     gpu_h_run(b, v, t->log_n, T, (const gfr_t *)z);
+    b.note(cudaEventRecord(g->t1, g->comp), "cudaEventRecord");
+    g->timed = true;
     if ((rc = b.status(err)) ||
         (rc = GPU_CU(cudaMemcpyAsync(a, v[0], bytes, cudaMemcpyDeviceToHost, g->comp), err)))
         return rc;

@@ -21,11 +21,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* GPU_HD: inlined everywhere (field operations). GPU_HD_CALL: the point
+ * formulas, each a few thousand instructions once the field operations are
+ * unrolled: one device function per formula, called from every kernel,
+ * instead of a copy inlined into each (ptxas time and code size; the call
+ * costs little against a 10-product addition). */
 #ifdef __CUDACC__
 #define GPU_HD __host__ __device__ __forceinline__
-#define GPU_UNROLL _Pragma("unroll")
+#define GPU_HD_CALL static __host__ __device__ __noinline__
 #else
 #define GPU_HD inline
+#define GPU_HD_CALL inline
+#endif
+/* Unrolled limb loops in the device pass only (the host compiler of nvcc
+ * and g++ do not know the pragma). */
+#ifdef __CUDA_ARCH__
+#define GPU_UNROLL _Pragma("unroll")
+#else
 #define GPU_UNROLL
 #endif
 
@@ -240,7 +252,7 @@ GPU_HD bool g1a_is_inf(const gpu_g1_aff &p) { return gf_is_zero(p.x) && gf_is_ze
 
 /* o = 2p, p XYZZ (dbl-2008-s-1, a = 0): 6M + 3S... counted as 9M. Handles
  * the identity (ZZ = 0 stays 0). */
-GPU_HD void g1x_dbl(gpu_g1_xyzz &o, const gpu_g1_xyzz &p)
+GPU_HD_CALL void g1x_dbl(gpu_g1_xyzz &o, const gpu_g1_xyzz &p)
 {
     gfp_t u, v, w, s, m, t;
     gf_dbl(u, p.y);          /* U = 2Y */
@@ -265,7 +277,7 @@ GPU_HD void g1x_dbl(gpu_g1_xyzz &o, const gpu_g1_xyzz &p)
 
 /* o = p + q, q affine (madd-2008-s): 8M + 2S. Handles p = identity, q =
  * identity (x = y = 0), p = q (doubling) and p = -q (identity). */
-GPU_HD void g1x_add_aff(gpu_g1_xyzz &o, const gpu_g1_xyzz &p, const gpu_g1_aff &q)
+GPU_HD_CALL void g1x_add_aff(gpu_g1_xyzz &o, const gpu_g1_xyzz &p, const gpu_g1_aff &q)
 {
     if (g1a_is_inf(q)) {
         o = p;
@@ -315,7 +327,7 @@ GPU_HD void g1x_add_aff(gpu_g1_xyzz &o, const gpu_g1_xyzz &p, const gpu_g1_aff &
 
 /* o = p + q, both XYZZ (add-2008-s): 12M + 2S. Handles identities, p = q and
  * p = -q. */
-GPU_HD void g1x_add(gpu_g1_xyzz &o, const gpu_g1_xyzz &p, const gpu_g1_xyzz &q)
+GPU_HD_CALL void g1x_add(gpu_g1_xyzz &o, const gpu_g1_xyzz &p, const gpu_g1_xyzz &q)
 {
     if (g1x_is_inf(q)) {
         o = p;
@@ -360,7 +372,7 @@ GPU_HD void g1x_add(gpu_g1_xyzz &o, const gpu_g1_xyzz &p, const gpu_g1_xyzz &q)
 
 /* o = k p for a small non-negative integer k (< 2^32), double-and-add from
  * the top bit; k = 0 gives the identity. */
-GPU_HD void g1x_mul_small(gpu_g1_xyzz &o, const gpu_g1_xyzz &p, uint32_t k)
+GPU_HD_CALL void g1x_mul_small(gpu_g1_xyzz &o, const gpu_g1_xyzz &p, uint32_t k)
 {
     gpu_g1_xyzz acc;
     g1x_set_inf(acc);

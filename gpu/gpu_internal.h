@@ -100,6 +100,10 @@ int gpuc_ntt(gpuc_t *g, fr_t *a, const gpu_ntt_tabs_t *t, int dir, err_t *err);
 /* Groth16's h on host arrays a (in/out), b, c. */
 int gpuc_h(gpuc_t *g, fr_t *a, const fr_t *b, const fr_t *c, const gpu_ntt_tabs_t *t, const fr_t *z, err_t *err);
 
+/* Device milliseconds of the compute part of the last gpuc_msm_g1 (its last
+ * MSM), gpuc_ntt or gpuc_h (CUDA events; transfers excluded); 0 if none. */
+double gpuc_last_ms(gpuc_t *g);
+
 #ifdef __cplusplus
 }
 #endif
