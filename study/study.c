@@ -20,7 +20,6 @@
 #include <ftw.h>
 #include <libgen.h>
 #include <limits.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -28,6 +27,8 @@
 
 #include "mpi/mpi.h"
 #include "study/study_internal.h"
+/* after ff/ff.h (via jobs/): <math.h> defines FP_ZERO_ELEM, which ff/ff.h declares */
+#include <math.h>
 
 const char *const study_axis_names[STUDY_NAXES] = {"ranks", "domains", "threads", "pin", "batch_size", "mem_budget"};
 const char *const study_stage_names[STUDY_NSTAGES] = {"witness", "abc", "ntt", "msm", "verify", "prove", "io", "wait"};
@@ -47,10 +48,9 @@ const char *const study_ev_names[STUDY_NEV] = {
 
 static void resolve(char *out, size_t n, const char *dir, const char *p)
 {
-    if (p[0] == '/' || !dir[0])
-        snprintf(out, n, "%s", p);
-    else
-        snprintf(out, n, "%s/%s", dir, p);
+    int k = p[0] == '/' || !dir[0] ? snprintf(out, n, "%s", p) : snprintf(out, n, "%s/%s", dir, p);
+    if (k < 0 || (size_t)k >= n)
+        out[0] = 0; /* too long: an empty path, which the next open names as missing */
 }
 
 static int parse_axis(study_t *s, study_axis_t a, json_t *arr, err_t *err)
@@ -421,7 +421,11 @@ int study_print_plan(const study_t *s, FILE *f, err_t *err)
             used++;
             char cl[TOPO_CPULIST_LEN];
             cpu_ranges(cl, sizeof cl, cpus, n);
-            fprintf(f, "    domain %-3u %u worker%s on cpus %s\n", d, n, n == 1 ? "" : "s", cl);
+            if (pin && full)
+                fprintf(f, "    domain %-3u %u worker%s on cpus %s\n", d, n, n == 1 ? "" : "s", cl);
+            else
+                fprintf(f, "    domain %-3u %u worker%s' worth of cores (cpus %s; threads not bound)\n", d, n,
+                        n == 1 ? "" : "s", cl);
         }
         fprintf(f, "  uses %u of %u L3 domains\n", used, plan.ndomains);
         topo_plan_free(&plan);
@@ -442,8 +446,9 @@ static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *
 
 static int mkdirs(const char *path, err_t *err)
 {
-    char tmp[JOBS_PATH_LEN];
-    snprintf(tmp, sizeof tmp, "%s", path);
+    char tmp[JOBS_PATH_LEN + 128];
+    if ((size_t)snprintf(tmp, sizeof tmp, "%s", path) >= sizeof tmp)
+        return gm_err_set(err, GM_EIO, "%.200s...: path too long", path);
     for (char *q = tmp + 1; *q; q++)
         if (*q == '/') {
             *q = 0;
@@ -456,7 +461,7 @@ static int mkdirs(const char *path, err_t *err)
     return 0;
 }
 
-static double num_or_nan(json_t *v) { return json_is_number(v) ? json_number_value(v) : NAN; }
+static double num_or_nan(json_t *v) { return json_is_number(v) ? json_number_value(v) : STUDY_NAN; }
 
 /* Reads the numbers of one run from its report.json. */
 static int read_report(study_rep_t *r, const char *path, err_t *err)
@@ -497,13 +502,13 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Median of n values; NAN when any is NAN (a counter a run did not have). */
+/* Median of n values; STUDY_NAN when any is STUDY_NAN (a counter a run did not have). */
 static double median(const double *v, unsigned n)
 {
     double t[STUDY_MAX_REPS];
     for (unsigned i = 0; i < n; i++) {
-        if (isnan(v[i]))
-            return NAN;
+        if (__builtin_isnan(v[i]))
+            return STUDY_NAN;
         t[i] = v[i];
     }
     qsort(t, n, sizeof t[0], cmp_double);
@@ -519,10 +524,10 @@ static void summarize(study_point_t *pt, unsigned n)
     m->pph_median = median(v, n);
     m->pph_min = m->pph_max = v[0];
     for (unsigned i = 1; i < n; i++) {
-        m->pph_min = fmin(m->pph_min, v[i]);
-        m->pph_max = fmax(m->pph_max, v[i]);
+        m->pph_min = __builtin_fmin(m->pph_min, v[i]);
+        m->pph_max = __builtin_fmax(m->pph_max, v[i]);
     }
-    m->spread_pct = m->pph_median > 0 ? (m->pph_max - m->pph_min) / m->pph_median * 100.0 : NAN;
+    m->spread_pct = m->pph_median > 0 ? (m->pph_max - m->pph_min) / m->pph_median * 100.0 : STUDY_NAN;
     for (unsigned i = 0; i < n; i++)
         v[i] = pt->reps[i].wall_s;
     m->wall_median = median(v, n);
@@ -538,10 +543,10 @@ static void summarize(study_point_t *pt, unsigned n)
             m->ev_median[c][e] = median(v, n);
         }
         const double *ev = m->ev_median[c];
-        m->ipc[c] = ev[STUDY_EV_CYCLES] > 0 ? ev[STUDY_EV_INSTRUCTIONS] / ev[STUDY_EV_CYCLES] : NAN;
+        m->ipc[c] = ev[STUDY_EV_CYCLES] > 0 ? ev[STUDY_EV_INSTRUCTIONS] / ev[STUDY_EV_CYCLES] : STUDY_NAN;
         double fills = ev[STUDY_EV_FILL_L2] + ev[STUDY_EV_FILL_CCX] + ev[STUDY_EV_FILL_REMOTE] + ev[STUDY_EV_FILL_DRAM];
         for (int k = 0; k < 4; k++)
-            m->fill_pct[c][k] = fills > 0 ? ev[STUDY_EV_FILL_L2 + k] / fills * 100.0 : NAN;
+            m->fill_pct[c][k] = fills > 0 ? ev[STUDY_EV_FILL_L2 + k] / fills * 100.0 : STUDY_NAN;
     }
 }
 
@@ -568,7 +573,8 @@ static int write_campaign(const study_t *s, size_t p, unsigned r, const char *cp
     if (!c)
         return gm_err_set(err, GM_ENOMEM, "study: out of memory");
     char name[JOBS_ID_LEN];
-    snprintf(name, sizeof name, "%.40s-p%zu-r%u", s->name, p, r);
+    if ((size_t)snprintf(name, sizeof name, "%.40s-p%zu-r%u", s->name, p, r) >= sizeof name)
+        name[sizeof name - 1] = 0;
     json_object_set_new(c, "name", json_string(name));
     json_object_set_new(c, "output", json_string(odir));
     json_object_set_new(c, "progress_interval", json_integer(0));

@@ -128,7 +128,7 @@ typedef void (*study_progress_fn)(void *arg, size_t point, size_t npoints, unsig
  * job (every rank calls it with its rank, from mpi_study_init; only rank 0
  * writes files; 0 when the study runs alone or with the ranks axis). On rank 0, after the
  * last run, computes the medians and writes DIR/study.json, DIR/study.csv,
- * DIR/study.txt and the plots DIR/plots/*.svg. Returns 0, the first run's
+ * DIR/study.txt and the plots DIR/plots/ (SVG). Returns 0, the first run's
  * error (err says point and repetition), GM_EIO, GM_EFORMAT (a report.json
  * that cannot be read) or GM_ENOMEM. Must not be called on a plan-only study
  * (GM_ESTATE). */

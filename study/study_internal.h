@@ -15,6 +15,10 @@
 #include "study/study.h"
 #include "topo/topo.h"
 
+/* <math.h> cannot be included next to ff/ff.h (both declare FP_ZERO), so
+ * the few math functions are the compiler's builtins (libm behind them). */
+#define STUDY_NAN __builtin_nan("")
+
 #define STUDY_MAX_VALUES 64
 #define STUDY_MAX_REPS 100
 
@@ -26,7 +30,7 @@ typedef struct {
     double stage_s[STUDY_NSTAGES];         /* cluster totals of wall time */
     double ev[2][STUDY_NEV];               /* [witness, prove] totals, NAN = not available */
     unsigned threads, ranks, depth;        /* rank 0's threads, ranks, rank 0's inflight_max */
-    char report[JOBS_PATH_LEN + 32];
+    char report[JOBS_PATH_LEN + 128];
 } study_rep_t;
 
 /* Median / spread of one point. */
@@ -70,7 +74,7 @@ int study_write_file(const char *path, const char *text, size_t len, err_t *err)
 /* Formats an axis value as text ("true", "1GiB" -> bytes, numbers). */
 void study_axis_value_text(char *buf, size_t n, study_axis_t a, uint64_t v);
 
-/* plot.c: writes DIR/plots/*.svg. */
+/* plot.c: writes DIR/plots/ (SVG files). */
 int study_write_plots(const study_t *s, const char *dir, err_t *err) __attribute__((warn_unused_result));
 
 #endif

@@ -277,6 +277,52 @@ Test(topo, xml_amd_ccds)
     topo_destroy(t);
 }
 
+/* Fuzz finding F5 (docs/reliability.md): an XML missing one PU element
+ * (zen4-4ccd.xml without the PU of OS index 0; its core keeps cpuset
+ * 0x00010001) loads. topo_pu_count agrees with what the cores and domains
+ * count from cpusets (32), not with the 31 PU objects hwloc holds. */
+Test(topo, xml_torn_pu_counts_agree)
+{
+    FILE *in = fopen(VEC "zen4-4ccd.xml", "r");
+    cr_assert_not_null(in);
+    char dir[] = "/tmp/gm-topo-XXXXXX", path[64], spec[80], line[1024];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/torn.xml", dir);
+    FILE *out = fopen(path, "w");
+    cr_assert_not_null(out);
+    int dropped = 0;
+    while (fgets(line, sizeof line, in))
+        if (!dropped && strstr(line, "type=\"PU\" os_index=\"0\""))
+            dropped = 1;
+        else
+            fputs(line, out);
+    fclose(in);
+    fclose(out);
+    cr_assert(dropped);
+    snprintf(spec, sizeof spec, "xml:%s", path);
+    topo_t *t = NULL;
+    err_t err;
+    int rc = topo_load(&t, spec, &err);
+    unlink(path);
+    rmdir(dir);
+    cr_assert_eq(rc, 0, "%s", err.msg);
+    unsigned cores = 0, doms = 0;
+    for (unsigned i = 0; i < topo_core_count(t); i++) {
+        topo_core_t c;
+        topo_core_get(t, i, &c);
+        cores += c.npus;
+    }
+    for (unsigned i = 0; i < topo_l3_count(t); i++) {
+        topo_domain_t d;
+        topo_domain_get(t, i, &d);
+        doms += d.npus;
+    }
+    cr_expect_eq(topo_core_count(t), 16);
+    cr_expect_eq(topo_pu_count(t), cores, "topo_pu_count %u, the cores hold %u", topo_pu_count(t), cores);
+    cr_expect_eq(topo_pu_count(t), doms, "topo_pu_count %u, the domains hold %u", topo_pu_count(t), doms);
+    topo_destroy(t);
+}
+
 Test(topo, xml_intel_snc)
 {
     topo_t *t = NULL;
