@@ -454,6 +454,15 @@ int cs_shape_load(cs_shape_t **out, const char *dir, const char *id, err_t *err)
                                 path, name, (unsigned long long)k, m->col[k], m->coeff[k]);
                 goto fail;
             }
+        /* synth.h: columns sorted increasing within a row, no duplicates. */
+        for (uint64_t r = 0; r < sh->n_rows; r++)
+            for (uint64_t k = m->row_ptr[r] + 1; k < m->row_ptr[r + 1]; k++)
+                if (m->col[k - 1] >= m->col[k]) {
+                    rc = gm_err_set(err, GM_EFORMAT, "%s: matrix %s: row %llu: columns %u, %u not increasing "
+                                    "(unsorted or duplicate)", path, name, (unsigned long long)r, m->col[k - 1],
+                                    m->col[k]);
+                    goto fail;
+                }
     }
     if (fgetc(f) != EOF) {
         rc = gm_err_set(err, GM_EFORMAT, "%s: trailing bytes after matrix C", path);
