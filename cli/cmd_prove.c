@@ -2,9 +2,11 @@
  * one cached parameter set (loaded once), each verified before the file is
  * written (atomically); the public inputs go to a snarkjs-style JSON file.
  *
- * The witnesses come from one place (make_witnesses): today the built-in
- * circuits with seeded witnesses; the PoRep form (--c1 FILE --partition N)
- * adds a branch there that turns C1's vanilla proofs into a witness. */
+ * The witnesses come from one place (make_witnesses): the built-in circuits
+ * with seeded witnesses, or the PoRep form (--c1 FILE [--partition N]),
+ * which turns a C1's vanilla proofs into one witness per partition and
+ * checks its public inputs against those a verifier derives; the proofs of
+ * all partitions, concatenated, are the sector proof. */
 #include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
