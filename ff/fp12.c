@@ -5,7 +5,10 @@
  *   c0.c0 + c1.c0 w + c0.c1 w^2 + c1.c1 w^3 + c0.c2 w^4 + c1.c2 w^5,  w^6 = xi,
  * which is the view the Frobenius map, the cyclotomic squaring and the sparse
  * line product use. All functions keep the ff/ff.h contract (reduced in and
- * out, outputs may alias inputs) and are built on the Fp2 / Fp6 calls.
+ * out, outputs may alias inputs) and are built on the Fp6 calls and the
+ * inline Fp2 kernels of ff_internal.h (ffp2_*); on the ADX path the Fp4
+ * squaring of the cyclotomic squaring is one lazily reduced kernel
+ * (ff/mont_adx.c: fp4_sqr_adx).
  *
  * Cost in Fp2 multiplications (M) and squarings (S):
  *   fp12_mul 18M (Karatsuba: 3 fp6_mul), fp12_sqr 12M (complex squaring:

@@ -2,9 +2,11 @@
  * ff/fp6.c — Fp6 = Fp2[v]/(v^3 - xi), xi = u + 1: the middle of the tower.
  *
  * An element is c0 + c1*v + c2*v^2 with Fp2 coefficients (fp6_t in ff/ff.h).
- * Everything here is built on the public Fp2 calls; no lazy reduction, so
- * every intermediate is a reduced Fp2 element and every function keeps the
- * ff.h contract (reduced in, reduced out, any output may alias any input).
+ * Everything here is built on the inline Fp2 kernels of ff_internal.h
+ * (ffp2_*: branch-free adds, and Fp2 products that are lazily reduced inside
+ * on the ADX path); every intermediate between them is a reduced Fp2 element
+ * and every function keeps the ff.h contract (reduced in, reduced out, any
+ * output may alias any input).
  *
  * Cost in Fp2 multiplications (M) and squarings (S):
  *   fp6_mul  6M   (Karatsuba over three coefficients)
