@@ -128,7 +128,7 @@ deps:
 
 test: deps
 	@$(MAKE) --no-print-directory all $(TEST_BIN)
-	@BUILD=$(BUILD) sh tests/run.sh
+	@BUILD=$(BUILD) GM_SAN=$(if $(SAN),1,0) sh tests/run.sh
 
 bench: deps
 	@$(MAKE) --no-print-directory all

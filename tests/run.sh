@@ -3,9 +3,15 @@
 # Unit tests: the Criterion runner (its own summary is parsed). Integration
 # tests: each tests/integration/*.sh is one test (exit 0 = pass).
 # GM_TEST_SEED fixes the seed of the property tests (printed otherwise).
+# Under the sanitizer build (GM_SAN=1, set by `make SAN=... test`), the
+# integration tests tagged "# gm-test: heavy" (whole 2 KiB PoRep setups,
+# snarkjs 2^16 setups, the fuzzers' own ASan build) are skipped: they would
+# take hours instrumented, and the code they run is covered by unit tests
+# there and by the optimized build.
 BUILD=${BUILD:-build}
+[ "${GM_SAN:-0}" = 1 ] && export GM_POREP_QUICK=1
 export LSAN_OPTIONS="suppressions=$(pwd)/tests/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
-passed=0; failed=0
+passed=0; failed=0; skipped=0
 
 out=$(mktemp); trap 'rm -f "$out"' EXIT
 rcfile=$(mktemp); trap 'rm -f "$out" "$rcfile"' EXIT
@@ -28,6 +34,10 @@ fi
 
 for t in tests/integration/*.sh; do
     [ -e "$t" ] || continue
+    if [ "${GM_SAN:-0}" = 1 ] && grep -q '^# gm-test: heavy' "$t"; then
+        echo "[SKIP] $t (heavy; not run under the sanitizer build)"; skipped=$((skipped + 1))
+        continue
+    fi
     if BUILD="$BUILD" sh "$t" >"$out" 2>&1; then
         echo "[PASS] $t"; passed=$((passed + 1))
     else
@@ -35,5 +45,5 @@ for t in tests/integration/*.sh; do
     fi
 done
 
-echo "$passed passed, $failed failed"
+echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

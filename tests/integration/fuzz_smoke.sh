@@ -1,4 +1,5 @@
 #!/bin/sh
+# gm-test: heavy
 # tests/integration/fuzz_smoke.sh — a short libFuzzer round of every harness
 # in fuzz/ (docs/reliability.md): builds them with clang into build-fuzz/ when
 # needed (make fuzz-build), then runs each for FUZZ_SECONDS seconds (default

@@ -1,4 +1,5 @@
 #!/bin/sh
+# gm-test: heavy
 # tests/integration/porep_prove.sh — a 2 KiB PoRep partition end to end:
 # `grothmpi setup --circuit porep --sector-size 2KiB` (2.69 M constraints,
 # minutes on two cores, so its parameters are cached in $BUILD/porep-cache

@@ -1,4 +1,5 @@
 #!/bin/sh
+# gm-test: heavy
 # tests/integration/snarkjs_interop.sh — grothmpi against the real snarkjs and
 # circom2 (tests/interop/run.sh): multiplier, 7 chained Poseidon, SHA-256 of 64
 # bytes; grothmpi's proofs verified by `snarkjs groth16 verify`, snarkjs's by
