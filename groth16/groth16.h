@@ -274,7 +274,11 @@ size_t groth16_prover_memory(const groth16_prover_t *pv);
  * each proof from getrandom; otherwise 2k values (r_i = rs[2i], s_i =
  * rs[2i + 1]), for known-answer tests only. Unless GROTH16_PROVE_NO_VERIFY,
  * each proof is verified against the params' vk and the witness's inputs
- * before it is returned. times (may be NULL) receives the stage sums.
+ * before it is returned. c is formed as a ∘ b (cs_shape_abc_mode,
+ * CS_ABC_C_FROM_AB), not as C·z: for a satisfying witness the proof is
+ * bellperson's to the bit (same r, s); for an unsatisfying one it fails
+ * that verification (GM_EVERIFY), and with GROTH16_PROVE_NO_VERIFY the
+ * verifier rejects it. times (may be NULL) receives the stage sums.
  * Returns 0, GM_EINVAL (a witness's counts differ from the shape, or
  * inputs[0] != 1; err names the witness), GM_EVERIFY (a proof failed its
  * check: the witness does not satisfy the circuit, or the parameters are not

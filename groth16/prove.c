@@ -1,6 +1,7 @@
 /*
  * groth16/prove.c — the CPU prover, bellperson's prover.rs step by step:
- *   a, b, c = A·z, B·z, C·z (synth's sparse product, zero-padded to m);
+ *   a, b = A·z, B·z (synth's sparse product, zero-padded to m) and c = a ∘ b,
+ *      which is C·z for a satisfying witness (bellperson computes C·z);
  *   h: each of a, b, c through iNTT then coset NTT; a·b − c pointwise, times
  *      1 / Z(g) (Z(x) = x^m − 1 is the constant g^m − 1 on the coset g<w>);
  *      coset iNTT; the first m − 1 coefficients are the H scalars;
@@ -155,8 +156,12 @@ static int prove_one(groth16_prover_t *pv, groth16_proof_t *out, const groth16_w
         return gm_err_set(err, GM_EINVAL, "prover: witness %zu: input 0 (ONE) is not 1", idx);
     uint64_t t0 = gm_now_ns(), t1;
 
-    /* a, b, c. */
-    cs_shape_abc(sh, w->inputs, w->aux, pv->a, pv->b, pv->c, pool);
+    /* a, b, c: c = a ∘ b instead of C·z (synth.h, CS_ABC_C_FROM_AB). The
+     * two agree on every row for a satisfying witness; for any other, h
+     * below no longer matches the proof's C (built from the L query, i.e.
+     * from the true C·z), so the proof fails the verification that follows
+     * unless GROTH16_PROVE_NO_VERIFY, as it did with C·z. */
+    cs_shape_abc_mode(sh, w->inputs, w->aux, pv->a, pv->b, pv->c, CS_ABC_C_FROM_AB, pool);
     size_t pad = (size_t)(pv->m - sh->n_rows) * sizeof(fr_t);
     memset(pv->a + sh->n_rows, 0, pad);
     memset(pv->b + sh->n_rows, 0, pad);

@@ -480,34 +480,63 @@ fail:
 /* ---- a, b, c = A·z, B·z, C·z --------------------------------------------------------
  * Why: one pass per task over a contiguous range of rows of all three
  * matrices, so the task's rows of a, b, c are written once and z is read
- * through the column indices; coefficient ids 0 and 1 (1 and -1, most of
- * the SHA-256 terms) skip the multiplication.
- * Invariants: rows [r0, r1) belong to one task; outputs are reduced Fr.
- * 8.0 M rows/s (44.5 M terms/s) on AMD EPYC (shared VM), 1 thread, 2 KiB PoRep shape
- * loaded from its cache file, ad-hoc timing loop (no bench yet), 2026-11-29 */
+ * through the column indices. Coefficient ids 0 and 1 (1 and -1, most of
+ * the terms) add or subtract without a multiplication; a non-unit
+ * coefficient meeting a value 0 or 1 (the PoRep witness is mostly bits:
+ * packing rows sum 2^i · bit_i) adds nothing or the coefficient itself, so
+ * only the remaining terms pay fr_mul. CS_ABC_C_FROM_AB replaces the C·z
+ * pass (9.4 M terms on the 512 MiB shape, most of them packing terms) by
+ * one multiplication per row while a_r and b_r are still in registers:
+ * c_r = a_r · b_r is exactly C·z for a satisfying witness.
+ * Invariants: rows [r0, r1) belong to one task, which alone writes them;
+ * z, the shape and the coefficients are read-only; every output is a
+ * reduced Fr (fr_add/fr_sub/fr_mul keep [0, r)); columns < n_inputs +
+ * n_aux and ids < n_coeffs (checked by the loader / the recorder).
+ * Figures: a/b/c alone, median CPU time; CS_ABC_EXACT from the bench as it
+ * is, CS_ABC_C_FROM_AB from a copy of the bench patched to call
+ * cs_shape_abc_mode (bench/README.md "## synth"); 12.1 M/s before the 0/1 test.
+ * 17.19 M constraints/s (CS_ABC_EXACT; 22.26 with CS_ABC_C_FROM_AB) on AMD EPYC (2 vCPUs, shared, load ~7),
+ * 1 thread, grothmpi bench synth --porep 512MiB --partition 0 --runs 3 --cache /tmp/pp-cache, 2026-11-29 */
 
 typedef struct {
     const cs_shape_t *sh;
     const fr_t *inputs, *aux;
     fr_t *out[3];
+    cs_abc_mode_t mode;
     uint64_t rows_per_task;
 } abc_job_t;
 
-static void abc_rows(const cs_shape_t *sh, const cs_matrix_t *m, const fr_t *restrict inputs,
+/* a value is 0 or 1 (Montgomery form, reduced): compared limb by limb,
+ * far cheaper than the fr_mul it saves */
+static inline bool is_zero_limbs(const fr_t *z) { return (z->l[0] | z->l[1] | z->l[2] | z->l[3]) == 0; }
+static inline bool is_one_limbs(const fr_t *z, const fr_t *one)
+{
+    return ((z->l[0] ^ one->l[0]) | (z->l[1] ^ one->l[1]) | (z->l[2] ^ one->l[2]) | (z->l[3] ^ one->l[3])) == 0;
+}
+
+static void abc_rows(const cs_shape_t *restrict sh, const cs_matrix_t *restrict m, const fr_t *restrict inputs,
                      const fr_t *restrict aux, fr_t *restrict out, uint64_t r0, uint64_t r1)
 {
     const uint32_t n_in = (uint32_t)sh->n_inputs;
+    const fr_t one = FR_ONE;
+    const uint64_t *restrict row_ptr = m->row_ptr;
+    const uint32_t *restrict colv = m->col, *restrict idv = m->coeff;
+    const fr_t *restrict coeffs = sh->coeffs;
     for (uint64_t r = r0; r < r1; r++) {
         fr_t acc = FR_ZERO, x;
-        for (uint64_t k = m->row_ptr[r]; k < m->row_ptr[r + 1]; k++) {
-            uint32_t col = m->col[k], id = m->coeff[k];
+        for (uint64_t k = row_ptr[r]; k < row_ptr[r + 1]; k++) {
+            uint32_t col = colv[k], id = idv[k];
             const fr_t *z = col < n_in ? &inputs[col] : &aux[col - n_in];
             if (id == 0) {
                 fr_add(&acc, &acc, z);
             } else if (id == 1) {
                 fr_sub(&acc, &acc, z);
+            } else if (is_zero_limbs(z)) {
+                /* coeff · 0 */
+            } else if (is_one_limbs(z, &one)) {
+                fr_add(&acc, &acc, &coeffs[id]);
             } else {
-                fr_mul(&x, z, &sh->coeffs[id]);
+                fr_mul(&x, z, &coeffs[id]);
                 fr_add(&acc, &acc, &x);
             }
         }
@@ -522,14 +551,36 @@ static void abc_task(void *arg, size_t task, unsigned worker)
     uint64_t r0 = (uint64_t)task * j->rows_per_task, r1 = r0 + j->rows_per_task;
     if (r1 > j->sh->n_rows)
         r1 = j->sh->n_rows;
-    for (int s = 0; s < 3; s++)
-        abc_rows(j->sh, &j->sh->m[s], j->inputs, j->aux, j->out[s], r0, r1);
+    abc_rows(j->sh, &j->sh->m[0], j->inputs, j->aux, j->out[0], r0, r1);
+    abc_rows(j->sh, &j->sh->m[1], j->inputs, j->aux, j->out[1], r0, r1);
+    if (j->mode == CS_ABC_EXACT) {
+        abc_rows(j->sh, &j->sh->m[2], j->inputs, j->aux, j->out[2], r0, r1);
+    } else if (j->mode == CS_ABC_C_FROM_AB) {
+        /* a, b of rows [r0, r1) were just written by this task: still in
+         * L2. Most rows have a bit on one side (booleanity: (1 - x) x, one
+         * factor 0; XOR: 2x · y), so 0 and 1 skip the fr_mul here too. */
+        fr_t *restrict c = j->out[2];
+        const fr_t *restrict a = j->out[0], *restrict b = j->out[1];
+        const fr_t one = FR_ONE;
+        for (uint64_t r = r0; r < r1; r++) {
+            if (is_zero_limbs(&a[r]) || is_zero_limbs(&b[r]))
+                c[r] = FR_ZERO;
+            else if (is_one_limbs(&a[r], &one))
+                c[r] = b[r];
+            else if (is_one_limbs(&b[r], &one))
+                c[r] = a[r];
+            else
+                fr_mul(&c[r], &a[r], &b[r]);
+        }
+    }
 }
 
-void cs_shape_abc(const cs_shape_t *sh, const fr_t *inputs, const fr_t *aux, fr_t *a, fr_t *b, fr_t *c,
-                  topo_pool_t *pool)
+void cs_shape_abc_mode(const cs_shape_t *sh, const fr_t *inputs, const fr_t *aux, fr_t *a, fr_t *b, fr_t *c,
+                       cs_abc_mode_t mode, topo_pool_t *pool)
 {
-    abc_job_t j = {.sh = sh, .inputs = inputs, .aux = aux, .out = {a, b, c}};
+    GM_ASSERT(mode == CS_ABC_EXACT || mode == CS_ABC_C_FROM_AB || mode == CS_ABC_NO_C);
+    GM_ASSERT(mode == CS_ABC_NO_C || c != NULL);
+    abc_job_t j = {.sh = sh, .inputs = inputs, .aux = aux, .out = {a, b, c}, .mode = mode};
     unsigned workers = topo_pool_size(pool);
     /* About 16 tasks per worker balance uneven rows (MultiEq rows are 100x
      * the boolean ones) without making tasks too small to amortise. */
@@ -539,4 +590,10 @@ void cs_shape_abc(const cs_shape_t *sh, const fr_t *inputs, const fr_t *aux, fr_
         j.rows_per_task = 1024;
     uint64_t ntasks = (sh->n_rows + j.rows_per_task - 1) / j.rows_per_task;
     topo_pool_run(pool, (size_t)ntasks, abc_task, &j);
+}
+
+void cs_shape_abc(const cs_shape_t *sh, const fr_t *inputs, const fr_t *aux, fr_t *a, fr_t *b, fr_t *c,
+                  topo_pool_t *pool)
+{
+    cs_shape_abc_mode(sh, inputs, aux, a, b, c, CS_ABC_EXACT, pool);
 }

@@ -229,9 +229,24 @@ int cs_shape_load(cs_shape_t **out, const char *dir, const char *circuit_id, err
 /* a = A·z, b = B·z, c = C·z over all n_rows rows, z = (inputs, aux) as
  * cs_input_values/cs_aux_values give them (n_inputs and n_aux elements). The
  * rows are split into tasks on pool (NULL: the calling thread only). a, b, c
- * hold n_rows elements each and may not alias z. */
+ * hold n_rows elements each and may not alias z or one another. Exact for
+ * any witness, satisfying or not (bellperson's a, b, c):
+ * cs_shape_abc_mode(..., CS_ABC_EXACT, pool). */
 void cs_shape_abc(const cs_shape_t *shape, const fr_t *inputs, const fr_t *aux, fr_t *a, fr_t *b, fr_t *c,
                   topo_pool_t *pool);
+
+/* What cs_shape_abc_mode writes into c:
+ *   CS_ABC_EXACT      c = C·z, as cs_shape_abc;
+ *   CS_ABC_C_FROM_AB  c_i = a_i · b_i: equal to C·z on every row if and only
+ *                     if the witness satisfies the circuit; for one that does
+ *                     not, c differs from C·z (the prover's own verification,
+ *                     on by default, then rejects the proof). One
+ *                     multiplication per row instead of the C·z pass;
+ *   CS_ABC_NO_C       c is not touched (may be NULL): only a and b.
+ * a and b are A·z and B·z in every mode. */
+typedef enum { CS_ABC_EXACT = 0, CS_ABC_C_FROM_AB = 1, CS_ABC_NO_C = 2 } cs_abc_mode_t;
+void cs_shape_abc_mode(const cs_shape_t *shape, const fr_t *inputs, const fr_t *aux, fr_t *a, fr_t *b, fr_t *c,
+                       cs_abc_mode_t mode, topo_pool_t *pool);
 
 /* ==== bits ================================================================== */
 
