@@ -65,8 +65,9 @@ void gm_err_clear(err_t *err);
 
 /* ---- memory -------------------------------------------------------------- */
 
-/* Returns n bytes aligned to 64, or NULL when n == 0 overflows or memory is
- * exhausted. The block is uninitialised. Free with gm_free. */
+/* Returns n bytes aligned to 64 (n may be 0), or NULL when n overflows or
+ * memory is exhausted. The block is uninitialised. Free with gm_free, never
+ * with free(): the block starts 64 bytes into the allocation. */
 void *gm_alloc(size_t n);
 
 /* As gm_alloc, zero-filled; count * size is checked for overflow. */
@@ -75,8 +76,9 @@ void *gm_calloc(size_t count, size_t size);
 /* Frees a block from gm_alloc/gm_calloc; NULL is allowed. */
 void gm_free(void *p);
 
-/* Bytes currently held through gm_alloc/gm_calloc (all threads), and the peak
- * since the start or since gm_mem_reset_peak. */
+/* Bytes currently held through gm_alloc/gm_calloc (all threads), counted as
+ * asked for (not the allocator's size class), and the peak since the start or
+ * since gm_mem_reset_peak. */
 size_t gm_mem_current(void);
 size_t gm_mem_peak(void);
 void gm_mem_reset_peak(void);

@@ -39,18 +39,36 @@ static fp_t fp_seed(unsigned i)
 
 static double ns_per(uint64_t t0, size_t ops) { return (double)(gm_thread_cpu_ns() - t0) / (double)ops; }
 
+/* ns per `op` (a statement on x[c]) over iters / CHAINS rounds of the CHAINS
+ * independent chains x[0 .. CHAINS). */
+#define TIME_CHAINS(x, iters, op)                                                                  \
+    ({                                                                                             \
+        uint64_t t0_ = gm_thread_cpu_ns();                                                         \
+        for (size_t i_ = 0; i_ < (iters) / CHAINS; i_++)                                           \
+            for (unsigned c = 0; c < CHAINS; c++)                                                  \
+                op;                                                                                \
+        double r_ = ns_per(t0_, (iters) / CHAINS * CHAINS);                                        \
+        __asm__ volatile("" ::"r"(x) : "memory");                                                  \
+        r_;                                                                                        \
+    })
+
+/* ns per `op` (a statement on v) repeated iters times. */
+#define TIME_LOOP(v, iters, op)                                                                    \
+    ({                                                                                             \
+        uint64_t t0_ = gm_thread_cpu_ns();                                                         \
+        for (size_t i_ = 0; i_ < (iters); i_++)                                                    \
+            op;                                                                                    \
+        double r_ = ns_per(t0_, (iters));                                                          \
+        __asm__ volatile("" ::"r"(&(v)) : "memory");                                               \
+        r_;                                                                                        \
+    })
+
 static double run_fp_mul(size_t iters)
 {
     fp_t x[CHAINS], y = fp_seed(99);
     for (unsigned c = 0; c < CHAINS; c++)
         x[c] = fp_seed(c);
-    uint64_t t0 = gm_thread_cpu_ns();
-    for (size_t i = 0; i < iters / CHAINS; i++)
-        for (unsigned c = 0; c < CHAINS; c++)
-            fp_mul(&x[c], &x[c], &y);
-    double r = ns_per(t0, iters / CHAINS * CHAINS);
-    __asm__ volatile("" ::"r"(x) : "memory");
-    return r;
+    return TIME_CHAINS(x, iters, fp_mul(&x[c], &x[c], &y));
 }
 
 static double run_fp_sqr(size_t iters)
@@ -58,13 +76,7 @@ static double run_fp_sqr(size_t iters)
     fp_t x[CHAINS];
     for (unsigned c = 0; c < CHAINS; c++)
         x[c] = fp_seed(c);
-    uint64_t t0 = gm_thread_cpu_ns();
-    for (size_t i = 0; i < iters / CHAINS; i++)
-        for (unsigned c = 0; c < CHAINS; c++)
-            fp_sqr(&x[c], &x[c]);
-    double r = ns_per(t0, iters / CHAINS * CHAINS);
-    __asm__ volatile("" ::"r"(x) : "memory");
-    return r;
+    return TIME_CHAINS(x, iters, fp_sqr(&x[c], &x[c]));
 }
 
 static double run_fr_mul(size_t iters)
@@ -73,13 +85,7 @@ static double run_fr_mul(size_t iters)
     fr_set_u64(&y, gm_now_ns() | 1);
     for (unsigned c = 0; c < CHAINS; c++)
         fr_set_u64(&x[c], gm_now_ns() + c);
-    uint64_t t0 = gm_thread_cpu_ns();
-    for (size_t i = 0; i < iters / CHAINS; i++)
-        for (unsigned c = 0; c < CHAINS; c++)
-            fr_mul(&x[c], &x[c], &y);
-    double r = ns_per(t0, iters / CHAINS * CHAINS);
-    __asm__ volatile("" ::"r"(x) : "memory");
-    return r;
+    return TIME_CHAINS(x, iters, fr_mul(&x[c], &x[c], &y));
 }
 
 static double run_fp_inv(size_t iters)
@@ -107,12 +113,7 @@ static g1_jac_t g1_seed(uint64_t k)
 static double run_g1_add(size_t iters)
 {
     g1_jac_t p = g1_seed(gm_now_ns()), q = g1_seed(3);
-    uint64_t t0 = gm_thread_cpu_ns();
-    for (size_t i = 0; i < iters; i++)
-        g1_add(&p, &p, &q);
-    double r = ns_per(t0, iters);
-    __asm__ volatile("" ::"r"(&p) : "memory");
-    return r;
+    return TIME_LOOP(p, iters, g1_add(&p, &p, &q));
 }
 
 static double run_g1_add_mixed(size_t iters)
@@ -120,23 +121,13 @@ static double run_g1_add_mixed(size_t iters)
     g1_jac_t p = g1_seed(gm_now_ns()), q = g1_seed(5);
     g1_affine_t qa;
     g1_to_affine(&qa, &q);
-    uint64_t t0 = gm_thread_cpu_ns();
-    for (size_t i = 0; i < iters; i++)
-        g1_add_mixed(&p, &p, &qa);
-    double r = ns_per(t0, iters);
-    __asm__ volatile("" ::"r"(&p) : "memory");
-    return r;
+    return TIME_LOOP(p, iters, g1_add_mixed(&p, &p, &qa));
 }
 
 static double run_g1_dbl(size_t iters)
 {
     g1_jac_t p = g1_seed(gm_now_ns());
-    uint64_t t0 = gm_thread_cpu_ns();
-    for (size_t i = 0; i < iters; i++)
-        g1_dbl(&p, &p);
-    double r = ns_per(t0, iters);
-    __asm__ volatile("" ::"r"(&p) : "memory");
-    return r;
+    return TIME_LOOP(p, iters, g1_dbl(&p, &p));
 }
 
 /* 255-bit scalars, as blst's figure uses. */
@@ -150,35 +141,32 @@ static void scalar_seed(uint64_t k[4], uint64_t i)
     k[3] = (k[3] & 0x3fffffffffffffffULL) | 0x4000000000000000ULL;
 }
 
+/* ns per p = k p (mul: g1_mul | g2_mul) with a fresh scalar each time,
+ * timing only the multiplications. */
+#define TIME_SCALAR_MUL(p, iters, mul)                                                             \
+    ({                                                                                             \
+        uint64_t k_[4], t_ = 0;                                                                    \
+        for (size_t i_ = 0; i_ < (iters); i_++) {                                                  \
+            scalar_seed(k_, i_);                                                                   \
+            uint64_t t0_ = gm_thread_cpu_ns();                                                     \
+            mul(&(p), &(p), k_);                                                                   \
+            t_ += gm_thread_cpu_ns() - t0_;                                                        \
+        }                                                                                          \
+        __asm__ volatile("" ::"r"(&(p)) : "memory");                                               \
+        (double)t_ / (double)(iters);                                                              \
+    })
+
 static double run_g1_mul(size_t iters)
 {
     g1_jac_t p = g1_seed(gm_now_ns());
-    uint64_t k[4];
-    uint64_t t = 0;
-    for (size_t i = 0; i < iters; i++) {
-        scalar_seed(k, i);
-        uint64_t t0 = gm_thread_cpu_ns();
-        g1_mul(&p, &p, k);
-        t += gm_thread_cpu_ns() - t0;
-    }
-    __asm__ volatile("" ::"r"(&p) : "memory");
-    return (double)t / (double)iters;
+    return TIME_SCALAR_MUL(p, iters, g1_mul);
 }
 
 static double run_g2_mul(size_t iters)
 {
     g2_jac_t p;
     g2_from_affine(&p, &G2_GENERATOR);
-    uint64_t k[4];
-    uint64_t t = 0;
-    for (size_t i = 0; i < iters; i++) {
-        scalar_seed(k, i);
-        uint64_t t0 = gm_thread_cpu_ns();
-        g2_mul(&p, &p, k);
-        t += gm_thread_cpu_ns() - t0;
-    }
-    __asm__ volatile("" ::"r"(&p) : "memory");
-    return (double)t / (double)iters;
+    return TIME_SCALAR_MUL(p, iters, g2_mul);
 }
 
 static double run_pairing(size_t iters)
@@ -187,12 +175,7 @@ static double run_pairing(size_t iters)
     g1_jac_t pj = g1_seed(gm_now_ns());
     g1_to_affine(&p, &pj);
     fp12_t e;
-    uint64_t t0 = gm_thread_cpu_ns();
-    for (size_t i = 0; i < iters; i++)
-        pairing(&e, &p, &G2_GENERATOR);
-    double r = ns_per(t0, iters);
-    __asm__ volatile("" ::"r"(&e) : "memory");
-    return r;
+    return TIME_LOOP(e, iters, pairing(&e, &p, &G2_GENERATOR));
 }
 
 static const field_case_t cases[] = {

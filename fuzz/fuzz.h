@@ -50,4 +50,19 @@ void fuzz_fail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 
 #define FUZZ_CHECK(cond, what) \
     ((cond) ? (void)0 : fuzz_fail("%s:%d: %s: %s", __FILE__, __LINE__, #cond, (what)))
 
+/* Defines LLVMFuzzerInitialize for a harness that needs nothing set up but
+ * the field (fuzz_init_ff). */
+#define FUZZ_INIT_FF_ONLY()                                                                        \
+    int LLVMFuzzerInitialize(int *argc, char ***argv)                                              \
+    {                                                                                              \
+        (void)argc;                                                                                \
+        (void)argv;                                                                                \
+        fuzz_init_ff();                                                                            \
+        return 0;                                                                                  \
+    }
+
+/* A refusal with status rc: err (an err_t) carries rc and a message. */
+#define FUZZ_CHECK_REFUSAL(rc, err) \
+    FUZZ_CHECK((err).code == (rc) && (err).msg[0] != '\0', "refusal without a message")
+
 #endif /* GM_FUZZ_H */

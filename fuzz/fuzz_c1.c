@@ -71,7 +71,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int rc = porep_c1_read(&c, path, &err);
     if (rc) {
         FUZZ_CHECK(rc == GM_EFORMAT || rc == GM_ENOTSUP || rc == GM_EIO || rc == GM_ENOMEM, "undocumented status");
-        FUZZ_CHECK(err.code == rc && err.msg[0] != '\0', "refusal without a message");
+        FUZZ_CHECK_REFUSAL(rc, err);
         FUZZ_CHECK(c.proofs == NULL && c.partitions == 0, "c1 not zeroed after a failure");
         return 0;
     }

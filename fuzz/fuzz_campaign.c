@@ -14,13 +14,7 @@
 #include "fuzz/fuzz.h"
 #include "jobs/jobs.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-    (void)argc;
-    (void)argv;
-    fuzz_init_ff();
-    return 0;
-}
+FUZZ_INIT_FF_ONLY()
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -32,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     free(text);
     if (rc) {
         FUZZ_CHECK(rc == GM_EFORMAT || rc == GM_EINVAL || rc == GM_ENOMEM, "undocumented status");
-        FUZZ_CHECK(err.code == rc && err.msg[0] != '\0', "refusal without a message");
+        FUZZ_CHECK_REFUSAL(rc, err);
         FUZZ_CHECK(c.sectors == NULL && c.nsectors == 0, "campaign not zeroed after a failure");
         jobs_campaign_free(&c);
         return 0;

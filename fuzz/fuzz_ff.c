@@ -13,13 +13,7 @@
 #include "ff/ff.h"
 #include "fuzz/fuzz.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-    (void)argc;
-    (void)argv;
-    fuzz_init_ff();
-    return 0;
-}
+FUZZ_INIT_FF_ONLY()
 
 static void fp_bytes(const uint8_t *in, size_t n, int be)
 {

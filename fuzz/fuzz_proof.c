@@ -10,13 +10,7 @@
 #include "fuzz/fuzz.h"
 #include "groth16/groth16.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-    (void)argc;
-    (void)argv;
-    fuzz_init_ff();
-    return 0;
-}
+FUZZ_INIT_FF_ONLY()
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -29,7 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (rc) {
         FUZZ_CHECK(rc == GM_EFLAGS || rc == GM_ENONCANON || rc == GM_ENOSQRT || rc == GM_ESUBGROUP ||
                        rc == GM_EFORMAT, "undocumented status");
-        FUZZ_CHECK(err.code == rc && err.msg[0] != '\0', "refusal without a message");
+        FUZZ_CHECK_REFUSAL(rc, err);
         return 0;
     }
     uint8_t out[GROTH16_PROOF_BYTES];

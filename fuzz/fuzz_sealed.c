@@ -10,13 +10,7 @@
 #include "fuzz/fuzz.h"
 #include "synth/porep/porep.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-    (void)argc;
-    (void)argv;
-    fuzz_init_ff();
-    return 0;
-}
+FUZZ_INIT_FF_ONLY()
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -27,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int rc = porep_sealed_load(&s, fuzz_tmpdir(), &err);
     if (rc) {
         FUZZ_CHECK(rc == GM_EIO || rc == GM_EFORMAT, "undocumented status");
-        FUZZ_CHECK(err.code == rc && err.msg[0] != '\0', "refusal without a message");
+        FUZZ_CHECK_REFUSAL(rc, err);
         return 0;
     }
     FUZZ_CHECK(s.proof != NULL, "no registered proof");

@@ -19,13 +19,7 @@
 #include "groth16/groth16.h"
 #include "synth/synth.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-    (void)argc;
-    (void)argv;
-    fuzz_init_ff();
-    return 0;
-}
+FUZZ_INIT_FF_ONLY()
 
 static void id_of(char id[101], const uint8_t *data, size_t size)
 {
@@ -111,7 +105,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (rc) {
         FUZZ_CHECK(sh == NULL, "*out not NULL after a failure");
         FUZZ_CHECK(rc == GM_EFORMAT || rc == GM_ENOMEM, "undocumented status");
-        FUZZ_CHECK(err.code == rc && err.msg[0] != '\0', "refusal without a message");
+        FUZZ_CHECK_REFUSAL(rc, err);
         return 0;
     }
     check_shape(sh, data, size, id);

@@ -17,13 +17,7 @@
 #include "fuzz/fuzz.h"
 #include "groth16/groth16.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-    (void)argc;
-    (void)argv;
-    fuzz_init_ff();
-    return 0;
-}
+FUZZ_INIT_FF_ONLY()
 
 static int documented(int rc)
 {
@@ -89,7 +83,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (rc) {
         FUZZ_CHECK(documented(rc), "undocumented status");
-        FUZZ_CHECK(err.code == rc && err.msg[0] != '\0', "refusal without a message");
+        FUZZ_CHECK_REFUSAL(rc, err);
     }
     return 0;
 }

@@ -16,18 +16,12 @@
 #include "jobs/jobs.h"
 #include "synth/porep/porep.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-    (void)argc;
-    (void)argv;
-    fuzz_init_ff();
-    return 0;
-}
+FUZZ_INIT_FF_ONLY()
 
 static void refused(int rc, const err_t *err)
 {
     FUZZ_CHECK(rc == GM_EINVAL, "undocumented status");
-    FUZZ_CHECK(err->code == rc && err->msg[0] != '\0', "refusal without a message");
+    FUZZ_CHECK_REFUSAL(rc, *err);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

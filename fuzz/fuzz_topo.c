@@ -101,7 +101,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(t == NULL, "*out not NULL after a failure");
         FUZZ_CHECK(rc == GM_EFORMAT || rc == GM_EINVAL || rc == GM_EIO || rc == GM_ENOMEM,
                    "undocumented status");
-        FUZZ_CHECK(err.code == rc && err.msg[0] != '\0', "refusal without a message");
+        FUZZ_CHECK_REFUSAL(rc, err);
         return 0;
     }
     check_topo(t);

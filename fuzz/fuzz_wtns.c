@@ -10,13 +10,7 @@
 #include "fuzz/fuzz.h"
 #include "groth16/groth16.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-    (void)argc;
-    (void)argv;
-    fuzz_init_ff();
-    return 0;
-}
+FUZZ_INIT_FF_ONLY()
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -28,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (rc) {
         FUZZ_CHECK(w.w == NULL && w.n == 0, "*out not zeroed after a failure");
         FUZZ_CHECK(rc == GM_EFORMAT || rc == GM_ENOTSUP || rc == GM_ENOMEM, "undocumented status");
-        FUZZ_CHECK(err.code == rc && err.msg[0] != '\0', "refusal without a message");
+        FUZZ_CHECK_REFUSAL(rc, err);
         return 0;
     }
     FUZZ_CHECK(w.n <= size / 32, "more values than the file holds");

@@ -88,6 +88,31 @@ int sj_bin_need(const sj_bin_t *b, unsigned id, uint64_t size, const char *name,
     return 0;
 }
 
+int sj_bin_field_header(const sj_bin_t *b, uint64_t size, const char *hint, const char *what, err_t *err)
+{
+    int rc;
+    if ((rc = sj_bin_need(b, 1, UINT64_MAX, "header", what, err)))
+        return rc;
+    const uint8_t *h = b->sec[1];
+    if (b->len[1] < 4)
+        return gm_err_set(err, GM_EFORMAT, "%s: section 1 (header): length %llu, too short", what,
+                          (unsigned long long)b->len[1]);
+    uint32_t n8 = sj_u32(h);
+    if (n8 != 32) {
+        if (n8 <= 64 && b->len[1] >= 4 + (uint64_t)n8)
+            return gm_err_set(err, GM_ENOTSUP, "%s: section 1 (header): field of %u bytes (%s), only bls12381%s is "
+                              "supported", what, n8, sj_prime_name(h + 4, n8), hint);
+        return gm_err_set(err, GM_EFORMAT, "%s: section 1 (header): n8 %u is not 32", what, n8);
+    }
+    if (b->len[1] != size)
+        return gm_err_set(err, GM_EFORMAT, "%s: section 1 (header): length %llu, expected %llu", what,
+                          (unsigned long long)b->len[1], (unsigned long long)size);
+    if (memcmp(h + 4, SJ_R_LE, 32) != 0)
+        return gm_err_set(err, GM_ENOTSUP, "%s: section 1 (header): the prime is %s's, only bls12381%s is supported",
+                          what, sj_prime_name(h + 4, 32), hint);
+    return 0;
+}
+
 /* a < m for little-endian limbs. */
 static bool limbs_lt(const uint64_t *a, const uint64_t *m, int n)
 {

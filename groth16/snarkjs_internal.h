@@ -34,6 +34,13 @@ int sj_bin_parse(sj_bin_t *out, const uint8_t *buf, size_t n, const char *magic,
  * UINT64_MAX. `name` names it in messages ("section 2 (header)"). */
 int sj_bin_need(const sj_bin_t *b, unsigned id, uint64_t size, const char *name, const char *what, err_t *err);
 
+/* Checks section 1 of a circom file that opens with the field (r1cs, wtns):
+ * present, u32 n8 = 32, prime[32] = r, and exactly `size` bytes long.
+ * `hint` follows "only bls12381" in the messages (e.g. "" or
+ * " (circom --prime bls12381)"). Returns 0, GM_EFORMAT or GM_ENOTSUP (another
+ * field). */
+int sj_bin_field_header(const sj_bin_t *b, uint64_t size, const char *hint, const char *what, err_t *err);
+
 static inline uint32_t sj_u32(const uint8_t *p)
 {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;

@@ -28,25 +28,9 @@ int snarkjs_r1cs_from_bytes(snarkjs_r1cs_t **out, const uint8_t *buf, size_t n, 
     int rc;
     if ((rc = sj_bin_parse(&b, buf, n, "r1cs", 1, what, err)))
         return rc;
-    if ((rc = sj_bin_need(&b, 1, UINT64_MAX, "header", what, err)))
+    if ((rc = sj_bin_field_header(&b, 64, " (circom --prime bls12381)", what, err)))
         return rc;
     const uint8_t *h = b.sec[1];
-    if (b.len[1] < 4)
-        return gm_err_set(err, GM_EFORMAT, "%s: section 1 (header): length %llu, too short", what,
-                          (unsigned long long)b.len[1]);
-    uint32_t n8 = sj_u32(h);
-    if (n8 != 32) {
-        if (n8 <= 64 && b.len[1] >= 4 + (uint64_t)n8)
-            return gm_err_set(err, GM_ENOTSUP, "%s: section 1 (header): field of %u bytes (%s), only bls12381 "
-                              "(--prime bls12381) is supported", what, n8, sj_prime_name(h + 4, n8));
-        return gm_err_set(err, GM_EFORMAT, "%s: section 1 (header): n8 %u is not 32", what, n8);
-    }
-    if (b.len[1] != 64)
-        return gm_err_set(err, GM_EFORMAT, "%s: section 1 (header): length %llu, expected 64", what,
-                          (unsigned long long)b.len[1]);
-    if (memcmp(h + 4, SJ_R_LE, 32) != 0)
-        return gm_err_set(err, GM_ENOTSUP, "%s: section 1 (header): the prime is %s's, only bls12381 "
-                          "(circom --prime bls12381) is supported", what, sj_prime_name(h + 4, 32));
     if (b.sec[4] || b.sec[5])
         return gm_err_set(err, GM_ENOTSUP, "%s: custom gates (section %d) are not supported", what,
                           b.sec[4] ? 4 : 5);

@@ -23,25 +23,9 @@ int snarkjs_wtns_from_bytes(snarkjs_wtns_t *out, const uint8_t *buf, size_t n, c
     int rc;
     if ((rc = sj_bin_parse(&b, buf, n, "wtns", 2, what, err)))
         return rc;
-    if ((rc = sj_bin_need(&b, 1, UINT64_MAX, "header", what, err)))
+    if ((rc = sj_bin_field_header(&b, 40, "", what, err)))
         return rc;
     const uint8_t *h = b.sec[1];
-    if (b.len[1] < 4)
-        return gm_err_set(err, GM_EFORMAT, "%s: section 1 (header): length %llu, too short", what,
-                          (unsigned long long)b.len[1]);
-    uint32_t n8 = sj_u32(h);
-    if (n8 != 32) {
-        if (n8 <= 64 && b.len[1] >= 4 + (uint64_t)n8)
-            return gm_err_set(err, GM_ENOTSUP, "%s: section 1 (header): field of %u bytes (%s), only bls12381 is "
-                              "supported", what, n8, sj_prime_name(h + 4, n8));
-        return gm_err_set(err, GM_EFORMAT, "%s: section 1 (header): n8 %u is not 32", what, n8);
-    }
-    if (b.len[1] != 40)
-        return gm_err_set(err, GM_EFORMAT, "%s: section 1 (header): length %llu, expected 40", what,
-                          (unsigned long long)b.len[1]);
-    if (memcmp(h + 4, SJ_R_LE, 32) != 0)
-        return gm_err_set(err, GM_ENOTSUP, "%s: section 1 (header): the prime is %s's, only bls12381 is supported",
-                          what, sj_prime_name(h + 4, 32));
     uint32_t nw = sj_u32(h + 36);
     if (nw == 0)
         return gm_err_set(err, GM_EFORMAT, "%s: section 1 (header): nWitness is 0", what);

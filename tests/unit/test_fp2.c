@@ -1,6 +1,6 @@
 /*
  * tests/unit/test_fp2.c — Fp2 = Fp[u]/(u^2 + 1) against the naive integer
- * reference of test_fp.c (schoolbook multiply, bit-serial reduction), and
+ * reference of tests/unit/ff_ref.h (schoolbook multiply, bit-serial reduction), and
  * properties on seeded random inputs. Every test runs on both kernel paths.
  */
 #include <criterion/criterion.h>
@@ -8,18 +8,7 @@
 
 #include "base/base.h"
 #include "ff/ff.h"
-/* testutil.h's header comment nests a comment opener (its --filter example). */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wcomment"
-#include "tests/unit/testutil.h"
-#pragma GCC diagnostic pop
-
-/* The naive reference and the path runner, defined in test_fp.c. */
-void ref_mulmod(uint64_t *out, const uint64_t *a, const uint64_t *b, const uint64_t *m, int n64);
-void ref_addmod(uint64_t *out, const uint64_t *a, const uint64_t *b, const uint64_t *m, int n64);
-void ref_submod(uint64_t *out, const uint64_t *a, const uint64_t *b, const uint64_t *m, int n64);
-void ref_random_below(uint64_t *out, const uint64_t *m, int n64, test_rng_t *rng);
-void test_on_paths(void (*body)(test_rng_t *rng), const char *who);
+#include "tests/unit/ff_ref.h"
 
 #define N FP_LIMBS
 #define P FP_MODULUS
