@@ -32,6 +32,12 @@ else
     fi
 fi
 
+# Open MPI's components leak at exit and are unloaded before LeakSanitizer
+# reports, so their frames show as "<unknown module>" and cannot be
+# suppressed by name: under the sanitizer build the integration tests (which
+# start ranks through mpirun and srun) run with leak detection off. ASan's
+# memory errors and UBSan stay on; the unit tests keep leak detection.
+[ "${GM_SAN:-0}" = 1 ] && export ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 for t in tests/integration/*.sh; do
     [ -e "$t" ] || continue
     if [ "${GM_SAN:-0}" = 1 ] && grep -q '^# gm-test: heavy' "$t"; then
