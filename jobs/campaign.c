@@ -248,8 +248,12 @@ static int parse_sectors(jobs_campaign_t *c, json_t *sv, const char *file, const
             if ((sealed != NULL) == (c1 != NULL))
                 return gm_err_set(err, GM_EINVAL, "%s: sectors[%zu]: circuit porep needs exactly one of \"sealed\" "
                                   "(a `grothmpi porep seal` directory) and \"c1\" (a C1 JSON file)", file, i);
-            if (json_object_get(s, "seed"))
-                return gm_err_set(err, GM_EINVAL, "%s: %sseed: only for test circuits", file, pre);
+            /* A sealed sector's seed is the interactive randomness of its C1:
+             * `grothmpi porep c1 DIR --seed <decimal seed>` (porep_seed_parse
+             * of its decimal text). A C1 file carries its own. */
+            if (c1 && json_object_get(s, "seed"))
+                return gm_err_set(err, GM_EINVAL, "%s: %sseed: only for test circuits and \"sealed\" sectors (a C1 "
+                                  "file carries its seed)", file, pre);
             char what[96];
             snprintf(what, sizeof what, "%s: %s%s", file, pre, sealed ? "sealed" : "c1");
             sec->kind = sealed ? JOBS_SOURCE_SEALED : JOBS_SOURCE_C1;
@@ -356,8 +360,6 @@ static int parse_obj(jobs_campaign_t *c, json_t *root, const char *file, const c
         c->setup_auto = false;
     else
         return gm_err_set(err, GM_EINVAL, "%s: setup: '%s' is not \"auto\" or \"never\"", file, setup);
-    if (c->setup_auto && porep)
-        c->setup_auto = false; /* porep proves against Filecoin's published parameters */
     if (seed) {
         if (hex_seed(c->setup_seed, seed))
             return gm_err_set(err, GM_EINVAL, "%s: setup_seed: '%s' is not 64 hex digits", file, seed);
@@ -373,6 +375,19 @@ static int parse_obj(jobs_campaign_t *c, json_t *root, const char *file, const c
     if ((rc = get_uint(&partitions, root, "partitions", 1, JOBS_MAX_PARTITIONS, file, "", err)) ||
         (rc = get_uint(&batch, root, "batch_size", 1, JOBS_MAX_BATCH, file, "", err)))
         return rc;
+    if (porep) {
+        /* One unit per partition of the registered proof: 1 (2 KiB .. 512 MiB) or 10. */
+        porep_shape_t sh;
+        err_t e3;
+        gm_err_clear(&e3);
+        if (porep_shape_init(&sh, c->circuit.size, &e3))
+            return gm_err_set(err, GM_EINVAL, "%s: sector_size: %s", file, e3.msg);
+        if (!json_object_get(root, "partitions"))
+            partitions = sh.partitions;
+        else if (partitions != sh.partitions)
+            return gm_err_set(err, GM_EINVAL, "%s: partitions: %llu, but a %s sector has %u partition(s)", file,
+                              (unsigned long long)partitions, c->circuit.id, sh.partitions);
+    }
     c->partitions = (unsigned)partitions;
     c->batch_size = (unsigned)batch;
     json_t *sv = json_object_get(root, "sectors");
@@ -567,9 +582,9 @@ char *jobs_campaign_to_text(const jobs_campaign_t *c)
         const jobs_sector_t *s = &c->sectors[i];
         json_t *so = json_object();
         json_object_set_new(so, "id", json_string(s->id));
-        if (s->kind == JOBS_SOURCE_TEST)
+        if (s->kind != JOBS_SOURCE_C1)
             json_object_set_new(so, "seed", json_integer((json_int_t)s->seed));
-        else
+        if (s->kind != JOBS_SOURCE_TEST)
             json_object_set_new(so, s->kind == JOBS_SOURCE_SEALED ? "sealed" : "c1", json_string(s->path));
         json_array_append_new(secs, so);
     }

@@ -5,22 +5,39 @@
  *  - TEST:   a built-in groth16 test circuit; the witness seed is
  *            jobs_unit_seed(sector seed, partition), so the same unit has the
  *            same public inputs on any rank, in any run.
- *  - SEALED, C1: the SDR PoRep partition circuit from a sealed sector or a
- *            C1 JSON. This is the slot for synth/porep's C1 witness code
- *            (porep_sealed_load / porep_c1_read + porep_c1_witness): it
- *            answers GM_ENOTSUP until the StackedCircuit witness is there.
+ *  - SEALED, C1: one partition of the SDR PoRep circuit from a C1 JSON
+ *            (porep_c1_read) or a sealed directory (porep_c1_prove with the
+ *            sector's seed), through groth16_circuit_c1_witness (synth/porep's
+ *            porep_c1_witness), public inputs checked against the derived ones.
  * A source is used by one thread at a time (the pipeline's witness thread).
  */
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "jobs/jobs.h"
+#include "synth/porep/porep.h"
+
+#define C1_CACHE 4
+
+typedef struct {
+    size_t sector; /* SIZE_MAX: empty */
+    uint64_t used;
+    porep_c1_t c1;
+    porep_graph_t g;
+} c1_entry_t;
 
 typedef int (*witness_fn)(jobs_source_t *s, size_t u, cs_t **out, err_t *err);
 
 struct jobs_source {
     const jobs_campaign_t *c;
     witness_fn witness;
+    /* porep */
+    bool have_hashers;
+    porep_hashers_t h;
+    uint64_t tick;
+    c1_entry_t cache[C1_CACHE];
 };
 
 static int witness_test(jobs_source_t *s, size_t u, cs_t **out, err_t *err)
@@ -35,17 +52,70 @@ static int witness_test(jobs_source_t *s, size_t u, cs_t **out, err_t *err)
     return 0;
 }
 
-/* The PoRep slot. When synth/porep lands the C1 witness, this becomes:
- * read the C1 (porep_c1_read, or porep_sealed_load + porep_c1_prove for a
- * sealed directory) once per sector, then porep_c1_witness for partition
- * un.partition into a CS_WITNESS cs_t. */
+/* ---- porep: C1 files and sealed directories -------------------------------------
+ * A unit is one partition of a sector's C1: read from the file (porep_c1_read)
+ * or made from the sealed directory with the sector's seed (porep_c1_prove,
+ * exactly `grothmpi porep c1 DIR --seed <seed>`). The C1 and its SDR graph
+ * stay in a small most-recently-used cache, so the partitions of a 32 GiB
+ * sector (10 units, S apart in the partition-major order) do not read it ten
+ * times when S is small. The witness's public inputs are checked against
+ * those a verifier derives (groth16_porep_c1_inputs), as `grothmpi prove
+ * --c1` does: a C1 whose vanilla proofs name other nodes than the graph and
+ * seed give fails here, by sector. */
+static void entry_clear(c1_entry_t *e)
+{
+    if (e->sector != SIZE_MAX) {
+        porep_graph_destroy(&e->g);
+        porep_c1_free(&e->c1);
+    }
+    memset(e, 0, sizeof *e);
+    e->sector = SIZE_MAX;
+}
+
+static int sector_c1(jobs_source_t *s, size_t si, c1_entry_t **out, err_t *err);
+
 static int witness_porep(jobs_source_t *s, size_t u, cs_t **out, err_t *err)
 {
     jobs_unit_t un = jobs_unit_get(s->c, u);
     const jobs_sector_t *sec = &s->c->sectors[un.sector];
+    const char *what = sec->kind == JOBS_SOURCE_SEALED ? "sealed" : "c1";
+    const char *file = s->c->file[0] ? s->c->file : "campaign";
     *out = NULL;
-    return gm_err_set(err, GM_ENOTSUP, "sector %s (%s): the PoRep partition witness is not available yet", sec->id,
-                      sec->path);
+    c1_entry_t *e = NULL;
+    err_t e2;
+    gm_err_clear(&e2);
+    int rc = sector_c1(s, un.sector, &e, &e2);
+    if (rc)
+        return gm_err_set(err, rc, "%s: sector %s (%s '%s'): %s", file, sec->id, what, sec->path, e2.msg);
+    if (un.partition >= e->c1.partitions)
+        return gm_err_set(err, GM_EINVAL, "%s: sector %s (%s '%s'): partition %u: its C1 has %u partition(s)", file,
+                          sec->id, what, sec->path, un.partition, e->c1.partitions);
+    if ((rc = groth16_circuit_c1_witness(out, &s->c->circuit, &e->c1, un.partition, &e2)))
+        return gm_err_set(err, rc, "%s: sector %s (%s '%s') partition %u: %s", file, sec->id, what, sec->path,
+                          un.partition, e2.msg);
+    size_t n = groth16_porep_input_count(&e->c1);
+    fr_t *want = calloc(n, sizeof *want);
+    if (!want)
+        rc = gm_err_set(&e2, GM_ENOMEM, "out of memory");
+    else if ((rc = groth16_porep_c1_inputs(want, &e->c1, &e->g, un.partition, &e2)) == 0) {
+        const fr_t *got = cs_input_values(*out) + 1;
+        for (size_t j = 0; j < n && rc == 0; j++)
+            if (!fr_eq(&got[j], &want[j])) {
+                char a[FR_DEC_MAX], b[FR_DEC_MAX];
+                fr_to_dec(a, &got[j]);
+                fr_to_dec(b, &want[j]);
+                rc = gm_err_set(&e2, GM_EVERIFY,
+                                "public input %zu: the vanilla proofs give %s, the graph and seed give %s", j, a, b);
+            }
+    }
+    free(want);
+    if (rc) {
+        cs_destroy(*out);
+        *out = NULL;
+        return gm_err_set(err, rc, "%s: sector %s (%s '%s') partition %u: %s", file, sec->id, what, sec->path,
+                          un.partition, e2.msg);
+    }
+    return 0;
 }
 
 int jobs_source_open(jobs_source_t **out, const jobs_campaign_t *c, err_t *err)
@@ -55,6 +125,8 @@ int jobs_source_open(jobs_source_t **out, const jobs_campaign_t *c, err_t *err)
     if (!s)
         return gm_err_set(err, GM_ENOMEM, "unit source: out of memory");
     s->c = c;
+    for (int i = 0; i < C1_CACHE; i++)
+        s->cache[i].sector = SIZE_MAX;
     s->witness = c->circuit.kind == GROTH16_CIRCUIT_POREP ? witness_porep : witness_test;
     *out = s;
     return 0;
@@ -68,4 +140,70 @@ int jobs_source_witness(jobs_source_t *s, size_t u, cs_t **out, err_t *err)
     return s->witness(s, u, out, err);
 }
 
-void jobs_source_close(jobs_source_t *s) { free(s); }
+void jobs_source_close(jobs_source_t *s)
+{
+    if (!s)
+        return;
+    for (int i = 0; i < C1_CACHE; i++)
+        entry_clear(&s->cache[i]);
+    if (s->have_hashers)
+        porep_hashers_free(&s->h);
+    free(s);
+}
+
+/* The C1 of sector si, from the cache or read / made now. */
+static int sector_c1(jobs_source_t *s, size_t si, c1_entry_t **out, err_t *err)
+{
+    const jobs_sector_t *sec = &s->c->sectors[si];
+    c1_entry_t *e = NULL;
+    for (int i = 0; i < C1_CACHE; i++)
+        if (s->cache[i].sector == si) {
+            e = &s->cache[i];
+            e->used = ++s->tick;
+            *out = e;
+            return 0;
+        }
+    e = &s->cache[0]; /* an empty slot, else the least recently used */
+    for (int i = 0; i < C1_CACHE && e->sector != SIZE_MAX; i++)
+        if (s->cache[i].sector == SIZE_MAX || s->cache[i].used < e->used)
+            e = &s->cache[i];
+    entry_clear(e);
+    int rc;
+    if (sec->kind == JOBS_SOURCE_C1) {
+        rc = porep_c1_read(&e->c1, sec->path, err);
+    } else {
+        if (!s->have_hashers) {
+            if ((rc = porep_hashers_init(&s->h, err)))
+                return rc;
+            s->have_hashers = true;
+        }
+        porep_sealed_t sd;
+        if ((rc = porep_sealed_load(&sd, sec->path, err)))
+            return rc;
+        if (sd.proof->sector_size != s->c->circuit.size)
+            return gm_err_set(err, GM_EINVAL, "a %s sector, the campaign's sector_size is %s", sd.proof->name,
+                              s->c->circuit.id);
+        char text[32];
+        uint8_t seed[32];
+        snprintf(text, sizeof text, "%llu", (unsigned long long)sec->seed);
+        porep_seed_parse(seed, text);
+        rc = porep_c1_prove(&e->c1, sec->path, seed, &s->h, err);
+    }
+    if (rc)
+        return rc;
+    groth16_circuit_t circ;
+    if ((rc = groth16_circuit_from_c1(&circ, &e->c1, err)) == 0 && strcmp(circ.id, s->c->circuit.id) != 0)
+        rc = gm_err_set(err, GM_EINVAL, "a %s C1 (circuit %s), the campaign proves %s", e->c1.proof->name, circ.id,
+                        s->c->circuit.id);
+    if (rc == 0)
+        rc = groth16_porep_graph(&e->g, &e->c1, err);
+    if (rc) {
+        porep_c1_free(&e->c1);
+        memset(&e->c1, 0, sizeof e->c1);
+        return rc;
+    }
+    e->sector = si;
+    e->used = ++s->tick;
+    *out = e;
+    return 0;
+}

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/integration/slurm_campaign.sh — slurm/grothmpi.sbatch on a real Slurm
 # cluster (slurm/local-cluster.sh: munged, slurmctld, two slurmd as nodes n1, n2):
-#  1. the demo campaign (jobs/demo.json) on 2 nodes: the job completes, every
+#  1. the test-circuit demo campaign (jobs/examples/demo-test-circuit.json) on 2 nodes: the job completes, every
 #     proof verifies, the report names both nodes, the job log sits beside it;
 #  2. a longer campaign, cancelled (scancel) once some proofs are journaled,
 #     then submitted again: the second job resumes (the proofs of the first are
@@ -105,8 +105,8 @@ verify_all() {
 
 # ---- 1. the demo campaign on two nodes ----------------------------------------
 # The demo as it is, but with its output and parameter cache in this test's
-# directory (jobs/demo.json names shared places under /tmp).
-demo=${GM_SLURM_DEMO:-$ROOT/jobs/demo.json}
+# directory (the campaign names shared places under /tmp).
+demo=${GM_SLURM_DEMO:-$ROOT/jobs/examples/demo-test-circuit.json}
 [ -f "$demo" ] || fail "$demo is missing"
 sed -e 's|"output": *"[^"]*"|"output": "demo-out"|' -e 's|"params": *"[^"]*"|"params": "demo-params"|' \
     "$demo" >"$T/demo.json"

@@ -4,7 +4,7 @@
  * unknown keys, relative paths, the normalized text round trip, the unit
  * numbering (partition-major: k consecutive units are k sectors), unit
  * seeds and names, sizes, and the unit source (test circuits give
- * satisfying witnesses; porep answers "not available yet").
+ * satisfying witnesses; porep reads the sector's C1 (a missing one is named)).
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -157,7 +157,21 @@ Test(campaign, sectors)
     cr_expect_str_eq(c.sectors[0].path, "/base/d");
     cr_expect_eq(c.sectors[1].kind, JOBS_SOURCE_C1);
     cr_expect_str_eq(c.sectors[1].path, "/c/b.json");
-    cr_expect(!c.setup_auto, "porep never generates parameters");
+    cr_expect(c.setup_auto, "porep generates missing parameters too (setup: auto)");
+    cr_expect_eq(c.sectors[0].seed, 1, "a sealed sector's seed defaults to its 1-based place");
+    cr_expect_eq(c.partitions, 1, "2 KiB: one partition");
+    jobs_campaign_free(&c);
+    /* a seed on a C1 sector; a partition count the sector size does not have */
+    cr_expect_eq(parse(&c, "{\"circuit\": \"porep\", \"sector_size\": \"2KiB\", \"params\": \"p\", \"output\": "
+                           "\"o\", \"sectors\": [{\"id\": \"b\", \"c1\": \"/c/b.json\", \"seed\": 3}]}",
+                       &e),
+                 GM_EINVAL);
+    cr_expect(strstr(e.msg, "sectors[0].seed: only for test circuits and \"sealed\" sectors") != NULL, "%s", e.msg);
+    cr_expect_eq(parse(&c, "{\"circuit\": \"porep\", \"sector_size\": \"2KiB\", \"params\": \"p\", \"output\": "
+                           "\"o\", \"partitions\": 2, \"sectors\": [{\"id\": \"a\", \"sealed\": \"d\"}]}",
+                       &e),
+                 GM_EINVAL);
+    cr_expect(strstr(e.msg, "partitions: 2, but a porep-2048 sector has 1 partition(s)") != NULL, "%s", e.msg);
     jobs_campaign_free(&c);
 }
 
@@ -221,8 +235,8 @@ Test(campaign, normalized_round_trip_porep)
         char t[512];
         snprintf(t, sizeof t,
                  "{\"name\": \"pr\", \"circuit\": \"porep\", \"sector_size\": \"%s\", \"params\": \"p\","
-                 " \"sectors\": [{\"id\": \"a\", \"c1\": \"c1.json\"}, {\"id\": \"b\", \"sealed\": \"d\"}],"
-                 " \"partitions\": 2, \"output\": \"o\"}",
+                 " \"sectors\": [{\"id\": \"a\", \"c1\": \"c1.json\"}, {\"id\": \"b\", \"sealed\": \"d\", \"seed\": 9}],"
+                 " \"output\": \"o\"}",
                  sizes[k]);
         jobs_campaign_t a, b;
         err_t e;
@@ -243,7 +257,8 @@ Test(campaign, normalized_round_trip_porep)
             cr_expect_eq(b.sectors[i].kind, a.sectors[i].kind);
             cr_expect_str_eq(b.sectors[i].path, a.sectors[i].path);
         }
-        cr_expect_eq(b.partitions, 2);
+        cr_expect_eq(b.partitions, k < 3 ? 1u : 10u);
+        cr_expect_eq(b.sectors[1].seed, 9);
         cr_expect_eq(b.setup_auto, a.setup_auto);
         char *text2 = jobs_campaign_to_text(&b);
         cr_assert_not_null(text2);
@@ -337,8 +352,10 @@ Test(campaign, source_test_and_porep_slot)
                        &e),
                  0, "%s", e.msg);
     cr_assert_eq(jobs_source_open(&s, &c, &e), 0);
-    cr_expect_eq(jobs_source_witness(s, 0, &x, &e), GM_ENOTSUP);
-    cr_expect(strstr(e.msg, "sector a (/c1.json)") != NULL, "%s", e.msg);
+    /* the C1 is read when its first unit is asked for: a missing file names the sector and its key */
+    cr_expect_neq(jobs_source_witness(s, 0, &x, &e), 0);
+    cr_expect_null(x);
+    cr_expect(strstr(e.msg, "sector a (c1 '/c1.json')") != NULL, "%s", e.msg);
     jobs_source_close(s);
     jobs_campaign_free(&c);
 }
