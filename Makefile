@@ -133,6 +133,10 @@ test: deps
 bench: deps
 	@$(MAKE) --no-print-directory all
 	$(BIN) bench field
+	$(BIN) bench msm
+	$(BIN) bench ntt
+	$(BIN) bench prove --quick
+	$(BIN) bench synth --porep 512MiB --partition 0
 
 # The demo (jobs/demo.json, docs/campaign.md): 4 real 2 KiB PoRep sectors, sealed here once
 # (/tmp/grothmpi-demo-sectors/sN, seal seed N), proved on 2 ranks; the parameters are generated once

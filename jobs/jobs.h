@@ -129,14 +129,15 @@ int jobs_size_parse(uint64_t *out, const char *s, const char *what, err_t *err) 
 
 /* ---- unit sources -------------------------------------------------------------- */
 
-/* Turns work units into witnesses. One implementation per jobs_source_kind_t;
- * today TEST is complete and SEALED / C1 answer GM_ENOTSUP ("the PoRep
- * circuit is not available yet") from the one slot that will call the SDR
- * engineer's C1 witness code. */
+/* Turns work units into witnesses. One implementation per jobs_source_kind_t:
+ * TEST (the built-in test circuits, deterministic per-unit witnesses), and
+ * SEALED / C1 (PoRep partitions: the C1 of a `grothmpi porep seal` directory
+ * derived with the sector's seed, or read from a SealCommitPhase1Output file;
+ * each rank caches the C1s and graphs of its last few sectors). */
 typedef struct jobs_source jobs_source_t;
 
 /* Opens the source of campaign c (c must outlive it). Returns 0, GM_ENOMEM,
- * or GM_ENOTSUP (err says which input kind is not available yet). */
+ * or another status with err naming the campaign, the sector and the key. */
 int jobs_source_open(jobs_source_t **out, const jobs_campaign_t *c, err_t *err) __attribute__((warn_unused_result));
 
 /* Synthesizes unit u's witness into a new CS_WITNESS cs_t (*out; the caller
