@@ -1,4 +1,5 @@
 #!/bin/sh
+# gm-test: heavy
 # tests/integration/mpi_porep.sh — a real PoRep campaign on 2 ranks: two 2 KiB
 # sectors sealed with `grothmpi porep seal`, one given as its sealed
 # directory (the campaign derives its C1 with the sector's seed) and one as a
