@@ -7,8 +7,12 @@
  * region). Min and median of N runs; it measures and never asserts. The
  * "cpu" row is the process CPU time of a run: on a loaded machine it shows
  * how much of the wall time the run actually had the cores.
- * The 2 KiB PoRep partition joins the table when synth/ provides it
- * (groth16_circuit_parse("porep", ..., "2KiB") then succeeds).
+ * --porep SIZE adds one PoRep partition of that sector size, its witness from
+ * synth's random consistent vanilla proofs (groth16_circuit_witness), its
+ * parameters from the same cache `grothmpi setup --circuit porep` and the
+ * demo fill. Parameters are loaded trusted (sizes, counts, the curve equation
+ * and the vk checked; no subgroup checks, which take minutes for PoRep and
+ * are not what this measures) unless --check-params.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -31,13 +35,16 @@ static const char *const ST_NAMES[NST] = {"witness", "abc",  "ntt",   "msm_a",  
 static void usage(FILE *f)
 {
     fprintf(f, "usage: grothmpi bench prove [--quick] [--log K[,K...]] [--threads N[,N...]] [--runs N]\n"
-               "                            [--cache DIR]\n\n"
+               "                            [--porep SIZE] [--cache DIR] [--check-params]\n\n"
                "  --quick        2^10 and 2^12 rows, 2 runs (default: 2^16..2^20, 3 runs)\n"
-               "  --log LIST     log2 of the rows of the synthetic circuit\n"
+               "  --log LIST     log2 of the rows of the synthetic circuit; 0 = none\n"
+               "  --porep SIZE   also one PoRep partition of SIZE (e.g. 2KiB; setup is minutes\n"
+               "                 when the cache lacks it)\n"
                "  --threads LIST thread counts (default 1,2)\n"
                "  --runs N       runs per size and thread count\n"
                "  --cache DIR    parameter cache (default $GROTHMPI_PARAMS_CACHE or\n"
-               "                 /tmp/grothmpi-params); setup runs once per size\n");
+               "                 /tmp/grothmpi-params); setup runs once per size\n"
+               "  --check-params load with the subgroup check of every point (default: trusted)\n");
 }
 
 static int parse_list(unsigned *out, int max, const char *s)
@@ -79,7 +86,7 @@ static int ensure_params(const char *dir, const groth16_circuit_t *c, topo_pool_
     return 0;
 }
 
-static int bench_one(const char *dir, const groth16_circuit_t *c, unsigned threads, unsigned runs)
+static int bench_one(const char *dir, const groth16_circuit_t *c, unsigned threads, unsigned runs, unsigned load_flags)
 {
     err_t err;
     gm_err_clear(&err);
@@ -94,7 +101,7 @@ static int bench_one(const char *dir, const groth16_circuit_t *c, unsigned threa
     if (topo_pool_create_flat(&pool, threads, &err) || cs_shape_load(&shape, dir, c->id, &err))
         goto fail;
     uint64_t t0 = gm_now_ns();
-    if (groth16_params_load(&params, pp, shape, GROTH16_LOAD_DEFAULT, pool, &err) ||
+    if (groth16_params_load(&params, pp, shape, load_flags, pool, &err) ||
         groth16_prover_create(&pv, params, shape, pool, &err))
         goto fail;
     double load_ms = (double)(gm_now_ns() - t0) * 1e-6;
@@ -122,10 +129,10 @@ static int bench_one(const char *dir, const groth16_circuit_t *c, unsigned threa
         v[ST_TOTAL][r] += v[ST_WITNESS][r];
         v[ST_CPU][r] = (double)(gm_process_cpu_ns() - c0) * 1e-6;
     }
-    printf("\n%s: %llu rows (%llu constraints), %llu inputs, %llu aux; %u thread%s, %u runs; params load %.1f ms\n",
+    printf("\n%s: %llu rows (%llu constraints), %llu inputs, %llu aux; %u thread%s, %u runs; params load %.1f ms%s\n",
            c->id, (unsigned long long)shape->n_rows, (unsigned long long)shape->n_constraints,
            (unsigned long long)shape->n_inputs, (unsigned long long)shape->n_aux, threads, threads == 1 ? "" : "s",
-           runs, load_ms);
+           runs, load_ms, load_flags & GROTH16_LOAD_TRUST ? " (trusted)" : " (subgroup-checked)");
     printf("  %-10s %12s %12s\n", "stage", "min ms", "median ms");
     for (int s = 0; s < NST; s++) {
         double med = bench_median(v[s], runs);
@@ -157,11 +164,14 @@ int bench_prove_main(int argc, char **argv)
     static const struct option opts[] = {{"quick", no_argument, 0, 'q'},        {"log", required_argument, 0, 'l'},
                                          {"threads", required_argument, 0, 't'}, {"runs", required_argument, 0, 'r'},
                                          {"cache", required_argument, 0, 'c'},   {"help", no_argument, 0, 'h'},
+                                         {"porep", required_argument, 0, 'p'},   {"check-params", no_argument, 0, 'C'},
                                          {0, 0, 0, 0}};
     unsigned logs[16] = {16, 17, 18, 19, 20}, thr[8] = {1, 2};
     int nlogs = 5, nthr = 2;
     unsigned runs = 3;
     bool quick = false, runs_set = false, logs_set = false;
+    const char *porep = NULL;
+    unsigned load_flags = GROTH16_LOAD_TRUST;
     const char *cache = getenv("GROTHMPI_PARAMS_CACHE");
     if (!cache)
         cache = "/tmp/grothmpi-params";
@@ -174,6 +184,8 @@ int bench_prove_main(int argc, char **argv)
         case 't': nthr = parse_list(thr, 8, optarg); break;
         case 'r': runs = (unsigned)strtoul(optarg, NULL, 0), runs_set = true; break;
         case 'c': cache = optarg; break;
+        case 'p': porep = optarg; break;
+        case 'C': load_flags = GROTH16_LOAD_DEFAULT; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
@@ -182,7 +194,9 @@ int bench_prove_main(int argc, char **argv)
         logs[0] = 10, logs[1] = 12, nlogs = 2;
     if (quick && !runs_set)
         runs = 2;
-    if (nlogs <= 0 || nthr <= 0 || runs == 0) {
+    if (logs_set && nlogs == 1 && logs[0] == 0)
+        nlogs = 0;
+    if (nlogs < 0 || (nlogs == 0 && !porep) || nthr <= 0 || runs == 0) {
         usage(stderr);
         return 2;
     }
@@ -191,7 +205,7 @@ int bench_prove_main(int argc, char **argv)
         return 1;
     }
     bench_print_machine();
-    printf("bench prove: Groth16 proof of the synthetic circuit, stages in ms; parameters cached in %s\n", cache);
+    printf("bench prove: Groth16 proofs, stages in ms; parameters cached in %s\n", cache);
     int rc = 0;
     err_t err;
     topo_pool_t *setup_pool = NULL;
@@ -199,9 +213,11 @@ int bench_prove_main(int argc, char **argv)
         fprintf(stderr, "grothmpi: bench prove: %s\n", err.msg);
         return 1;
     }
-    for (int i = 0; i < nlogs && rc == 0; i++) {
+    for (int i = 0; i < nlogs + (porep != NULL) && rc == 0; i++) {
         groth16_circuit_t circ;
-        if (groth16_circuit_parse(&circ, "test-synthetic", 1ULL << logs[i], NULL, &err)) {
+        int prc = i < nlogs ? groth16_circuit_parse(&circ, "test-synthetic", 1ULL << logs[i], NULL, &err)
+                            : groth16_circuit_parse(&circ, "porep", 0, porep, &err);
+        if (prc) {
             fprintf(stderr, "grothmpi: bench prove: %s\n", err.msg);
             rc = 2;
             break;
@@ -209,7 +225,7 @@ int bench_prove_main(int argc, char **argv)
         if ((rc = ensure_params(cache, &circ, setup_pool)))
             break;
         for (int t = 0; t < nthr && rc == 0; t++)
-            rc = bench_one(cache, &circ, thr[t], runs);
+            rc = bench_one(cache, &circ, thr[t], runs, load_flags);
     }
     topo_pool_destroy(setup_pool);
     return rc;
