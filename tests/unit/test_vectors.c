@@ -285,26 +285,30 @@ static void expect_fp12(const vec_rec_t *r, const char *what, const fp12_t *got,
 
 /* ---- Fp ------------------------------------------------------------------------------- */
 
-typedef void (*fp_op2_t)(fp_t *, const fp_t *, const fp_t *);
+/* "a b c" records: c = op(a, b), also with the output aliasing a and b.
+ * One definition for Fp, Fr and Fp2: the operand b and the result start at
+ * field bi and ci of the record (Fp2 elements take two fields). */
+#define DEFINE_CHECK_OP2(T, get, expect, bi, ci)                                                 \
+    static void check_##T##_op2(const vec_rec_t *r, const char *name,                           \
+                                void (*op)(T##_t *, const T##_t *, const T##_t *))               \
+    {                                                                                            \
+        T##_t a, b, c, t;                                                                        \
+        get(r, 0, &a);                                                                           \
+        get(r, bi, &b);                                                                          \
+        char what[64];                                                                           \
+        op(&c, &a, &b);                                                                          \
+        expect(r, name, &c, ci);                                                                 \
+        t = a;                                                                                   \
+        op(&t, &t, &b);                                                                          \
+        snprintf(what, sizeof what, "%s (out aliases a)", name);                                 \
+        expect(r, what, &t, ci);                                                                 \
+        t = b;                                                                                   \
+        op(&t, &a, &t);                                                                          \
+        snprintf(what, sizeof what, "%s (out aliases b)", name);                                 \
+        expect(r, what, &t, ci);                                                                 \
+    }
 
-/* a b c: c = op(a, b), also with the output aliasing a and b. */
-static void check_fp_op2(const vec_rec_t *r, const char *name, fp_op2_t op)
-{
-    fp_t a, b, c, t;
-    get_fp(r, 0, &a);
-    get_fp(r, 1, &b);
-    char what[64];
-    op(&c, &a, &b);
-    expect_fp(r, name, &c, 2);
-    t = a;
-    op(&t, &t, &b);
-    snprintf(what, sizeof what, "%s (out aliases a)", name);
-    expect_fp(r, what, &t, 2);
-    t = b;
-    op(&t, &a, &t);
-    snprintf(what, sizeof what, "%s (out aliases b)", name);
-    expect_fp(r, what, &t, 2);
-}
+DEFINE_CHECK_OP2(fp, get_fp, expect_fp, 1, 2)
 
 static void check_fp_add(const vec_rec_t *r) { check_fp_op2(r, "fp_add", fp_add); }
 static void check_fp_sub(const vec_rec_t *r) { check_fp_op2(r, "fp_sub", fp_sub); }
@@ -357,25 +361,7 @@ static void check_fp_sqrt(const vec_rec_t *r)
 
 /* ---- Fr ------------------------------------------------------------------------------- */
 
-typedef void (*fr_op2_t)(fr_t *, const fr_t *, const fr_t *);
-
-static void check_fr_op2(const vec_rec_t *r, const char *name, fr_op2_t op)
-{
-    fr_t a, b, c, t;
-    get_fr(r, 0, &a);
-    get_fr(r, 1, &b);
-    char what[64];
-    op(&c, &a, &b);
-    expect_fr(r, name, &c, 2);
-    t = a;
-    op(&t, &t, &b);
-    snprintf(what, sizeof what, "%s (out aliases a)", name);
-    expect_fr(r, what, &t, 2);
-    t = b;
-    op(&t, &a, &t);
-    snprintf(what, sizeof what, "%s (out aliases b)", name);
-    expect_fr(r, what, &t, 2);
-}
+DEFINE_CHECK_OP2(fr, get_fr, expect_fr, 1, 2)
 
 static void check_fr_add(const vec_rec_t *r) { check_fr_op2(r, "fr_add", fr_add); }
 static void check_fr_sub(const vec_rec_t *r) { check_fr_op2(r, "fr_sub", fr_sub); }
@@ -393,25 +379,7 @@ static void check_fr_inv(const vec_rec_t *r)
 
 /* ---- Fp2 ------------------------------------------------------------------------------ */
 
-typedef void (*fp2_op2_t)(fp2_t *, const fp2_t *, const fp2_t *);
-
-static void check_fp2_op2(const vec_rec_t *r, const char *name, fp2_op2_t op)
-{
-    fp2_t a, b, c, t;
-    get_fp2(r, 0, &a);
-    get_fp2(r, 2, &b);
-    char what[64];
-    op(&c, &a, &b);
-    expect_fp2(r, name, &c, 4);
-    t = a;
-    op(&t, &t, &b);
-    snprintf(what, sizeof what, "%s (out aliases a)", name);
-    expect_fp2(r, what, &t, 4);
-    t = b;
-    op(&t, &a, &t);
-    snprintf(what, sizeof what, "%s (out aliases b)", name);
-    expect_fp2(r, what, &t, 4);
-}
+DEFINE_CHECK_OP2(fp2, get_fp2, expect_fp2, 2, 4)
 
 static void check_fp2_add(const vec_rec_t *r) { check_fp2_op2(r, "fp2_add", fp2_add); }
 static void check_fp2_mul(const vec_rec_t *r) { check_fp2_op2(r, "fp2_mul", fp2_mul); }
