@@ -284,7 +284,7 @@ static const char *const top_keys[] = {"name",         "circuit",    "constraint
                                        "sector_size",  "params",     "setup",       "setup_seed",
                                        "trust_params", "sectors",    "partitions",  "batch_size",
                                        "output",       "verify",     "resources",   "progress_interval",
-                                       NULL};
+                                       "pipeline_depth", NULL};
 
 static int parse_obj(jobs_campaign_t *c, json_t *root, const char *file, const char *base, jobs_parse_flags_t flags,
                      err_t *err)
@@ -371,10 +371,14 @@ static int parse_obj(jobs_campaign_t *c, json_t *root, const char *file, const c
         return rc;
 
     /* sectors and partitions */
-    uint64_t partitions = 1, batch = 1;
+    uint64_t partitions = 1, batch = 1, depth;
     if ((rc = get_uint(&partitions, root, "partitions", 1, JOBS_MAX_PARTITIONS, file, "", err)) ||
         (rc = get_uint(&batch, root, "batch_size", 1, JOBS_MAX_BATCH, file, "", err)))
         return rc;
+    depth = batch; /* pipeline_depth: the next batch prepared while this one is in its MSMs */
+    if ((rc = get_uint(&depth, root, "pipeline_depth", 0, JOBS_MAX_BATCH, file, "", err)))
+        return rc;
+    c->pipeline_depth = (unsigned)depth;
     if (porep) {
         /* One unit per partition of the registered proof: 1 (2 KiB .. 512 MiB) or 10. */
         porep_shape_t sh;
@@ -591,6 +595,7 @@ char *jobs_campaign_to_text(const jobs_campaign_t *c)
     json_object_set_new(o, "sectors", secs);
     json_object_set_new(o, "partitions", json_integer(c->partitions));
     json_object_set_new(o, "batch_size", json_integer(c->batch_size));
+    json_object_set_new(o, "pipeline_depth", json_integer(c->pipeline_depth));
     json_object_set_new(o, "output", json_string(c->output));
     json_object_set_new(o, "verify", json_string(verify_name(c->verify)));
     json_t *res = json_object();

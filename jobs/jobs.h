@@ -68,6 +68,7 @@ typedef struct {
     size_t nsectors;
     unsigned partitions;
     unsigned batch_size;
+    unsigned pipeline_depth;        /* units prepared ahead of the batch in its MSMs, 0..64; default batch_size */
     char output[JOBS_PATH_LEN];     /* absolute */
     jobs_verify_t verify;
     unsigned threads;               /* 0: the node's cores shared among its ranks */
