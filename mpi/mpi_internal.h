@@ -173,7 +173,7 @@ typedef struct {
  * budget and each part). */
 int mr_pipeline_depth(unsigned *depth, const mr_budget_t *b, unsigned k, unsigned want, err_t *err)
     __attribute__((warn_unused_result));
-/* Threads of the prepare pool for an MSM pool of msm_threads: ceil(T / 8),
+/* Threads of the prepare pool for an MSM pool of msm_threads: ceil(T / 3),
  * at least 1 (pipeline.c says why). */
 unsigned mr_prepare_threads(unsigned msm_threads);
 /* The role task for topo_pool_run on a pool of MR_NROLES workers, MR_NROLES

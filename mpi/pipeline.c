@@ -35,14 +35,17 @@
  *    d + 1. run.c derives d from the memory budget (it lowers the
  *    campaign's value when the budget is short and says so in the report).
  *  - Cores: the MSM pool has the rank's T threads; the prepare pool has
- *    ceil(T / 8) (mr_prepare_threads). For PoRep the prepare stage is about
- *    an eighth of the MSM work (2^23-point NTTs vs five MSMs of 4.4 M
- *    points, bench/README.md), so a prepare pool of T / 8 keeps d units
- *    ready while the MSMs run; while both run, the cores are oversubscribed
- *    by those threads and the witness thread, and the kernel shares them
- *    (the MSM hands out tasks dynamically, so a slowed worker does not hold
- *    the others back). With a GPU taking the MSMs, the CPU is the prepare
- *    pool's.
+ *    ceil(T / 3) (mr_prepare_threads). Measured on a 2 KiB PoRep partition
+ *    (tests/integration/mpi_porep.sh, 1 + 1 threads per rank): prepare 10.2
+ *    s of CPU (a/b/c 0.6, NTTs 9.6), finish 25.4 s (MSMs), a ratio of 0.40;
+ *    at 512 MiB it is 19.6 s against about 42 s (0.46; bench/README.md) and
+ *    at 32 GiB, where the domain is not padded, about 0.3 by the same
+ *    per-point costs. A third of the cores lets prepare keep d units ready
+ *    while the MSMs run. While both run, the cores are oversubscribed by the
+ *    prepare and witness threads and the kernel shares them (the MSM hands
+ *    out tasks dynamically, so a descheduled worker does not hold the
+ *    others back); the total CPU per unit is the same either way. With a
+ *    GPU taking the MSMs, the CPU is the prepare pool's.
  *  - The finish role does not wait for a full batch when no more units are
  *    coming soon (todo empty and the witness and prepare roles idle with
  *    nothing queued): it proves what it has, so the tail of a campaign is
@@ -78,7 +81,7 @@ int mr_pipeline_depth(unsigned *depth, const mr_budget_t *b, unsigned k, unsigne
     return 0;
 }
 
-unsigned mr_prepare_threads(unsigned msm_threads) { return msm_threads ? (msm_threads + 7) / 8 : 1; }
+unsigned mr_prepare_threads(unsigned msm_threads) { return msm_threads ? (msm_threads + 2) / 3 : 1; }
 
 int mr_state_init(mr_state_t *s, const jobs_campaign_t *c, int rank, int size, unsigned depth,
                   groth16_prover_t *prover, err_t *err)

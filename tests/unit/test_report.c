@@ -244,7 +244,7 @@ Test(pipeline, prepare_threads)
 {
     cr_expect_eq(mr_prepare_threads(0), 1);
     cr_expect_eq(mr_prepare_threads(1), 1);
-    cr_expect_eq(mr_prepare_threads(8), 1);
-    cr_expect_eq(mr_prepare_threads(9), 2);
-    cr_expect_eq(mr_prepare_threads(64), 8);
+    cr_expect_eq(mr_prepare_threads(3), 1);
+    cr_expect_eq(mr_prepare_threads(4), 2);
+    cr_expect_eq(mr_prepare_threads(64), 22);
 }
