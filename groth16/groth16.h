@@ -398,6 +398,13 @@ int groth16_circuit_shape(cs_shape_t **out, const groth16_circuit_t *c, err_t *e
 int groth16_circuit_witness(cs_t **out, const groth16_circuit_t *c, uint64_t seed, err_t *err)
     __attribute__((warn_unused_result));
 
+/* As groth16_circuit_witness in mode CS_WITNESS or CS_CHECK (synth.h): in
+ * CS_CHECK every constraint is evaluated as it is enforced, without
+ * matrices, and cs_is_satisfied on *out names the first one that fails.
+ * Returns as groth16_circuit_witness, or GM_EINVAL for another mode. */
+int groth16_circuit_witness_mode(cs_t **out, const groth16_circuit_t *c, uint64_t seed, cs_mode_t mode, err_t *err)
+    __attribute__((warn_unused_result));
+
 /* ---- PoRep partitions from C1 (SealCommitPhase1Output) ------------------------
  * c1 is what porep_c1_read returns; partition k is 0 .. c1->partitions - 1. */
 
@@ -416,6 +423,11 @@ int groth16_circuit_from_c1(groth16_circuit_t *out, const porep_c1_t *c1, err_t 
  * element), GM_ENOMEM or synth's errors. */
 int groth16_circuit_c1_witness(cs_t **out, const groth16_circuit_t *c, const porep_c1_t *c1, unsigned k,
                                err_t *err) __attribute__((warn_unused_result));
+
+/* As groth16_circuit_c1_witness in mode CS_WITNESS or CS_CHECK (see
+ * groth16_circuit_witness_mode). */
+int groth16_circuit_c1_witness_mode(cs_t **out, const groth16_circuit_t *c, const porep_c1_t *c1, unsigned k,
+                                    cs_mode_t mode, err_t *err) __attribute__((warn_unused_result));
 
 /* The SDR graph of the C1's registered proof (porep_graph_init with its
  * porep_id and API version; about 0.1 s for 32 GiB). Call

@@ -237,6 +237,12 @@ void mr_out_close(mr_out_t *o);
 /* The journal's path (for messages). */
 const char *mr_out_journal_path(const mr_out_t *o);
 
+/* check.c: a "mode": "check" campaign on every rank, after phase 2 (comm
+ * is an MPI_Comm *). Returns 0 or the same non-zero code on every rank;
+ * rank 0 fills res (total, proved, check_text, report_json) and err. */
+int mr_check_run(const jobs_campaign_t *c, void *comm, int rank, int size, mpi_result_t *res, err_t *err)
+    __attribute__((warn_unused_result));
+
 /* report.c */
 /* Builds the report from every rank's metrics (m[r] for rank r). */
 int mr_report_build(mpi_report_t **out, const jobs_campaign_t *c, const mr_metrics_t *m, int size, size_t total,

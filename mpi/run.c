@@ -293,9 +293,9 @@ int mpi_campaign_run(const char *campaign_path, const mpi_opts_t *opts, mpi_prog
         rc = jobs_campaign_load(&x.c, campaign_path, JOBS_PARSE_DEFAULT, &e);
         unsigned sthreads = opts && opts->threads ? opts->threads : x.c.threads;
         if (!rc)
-            rc = ensure_params(&x.c, sthreads, progress, arg, &e);
+            rc = x.c.mode == JOBS_MODE_CHECK ? 0 : ensure_params(&x.c, sthreads, progress, arg, &e);
         uint8_t vk_sha[32];
-        if (!rc)
+        if (!rc && x.c.mode == JOBS_MODE_PROVE)
             rc = vk_digest(vk_sha, &x.c, &e);
         if (!rc) {
             total = jobs_unit_count(&x.c);
@@ -306,7 +306,7 @@ int mpi_campaign_run(const char *campaign_path, const mpi_opts_t *opts, mpi_prog
             if (!done || !written || !pending || !all)
                 rc = gm_err_set(&e, GM_ENOMEM, "out of memory for %zu units", total);
         }
-        if (!rc)
+        if (!rc && x.c.mode == JOBS_MODE_PROVE)
             rc = mr_out_open(&out, &x.c, vk_sha, done, &ndone, &e);
         if (!rc && !(text = jobs_campaign_to_text(&x.c)))
             rc = gm_err_set(&e, GM_ENOMEM, "out of memory");
@@ -332,6 +332,10 @@ int mpi_campaign_run(const char *campaign_path, const mpi_opts_t *opts, mpi_prog
     gm_err_clear(&e);
     if (rank != 0)
         rc = jobs_campaign_parse(&x.c, text, "campaign (from rank 0)", NULL, JOBS_PARSE_NO_FILES, &e);
+    if (!rc && x.c.mode == JOBS_MODE_CHECK) { /* no prover: check.c */
+        rc = mr_check_run(&x.c, &comm, rank, size, res, err);
+        goto finish;
+    }
     if (!rc)
         rc = rank_setup(&x, opts, rank, size, node_size, &e);
     memset(&ws, 0, sizeof ws);

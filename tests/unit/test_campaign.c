@@ -51,6 +51,7 @@ Test(campaign, parse_defaults)
     cr_expect_eq(c.partitions, 1);
     cr_expect_eq(c.batch_size, 1);
     cr_expect_eq(c.pipeline_depth, 1, "pipeline_depth defaults to batch_size");
+    cr_expect_eq(c.mode, JOBS_MODE_PROVE);
     cr_expect_eq(c.verify, JOBS_VERIFY_RANK);
     cr_expect_eq(c.threads, 0);
     cr_expect_eq(c.mem_budget, 0);
@@ -94,6 +95,10 @@ Test(campaign, errors_name_file_key_value)
     bad("{" BASE ", \"batch_size\": 0}", GM_EINVAL, "t.json: batch_size: 0 is not an integer in 1..64");
     bad("{" BASE ", \"batch_size\": 65}", GM_EINVAL, "batch_size: 65 is not");
     bad("{" BASE ", \"batch_size\": \"2\"}", GM_EINVAL, "batch_size: \"2\" is not an integer");
+    bad("{" BASE ", \"mode\": \"witness\"}", GM_EINVAL, "t.json: mode: 'witness' is not \"prove\" or \"check\"");
+    bad("{" BASE ", \"mode\": 1}", GM_EINVAL, "t.json: mode:");
+    bad("{\"circuit\": \"test-mul\", \"output\": \"o\", \"sectors\": {\"count\": 1}}", GM_EINVAL,
+        "t.json: params: missing");
     bad("{" BASE ", \"pipeline_depth\": 65}", GM_EINVAL, "t.json: pipeline_depth: 65 is not an integer in 0..64");
     bad("{" BASE ", \"pipeline_depth\": -1}", GM_EINVAL, "t.json: pipeline_depth: -1 is not an integer in 0..64");
     bad("{" BASE ", \"pipeline_depth\": 1.5}", GM_EINVAL, "t.json: pipeline_depth: 1.5 is not an integer in 0..64");
@@ -191,6 +196,27 @@ Test(campaign, params_checked_when_setup_never)
     cr_expect_eq(rc, GM_EINVAL);
     cr_expect(strstr(e.msg, "t.json: params: '") && strstr(e.msg, "/p/test-mul.params': No such file"), "%s", e.msg);
     rmdir(dir);
+}
+
+/* "mode": "check" needs no parameter cache, not even with "setup": "never",
+ * and survives the normalized text that rank 0 broadcasts. */
+Test(campaign, mode_check)
+{
+    jobs_campaign_t c, b;
+    err_t e;
+    cr_assert_eq(jobs_campaign_parse(&c,
+                                     "{\"mode\": \"check\", \"circuit\": \"test-mul\", \"setup\": \"never\", "
+                                     "\"output\": \"o\", \"sectors\": {\"count\": 2}}",
+                                     "t.json", "/base", JOBS_PARSE_DEFAULT, &e),
+                 0, "%s", e.msg);
+    cr_expect_eq(c.mode, JOBS_MODE_CHECK);
+    char *text = jobs_campaign_to_text(&c);
+    cr_assert_not_null(text);
+    cr_assert_eq(jobs_campaign_parse(&b, text, "rt", NULL, JOBS_PARSE_NO_FILES, &e), 0, "%s", e.msg);
+    cr_expect_eq(b.mode, JOBS_MODE_CHECK);
+    free(text);
+    jobs_campaign_free(&b);
+    jobs_campaign_free(&c);
 }
 
 Test(campaign, normalized_round_trip)
