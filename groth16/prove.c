@@ -238,10 +238,9 @@ typedef struct {
  *     multiplication by its inverse, computed once per prover; two passes
  *     (instead of one over a, b, c) because b and c share one buffer.
  * (2) Invariants: every value is a reduced Fr; task t owns [i0, i1).
- * (3) Part of the "ntt" stage: 45 ms for 2^14 (7 transforms plus this pass)
- *     on AMD EPYC, 1 thread, machine shared, grothmpi prove --verbose
- *     --circuit test-synthetic --constraints 16384, 2026-11-29 (one pass
- *     then; the second adds one read of h per value). */
+ * (3) Part of the "ntt" stage: 107 ms for 2^16 (7 transforms plus these two
+ *     passes) on AMD EPYC, 1 thread, machine shared (load ~5), grothmpi bench
+ *     prove --log 16 --threads 1 --runs 3, 2026-11-29. */
 static void pw_task(void *arg, size_t task, unsigned worker)
 {
     (void)worker;
@@ -340,6 +339,47 @@ int groth16_prepare(groth16_prover_t *pv, groth16_prepared_t *u, const groth16_w
 
 /* ---- finish: MSMs, assembly, verification ------------------------------------------------ */
 
+/* A = alpha + sum_A + r delta, B = beta + sum_B2 + s delta, C = s sum_A +
+ * r sum_B1 + rs delta + s alpha + r beta + sum_H + sum_L (bellperson's
+ * prover.rs), from the five MSM sums. */
+static void assemble(groth16_proof_t *out, const groth16_vk_t *vk, const g1_jac_t *sa, const g1_jac_t *sb1,
+                     const g2_jac_t *sb2, const g1_jac_t *sl, const g1_jac_t *shh, const fr_t *r, const fr_t *s)
+{
+    g1_jac_t alpha, beta1, delta1, ga, gc, x;
+    g2_jac_t beta2, delta2, gb;
+    g1_from_affine(&alpha, &vk->alpha_g1);
+    g1_from_affine(&beta1, &vk->beta_g1);
+    g1_from_affine(&delta1, &vk->delta_g1);
+    g2_from_affine(&beta2, &vk->beta_g2);
+    g2_from_affine(&delta2, &vk->delta_g2);
+
+    g1_mul_fr(&ga, &delta1, r);
+    g1_add(&ga, &ga, &alpha);
+    g1_add(&ga, &ga, sa);
+
+    g2_mul_fr(&gb, &delta2, s);
+    g2_add(&gb, &gb, &beta2);
+    g2_add(&gb, &gb, sb2);
+
+    fr_t rs;
+    fr_mul(&rs, r, s);
+    g1_mul_fr(&gc, &delta1, &rs);
+    g1_mul_fr(&x, &alpha, s);
+    g1_add(&gc, &gc, &x);
+    g1_mul_fr(&x, &beta1, r);
+    g1_add(&gc, &gc, &x);
+    g1_mul_fr(&x, sa, s);
+    g1_add(&gc, &gc, &x);
+    g1_mul_fr(&x, sb1, r);
+    g1_add(&gc, &gc, &x);
+    g1_add(&gc, &gc, shh);
+    g1_add(&gc, &gc, sl);
+
+    g1_to_affine(&out->a, &ga);
+    g2_to_affine(&out->b, &gb);
+    g1_to_affine(&out->c, &gc);
+}
+
 static int finish_one(groth16_prover_t *pv, groth16_proof_t *out, const groth16_prepared_t *u, const fr_t *r,
                       const fr_t *s, groth16_prove_flags_t flags, topo_pool_t *pool, groth16_timings_t *t,
                       const char *who, err_t *err)
@@ -375,41 +415,7 @@ static int finish_one(groth16_prover_t *pv, groth16_proof_t *out, const groth16_
     msm_g1(&shh, pp->h, u->h, NULL, (size_t)(pv->m - 1), 0, pv->msm_scratch, pool);
     t1 = gm_now_ns(), t->msm_h += t1 - t0, t0 = t1;
 
-    /* Assemble. */
-    const groth16_vk_t *vk = &pp->vk;
-    g1_jac_t alpha, beta1, delta1, ga, gc, x;
-    g2_jac_t beta2, delta2, gb;
-    g1_from_affine(&alpha, &vk->alpha_g1);
-    g1_from_affine(&beta1, &vk->beta_g1);
-    g1_from_affine(&delta1, &vk->delta_g1);
-    g2_from_affine(&beta2, &vk->beta_g2);
-    g2_from_affine(&delta2, &vk->delta_g2);
-
-    g1_mul_fr(&ga, &delta1, r);
-    g1_add(&ga, &ga, &alpha);
-    g1_add(&ga, &ga, &sa);
-
-    g2_mul_fr(&gb, &delta2, s);
-    g2_add(&gb, &gb, &beta2);
-    g2_add(&gb, &gb, &sb2);
-
-    fr_t rs;
-    fr_mul(&rs, r, s);
-    g1_mul_fr(&gc, &delta1, &rs);
-    g1_mul_fr(&x, &alpha, s);
-    g1_add(&gc, &gc, &x);
-    g1_mul_fr(&x, &beta1, r);
-    g1_add(&gc, &gc, &x);
-    g1_mul_fr(&x, &sa, s);
-    g1_add(&gc, &gc, &x);
-    g1_mul_fr(&x, &sb1, r);
-    g1_add(&gc, &gc, &x);
-    g1_add(&gc, &gc, &shh);
-    g1_add(&gc, &gc, &sl);
-
-    g1_to_affine(&out->a, &ga);
-    g2_to_affine(&out->b, &gb);
-    g1_to_affine(&out->c, &gc);
+    assemble(out, &pp->vk, &sa, &sb1, &sb2, &sl, &shh, r, s);
     c1 = stage_cpu(pool);
     t->cpu_msm += c1 - c0, c0 = c1;
 
