@@ -143,9 +143,11 @@ static int bench_one(const char *dir, const groth16_circuit_t *c, unsigned threa
             printf("   process CPU time of witness + proof (wall x threads when unloaded)");
         printf("\n");
     }
-    printf("  memory: params %.1f MiB, prover scratch %.1f MiB, allocator peak %.1f MiB, rss peak %.1f MiB\n",
+    printf("  memory: params %.1f MiB, prover scratch %.1f MiB + one prepared unit %.1f MiB, allocator peak %.1f "
+           "MiB, rss peak %.1f MiB\n",
            (double)groth16_params_memory(params) / 1048576.0, (double)groth16_prover_memory(pv) / 1048576.0,
-           (double)gm_mem_peak() / 1048576.0, (double)gm_rss_peak() / 1048576.0);
+           (double)groth16_prepared_bytes(pv) / 1048576.0, (double)gm_mem_peak() / 1048576.0,
+           (double)gm_rss_peak() / 1048576.0);
     rc = 0;
 fail:
     if (rc)

@@ -222,6 +222,17 @@ static int prove_campaign(int argc, char **argv)
     }
     mpi_result_t res;
     int rc = mpi_campaign_run(file, &mo, campaign_progress, NULL, &res, &err);
+    if (res.rank == 0 && res.check_text) {
+        printf("\n%s", res.check_text);
+        if (res.report_json[0])
+            printf("\ncheck: %s\n", res.report_json);
+        if (rc)
+            fprintf(stderr, "grothmpi: prove: %s\n", err.msg);
+        else
+            printf("prove: check done: %zu units, every constraint of each satisfied\n", res.total);
+        free(res.check_text);
+        return rc ? 1 : 0;
+    }
     if (res.rank == 0) {
         if (res.report) {
             printf("\n");

@@ -278,9 +278,16 @@ int groth16_circuit_shape(cs_shape_t **out, const groth16_circuit_t *c, err_t *e
 
 int groth16_circuit_witness(cs_t **out, const groth16_circuit_t *c, uint64_t seed, err_t *err)
 {
+    return groth16_circuit_witness_mode(out, c, seed, CS_WITNESS, err);
+}
+
+int groth16_circuit_witness_mode(cs_t **out, const groth16_circuit_t *c, uint64_t seed, cs_mode_t mode, err_t *err)
+{
     *out = NULL;
+    if (mode != CS_WITNESS && mode != CS_CHECK)
+        return gm_err_set(err, GM_EINVAL, "circuit %s: a witness is made in CS_WITNESS or CS_CHECK mode", c->id);
     cs_t *cs;
-    int rc = cs_create(&cs, CS_WITNESS, CS_FLAG_NONE, err);
+    int rc = cs_create(&cs, mode, CS_FLAG_NONE, err);
     if (rc)
         return rc;
     if ((rc = synthesize(cs, c, seed, true, err))) {
@@ -313,14 +320,22 @@ int groth16_circuit_from_c1(groth16_circuit_t *out, const porep_c1_t *c1, err_t 
 
 int groth16_circuit_c1_witness(cs_t **out, const groth16_circuit_t *c, const porep_c1_t *c1, unsigned k, err_t *err)
 {
+    return groth16_circuit_c1_witness_mode(out, c, c1, k, CS_WITNESS, err);
+}
+
+int groth16_circuit_c1_witness_mode(cs_t **out, const groth16_circuit_t *c, const porep_c1_t *c1, unsigned k,
+                                    cs_mode_t mode, err_t *err)
+{
     *out = NULL;
+    if (mode != CS_WITNESS && mode != CS_CHECK)
+        return gm_err_set(err, GM_EINVAL, "circuit %s: a witness is made in CS_WITNESS or CS_CHECK mode", c->id);
     if (c->kind != GROTH16_CIRCUIT_POREP || c->size != c1->shape.sector_size)
         return gm_err_set(err, GM_EINVAL, "circuit %s: not the PoRep circuit of the C1's %llu-byte sector", c->id,
                           (unsigned long long)c1->shape.sector_size);
     if (k >= c1->partitions)
         return gm_err_set(err, GM_EINVAL, "--partition: %u is not in 0..%u", k, c1->partitions - 1);
     cs_t *cs;
-    int rc = cs_create(&cs, CS_WITNESS, CS_FLAG_NONE, err);
+    int rc = cs_create(&cs, mode, CS_FLAG_NONE, err);
     if (rc)
         return rc;
     porep_src_t src = {false, 0, c1, k};

@@ -241,9 +241,15 @@ typedef struct {
     size_t n_aux;
 } groth16_witness_t;
 
-/* Wall-clock nanoseconds per stage, summed over the proofs of a call. */
+/* Wall-clock nanoseconds per stage, summed over the proofs of a call; and
+ * the CPU nanoseconds of the stages (cpu_*: the calling thread plus every
+ * thread of the pool, topo_pool_cpu_ns, so they count all the workers and
+ * are only right while no one else runs jobs on that pool; cpu_msm covers
+ * the five MSMs and the assembly of A, B, C). snarkjs_prove fills the wall
+ * times only. */
 typedef struct {
     uint64_t abc, ntt, msm_a, msm_b_g1, msm_b_g2, msm_l, msm_h, verify, total;
+    uint64_t cpu_abc, cpu_ntt, cpu_msm, cpu_verify;
 } groth16_timings_t;
 
 typedef enum {
@@ -260,13 +266,18 @@ typedef struct groth16_prover groth16_prover_t;
 
 /* Returns 0, GM_EINVAL (the params' counts do not match the shape: err names
  * the section), GM_ENOMEM. pool is the pool the proofs will run on (its size
- * sizes the scratch); it must be the one passed to groth16_prove. */
+ * sizes the scratch); later calls may use it or a smaller pool. params NULL
+ * gives a prepare-only prover (groth16_prepare works, groth16_finish and
+ * groth16_prove return GM_EINVAL): for measuring the prepare stage of a
+ * shape that has no parameters (bench synth). */
 int groth16_prover_create(groth16_prover_t **out, const groth16_params_t *params, const cs_shape_t *shape,
                           topo_pool_t *pool, err_t *err) __attribute__((warn_unused_result));
 /* Frees the prover's buffers (not the params or the shape); NULL allowed. */
 void groth16_prover_destroy(groth16_prover_t *pv);
 
-/* Bytes of scratch the prover holds (for the memory report). */
+/* Bytes of scratch the prover holds (for the memory report): the prepare
+ * stage's second m-vector and NTT scratch, and the MSM scratch; not the
+ * prepared units, which groth16_prepared_bytes counts. */
 size_t groth16_prover_memory(const groth16_prover_t *pv);
 
 /* Proves k witnesses against the prover's parameters (bases shared, each
@@ -274,11 +285,11 @@ size_t groth16_prover_memory(const groth16_prover_t *pv);
  * each proof from getrandom; otherwise 2k values (r_i = rs[2i], s_i =
  * rs[2i + 1]), for known-answer tests only. Unless GROTH16_PROVE_NO_VERIFY,
  * each proof is verified against the params' vk and the witness's inputs
- * before it is returned. c is formed as a ∘ b (cs_shape_abc_mode,
- * CS_ABC_C_FROM_AB), not as C·z: for a satisfying witness the proof is
- * bellperson's to the bit (same r, s); for an unsatisfying one it fails
- * that verification (GM_EVERIFY), and with GROTH16_PROVE_NO_VERIFY the
- * verifier rejects it. times (may be NULL) receives the stage sums.
+ * before it is returned. a, b, c are bellperson's (c = C·z exactly), so the
+ * proof is bellperson's to the bit (same r, s); for an unsatisfying witness
+ * it fails that verification (GM_EVERIFY), and with
+ * GROTH16_PROVE_NO_VERIFY the verifier rejects it. Memory: one prepared
+ * unit for the call (groth16_prepared_bytes) besides the prover's own. times (may be NULL) receives the stage sums.
  * Returns 0, GM_EINVAL (a witness's counts differ from the shape, or
  * inputs[0] != 1; err names the witness), GM_EVERIFY (a proof failed its
  * check: the witness does not satisfy the circuit, or the parameters are not
@@ -287,6 +298,62 @@ size_t groth16_prover_memory(const groth16_prover_t *pv);
 int groth16_prove(groth16_prover_t *pv, groth16_proof_t *out, const groth16_witness_t *w, size_t k,
                   const fr_t *rs, groth16_prove_flags_t flags, topo_pool_t *pool, groth16_timings_t *times,
                   err_t *err) __attribute__((warn_unused_result));
+
+/* ---- the prover in two stages -----------------------------------------------
+ * groth16_prove = groth16_prepare + groth16_finish for each witness. A
+ * campaign splits them to overlap the CPU work of the next units with the
+ * MSMs of the current batch (mpi/pipeline.c):
+ *   prepare: a = A·z, b = B·z, both to the coset, a·b, c = C·z (the exact
+ *            product) into b's buffer, to the coset, h = (a·b − c) / Z,
+ *            coset iNTT (bellperson's convention). The result, a prepared
+ *            unit, holds only what the MSMs need: z = (inputs, aux), copied,
+ *            so the witness may be freed, and h (m values, m = the domain).
+ *   finish:  the five MSMs of k prepared units against the shared bases,
+ *            the assembly of each proof, and its verification.
+ * A prover runs at most one prepare and one finish at a time (each stage
+ * has its own scratch in the prover); the two may run at once on two
+ * different pools, each no larger than the pool the prover was created with.
+ * Proofs are those groth16_prove gives for the same witness, r and s. */
+typedef struct groth16_prepared groth16_prepared_t;
+
+/* Bytes one prepared unit holds: 32 (n_inputs + n_aux + m) plus a header. */
+size_t groth16_prepared_bytes(const groth16_prover_t *pv);
+
+/* A prepared unit for pv's shape (z and h allocated once; reused by any
+ * number of prepare / finish rounds). The unit keeps no pointer to pv, only
+ * its sizes. Returns 0 or GM_ENOMEM (*out NULL). */
+int groth16_prepared_create(groth16_prepared_t **out, const groth16_prover_t *pv, err_t *err)
+    __attribute__((warn_unused_result));
+/* Frees a unit; NULL allowed. */
+void groth16_prepared_free(groth16_prepared_t *u);
+
+/* The public part of the unit's z: inputs[0 .. *n) with inputs[0] = ONE
+ * (*n = 0 when the unit is not prepared). Valid while u lives and is not
+ * prepared again. */
+const fr_t *groth16_prepared_inputs(const groth16_prepared_t *u, size_t *n);
+
+/* Prepares witness w into u (overwriting what u held) on pool (NULL: the
+ * calling thread), which must be no larger than the prover's. w is only read
+ * and may be freed when this returns. times (may be NULL) receives abc, ntt
+ * and total (and cpu_abc, cpu_ntt); the MSM and verify fields are 0.
+ * Returns 0 or GM_EINVAL (w's counts differ from the shape, inputs[0] != 1,
+ * u made for another prover, or pool larger than the prover's; err says
+ * which). On failure u is not prepared (finish rejects it). */
+int groth16_prepare(groth16_prover_t *pv, groth16_prepared_t *u, const groth16_witness_t *w, topo_pool_t *pool,
+                    groth16_timings_t *times, err_t *err) __attribute__((warn_unused_result));
+
+/* Proves k prepared units: out[i] for units[i], against the prover's shared
+ * bases, on pool (no larger than the prover's). rs and flags as in
+ * groth16_prove (r_i = rs[2i], s_i = rs[2i + 1]); unless
+ * GROTH16_PROVE_NO_VERIFY each proof is checked against the vk and the
+ * unit's inputs. The units are only read (finish them again with other r, s
+ * if you like). times (may be NULL) receives the MSM, verify and total
+ * fields. Returns 0, GM_EINVAL (a unit that is not prepared, or made for
+ * another prover; pool too large), GM_EVERIFY (err names the unit by its
+ * index in units), GM_ESYS (getrandom). out undefined on failure. */
+int groth16_finish(groth16_prover_t *pv, groth16_proof_t *out, groth16_prepared_t *const *units, size_t k,
+                   const fr_t *rs, groth16_prove_flags_t flags, topo_pool_t *pool, groth16_timings_t *times,
+                   err_t *err) __attribute__((warn_unused_result));
 
 /* ==== built-in circuits ================================================== */
 
@@ -331,6 +398,13 @@ int groth16_circuit_shape(cs_shape_t **out, const groth16_circuit_t *c, err_t *e
 int groth16_circuit_witness(cs_t **out, const groth16_circuit_t *c, uint64_t seed, err_t *err)
     __attribute__((warn_unused_result));
 
+/* As groth16_circuit_witness in mode CS_WITNESS or CS_CHECK (synth.h): in
+ * CS_CHECK every constraint is evaluated as it is enforced, without
+ * matrices, and cs_is_satisfied on *out names the first one that fails.
+ * Returns as groth16_circuit_witness, or GM_EINVAL for another mode. */
+int groth16_circuit_witness_mode(cs_t **out, const groth16_circuit_t *c, uint64_t seed, cs_mode_t mode, err_t *err)
+    __attribute__((warn_unused_result));
+
 /* ---- PoRep partitions from C1 (SealCommitPhase1Output) ------------------------
  * c1 is what porep_c1_read returns; partition k is 0 .. c1->partitions - 1. */
 
@@ -349,6 +423,11 @@ int groth16_circuit_from_c1(groth16_circuit_t *out, const porep_c1_t *c1, err_t 
  * element), GM_ENOMEM or synth's errors. */
 int groth16_circuit_c1_witness(cs_t **out, const groth16_circuit_t *c, const porep_c1_t *c1, unsigned k,
                                err_t *err) __attribute__((warn_unused_result));
+
+/* As groth16_circuit_c1_witness in mode CS_WITNESS or CS_CHECK (see
+ * groth16_circuit_witness_mode). */
+int groth16_circuit_c1_witness_mode(cs_t **out, const groth16_circuit_t *c, const porep_c1_t *c1, unsigned k,
+                                    cs_mode_t mode, err_t *err) __attribute__((warn_unused_result));
 
 /* The SDR graph of the C1's registered proof (porep_graph_init with its
  * porep_id and API version; about 0.1 s for 32 GiB). Call

@@ -1,16 +1,29 @@
 /*
- * groth16/prove.c — the CPU prover, bellperson's prover.rs step by step:
- *   a, b = A·z, B·z (synth's sparse product, zero-padded to m) and c = a ∘ b,
- *      which is C·z for a satisfying witness (bellperson computes C·z);
- *   h: each of a, b, c through iNTT then coset NTT; a·b − c pointwise, times
- *      1 / Z(g) (Z(x) = x^m − 1 is the constant g^m − 1 on the coset g<w>);
- *      coset iNTT; the first m − 1 coefficients are the H scalars;
+ * groth16/prove.c — the CPU prover, bellperson's prover.rs step by step, in
+ * two stages so that a campaign can overlap them (mpi/pipeline.c):
+ *
+ * prepare (groth16_prepare), per witness, into a prepared unit:
+ *   a, b = A·z, B·z (synth's sparse product, zero-padded to m), each through
+ *      iNTT then coset NTT, multiplied pointwise into a's buffer (the unit's
+ *      h); c = C·z (the exact product) into b's freed buffer, iNTT, coset
+ *      NTT; h = (a·b − c) / Z(g) (Z(x) = x^m − 1 is the constant g^m − 1 on
+ *      the coset g<w>); coset iNTT; the first m − 1 coefficients are the H
+ *      scalars. Two m-vectors are alive at once, not three: the peak of one
+ *      partition is z (32 B per variable) + 2 × 32 B per domain row, and the
+ *      unit keeps z and h only (bench/README.md "## synth").
+ * finish (groth16_finish), per batch of k units against the shared bases:
  *   MSMs: A and B (G1, G2) over z with the shape's column densities (the
  *      params hold only the non-empty columns), L over aux, H over h;
  *   A = alpha + sum_A + r delta, B = beta + sum_B2 + s delta,
- *   C = s sum_A + r sum_B1 + rs delta + s alpha + r beta + sum_H + sum_L.
- * A prover owns every buffer a proof needs, sized at creation, so a batch of
- * proofs allocates nothing after the first; the params' bases are shared.
+ *   C = s sum_A + r sum_B1 + rs delta + s alpha + r beta + sum_H + sum_L;
+ *   then the pairing check against the vk (unless NO_VERIFY).
+ * groth16_prove is prepare + finish for one witness at a time.
+ *
+ * The prover owns what the stages share, sized at creation: the density
+ * bitmaps, the NTT domain, the prepare stage's second m-vector and NTT
+ * scratch (one prepare at a time), and the MSM scratch (one finish at a
+ * time); a prepare and a finish may run at once, on two different pools.
+ * The params' bases are shared and only read.
  */
 #include <string.h>
 
@@ -22,13 +35,27 @@ struct groth16_prover {
     groth16_pvk_t pvk;
     unsigned log_m;
     uint64_t m, nv;
-    uint64_t *da, *db;
+    uint64_t *da, *db;         /* densities of A and B over z */
+    uint64_t *da_aux, *db_aux; /* the same over aux alone (da, db shifted by n_inputs) */
+    uint64_t na_in, nb_in;     /* set bits of da, db below n_inputs: the aux bases start there */
     ntt_domain_t *dom;
-    void *ntt_scratch;
-    fr_t *a, *b, *c, *z;
+    void *ntt_scratch;   /* sized for ntt_workers workers */
+    unsigned ntt_workers;
+    fr_t *work;          /* prepare's second m-vector: b, then c */
     void *msm_scratch;
+    unsigned msm_workers;
     fr_t zinv; /* 1 / (g^m - 1) */
     size_t memory;
+};
+
+/* A prepared unit: h (m values; the first m - 1 are the H scalars) and the
+ * witness it was prepared from (the caller's, not copied: z is the largest
+ * thing a proof holds after h). full: prepare succeeded, finish may use it. */
+struct groth16_prepared {
+    fr_t *h;
+    uint64_t nv, m;
+    groth16_witness_t w;
+    bool full;
 };
 
 void groth16_prover_destroy(groth16_prover_t *pv)
@@ -38,12 +65,11 @@ void groth16_prover_destroy(groth16_prover_t *pv)
     groth16_pvk_free(&pv->pvk);
     gm_free(pv->da);
     gm_free(pv->db);
+    gm_free(pv->da_aux);
+    gm_free(pv->db_aux);
     ntt_domain_destroy(pv->dom);
     gm_free(pv->ntt_scratch);
-    gm_free(pv->a);
-    gm_free(pv->b);
-    gm_free(pv->c);
-    gm_free(pv->z);
+    gm_free(pv->work);
     gm_free(pv->msm_scratch);
     gm_free(pv);
 }
@@ -52,12 +78,25 @@ size_t groth16_prover_memory(const groth16_prover_t *pv) { return pv->memory; }
 
 static size_t max_sz(size_t a, size_t b) { return a > b ? a : b; }
 
-int groth16_prover_create(groth16_prover_t **out, const groth16_params_t *params, const cs_shape_t *shape,
-                          topo_pool_t *pool, err_t *err)
+/* The density bits [n_in, n_in + n_aux) of d as a bitmap of its own (*out,
+ * gm_calloc'd; NULL when out of memory), and the set bits below n_in. */
+static uint64_t density_split(uint64_t **out, const uint64_t *d, uint64_t n_in, uint64_t n_aux)
 {
-    *out = NULL;
-    int rc;
+    uint64_t below = 0;
+    for (uint64_t j = 0; j < n_in; j++)
+        below += g16_bit(d, j);
+    *out = gm_calloc((size_t)(n_aux / 64 + 1), sizeof(uint64_t));
+    if (*out)
+        for (uint64_t j = 0; j < n_aux; j++)
+            (*out)[j >> 6] |= (uint64_t)g16_bit(d, n_in + j) << (j & 63);
+    return below;
+}
+
+/* The parameters' counts against the shape's. */
+static int counts_check(const groth16_params_t *params, const cs_shape_t *shape, err_t *err)
+{
     groth16_counts_t need;
+    int rc;
     if ((rc = groth16_shape_counts(&need, shape, err)))
         return rc;
     const groth16_counts_t *have = &params->n;
@@ -68,7 +107,45 @@ int groth16_prover_create(groth16_prover_t **out, const groth16_params_t *params
         if (hv[i] != nd[i])
             return gm_err_set(err, GM_EINVAL, "prover: parameters: section %s: %llu points, the circuit needs %llu",
                               names[i], (unsigned long long)hv[i], (unsigned long long)nd[i]);
+    return 0;
+}
 
+/* What finish needs: the prepared vk, the densities and the MSM scratch. */
+static int finish_init(groth16_prover_t *pv, unsigned nw, err_t *err)
+{
+    const cs_shape_t *shape = pv->shape;
+    int rc;
+    if ((rc = groth16_pvk_prepare(&pv->pvk, &pv->params->vk, err)))
+        return rc;
+    g16_density(&pv->da, shape, 0);
+    g16_density(&pv->db, shape, 1);
+    if (!pv->da || !pv->db)
+        return gm_err_set(err, GM_ENOMEM, "prover: out of memory for the density bitmaps");
+    /* Inputs always take part in A (their input constraints). */
+    for (uint64_t j = 0; j < shape->n_inputs; j++)
+        pv->da[j >> 6] |= 1ULL << (j & 63);
+    /* The MSMs over z run as inputs + aux, two calls each, since z is the
+     * caller's witness (two arrays), not a copy. */
+    pv->na_in = density_split(&pv->da_aux, pv->da, shape->n_inputs, shape->n_aux);
+    pv->nb_in = density_split(&pv->db_aux, pv->db, shape->n_inputs, shape->n_aux);
+    pv->msm_workers = nw;
+    size_t nmax = (size_t)max_sz(max_sz(pv->nv, shape->n_aux), pv->m - 1), nin = (size_t)shape->n_inputs;
+    size_t msm_sz = max_sz(max_sz(msm_g1_scratch_size(nmax, nw, 0), msm_g2_scratch_size((size_t)pv->nv, nw, 0)),
+                           max_sz(msm_g1_scratch_size(nin, nw, 0), msm_g2_scratch_size(nin, nw, 0)));
+    pv->msm_scratch = gm_alloc(msm_sz);
+    if (!pv->da_aux || !pv->db_aux || !pv->msm_scratch)
+        return gm_err_set(err, GM_ENOMEM, "prover: out of memory for the MSM scratch of a 2^%u domain", pv->log_m);
+    pv->memory += msm_sz;
+    return 0;
+}
+
+int groth16_prover_create(groth16_prover_t **out, const groth16_params_t *params, const cs_shape_t *shape,
+                          topo_pool_t *pool, err_t *err)
+{
+    *out = NULL;
+    int rc;
+    if (params && (rc = counts_check(params, shape, err)))
+        return rc;
     groth16_prover_t *pv = gm_calloc(1, sizeof *pv);
     if (!pv)
         return gm_err_set(err, GM_ENOMEM, "prover: out of memory");
@@ -78,30 +155,20 @@ int groth16_prover_create(groth16_prover_t **out, const groth16_params_t *params
         goto fail;
     pv->m = 1ULL << pv->log_m;
     pv->nv = shape->n_inputs + shape->n_aux;
-    if ((rc = groth16_pvk_prepare(&pv->pvk, &params->vk, err)))
-        goto fail;
-    g16_density(&pv->da, shape, 0);
-    g16_density(&pv->db, shape, 1);
     if ((rc = ntt_domain_create(&pv->dom, pv->log_m, err)))
         goto fail;
     unsigned nw = topo_pool_size(pool);
+    pv->ntt_workers = nw;
     size_t ntt_sz = ntt_scratch_size(pv->dom, nw) + 64;
-    size_t nmax = (size_t)max_sz(max_sz(pv->nv, shape->n_aux), pv->m - 1);
-    size_t msm_sz = max_sz(msm_g1_scratch_size(nmax, nw, 0), msm_g2_scratch_size((size_t)pv->nv, nw, 0));
     pv->ntt_scratch = gm_alloc(ntt_sz);
-    pv->msm_scratch = gm_alloc(msm_sz);
-    pv->a = gm_alloc((size_t)pv->m * sizeof(fr_t));
-    pv->b = gm_alloc((size_t)pv->m * sizeof(fr_t));
-    pv->c = gm_alloc((size_t)pv->m * sizeof(fr_t));
-    pv->z = gm_alloc((size_t)(pv->nv + 1) * sizeof(fr_t));
-    if (!pv->da || !pv->db || !pv->ntt_scratch || !pv->msm_scratch || !pv->a || !pv->b || !pv->c || !pv->z) {
+    pv->work = gm_alloc((size_t)pv->m * sizeof(fr_t));
+    if (!pv->ntt_scratch || !pv->work) {
         rc = gm_err_set(err, GM_ENOMEM, "prover: out of memory for the scratch of a 2^%u domain", pv->log_m);
         goto fail;
     }
-    pv->memory = ntt_sz + msm_sz + 3 * (size_t)pv->m * sizeof(fr_t) + (size_t)(pv->nv + 1) * sizeof(fr_t);
-    /* Inputs always take part in A (their input constraints). */
-    for (uint64_t j = 0; j < shape->n_inputs; j++)
-        pv->da[j >> 6] |= 1ULL << (j & 63);
+    pv->memory = ntt_sz + (size_t)pv->m * sizeof(fr_t);
+    if (params && (rc = finish_init(pv, nw, err)))
+        goto fail;
     fr_t gm;
     fr_pow(&gm, &FR_GENERATOR, &pv->m, 1);
     fr_sub(&gm, &gm, &FR_ONE);
@@ -113,90 +180,171 @@ fail:
     return rc;
 }
 
-/* ---- h ------------------------------------------------------------------------------------ */
+/* ---- prepared units -------------------------------------------------------------------- */
+
+size_t groth16_prepared_bytes(const groth16_prover_t *pv)
+{
+    return (size_t)pv->m * sizeof(fr_t) + sizeof(groth16_prepared_t);
+}
+
+int groth16_prepared_create(groth16_prepared_t **out, const groth16_prover_t *pv, err_t *err)
+{
+    *out = NULL;
+    groth16_prepared_t *u = gm_calloc(1, sizeof *u);
+    if (!u)
+        return gm_err_set(err, GM_ENOMEM, "prover: out of memory for a prepared unit");
+    u->nv = pv->nv;
+    u->m = pv->m;
+    u->h = gm_alloc((size_t)u->m * sizeof(fr_t));
+    if (!u->h) {
+        groth16_prepared_free(u);
+        return gm_err_set(err, GM_ENOMEM, "prover: out of memory for a prepared unit (%.1f MiB)",
+                          (double)groth16_prepared_bytes(pv) / 1048576.0);
+    }
+    *out = u;
+    return 0;
+}
+
+void groth16_prepared_free(groth16_prepared_t *u)
+{
+    if (!u)
+        return;
+    gm_free(u->h);
+    gm_free(u);
+}
+
+const fr_t *groth16_prepared_inputs(const groth16_prepared_t *u, size_t *n)
+{
+    *n = u->full ? u->w.n_inputs : 0;
+    return u->w.inputs;
+}
+
+/* ---- prepare: witness to (z, h) ----------------------------------------------------------- */
+
+/* The CPU time of the pool's threads and of the calling thread (worker 0 of
+ * the pool's jobs), for the per-stage CPU sums of groth16_timings_t. Right
+ * while no one else runs jobs on the pool. */
+static uint64_t stage_cpu(const topo_pool_t *pool) { return gm_thread_cpu_ns() + topo_pool_cpu_ns(pool); }
 
 typedef struct {
-    fr_t *a;
-    const fr_t *b, *c, *zinv;
+    fr_t *h;
+    const fr_t *x, *zinv;
+    bool sub; /* false: h = h x; true: h = (h - x) zinv */
     uint64_t n, per_task;
 } pw_job_t;
 
-/* a[i] = (a[i] b[i] - c[i]) / Z(g) on the coset.
+/* The two pointwise passes on the coset: h = a · b, then h = (h − c) / Z(g).
  * (1) Why: Z is the constant g^m - 1 on the coset, so the division is one
- *     multiplication by its inverse, computed once per prover.
+ *     multiplication by its inverse, computed once per prover; two passes
+ *     (instead of one over a, b, c) because b and c share one buffer.
  * (2) Invariants: every value is a reduced Fr; task t owns [i0, i1).
- * (3) Part of the "ntt" stage: 45 ms for 2^14 (7 transforms plus this pass)
- *     on AMD EPYC, 1 thread, machine shared, grothmpi prove --verbose
- *     --circuit test-synthetic --constraints 16384, 2026-11-29 */
+ * (3) Part of the "ntt" stage: 107 ms for 2^16 (7 transforms plus these two
+ *     passes) on AMD EPYC, 1 thread, machine shared (load ~5), grothmpi bench
+ *     prove --log 16 --threads 1 --runs 3, 2026-11-29. */
 static void pw_task(void *arg, size_t task, unsigned worker)
 {
     (void)worker;
-    pw_job_t *j = arg;
+    const pw_job_t *j = arg;
     uint64_t i0 = (uint64_t)task * j->per_task, i1 = i0 + j->per_task < j->n ? i0 + j->per_task : j->n;
-    for (uint64_t i = i0; i < i1; i++) {
-        fr_mul(&j->a[i], &j->a[i], &j->b[i]);
-        fr_sub(&j->a[i], &j->a[i], &j->c[i]);
-        fr_mul(&j->a[i], &j->a[i], j->zinv);
+    fr_t *restrict h = j->h;
+    const fr_t *restrict x = j->x;
+    if (!j->sub) {
+        for (uint64_t i = i0; i < i1; i++)
+            fr_mul(&h[i], &h[i], &x[i]);
+    } else {
+        for (uint64_t i = i0; i < i1; i++) {
+            fr_sub(&h[i], &h[i], &x[i]);
+            fr_mul(&h[i], &h[i], j->zinv);
+        }
     }
 }
 
-/* ---- one proof ------------------------------------------------------------------------------ */
+static void pointwise(const groth16_prover_t *pv, fr_t *h, const fr_t *x, bool sub, topo_pool_t *pool)
+{
+    pw_job_t pw = {.h = h, .x = x, .zinv = &pv->zinv, .sub = sub, .n = pv->m, .per_task = 8192};
+    topo_pool_run(pool, (size_t)((pv->m + pw.per_task - 1) / pw.per_task), pw_task, &pw);
+}
 
-static int prove_one(groth16_prover_t *pv, groth16_proof_t *out, const groth16_witness_t *w, const fr_t *r,
-                     const fr_t *s, groth16_prove_flags_t flags, topo_pool_t *pool, groth16_timings_t *t,
-                     size_t idx, err_t *err)
+/* v (n_rows values) zero-padded to m, then to the coset's evaluations. */
+static void to_coset(const groth16_prover_t *pv, fr_t *v, topo_pool_t *pool)
+{
+    uint64_t rows = pv->shape->n_rows;
+    memset(v + rows, 0, (size_t)(pv->m - rows) * sizeof(fr_t));
+    ntt_inverse(pv->dom, v, pv->ntt_scratch, pool);
+    ntt_coset_forward(pv->dom, v, pv->ntt_scratch, pool);
+}
+
+/* who names the witness in messages ("witness", "witness 3"). */
+static int prepare_one(groth16_prover_t *pv, groth16_prepared_t *u, const groth16_witness_t *w, topo_pool_t *pool,
+                       groth16_timings_t *t, const char *who, err_t *err)
 {
     const cs_shape_t *sh = pv->shape;
-    const groth16_params_t *pp = pv->params;
+    u->full = false;
+    if (u->nv != pv->nv || u->m != pv->m)
+        return gm_err_set(err, GM_EINVAL, "prover: %s: the prepared unit was made for another prover (%llu "
+                          "variables, domain %llu)", who, (unsigned long long)u->nv, (unsigned long long)u->m);
     if (w->n_inputs != sh->n_inputs || w->n_aux != sh->n_aux)
-        return gm_err_set(err, GM_EINVAL, "prover: witness %zu: %zu inputs and %zu aux values, the circuit has "
-                          "%llu and %llu", idx, w->n_inputs, w->n_aux, (unsigned long long)sh->n_inputs,
+        return gm_err_set(err, GM_EINVAL, "prover: %s: %zu inputs and %zu aux values, the circuit has "
+                          "%llu and %llu", who, w->n_inputs, w->n_aux, (unsigned long long)sh->n_inputs,
                           (unsigned long long)sh->n_aux);
     if (!fr_is_one(&w->inputs[0]))
-        return gm_err_set(err, GM_EINVAL, "prover: witness %zu: input 0 (ONE) is not 1", idx);
-    uint64_t t0 = gm_now_ns(), t1;
+        return gm_err_set(err, GM_EINVAL, "prover: %s: input 0 (ONE) is not 1", who);
+    if (topo_pool_size(pool) > pv->ntt_workers)
+        return gm_err_set(err, GM_EINVAL, "prover: %s: a pool of %u workers, the prover's NTT scratch is sized "
+                          "for %u", who, topo_pool_size(pool), pv->ntt_workers);
+    fr_t *h = u->h, *work = pv->work;
+    uint64_t t0 = gm_now_ns(), c0 = stage_cpu(pool), t1, c1;
 
-    /* a, b, c: c = a ∘ b instead of C·z (synth.h, CS_ABC_C_FROM_AB). The
-     * two agree on every row for a satisfying witness; for any other, h
-     * below no longer matches the proof's C (built from the L query, i.e.
-     * from the true C·z), so the proof fails the verification that follows
-     * unless GROTH16_PROVE_NO_VERIFY, as it did with C·z. */
-    cs_shape_abc_mode(sh, w->inputs, w->aux, pv->a, pv->b, pv->c, CS_ABC_C_FROM_AB, pool);
-    size_t pad = (size_t)(pv->m - sh->n_rows) * sizeof(fr_t);
-    memset(pv->a + sh->n_rows, 0, pad);
-    memset(pv->b + sh->n_rows, 0, pad);
-    memset(pv->c + sh->n_rows, 0, pad);
-    t1 = gm_now_ns(), t->abc += t1 - t0, t0 = t1;
+    /* a into h, b into work: A·z and B·z in one pass over the rows. */
+    cs_shape_abc_mode(sh, w->inputs, w->aux, h, work, NULL, CS_ABC_NO_C, pool);
+    t1 = gm_now_ns(), c1 = stage_cpu(pool);
+    t->abc += t1 - t0, t->cpu_abc += c1 - c0, t0 = t1, c0 = c1;
 
-    /* h. */
-    fr_t *v[3] = {pv->a, pv->b, pv->c};
-    for (int i = 0; i < 3; i++) {
-        ntt_inverse(pv->dom, v[i], pv->ntt_scratch, pool);
-        ntt_coset_forward(pv->dom, v[i], pv->ntt_scratch, pool);
-    }
-    pw_job_t pw = {.a = pv->a, .b = pv->b, .c = pv->c, .zinv = &pv->zinv, .n = pv->m, .per_task = 8192};
-    topo_pool_run(pool, (size_t)((pv->m + pw.per_task - 1) / pw.per_task), pw_task, &pw);
-    ntt_coset_inverse(pv->dom, pv->a, pv->ntt_scratch, pool);
-    t1 = gm_now_ns(), t->ntt += t1 - t0, t0 = t1;
+    to_coset(pv, h, pool);
+    to_coset(pv, work, pool);
+    pointwise(pv, h, work, false, pool);
+    t1 = gm_now_ns(), c1 = stage_cpu(pool);
+    t->ntt += t1 - t0, t->cpu_ntt += c1 - c0, t0 = t1, c0 = c1;
 
-    /* MSMs. */
-    memcpy(pv->z, w->inputs, w->n_inputs * sizeof(fr_t));
-    memcpy(pv->z + w->n_inputs, w->aux, w->n_aux * sizeof(fr_t));
-    g1_jac_t sa, sb1, sl, shh;
-    g2_jac_t sb2;
-    msm_g1(&sa, pp->a, pv->z, pv->da, (size_t)pv->nv, 0, pv->msm_scratch, pool);
-    t1 = gm_now_ns(), t->msm_a += t1 - t0, t0 = t1;
-    msm_g1(&sb1, pp->b_g1, pv->z, pv->db, (size_t)pv->nv, 0, pv->msm_scratch, pool);
-    t1 = gm_now_ns(), t->msm_b_g1 += t1 - t0, t0 = t1;
-    msm_g2(&sb2, pp->b_g2, pv->z, pv->db, (size_t)pv->nv, 0, pv->msm_scratch, pool);
-    t1 = gm_now_ns(), t->msm_b_g2 += t1 - t0, t0 = t1;
-    msm_g1(&sl, pp->l, w->aux, NULL, w->n_aux, 0, pv->msm_scratch, pool);
-    t1 = gm_now_ns(), t->msm_l += t1 - t0, t0 = t1;
-    msm_g1(&shh, pp->h, pv->a, NULL, (size_t)(pv->m - 1), 0, pv->msm_scratch, pool);
-    t1 = gm_now_ns(), t->msm_h += t1 - t0, t0 = t1;
+    /* c = C·z, the exact product (bellperson's c), into b's freed buffer:
+     * the price of holding two m-vectors instead of three is this pass
+     * instead of c = a ∘ b (CS_ABC_C_FROM_AB), which needs a and b alive. */
+    cs_shape_abc_mode(sh, w->inputs, w->aux, NULL, NULL, work, CS_ABC_C_ONLY, pool);
+    t1 = gm_now_ns(), c1 = stage_cpu(pool);
+    t->abc += t1 - t0, t->cpu_abc += c1 - c0, t0 = t1, c0 = c1;
 
-    /* Assemble. */
-    const groth16_vk_t *vk = &pp->vk;
+    to_coset(pv, work, pool);
+    pointwise(pv, h, work, true, pool);
+    ntt_coset_inverse(pv->dom, h, pv->ntt_scratch, pool);
+    t1 = gm_now_ns(), c1 = stage_cpu(pool);
+    t->ntt += t1 - t0, t->cpu_ntt += c1 - c0;
+
+    u->w = *w;
+    u->full = true;
+    return 0;
+}
+
+int groth16_prepare(groth16_prover_t *pv, groth16_prepared_t *u, const groth16_witness_t *w, topo_pool_t *pool,
+                    groth16_timings_t *times, err_t *err)
+{
+    groth16_timings_t t;
+    memset(&t, 0, sizeof t);
+    uint64_t start = gm_now_ns();
+    int rc = prepare_one(pv, u, w, pool, &t, "witness", err);
+    t.total = gm_now_ns() - start;
+    if (times)
+        *times = t;
+    return rc;
+}
+
+/* ---- finish: MSMs, assembly, verification ------------------------------------------------ */
+
+/* A = alpha + sum_A + r delta, B = beta + sum_B2 + s delta, C = s sum_A +
+ * r sum_B1 + rs delta + s alpha + r beta + sum_H + sum_L (bellperson's
+ * prover.rs), from the five MSM sums. */
+static void assemble(groth16_proof_t *out, const groth16_vk_t *vk, const g1_jac_t *sa, const g1_jac_t *sb1,
+                     const g2_jac_t *sb2, const g1_jac_t *sl, const g1_jac_t *shh, const fr_t *r, const fr_t *s)
+{
     g1_jac_t alpha, beta1, delta1, ga, gc, x;
     g2_jac_t beta2, delta2, gb;
     g1_from_affine(&alpha, &vk->alpha_g1);
@@ -207,11 +355,11 @@ static int prove_one(groth16_prover_t *pv, groth16_proof_t *out, const groth16_w
 
     g1_mul_fr(&ga, &delta1, r);
     g1_add(&ga, &ga, &alpha);
-    g1_add(&ga, &ga, &sa);
+    g1_add(&ga, &ga, sa);
 
     g2_mul_fr(&gb, &delta2, s);
     g2_add(&gb, &gb, &beta2);
-    g2_add(&gb, &gb, &sb2);
+    g2_add(&gb, &gb, sb2);
 
     fr_t rs;
     fr_mul(&rs, r, s);
@@ -220,28 +368,103 @@ static int prove_one(groth16_prover_t *pv, groth16_proof_t *out, const groth16_w
     g1_add(&gc, &gc, &x);
     g1_mul_fr(&x, &beta1, r);
     g1_add(&gc, &gc, &x);
-    g1_mul_fr(&x, &sa, s);
+    g1_mul_fr(&x, sa, s);
     g1_add(&gc, &gc, &x);
-    g1_mul_fr(&x, &sb1, r);
+    g1_mul_fr(&x, sb1, r);
     g1_add(&gc, &gc, &x);
-    g1_add(&gc, &gc, &shh);
-    g1_add(&gc, &gc, &sl);
+    g1_add(&gc, &gc, shh);
+    g1_add(&gc, &gc, sl);
 
     g1_to_affine(&out->a, &ga);
     g2_to_affine(&out->b, &gb);
     g1_to_affine(&out->c, &gc);
+}
+
+static int finish_one(groth16_prover_t *pv, groth16_proof_t *out, const groth16_prepared_t *u, const fr_t *r,
+                      const fr_t *s, groth16_prove_flags_t flags, topo_pool_t *pool, groth16_timings_t *t,
+                      const char *who, err_t *err)
+{
+    const groth16_params_t *pp = pv->params;
+    if (!pp)
+        return gm_err_set(err, GM_EINVAL, "prover: %s: a prepare-only prover (no parameters) cannot finish", who);
+    if (!u->full || u->nv != pv->nv || u->m != pv->m)
+        return gm_err_set(err, GM_EINVAL, "prover: %s: the unit is not prepared by this prover", who);
+    if (topo_pool_size(pool) > pv->msm_workers)
+        return gm_err_set(err, GM_EINVAL, "prover: %s: a pool of %u workers, the prover's MSM scratch is sized "
+                          "for %u", who, topo_pool_size(pool), pv->msm_workers);
+    const groth16_witness_t *w = &u->w;
+    uint64_t t0 = gm_now_ns(), c0 = stage_cpu(pool), t1, c1;
+    g1_jac_t sa, sb1, sl, shh, p1;
+    g2_jac_t sb2, p2;
+    size_t ni = w->n_inputs, na = w->n_aux;
+    void *sc = pv->msm_scratch;
+    msm_g1(&sa, pp->a, w->inputs, pv->da, ni, 0, sc, pool);
+    msm_g1(&p1, pp->a + pv->na_in, w->aux, pv->da_aux, na, 0, sc, pool);
+    g1_add(&sa, &sa, &p1);
+    t1 = gm_now_ns(), t->msm_a += t1 - t0, t0 = t1;
+    msm_g1(&sb1, pp->b_g1, w->inputs, pv->db, ni, 0, sc, pool);
+    msm_g1(&p1, pp->b_g1 + pv->nb_in, w->aux, pv->db_aux, na, 0, sc, pool);
+    g1_add(&sb1, &sb1, &p1);
+    t1 = gm_now_ns(), t->msm_b_g1 += t1 - t0, t0 = t1;
+    msm_g2(&sb2, pp->b_g2, w->inputs, pv->db, ni, 0, sc, pool);
+    msm_g2(&p2, pp->b_g2 + pv->nb_in, w->aux, pv->db_aux, na, 0, sc, pool);
+    g2_add(&sb2, &sb2, &p2);
+    t1 = gm_now_ns(), t->msm_b_g2 += t1 - t0, t0 = t1;
+    msm_g1(&sl, pp->l, w->aux, NULL, na, 0, sc, pool);
+    t1 = gm_now_ns(), t->msm_l += t1 - t0, t0 = t1;
+    msm_g1(&shh, pp->h, u->h, NULL, (size_t)(pv->m - 1), 0, pv->msm_scratch, pool);
+    t1 = gm_now_ns(), t->msm_h += t1 - t0, t0 = t1;
+
+    assemble(out, &pp->vk, &sa, &sb1, &sb2, &sl, &shh, r, s);
+    c1 = stage_cpu(pool);
+    t->cpu_msm += c1 - c0, c0 = c1;
 
     if (!(flags & GROTH16_PROVE_NO_VERIFY)) {
         err_t e2;
         int rc = groth16_verify(&pv->pvk, out, w->inputs + 1, w->n_inputs - 1, &e2);
         t1 = gm_now_ns(), t->verify += t1 - t0, t0 = t1;
+        t->cpu_verify += stage_cpu(pool) - c0;
         if (rc)
             return gm_err_set(err, rc == GM_EVERIFY ? GM_EVERIFY : rc,
-                              "prover: witness %zu: the proof does not verify (%s): the witness does not satisfy "
-                              "the circuit, or the parameters are not for it", idx, e2.msg);
+                              "prover: %s: the proof does not verify (%s): the witness does not satisfy "
+                              "the circuit, or the parameters are not for it", who, e2.msg);
     }
     return 0;
 }
+
+/* r_s = the rs pair of proof i, or two fresh random values. */
+static int draw_rs(fr_t r_s[2], const fr_t *rs, size_t i, err_t *err)
+{
+    if (!rs)
+        return g16_random_fr(r_s, 2, 256, err);
+    r_s[0] = rs[2 * i];
+    r_s[1] = rs[2 * i + 1];
+    return 0;
+}
+
+int groth16_finish(groth16_prover_t *pv, groth16_proof_t *out, groth16_prepared_t *const *units, size_t k,
+                   const fr_t *rs, groth16_prove_flags_t flags, topo_pool_t *pool, groth16_timings_t *times,
+                   err_t *err)
+{
+    groth16_timings_t t;
+    memset(&t, 0, sizeof t);
+    uint64_t start = gm_now_ns();
+    int rc = 0;
+    for (size_t i = 0; i < k; i++) {
+        fr_t r_s[2];
+        char who[32];
+        snprintf(who, sizeof who, "unit %zu", i);
+        if ((rc = draw_rs(r_s, rs, i, err)) ||
+            (rc = finish_one(pv, &out[i], units[i], &r_s[0], &r_s[1], flags, pool, &t, who, err)))
+            break;
+    }
+    t.total = gm_now_ns() - start;
+    if (times)
+        *times = t;
+    return rc;
+}
+
+/* ---- both ------------------------------------------------------------------------------- */
 
 int groth16_prove(groth16_prover_t *pv, groth16_proof_t *out, const groth16_witness_t *w, size_t k,
                   const fr_t *rs, groth16_prove_flags_t flags, topo_pool_t *pool, groth16_timings_t *times,
@@ -250,18 +473,19 @@ int groth16_prove(groth16_prover_t *pv, groth16_proof_t *out, const groth16_witn
     groth16_timings_t t;
     memset(&t, 0, sizeof t);
     uint64_t start = gm_now_ns();
-    int rc = 0;
-    for (size_t i = 0; i < k; i++) {
+    /* One unit for the whole call, reused by each witness: the proofs of a
+     * batch allocate nothing after the first. */
+    groth16_prepared_t *u = NULL;
+    int rc = k ? groth16_prepared_create(&u, pv, err) : 0;
+    for (size_t i = 0; !rc && i < k; i++) {
         fr_t r_s[2];
-        if (rs) {
-            r_s[0] = rs[2 * i];
-            r_s[1] = rs[2 * i + 1];
-        } else if ((rc = g16_random_fr(r_s, 2, 256, err))) {
-            break;
-        }
-        if ((rc = prove_one(pv, &out[i], &w[i], &r_s[0], &r_s[1], flags, pool, &t, i, err)))
+        char who[32];
+        snprintf(who, sizeof who, "witness %zu", i);
+        if ((rc = draw_rs(r_s, rs, i, err)) || (rc = prepare_one(pv, u, &w[i], pool, &t, who, err)) ||
+            (rc = finish_one(pv, &out[i], u, &r_s[0], &r_s[1], flags, pool, &t, who, err)))
             break;
     }
+    groth16_prepared_free(u);
     t.total = gm_now_ns() - start;
     if (times)
         *times = t;

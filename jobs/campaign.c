@@ -284,7 +284,7 @@ static const char *const top_keys[] = {"name",         "circuit",    "constraint
                                        "sector_size",  "params",     "setup",       "setup_seed",
                                        "trust_params", "sectors",    "partitions",  "batch_size",
                                        "output",       "verify",     "resources",   "progress_interval",
-                                       NULL};
+                                       "pipeline_depth", "mode", NULL};
 
 static int parse_obj(jobs_campaign_t *c, json_t *root, const char *file, const char *base, jobs_parse_flags_t flags,
                      err_t *err)
@@ -352,6 +352,15 @@ static int parse_obj(jobs_campaign_t *c, json_t *root, const char *file, const c
         (rc = get_string(&seed, root, "setup_seed", file, "", err)) ||
         (rc = get_bool(&c->trust_params, root, "trust_params", file, "", err)))
         return rc;
+    const char *mode = "prove";
+    if ((rc = get_string(&mode, root, "mode", file, "", err)))
+        return rc;
+    if (!strcmp(mode, "check"))
+        c->mode = JOBS_MODE_CHECK;
+    else if (strcmp(mode, "prove"))
+        return gm_err_set(err, GM_EINVAL, "%s: mode: '%s' is not \"prove\" or \"check\"", file, mode);
+    if (!params && c->mode == JOBS_MODE_CHECK)
+        params = "."; /* a check needs no parameters; the key stays optional */
     if (!params)
         return gm_err_set(err, GM_EINVAL, "%s: params: missing (the parameter cache directory)", file);
     if (!strcmp(setup, "auto"))
@@ -371,10 +380,14 @@ static int parse_obj(jobs_campaign_t *c, json_t *root, const char *file, const c
         return rc;
 
     /* sectors and partitions */
-    uint64_t partitions = 1, batch = 1;
+    uint64_t partitions = 1, batch = 1, depth;
     if ((rc = get_uint(&partitions, root, "partitions", 1, JOBS_MAX_PARTITIONS, file, "", err)) ||
         (rc = get_uint(&batch, root, "batch_size", 1, JOBS_MAX_BATCH, file, "", err)))
         return rc;
+    depth = batch; /* pipeline_depth: the next batch prepared while this one is in its MSMs */
+    if ((rc = get_uint(&depth, root, "pipeline_depth", 0, JOBS_MAX_BATCH, file, "", err)))
+        return rc;
+    c->pipeline_depth = (unsigned)depth;
     if (porep) {
         /* One unit per partition of the registered proof: 1 (2 KiB .. 512 MiB) or 10. */
         porep_shape_t sh;
@@ -451,7 +464,7 @@ static int parse_obj(jobs_campaign_t *c, json_t *root, const char *file, const c
         c->progress_interval = json_number_value(pi);
     }
     /* Last, so that a bad key is reported before a missing cache. */
-    if (!(flags & JOBS_PARSE_NO_FILES) && !c->setup_auto) {
+    if (!(flags & JOBS_PARSE_NO_FILES) && !c->setup_auto && c->mode == JOBS_MODE_PROVE) {
         static const char *const ext[] = {"params", "vk", "shape"};
         for (int i = 0; i < 3; i++) {
             char p[JOBS_PATH_LEN + 80];
@@ -591,6 +604,8 @@ char *jobs_campaign_to_text(const jobs_campaign_t *c)
     json_object_set_new(o, "sectors", secs);
     json_object_set_new(o, "partitions", json_integer(c->partitions));
     json_object_set_new(o, "batch_size", json_integer(c->batch_size));
+    json_object_set_new(o, "pipeline_depth", json_integer(c->pipeline_depth));
+    json_object_set_new(o, "mode", json_string(c->mode == JOBS_MODE_CHECK ? "check" : "prove"));
     json_object_set_new(o, "output", json_string(c->output));
     json_object_set_new(o, "verify", json_string(verify_name(c->verify)));
     json_t *res = json_object();

@@ -55,9 +55,17 @@ typedef struct {
     char path[JOBS_PATH_LEN];  /* SEALED / C1: absolute (resolved against the campaign's directory) */
 } jobs_sector_t;
 
+/* What a campaign does with each unit. */
+typedef enum {
+    JOBS_MODE_PROVE = 0, /* "prove": witness, prover, proof files, journal, report */
+    JOBS_MODE_CHECK = 1, /* "check": each witness in synth's CS_CHECK mode (no parameters, no
+                          * matrices): every constraint evaluated; OUT/check.json */
+} jobs_mode_t;
+
 typedef struct {
     char name[JOBS_ID_LEN];
     char file[JOBS_PATH_LEN];       /* where it was read from (messages), "" when parsed from text */
+    jobs_mode_t mode;
     groth16_circuit_t circuit;      /* id is the parameter cache key */
     char params_dir[JOBS_PATH_LEN]; /* absolute */
     bool setup_auto;                /* "setup": "auto": generate missing parameters (test setup) */
@@ -68,6 +76,7 @@ typedef struct {
     size_t nsectors;
     unsigned partitions;
     unsigned batch_size;
+    unsigned pipeline_depth;        /* units prepared ahead of the batch in its MSMs, 0..64; default batch_size */
     char output[JOBS_PATH_LEN];     /* absolute */
     jobs_verify_t verify;
     unsigned threads;               /* 0: the node's cores shared among its ranks */
@@ -145,6 +154,12 @@ int jobs_source_open(jobs_source_t **out, const jobs_campaign_t *c, err_t *err) 
  * GM_EINVAL (u out of range), GM_ENOTSUP, GM_ENOMEM or synth's errors, err
  * naming the unit ("sector s01 partition 1: ..."). */
 int jobs_source_witness(jobs_source_t *s, size_t u, cs_t **out, err_t *err) __attribute__((warn_unused_result));
+
+/* As jobs_source_witness in synth's CS_CHECK mode: every constraint is
+ * evaluated as it is enforced (no shape, no parameters); the caller asks
+ * cs_is_satisfied. PoRep units' public inputs are compared with the derived
+ * ones as for a witness. Returns as jobs_source_witness. */
+int jobs_source_check(jobs_source_t *s, size_t u, cs_t **out, err_t *err) __attribute__((warn_unused_result));
 
 /* Closes the source; NULL allowed. */
 void jobs_source_close(jobs_source_t *s);

@@ -28,7 +28,7 @@ typedef struct {
     porep_graph_t g;
 } c1_entry_t;
 
-typedef int (*witness_fn)(jobs_source_t *s, size_t u, cs_t **out, err_t *err);
+typedef int (*witness_fn)(jobs_source_t *s, size_t u, cs_mode_t mode, cs_t **out, err_t *err);
 
 struct jobs_source {
     const jobs_campaign_t *c;
@@ -40,13 +40,13 @@ struct jobs_source {
     c1_entry_t cache[C1_CACHE];
 };
 
-static int witness_test(jobs_source_t *s, size_t u, cs_t **out, err_t *err)
+static int witness_test(jobs_source_t *s, size_t u, cs_mode_t mode, cs_t **out, err_t *err)
 {
     jobs_unit_t un = jobs_unit_get(s->c, u);
     const jobs_sector_t *sec = &s->c->sectors[un.sector];
     err_t e2;
     gm_err_clear(&e2);
-    int rc = groth16_circuit_witness(out, &s->c->circuit, jobs_unit_seed(sec->seed, un.partition), &e2);
+    int rc = groth16_circuit_witness_mode(out, &s->c->circuit, jobs_unit_seed(sec->seed, un.partition), mode, &e2);
     if (rc)
         return gm_err_set(err, rc, "sector %s partition %u: %s", sec->id, un.partition, e2.msg);
     return 0;
@@ -74,7 +74,7 @@ static void entry_clear(c1_entry_t *e)
 
 static int sector_c1(jobs_source_t *s, size_t si, c1_entry_t **out, err_t *err);
 
-static int witness_porep(jobs_source_t *s, size_t u, cs_t **out, err_t *err)
+static int witness_porep(jobs_source_t *s, size_t u, cs_mode_t mode, cs_t **out, err_t *err)
 {
     jobs_unit_t un = jobs_unit_get(s->c, u);
     const jobs_sector_t *sec = &s->c->sectors[un.sector];
@@ -90,7 +90,7 @@ static int witness_porep(jobs_source_t *s, size_t u, cs_t **out, err_t *err)
     if (un.partition >= e->c1.partitions)
         return gm_err_set(err, GM_EINVAL, "%s: sector %s (%s '%s'): partition %u: its C1 has %u partition(s)", file,
                           sec->id, what, sec->path, un.partition, e->c1.partitions);
-    if ((rc = groth16_circuit_c1_witness(out, &s->c->circuit, &e->c1, un.partition, &e2)))
+    if ((rc = groth16_circuit_c1_witness_mode(out, &s->c->circuit, &e->c1, un.partition, mode, &e2)))
         return gm_err_set(err, rc, "%s: sector %s (%s '%s') partition %u: %s", file, sec->id, what, sec->path,
                           un.partition, e2.msg);
     size_t n = groth16_porep_input_count(&e->c1);
@@ -137,7 +137,15 @@ int jobs_source_witness(jobs_source_t *s, size_t u, cs_t **out, err_t *err)
     *out = NULL;
     if (u >= jobs_unit_count(s->c))
         return gm_err_set(err, GM_EINVAL, "unit %zu: out of range (the campaign has %zu)", u, jobs_unit_count(s->c));
-    return s->witness(s, u, out, err);
+    return s->witness(s, u, CS_WITNESS, out, err);
+}
+
+int jobs_source_check(jobs_source_t *s, size_t u, cs_t **out, err_t *err)
+{
+    *out = NULL;
+    if (u >= jobs_unit_count(s->c))
+        return gm_err_set(err, GM_EINVAL, "unit %zu: out of range (the campaign has %zu)", u, jobs_unit_count(s->c));
+    return s->witness(s, u, CS_CHECK, out, err);
 }
 
 void jobs_source_close(jobs_source_t *s)

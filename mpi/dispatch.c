@@ -110,7 +110,7 @@ void mr_comm_worker(void *arg)
         mr_result_t *res = take_results_locked(s, &nres);
         bool report_err = s->fatal && !error_sent;
         err_t ferr = s->ferr;
-        bool finished = s->prover_done && s->witness_done && s->nresults == 0;
+        bool finished = s->prover_done && s->prepare_done && s->witness_done && s->nresults == 0;
         pthread_mutex_unlock(&s->mu);
 
         uint64_t t0 = gm_now_ns(), c0 = gm_thread_cpu_ns();
@@ -357,7 +357,7 @@ void mr_comm_root(void *arg)
         mr_result_t *res = take_results_locked(s, &nres);
         int lfatal = s->fatal;
         err_t lerr = s->ferr;
-        bool local_done = s->prover_done && s->witness_done && s->nresults == 0;
+        bool local_done = s->prover_done && s->prepare_done && s->witness_done && s->nresults == 0;
         pthread_mutex_unlock(&s->mu);
         if (lfatal && !cm->fatal) {
             gm_err_set(&e, lfatal, "rank 0 (%s): %s", cm->host, lerr.msg);

@@ -30,6 +30,7 @@ void mr_metrics_finish(mr_state_t *s)
     mr_metrics_t *m = &s->m;
     m->rank = s->rank;
     m->threads = (int32_t)topo_pool_size(s->pool);
+    m->prep_threads = (int32_t)topo_pool_size(s->prep_pool);
     m->ndomains = s->topo ? (int32_t)topo_l3_count(s->topo) : 1;
     if (gethostname(m->host, sizeof m->host) != 0)
         snprintf(m->host, sizeof m->host, "?");
@@ -41,9 +42,12 @@ void mr_metrics_finish(mr_state_t *s)
     m->prover_bytes = s->prover ? groth16_prover_memory(s->prover) : 0;
     m->alloc_peak = gm_mem_peak();
     m->rss_peak = gm_rss_peak();
-    m->cpu_known[MR_WITNESS] = 1;
-    m->cpu_known[MR_IO] = 1;
-    m->cpu_known[MR_WAIT] = 1; /* a waiting prover sleeps on a condition variable */
+    /* Every stage's CPU is measured: the witness and comm threads' own
+     * clocks, the pools' threads for abc, ntt, msm and verify (groth16's
+     * cpu_* timings), and a waiting finish role sleeps on a condition
+     * variable. */
+    for (int st = 0; st < MR_NSTAGES; st++)
+        m->cpu_known[st] = 1;
     m->cpu_ns[MR_WAIT] = 0;
     for (int c = 0; c < MR_NCS; c++)
         for (int i = 0; i < MR_MAX_EVENTS; i++)
@@ -80,9 +84,5 @@ void mr_metrics_finish(mr_state_t *s)
         for (unsigned d = 0; d < ndom; d++)
             if (topo_counters_value(s->ctr_pool, s->cstage_prove, (int)d, i, &v) == 0)
                 m->ev_dom[d][i] = v;
-        if (!strcmp(m->ev_name[i], "task-clock") && !isnan(m->ev[MR_CS_PROVE][i])) {
-            m->cpu_ns[MR_PROVE] = (uint64_t)m->ev[MR_CS_PROVE][i];
-            m->cpu_known[MR_PROVE] = 1;
-        }
     }
 }

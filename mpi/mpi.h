@@ -59,11 +59,18 @@ typedef struct {
     int rank, size;         /* this process's rank and the job's size */
     size_t total, proved, resumed;
     mpi_report_t *report;   /* rank 0 after a completed run (also after a failed one when the ranks finished); else NULL */
-    char report_json[1100]; /* paths of the written report files (rank 0), "" otherwise */
+    char report_json[1100]; /* paths of the written report files (rank 0), "" otherwise; mode "check": check.json */
     char report_csv[1100];
+    char *check_text;       /* mode "check", rank 0: the per-unit table (malloc'd; the caller frees it); else NULL */
 } mpi_result_t;
 
-/* Runs the campaign at campaign_path on every rank of the job (every rank
+/* A campaign with "mode": "check" runs no prover: every rank checks its
+ * share of the units (u = rank, rank + size, ...) in synth's CS_CHECK mode,
+ * no parameters are read or made, and rank 0 writes OUT/check.json (path in
+ * report_json) and fills check_text; proved counts the units that hold, and
+ * the return is GM_EVERIFY (or the unit's own error) for the first that
+ * does not (mpi/check.c, docs/campaign.md).
+ * Runs the campaign at campaign_path on every rank of the job (every rank
  * calls it; only rank 0 reads the file, the others receive its normalized
  * text). Rank 0 validates the campaign, generates missing test parameters
  * ("setup": "auto"), reads the journal of the output directory (finished

@@ -7,7 +7,7 @@
  *   run.c       mpi_campaign_run: MPI init, the set-up protocol (rank 0
  *               validates and broadcasts the campaign; every rank loads the
  *               parameters; one status for all), the roles, the final status.
- *   pipeline.c  the witness and prover roles and the rank state's queues.
+ *   pipeline.c  the witness, prepare and finish roles and the rank state's queues.
  *   dispatch.c  the comm role: rank 0's dispatcher and writer, the other
  *               ranks' request/send loop; the message protocol.
  *   resume.c    the output directory: proof files and the journal.
@@ -33,11 +33,11 @@
 
 typedef enum {
     MR_WITNESS = 0, /* witness synthesis (witness thread) */
-    MR_ABC,         /* a, b, c = A z, B z, C z (inside groth16_prove) */
-    MR_NTT,         /* h by NTTs (inside groth16_prove) */
-    MR_MSM,         /* the five MSMs (inside groth16_prove) */
-    MR_VERIFY,      /* verification: the rank's own (inside groth16_prove) plus rank 0's */
-    MR_PROVE,       /* the groth16_prove calls as a whole (abc + ntt + msm + rank verify) */
+    MR_ABC,         /* a, b, c = A z, B z, C z (groth16_prepare, prepare pool) */
+    MR_NTT,         /* h by NTTs (groth16_prepare, prepare pool) */
+    MR_MSM,         /* the five MSMs and the assembly (groth16_finish, MSM pool) */
+    MR_VERIFY,      /* verification: the rank's own (inside groth16_finish) plus rank 0's */
+    MR_PROVE,       /* groth16_prepare + groth16_finish as a whole (abc + ntt + msm + rank verify) */
     MR_IO,          /* proof files and journal (rank 0), MPI sends and receives (all) */
     MR_WAIT,        /* the prover idle, waiting for witnesses or work */
     MR_NSTAGES
@@ -57,7 +57,8 @@ enum { MR_CS_WITNESS = 0, MR_CS_PROVE = 1, MR_NCS = 2 };
  * is not available. */
 typedef struct {
     int32_t rank;
-    int32_t threads;      /* prover pool workers */
+    int32_t threads;      /* MSM pool workers */
+    int32_t prep_threads; /* prepare pool workers */
     int32_t ndomains;     /* L3 domains of the node (topo) */
     int32_t nev;          /* events in ev_name */
     char host[64];
@@ -68,8 +69,9 @@ typedef struct {
     uint64_t wall_ns[MR_NSTAGES];
     uint64_t cpu_ns[MR_NSTAGES];
     uint8_t cpu_known[MR_NSTAGES];
-    uint64_t params_bytes, prover_bytes, witness_bytes, mem_budget;
+    uint64_t params_bytes, prover_bytes, witness_bytes, unit_bytes, mem_budget;
     uint32_t inflight_max, inflight_peak;
+    uint32_t depth, depth_wanted;  /* pipeline depth used, and the campaign's */
     uint64_t alloc_peak, rss_peak;
     char ev_name[MR_MAX_EVENTS][MR_EV_NAME];
     uint8_t ev_avail[MR_MAX_EVENTS];
@@ -94,10 +96,12 @@ typedef struct {
     uint8_t *pub;        /* n_pub * 32 bytes, Fr little-endian (malloc'd) */
 } mr_result_t;
 
-/* A synthesized witness waiting for the prover. */
+/* A synthesized witness waiting for the prepare role (prep NULL), or a
+ * prepared unit waiting for the finish role (prep holds its h; cs, its z). */
 typedef struct {
     size_t unit;
     cs_t *cs;
+    groth16_prepared_t *prep;
 } mr_ready_t;
 
 /* The state of one rank during the campaign. The lock guards every field
@@ -106,14 +110,16 @@ typedef struct {
     const jobs_campaign_t *c;
     int rank, size;
     unsigned batch;           /* k */
-    unsigned max_inflight;    /* witnesses alive at once (memory budget) */
+    unsigned depth;           /* units prepared ahead of the batch being finished */
+    unsigned max_inflight;    /* witnesses alive at once: k + depth + 1 */
 
     /* fixed for the run, set up by run.c */
     jobs_source_t *src;
     groth16_prover_t *prover;
     const groth16_params_t *params;
     const topo_t *topo;
-    topo_pool_t *pool;        /* the machine-wide prover pool */
+    topo_pool_t *pool;        /* the machine-wide MSM pool (finish) */
+    topo_pool_t *prep_pool;   /* the prepare pool (mr_prepare_threads workers) */
     topo_counters_t *ctr_pool;
     const topo_evset_t *evset;
     unsigned cstage_prove;
@@ -126,12 +132,18 @@ typedef struct {
     size_t todo_head, todo_len, todo_cap;
     bool no_more;             /* the dispatcher has nothing more for this rank */
     bool abort;               /* stop early (an error somewhere) */
-    mr_ready_t *ready;        /* max_inflight slots */
+    mr_ready_t *ready;        /* max_inflight slots: witnesses, in order */
     size_t nready;
-    unsigned inflight;        /* witnesses being made, ready or being proved */
+    mr_ready_t *prepared;     /* nunits slots: prepared units, in order */
+    size_t nprepared;
+    groth16_prepared_t **units;      /* all k + depth units (owned) */
+    groth16_prepared_t **free_units; /* those not prepared, being prepared or finished */
+    size_t nunits, nfree;
+    unsigned inflight;        /* witnesses being made, ready, prepared or being proved */
     unsigned in_witness;      /* units taken by the witness thread, not yet in ready */
-    unsigned in_prove;        /* units being proved */
-    bool witness_done, prover_done;
+    unsigned in_prepare;      /* units being prepared */
+    unsigned in_prove;        /* units being finished */
+    bool witness_done, prepare_done, prover_done;
     mr_result_t *results;     /* finished, not yet handed to the comm role */
     size_t nresults, results_cap;
     int fatal;                /* first error of a local role */
@@ -143,13 +155,33 @@ typedef struct {
 } mr_state_t;
 
 /* pipeline.c */
-int mr_state_init(mr_state_t *s, const jobs_campaign_t *c, int rank, int size, unsigned max_inflight, err_t *err)
-    __attribute__((warn_unused_result));
+/* The state with k + depth prepared units of prover's size (the budget is
+ * run.c's business). Returns 0 or GM_ENOMEM. */
+int mr_state_init(mr_state_t *s, const jobs_campaign_t *c, int rank, int size, unsigned depth,
+                  groth16_prover_t *prover, err_t *err) __attribute__((warn_unused_result));
 void mr_state_free(mr_state_t *s);
-/* The role task for topo_pool_run on a pool of 3 workers, 3 tasks: each task
- * claims one role. Worker 0 (the caller, which created the prover pool, so
- * that pool's counters see it as worker 0) takes the prover role; the
- * others take comm, then witness (see pipeline.c). claimed starts at 0. */
+/* What the memory budget must hold, in bytes: the parameters and the
+ * prover's scratch once, each witness alive, each prepared unit (h). */
+typedef struct {
+    uint64_t budget;
+    const char *what;   /* names the budget in messages ("--mem-budget") */
+    uint64_t params, prover, witness, unit;
+} mr_budget_t;
+/* The pipeline depth (pipeline.c) for a batch of k: the campaign's `want`,
+ * lowered to what the budget holds (fixed + (k + d + 1) witnesses + (k + d)
+ * units). Returns 0 or GM_EINVAL when not even d = 0 fits (err names the
+ * budget and each part). */
+int mr_pipeline_depth(unsigned *depth, const mr_budget_t *b, unsigned k, unsigned want, err_t *err)
+    __attribute__((warn_unused_result));
+/* Threads of the prepare pool for an MSM pool of msm_threads: ceil(T / 3),
+ * at least 1 (pipeline.c says why). */
+unsigned mr_prepare_threads(unsigned msm_threads);
+/* The role task for topo_pool_run on a pool of MR_NROLES workers, MR_NROLES
+ * tasks: each task claims one role. Worker 0 (the caller, which created the
+ * MSM pool, so that pool's counters see it as worker 0) takes the finish
+ * role; the others take comm, witness, then prepare (see pipeline.c).
+ * claimed starts at 0. */
+#define MR_NROLES 4
 typedef struct {
     mr_state_t *s;
     void (*comm)(void *comm_arg);
@@ -204,6 +236,12 @@ int mr_out_write(mr_out_t *o, size_t u, const uint8_t proof[GROTH16_PROOF_BYTES]
 void mr_out_close(mr_out_t *o);
 /* The journal's path (for messages). */
 const char *mr_out_journal_path(const mr_out_t *o);
+
+/* check.c: a "mode": "check" campaign on every rank, after phase 2 (comm
+ * is an MPI_Comm *). Returns 0 or the same non-zero code on every rank;
+ * rank 0 fills res (total, proved, check_text, report_json) and err. */
+int mr_check_run(const jobs_campaign_t *c, void *comm, int rank, int size, mpi_result_t *res, err_t *err)
+    __attribute__((warn_unused_result));
 
 /* report.c */
 /* Builds the report from every rank's metrics (m[r] for rank r). */

@@ -1,42 +1,59 @@
 /*
- * mpi/pipeline.c — the two compute roles of a rank and the queues between
+ * mpi/pipeline.c — the three compute roles of a rank and the queues between
  * them and the comm role.
  *
  * DESIGN
- *  - Three roles per rank, run as the three tasks of one topo_pool_run on a
- *    flat pool of 3 workers (only topo/ starts threads); each task claims a
+ *  - Four roles per rank, run as the four tasks of one topo_pool_run on a
+ *    flat pool of 4 workers (only topo/ starts threads); each task claims a
  *    role: the comm role (dispatch.c; the only one that calls MPI while the
- *    campaign runs), the witness role and the prover role. The caller
- *    (worker 0, the main thread, which created the prover pool) prefers the
- *    prover role, so the prover pool's per-thread counters, which count the
- *    creating thread as worker 0, see the thread that really drives it. Every
- *    task claims exactly one role, and a thread takes a second task only
- *    after its first role ended, so all three always run (no role waits on
- *    one that cannot start). The roles are long-running loops that
- *    meet at one mutex and one condition variable in mr_state_t; nobody
- *    spins (a 2-core VM is shared by several ranks).
+ *    campaign runs), the witness role, the prepare role and the finish role.
+ *    The caller (worker 0, the main thread, which created the MSM pool)
+ *    prefers the finish role, so that pool's per-thread counters, which
+ *    count the creating thread as worker 0, see the thread that really
+ *    drives it. Every task claims exactly one role, and a thread takes a
+ *    second task only after its first role ended, so all four always run
+ *    (no role waits on one that cannot start). The roles are long-running
+ *    loops that meet at one mutex and one condition variable in mr_state_t;
+ *    nobody spins (a 2-core VM is shared by several ranks).
  *  - Flow: comm appends unit numbers to `todo`; the witness role takes them
  *    in order, synthesizes each witness (jobs_source_witness, one thread)
- *    and appends it to `ready`; the prover role takes up to k = batch_size
- *    ready witnesses and proves them in ONE groth16_prove call on the
- *    machine-wide pool (the parameters and bases are shared by the k proofs:
- *    the cross-sector batch, since k consecutive units are k sectors);
- *    results go to `results`, which comm drains (sends to rank 0, or writes
- *    them on rank 0).
- *  - Pipelining: while the prover is in the MSMs of batch i, the witness
- *    role already synthesizes the units of batch i + 1. The bound is
- *    `inflight` (witnesses made, being made, ready or being proved) <=
- *    max_inflight, which run.c derives from the memory budget; the witness
- *    role waits when the bound is reached. a/b/c runs inside groth16_prove,
- *    on the prover pool, so it overlaps with the next witness, not with the
- *    current batch's MSMs.
- *  - The prover does not wait for a full batch when no more witnesses are
- *    coming soon (todo empty and the witness role idle): it proves what it
- *    has, so the tail of a campaign is not held back.
+ *    and appends it to `ready`; the prepare role takes them in order with a
+ *    free prepared unit and runs groth16_prepare (a/b/c and the NTTs) on the
+ *    prepare pool, appending to `prepared`; the finish role takes up to k =
+ *    batch_size prepared units and runs their MSMs and checks in ONE
+ *    groth16_finish call on the machine-wide MSM pool (the parameters and
+ *    bases are shared by the k proofs: the cross-sector batch, since k
+ *    consecutive units are k sectors); results go to `results`, which comm
+ *    drains (sends to rank 0, or writes them on rank 0).
+ *  - Pipelining: while the finish role is in the MSMs of batch i, the
+ *    witness and prepare roles work on the next units. The campaign's
+ *    pipeline_depth d bounds it: there are k + d prepared units (each holds
+ *    h, m field elements), so at most d units are prepared ahead of the
+ *    batch being finished (d = 0: prepare waits for the MSMs, no overlap);
+ *    the witnesses alive (made, being made, ready, prepared or being
+ *    finished: the unit's z is its witness) are at most max_inflight = k +
+ *    d + 1. run.c derives d from the memory budget (it lowers the
+ *    campaign's value when the budget is short and says so in the report).
+ *  - Cores: the MSM pool has the rank's T threads; the prepare pool has
+ *    ceil(T / 3) (mr_prepare_threads). Measured on a 2 KiB PoRep partition
+ *    (tests/integration/mpi_porep.sh, 1 + 1 threads per rank): prepare 10.2
+ *    s of CPU (a/b/c 0.6, NTTs 9.6), finish 25.4 s (MSMs), a ratio of 0.40;
+ *    at 512 MiB it is 19.6 s against about 42 s (0.46; bench/README.md) and
+ *    at 32 GiB, where the domain is not padded, about 0.3 by the same
+ *    per-point costs. A third of the cores lets prepare keep d units ready
+ *    while the MSMs run. While both run, the cores are oversubscribed by the
+ *    prepare and witness threads and the kernel shares them (the MSM hands
+ *    out tasks dynamically, so a descheduled worker does not hold the
+ *    others back); the total CPU per unit is the same either way. With a
+ *    GPU taking the MSMs, the CPU is the prepare pool's.
+ *  - The finish role does not wait for a full batch when no more units are
+ *    coming soon (todo empty and the witness and prepare roles idle with
+ *    nothing queued): it proves what it has, so the tail of a campaign is
+ *    not held back.
  *  - Errors: the first error of a role is kept in s->fatal / s->ferr and
  *    sets s->abort, which every role checks at each step; comm reports it.
- *  - Stage times are summed per rank under the lock (they are per batch,
- *    not per point: no contention worth the name).
+ *  - Stage times are summed per rank under the lock (they are per unit or
+ *    batch, not per point: no contention worth the name).
  */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -46,21 +63,59 @@
 
 const char *const mr_stage_names[MR_NSTAGES] = {"witness", "abc", "ntt", "msm", "verify", "prove", "io", "wait"};
 
-int mr_state_init(mr_state_t *s, const jobs_campaign_t *c, int rank, int size, unsigned max_inflight, err_t *err)
+int mr_pipeline_depth(unsigned *depth, const mr_budget_t *b, unsigned k, unsigned want, err_t *err)
+{
+    const double mib = 1048576.0;
+    uint64_t per = b->witness + b->unit, fixed = b->params + b->prover;
+    uint64_t need0 = fixed + (uint64_t)k * per + b->witness;
+    if (b->budget < need0)
+        return gm_err_set(err, GM_EINVAL,
+                          "%s: %.1f MiB per rank is below the %.1f MiB this campaign needs (parameters %.1f MiB, "
+                          "prover scratch %.1f MiB, a batch of %u units at %.1f MiB each (witness %.1f, h %.1f) "
+                          "and one witness ahead)",
+                          b->what, (double)b->budget / mib, (double)need0 / mib, (double)b->params / mib,
+                          (double)b->prover / mib, k, (double)per / mib, (double)b->witness / mib,
+                          (double)b->unit / mib);
+    uint64_t fit = (b->budget - need0) / per;
+    *depth = fit < want ? (unsigned)fit : want;
+    return 0;
+}
+
+unsigned mr_prepare_threads(unsigned msm_threads) { return msm_threads ? (msm_threads + 2) / 3 : 1; }
+
+int mr_state_init(mr_state_t *s, const jobs_campaign_t *c, int rank, int size, unsigned depth,
+                  groth16_prover_t *prover, err_t *err)
 {
     memset(s, 0, sizeof *s);
     s->c = c;
     s->rank = rank;
     s->size = size;
     s->batch = c->batch_size;
-    s->max_inflight = max_inflight;
+    s->depth = depth;
+    s->max_inflight = s->batch + depth + 1;
+    s->nunits = s->batch + depth;
     s->todo_cap = jobs_unit_count(c) + 1;
     s->todo = calloc(s->todo_cap, sizeof *s->todo);
-    s->ready = calloc(max_inflight, sizeof *s->ready);
-    if (!s->todo || !s->ready) {
-        free(s->todo);
+    s->ready = calloc(s->max_inflight, sizeof *s->ready);
+    s->prepared = calloc(s->nunits, sizeof *s->prepared);
+    s->units = calloc(s->nunits, sizeof *s->units);
+    s->free_units = calloc(s->nunits, sizeof *s->free_units);
+    int rc = 0;
+    if (!s->todo || !s->ready || !s->prepared || !s->units || !s->free_units)
+        rc = gm_err_set(err, GM_ENOMEM, "rank state: out of memory");
+    for (size_t i = 0; !rc && i < s->nunits; i++)
+        if (!(rc = groth16_prepared_create(&s->units[i], prover, err)))
+            s->free_units[s->nfree++] = s->units[i];
+    if (rc) {
+        for (size_t i = 0; s->units && i < s->nunits; i++)
+            groth16_prepared_free(s->units[i]);
+        free(s->units);
+        free(s->free_units);
+        free(s->prepared);
         free(s->ready);
-        return gm_err_set(err, GM_ENOMEM, "rank state: out of memory");
+        free(s->todo);
+        memset(s, 0, sizeof *s);
+        return rc;
     }
     pthread_mutex_init(&s->mu, NULL);
     pthread_cond_init(&s->cv, NULL);
@@ -73,9 +128,16 @@ void mr_state_free(mr_state_t *s)
         return;
     for (size_t i = 0; i < s->nready; i++)
         cs_destroy(s->ready[i].cs);
+    for (size_t i = 0; i < s->nprepared; i++)
+        cs_destroy(s->prepared[i].cs);
+    for (size_t i = 0; i < s->nunits; i++)
+        groth16_prepared_free(s->units[i]);
     for (size_t i = 0; i < s->nresults; i++)
         free(s->results[i].pub);
     free(s->results);
+    free(s->units);
+    free(s->free_units);
+    free(s->prepared);
     free(s->ready);
     free(s->todo);
     topo_counters_destroy(s->ctr_witness);
@@ -155,8 +217,7 @@ static void witness_role(mr_state_t *s)
             break;
         }
         GM_ASSERT(s->nready < s->max_inflight);
-        s->ready[s->nready].unit = u;
-        s->ready[s->nready].cs = cs;
+        s->ready[s->nready] = (mr_ready_t){.unit = u, .cs = cs};
         s->nready++;
         pthread_cond_broadcast(&s->cv);
     }
@@ -165,7 +226,67 @@ static void witness_role(mr_state_t *s)
     pthread_mutex_unlock(&s->mu);
 }
 
-/* ---- the prover role ------------------------------------------------------------------ */
+/* ---- the prepare role ------------------------------------------------------------------ */
+
+static void witness_of(groth16_witness_t *w, const cs_t *cs)
+{
+    w->inputs = cs_input_values(cs);
+    w->n_inputs = cs_num_inputs(cs);
+    w->aux = cs_aux_values(cs);
+    w->n_aux = cs_num_aux(cs);
+}
+
+static void prepare_role(mr_state_t *s)
+{
+    err_t e;
+    pthread_mutex_lock(&s->mu);
+    for (;;) {
+        while (!s->abort && !(s->witness_done && s->nready == 0) && (s->nready == 0 || s->nfree == 0))
+            pthread_cond_wait(&s->cv, &s->mu);
+        if (s->abort || (s->witness_done && s->nready == 0))
+            break;
+        mr_ready_t it = s->ready[0];
+        memmove(s->ready, s->ready + 1, (s->nready - 1) * sizeof *s->ready);
+        s->nready--;
+        it.prep = s->free_units[--s->nfree];
+        s->in_prepare++;
+        pthread_mutex_unlock(&s->mu);
+
+        groth16_witness_t w;
+        witness_of(&w, it.cs);
+        groth16_timings_t tm;
+        gm_err_clear(&e);
+        int rc = groth16_prepare(s->prover, it.prep, &w, s->prep_pool, &tm, &e);
+
+        pthread_mutex_lock(&s->mu);
+        s->in_prepare--;
+        s->m.wall_ns[MR_ABC] += tm.abc;
+        s->m.cpu_ns[MR_ABC] += tm.cpu_abc;
+        s->m.wall_ns[MR_NTT] += tm.ntt;
+        s->m.cpu_ns[MR_NTT] += tm.cpu_ntt;
+        s->m.wall_ns[MR_PROVE] += tm.total;
+        s->m.cpu_ns[MR_PROVE] += tm.cpu_abc + tm.cpu_ntt;
+        if (rc) {
+            char uname[JOBS_ID_LEN + 16];
+            jobs_unit_name(uname, sizeof uname, s->c, it.unit);
+            err_t e2;
+            gm_err_set(&e2, rc, "unit %s: %s", uname, e.msg);
+            s->free_units[s->nfree++] = it.prep;
+            cs_destroy(it.cs);
+            s->inflight--;
+            fail_locked(s, rc, &e2);
+            break;
+        }
+        GM_ASSERT(s->nprepared < s->nunits);
+        s->prepared[s->nprepared++] = it;
+        pthread_cond_broadcast(&s->cv);
+    }
+    s->prepare_done = true;
+    pthread_cond_broadcast(&s->cv);
+    pthread_mutex_unlock(&s->mu);
+}
+
+/* ---- the finish role ------------------------------------------------------------------- */
 
 static int push_result_locked(mr_state_t *s, const mr_result_t *r)
 {
@@ -181,68 +302,83 @@ static int push_result_locked(mr_state_t *s, const mr_result_t *r)
     return 0;
 }
 
-static void prover_role(mr_state_t *s)
+/* No more prepared units are coming soon: nothing queued or in the making
+ * upstream (lock held). */
+static bool upstream_idle_locked(const mr_state_t *s)
+{
+    return s->todo_len == 0 && s->in_witness == 0 && s->nready == 0 && s->in_prepare == 0;
+}
+
+/* The results of a finished batch (proof bytes, public inputs) into res.
+ * Returns 0 or GM_ENOMEM (res[].pub freed). */
+static int batch_results(mr_state_t *s, mr_result_t *res, const mr_ready_t *items, const groth16_proof_t *proofs,
+                         size_t n)
+{
+    int rc = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t nin;
+        const fr_t *in = groth16_prepared_inputs(items[i].prep, &nin);
+        memset(&res[i], 0, sizeof res[i]);
+        res[i].unit = items[i].unit;
+        res[i].rank = (uint32_t)s->rank;
+        res[i].verified = s->rank_verifies;
+        res[i].n_pub = (uint32_t)(nin - 1);
+        groth16_proof_to_bytes(res[i].proof, &proofs[i]);
+        res[i].pub = malloc(res[i].n_pub * FR_BYTES + 1);
+        if (!res[i].pub) {
+            rc = GM_ENOMEM;
+            continue;
+        }
+        for (uint32_t j = 0; j < res[i].n_pub; j++)
+            fr_to_bytes_le(res[i].pub + (size_t)j * FR_BYTES, &in[j + 1]);
+    }
+    if (rc)
+        for (size_t i = 0; i < n; i++)
+            free(res[i].pub), res[i].pub = NULL;
+    return rc;
+}
+
+static void finish_role(mr_state_t *s)
 {
     unsigned k = s->batch;
-    groth16_witness_t *w = calloc(k, sizeof *w);
+    groth16_prepared_t **units = calloc(k, sizeof *units);
     groth16_proof_t *proofs = calloc(k, sizeof *proofs);
     mr_ready_t *items = calloc(k, sizeof *items);
     mr_result_t *res = calloc(k, sizeof *res);
     err_t e;
     gm_err_clear(&e);
     pthread_mutex_lock(&s->mu);
-    if (!w || !proofs || !items || !res) {
+    if (!units || !proofs || !items || !res) {
         gm_err_set(&e, GM_ENOMEM, "rank %d: prover: out of memory", s->rank);
         fail_locked(s, GM_ENOMEM, &e);
     }
     for (;;) {
         uint64_t tw0 = gm_now_ns();
-        while (!s->abort && !(s->witness_done && s->nready == 0) && s->nready < k &&
-               !(s->nready > 0 && s->todo_len == 0 && s->in_witness == 0))
+        while (!s->abort && !(s->prepare_done && s->nprepared == 0) && s->nprepared < k &&
+               !(s->nprepared > 0 && upstream_idle_locked(s)))
             pthread_cond_wait(&s->cv, &s->mu);
         s->m.wall_ns[MR_WAIT] += gm_now_ns() - tw0;
-        if (s->abort || (s->witness_done && s->nready == 0))
+        if (s->abort || (s->prepare_done && s->nprepared == 0))
             break;
-        size_t n = s->nready < k ? s->nready : k;
-        memcpy(items, s->ready, n * sizeof *items);
-        memmove(s->ready, s->ready + n, (s->nready - n) * sizeof *s->ready);
-        s->nready -= n;
+        size_t n = s->nprepared < k ? s->nprepared : k;
+        memcpy(items, s->prepared, n * sizeof *items);
+        memmove(s->prepared, s->prepared + n, (s->nprepared - n) * sizeof *s->prepared);
+        s->nprepared -= n;
         s->in_prove += (unsigned)n;
         pthread_mutex_unlock(&s->mu);
 
-        for (size_t i = 0; i < n; i++) {
-            w[i].inputs = cs_input_values(items[i].cs);
-            w[i].n_inputs = cs_num_inputs(items[i].cs);
-            w[i].aux = cs_aux_values(items[i].cs);
-            w[i].n_aux = cs_num_aux(items[i].cs);
-        }
+        for (size_t i = 0; i < n; i++)
+            units[i] = items[i].prep;
         groth16_timings_t tm;
         memset(&tm, 0, sizeof tm);
         gm_err_clear(&e);
         if (s->ctr_pool)
             topo_counters_begin(s->ctr_pool, s->cstage_prove);
-        uint64_t t0 = gm_now_ns();
-        int rc = groth16_prove(s->prover, proofs, w, n, NULL,
-                               s->rank_verifies ? GROTH16_PROVE_DEFAULT : GROTH16_PROVE_NO_VERIFY, s->pool, &tm, &e);
-        uint64_t t1 = gm_now_ns();
+        int rc = groth16_finish(s->prover, proofs, units, n, NULL,
+                                s->rank_verifies ? GROTH16_PROVE_DEFAULT : GROTH16_PROVE_NO_VERIFY, s->pool, &tm, &e);
         if (s->ctr_pool)
             topo_counters_end(s->ctr_pool, s->cstage_prove);
-        int rc2 = 0;
-        for (size_t i = 0; !rc && i < n; i++) {
-            memset(&res[i], 0, sizeof res[i]);
-            res[i].unit = items[i].unit;
-            res[i].rank = (uint32_t)s->rank;
-            res[i].verified = s->rank_verifies;
-            res[i].n_pub = (uint32_t)(w[i].n_inputs - 1);
-            groth16_proof_to_bytes(res[i].proof, &proofs[i]);
-            res[i].pub = malloc(res[i].n_pub * FR_BYTES + 1);
-            if (!res[i].pub) {
-                rc2 = GM_ENOMEM;
-                continue;
-            }
-            for (uint32_t j = 0; j < res[i].n_pub; j++)
-                fr_to_bytes_le(res[i].pub + (size_t)j * FR_BYTES, &w[i].inputs[j + 1]);
-        }
+        int rc2 = rc ? 0 : batch_results(s, res, items, proofs, n);
         char uname[JOBS_ID_LEN + 16] = "";
         if (rc)
             jobs_unit_name(uname, sizeof uname, s->c, items[0].unit);
@@ -250,16 +386,18 @@ static void prover_role(mr_state_t *s)
             cs_destroy(items[i].cs);
 
         pthread_mutex_lock(&s->mu);
+        for (size_t i = 0; i < n; i++)
+            s->free_units[s->nfree++] = units[i];
         s->in_prove -= (unsigned)n;
         s->inflight -= (unsigned)n;
-        s->m.wall_ns[MR_ABC] += tm.abc;
-        s->m.wall_ns[MR_NTT] += tm.ntt;
         s->m.wall_ns[MR_MSM] += tm.msm_a + tm.msm_b_g1 + tm.msm_b_g2 + tm.msm_l + tm.msm_h;
+        s->m.cpu_ns[MR_MSM] += tm.cpu_msm;
         s->m.wall_ns[MR_VERIFY] += tm.verify;
-        s->m.wall_ns[MR_PROVE] += t1 - t0;
+        s->m.cpu_ns[MR_VERIFY] += tm.cpu_verify;
+        s->m.wall_ns[MR_PROVE] += tm.total;
+        s->m.cpu_ns[MR_PROVE] += tm.cpu_msm + tm.cpu_verify;
+        pthread_cond_broadcast(&s->cv);
         if (rc || rc2) {
-            for (size_t i = 0; i < n; i++)
-                free(res[i].pub), res[i].pub = NULL;
             if (rc) {
                 err_t e2;
                 gm_err_set(&e2, rc, "batch of %zu units from %s: %s", n, uname, e.msg);
@@ -280,18 +418,17 @@ static void prover_role(mr_state_t *s)
             }
         s->m.units += n;
         s->t_last = gm_now_ns();
-        pthread_cond_broadcast(&s->cv);
     }
     s->prover_done = true;
     pthread_cond_broadcast(&s->cv);
     pthread_mutex_unlock(&s->mu);
-    free(w);
+    free(units);
     free(proofs);
     free(items);
     free(res);
 }
 
-enum { ROLE_COMM = 1, ROLE_WITNESS = 2, ROLE_PROVER = 4 };
+enum { ROLE_COMM = 1, ROLE_WITNESS = 2, ROLE_PREPARE = 4, ROLE_FINISH = 8 };
 
 /* Claims the first free role of the preference list. */
 static unsigned claim(mr_roles_t *r, const unsigned *pref, int n)
@@ -308,13 +445,15 @@ void mr_roles_task(void *arg, size_t task, unsigned worker)
 {
     (void)task;
     mr_roles_t *r = arg;
-    static const unsigned main_pref[] = {ROLE_PROVER, ROLE_COMM, ROLE_WITNESS};
-    static const unsigned other_pref[] = {ROLE_COMM, ROLE_WITNESS, ROLE_PROVER};
-    unsigned role = claim(r, worker == 0 ? main_pref : other_pref, 3);
+    static const unsigned main_pref[] = {ROLE_FINISH, ROLE_COMM, ROLE_WITNESS, ROLE_PREPARE};
+    static const unsigned other_pref[] = {ROLE_COMM, ROLE_WITNESS, ROLE_PREPARE, ROLE_FINISH};
+    unsigned role = claim(r, worker == 0 ? main_pref : other_pref, MR_NROLES);
     if (role == ROLE_COMM)
         r->comm(r->comm_arg);
     else if (role == ROLE_WITNESS)
         witness_role(r->s);
-    else if (role == ROLE_PROVER)
-        prover_role(r->s);
+    else if (role == ROLE_PREPARE)
+        prepare_role(r->s);
+    else if (role == ROLE_FINISH)
+        finish_role(r->s);
 }

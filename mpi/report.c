@@ -126,6 +126,9 @@ int mr_report_build(mpi_report_t **out, const jobs_campaign_t *c, const mr_metri
         json_object_set_new(o, "host", json_string(m->host));
         json_object_set_new(o, "threads", json_integer(m->threads));
         json_object_set_new(o, "l3_domains", json_integer(m->ndomains));
+        json_object_set_new(o, "prepare_threads", json_integer(m->prep_threads));
+        json_object_set_new(o, "pipeline_depth", json_integer(m->depth));
+        json_object_set_new(o, "pipeline_depth_wanted", json_integer(m->depth_wanted));
         json_object_set_new(o, "units", json_integer((json_int_t)m->units));
         json_object_set_new(o, "busy_s", json_real(busy));
         json_object_set_new(o, "run_s", json_real((double)m->run_ns * 1e-9));
@@ -135,6 +138,7 @@ int mr_report_build(mpi_report_t **out, const jobs_campaign_t *c, const mr_metri
         json_object_set_new(mem, "params_bytes", json_integer((json_int_t)m->params_bytes));
         json_object_set_new(mem, "prover_bytes", json_integer((json_int_t)m->prover_bytes));
         json_object_set_new(mem, "witness_bytes", json_integer((json_int_t)m->witness_bytes));
+        json_object_set_new(mem, "unit_bytes", json_integer((json_int_t)m->unit_bytes));
         json_object_set_new(mem, "inflight_max", json_integer(m->inflight_max));
         json_object_set_new(mem, "inflight_peak", json_integer(m->inflight_peak));
         json_object_set_new(mem, "alloc_peak_bytes", json_integer((json_int_t)m->alloc_peak));
@@ -340,20 +344,23 @@ void mpi_report_print_text(const mpi_report_t *r, FILE *f)
     fprintf(f, "  wall %.2f s, %s proofs/hour, load imbalance %s (busy max/mean), units per rank %.0f..%.0f\n",
             jnum(run, "wall_s"), a, b, jnum(run, "units_per_rank_min"), jnum(run, "units_per_rank_max"));
 
-    fprintf(f, "\nper rank:\n  %-4s %-12s %7s %3s %6s %8s %9s %9s %10s %9s %8s\n", "rank", "host", "threads", "L3",
-            "units", "busy_s", "proofs/h", "params", "alloc_peak", "rss_peak", "inflight");
+    fprintf(f, "\nper rank:\n  %-4s %-12s %7s %3s %6s %8s %9s %9s %10s %9s %8s %5s\n", "rank", "host", "threads",
+            "L3", "units", "busy_s", "proofs/h", "params", "alloc_peak", "rss_peak", "inflight", "depth");
     size_t i;
     json_t *rk;
     json_array_foreach(ranks, i, rk) {
         json_t *mem = json_object_get(rk, "memory");
         fmt_num(a, sizeof a, jnum(rk, "proofs_per_hour"), "%.0f");
-        fprintf(f, "  %-4.0f %-12s %7.0f %3.0f %6.0f %8.2f %9s %7.1fMi %8.1fMi %7.1fMi %4.0f/%-3.0f\n", jnum(rk, "rank"),
-                jstr(rk, "host"), jnum(rk, "threads"), jnum(rk, "l3_domains"), jnum(rk, "units"), jnum(rk, "busy_s"),
+        char th[24];
+        snprintf(th, sizeof th, "%.0f+%.0f", jnum(rk, "threads"), jnum(rk, "prepare_threads"));
+        fprintf(f, "  %-4.0f %-12s %7s %3.0f %6.0f %8.2f %9s %7.1fMi %8.1fMi %7.1fMi %4.0f/%-3.0f %5.0f\n",
+                jnum(rk, "rank"), jstr(rk, "host"), th, jnum(rk, "l3_domains"), jnum(rk, "units"), jnum(rk, "busy_s"),
                 a, mib(mem, "params_bytes"), mib(mem, "alloc_peak_bytes"), mib(mem, "rss_peak_bytes"),
-                jnum(mem, "inflight_peak"), jnum(mem, "inflight_max"));
+                jnum(mem, "inflight_peak"), jnum(mem, "inflight_max"), jnum(rk, "pipeline_depth"));
     }
 
-    fprintf(f, "\nper stage, wall s / cpu s (cpu n/a: runs inside groth16_prove, see 'prove'):\n  %-8s", "stage");
+    fprintf(f, "\nper stage, wall s / cpu s (cpu: every thread of the stage's pool; abc and ntt on the prepare "
+               "pool overlap msm and verify on the MSM pool; prove = abc + ntt + msm + verify):\n  %-8s", "stage");
     json_array_foreach(ranks, i, rk) {
         char h[24];
         snprintf(h, sizeof h, "rank %.0f", jnum(rk, "rank"));

@@ -126,7 +126,8 @@ typedef struct {
     jobs_campaign_t c;
     topo_t *topo;
     topo_pool_t *pool;
-    topo_pool_t *roles; /* 3 workers: comm, witness, prover (pipeline.c) */
+    topo_pool_t *roles; /* MR_NROLES workers: comm, witness, prepare, finish (pipeline.c) */
+    topo_pool_t *prep;  /* the prepare pool (pipeline.c) */
     cs_shape_t *shape;
     groth16_params_t *params;
     groth16_prover_t *prover;
@@ -153,6 +154,7 @@ static void ctx_free(rank_ctx_t *x)
     groth16_params_free(x->params);
     cs_shape_free(x->shape);
     topo_pool_destroy(x->roles);
+    topo_pool_destroy(x->prep);
     topo_pool_destroy(x->pool);
     topo_destroy(x->topo);
     jobs_campaign_free(&x->c);
@@ -175,7 +177,8 @@ static int rank_setup(rank_ctx_t *x, const mpi_opts_t *o, int rank, int size, in
         rc = topo_pool_create_machine(&x->pool, x->topo, TOPO_POOL_PIN, err);
     else
         rc = topo_pool_create_flat(&x->pool, threads, err);
-    if (rc || (rc = topo_pool_create_flat(&x->roles, 3, err)))
+    if (rc || (rc = topo_pool_create_flat(&x->roles, MR_NROLES, err)) ||
+        (rc = topo_pool_create_flat(&x->prep, mr_prepare_threads(topo_pool_size(x->pool)), err)))
         return rc;
     char pp[JOBS_PATH_LEN + 80];
     snprintf(pp, sizeof pp, "%s/%s.params", c->params_dir, c->circuit.id);
@@ -189,26 +192,21 @@ static int rank_setup(rank_ctx_t *x, const mpi_opts_t *o, int rank, int size, in
             return rc;
         x->have_pvk = true;
     }
-    /* The memory budget: parameters + prover scratch + in-flight witnesses. */
+    /* The memory budget: parameters + prover scratch + the units in flight
+     * (pipeline.c: witnesses and prepared units). */
     uint64_t budget = o && o->mem_budget ? o->mem_budget : c->mem_budget;
     const char *bname = o && o->mem_budget ? "--mem-budget" : c->mem_budget ? "resources.mem_budget" : NULL;
     if (!budget)
         budget = node_ram() / 2 / (uint64_t)(node_size > 0 ? node_size : 1);
-    uint64_t wb = (x->shape->n_inputs + x->shape->n_aux) * sizeof(fr_t) * 2 + 4096;
-    uint64_t fixed = groth16_params_memory(x->params) + groth16_prover_memory(x->prover);
-    uint64_t k = c->batch_size;
-    if (budget < fixed + k * wb)
-        return gm_err_set(err, GM_EINVAL,
-                          "%s: %.1f MiB per rank is below the %.1f MiB this campaign needs (parameters %.1f MiB, "
-                          "prover scratch %.1f MiB, a batch of %llu witnesses %.1f MiB)",
-                          bname ? bname : "memory budget (half the node's RAM over its ranks)",
-                          (double)budget / 1048576.0, (double)(fixed + k * wb) / 1048576.0,
-                          (double)groth16_params_memory(x->params) / 1048576.0,
-                          (double)groth16_prover_memory(x->prover) / 1048576.0, (unsigned long long)k,
-                          (double)(k * wb) / 1048576.0);
-    uint64_t fit = (budget - fixed) / wb;
-    unsigned max_inflight = (unsigned)(fit < 2 * k ? fit : 2 * k);
-    if ((rc = mr_state_init(&x->st, c, rank, size, max_inflight, err)))
+    mr_budget_t bu = {.budget = budget,
+                      .what = bname ? bname : "memory budget (half the node's RAM over its ranks)",
+                      .params = groth16_params_memory(x->params),
+                      .prover = groth16_prover_memory(x->prover),
+                      .witness = (x->shape->n_inputs + x->shape->n_aux) * sizeof(fr_t) * 2 + 4096,
+                      .unit = groth16_prepared_bytes(x->prover)};
+    unsigned depth;
+    if ((rc = mr_pipeline_depth(&depth, &bu, c->batch_size, c->pipeline_depth, err)) ||
+        (rc = mr_state_init(&x->st, c, rank, size, depth, x->prover, err)))
         return rc;
     x->have_state = true;
     x->st.topo = x->topo;
@@ -216,11 +214,15 @@ static int rank_setup(rank_ctx_t *x, const mpi_opts_t *o, int rank, int size, in
     x->st.prover = x->prover;
     x->st.params = x->params;
     x->st.pool = x->pool;
+    x->st.prep_pool = x->prep;
     x->st.pvk = x->have_pvk ? &x->pvk : NULL;
     x->st.rank_verifies = c->verify != JOBS_VERIFY_ROOT;
-    x->st.m.witness_bytes = wb;
+    x->st.m.witness_bytes = bu.witness;
+    x->st.m.unit_bytes = bu.unit;
     x->st.m.mem_budget = budget;
-    x->st.m.inflight_max = max_inflight;
+    x->st.m.inflight_max = x->st.max_inflight;
+    x->st.m.depth = depth;
+    x->st.m.depth_wanted = c->pipeline_depth;
     /* Counters: not available is normal (no PMU in a VM); failing to resolve
      * the set only loses the counters, never the run. */
     err_t e2;
@@ -291,9 +293,9 @@ int mpi_campaign_run(const char *campaign_path, const mpi_opts_t *opts, mpi_prog
         rc = jobs_campaign_load(&x.c, campaign_path, JOBS_PARSE_DEFAULT, &e);
         unsigned sthreads = opts && opts->threads ? opts->threads : x.c.threads;
         if (!rc)
-            rc = ensure_params(&x.c, sthreads, progress, arg, &e);
+            rc = x.c.mode == JOBS_MODE_CHECK ? 0 : ensure_params(&x.c, sthreads, progress, arg, &e);
         uint8_t vk_sha[32];
-        if (!rc)
+        if (!rc && x.c.mode == JOBS_MODE_PROVE)
             rc = vk_digest(vk_sha, &x.c, &e);
         if (!rc) {
             total = jobs_unit_count(&x.c);
@@ -304,7 +306,7 @@ int mpi_campaign_run(const char *campaign_path, const mpi_opts_t *opts, mpi_prog
             if (!done || !written || !pending || !all)
                 rc = gm_err_set(&e, GM_ENOMEM, "out of memory for %zu units", total);
         }
-        if (!rc)
+        if (!rc && x.c.mode == JOBS_MODE_PROVE)
             rc = mr_out_open(&out, &x.c, vk_sha, done, &ndone, &e);
         if (!rc && !(text = jobs_campaign_to_text(&x.c)))
             rc = gm_err_set(&e, GM_ENOMEM, "out of memory");
@@ -330,6 +332,10 @@ int mpi_campaign_run(const char *campaign_path, const mpi_opts_t *opts, mpi_prog
     gm_err_clear(&e);
     if (rank != 0)
         rc = jobs_campaign_parse(&x.c, text, "campaign (from rank 0)", NULL, JOBS_PARSE_NO_FILES, &e);
+    if (!rc && x.c.mode == JOBS_MODE_CHECK) { /* no prover: check.c */
+        rc = mr_check_run(&x.c, &comm, rank, size, res, err);
+        goto finish;
+    }
     if (!rc)
         rc = rank_setup(&x, opts, rank, size, node_size, &e);
     memset(&ws, 0, sizeof ws);
@@ -388,7 +394,7 @@ int mpi_campaign_run(const char *campaign_path, const mpi_opts_t *opts, mpi_prog
     roles_arg.comm_arg = &cm;
     atomic_init(&roles_arg.claimed, 0);
     x.st.t_start = gm_now_ns();
-    topo_pool_run(x.roles, 3, mr_roles_task, &roles_arg);
+    topo_pool_run(x.roles, MR_NROLES, mr_roles_task, &roles_arg);
 
     /* ---- phase 5: the report and the verdict ---- */
     int final = 0;

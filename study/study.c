@@ -30,7 +30,8 @@
 /* after ff/ff.h (via jobs/): <math.h> defines FP_ZERO_ELEM, which ff/ff.h declares */
 #include <math.h>
 
-const char *const study_axis_names[STUDY_NAXES] = {"ranks", "domains", "threads", "pin", "batch_size", "mem_budget"};
+const char *const study_axis_names[STUDY_NAXES] = {"ranks",      "domains",    "threads",       "pin",
+                                                   "batch_size", "mem_budget", "pipeline_depth"};
 const char *const study_stage_names[STUDY_NSTAGES] = {"witness", "abc", "ntt", "msm", "verify", "prove", "io", "wait"};
 const char *const study_ev_names[STUDY_NEV] = {
     "instructions",
@@ -79,11 +80,13 @@ static int parse_axis(study_t *s, study_axis_t a, json_t *arr, err_t *err)
             } else
                 return gm_err_set(err, GM_EINVAL, "%s: not a byte count or a size such as \"4GiB\"", what);
         } else {
-            long long lim = a == STUDY_AXIS_BATCH ? JOBS_MAX_BATCH : a == STUDY_AXIS_RANKS ? 1024 : 4096;
-            if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > lim) {
+            bool batchlike = a == STUDY_AXIS_BATCH || a == STUDY_AXIS_DEPTH;
+            long long lim = batchlike ? JOBS_MAX_BATCH : a == STUDY_AXIS_RANKS ? 1024 : 4096;
+            long long lo = a == STUDY_AXIS_DEPTH ? 0 : 1; /* depth 0: no overlap, the baseline */
+            if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > lim) {
                 char *t = json_dumps(v, JSON_ENCODE_ANY);
-                gm_err_set(err, GM_EINVAL, "%s: axes.%s[%zu]: %s is not an integer in 1..%lld", f, key, i,
-                           t ? t : "?", lim);
+                gm_err_set(err, GM_EINVAL, "%s: axes.%s[%zu]: %s is not an integer in %lld..%lld", f, key, i,
+                           t ? t : "?", lo, lim);
                 free(t);
                 return GM_EINVAL;
             }
@@ -220,17 +223,10 @@ int study_load(study_t **out, const char *path, err_t *err)
             for (int i = 0; i < STUDY_NAXES; i++)
                 if (strcmp(ak, study_axis_names[i]) == 0)
                     a = i;
-            if (a < 0 && (strcmp(ak, "depth") == 0 || strcmp(ak, "pipeline_depth") == 0)) {
-                rc = gm_err_set(err, GM_EINVAL,
-                                "%s: axes.%s: the campaign runner has no pipeline-depth setting (its depth is "
-                                "min(2k, what resources.mem_budget allows)): sweep mem_budget or batch_size",
-                                path, ak);
-                goto fail;
-            }
             if (a < 0) {
                 rc = gm_err_set(err, GM_EINVAL,
                                 "%s: axes.%s: unknown axis (known: ranks, domains, threads, pin, batch_size, "
-                                "mem_budget)",
+                                "mem_budget, pipeline_depth)",
                                 path, ak);
                 goto fail;
             }
@@ -482,7 +478,8 @@ static int read_report(study_rep_t *r, const char *path, err_t *err)
     r->ranks = (unsigned)json_integer_value(json_object_get(run, "ranks"));
     json_t *r0 = json_array_get(ranks, 0);
     r->threads = (unsigned)json_integer_value(json_object_get(r0, "threads"));
-    r->depth = (unsigned)json_integer_value(json_object_get(json_object_get(r0, "memory"), "inflight_max"));
+    /* the depth the rank used (the campaign's, or less when the budget is short) */
+    r->depth = (unsigned)json_integer_value(json_object_get(r0, "pipeline_depth"));
     json_t *st = json_object_get(tot, "stages"), *ctr = json_object_get(tot, "counters");
     for (int i = 0; i < STUDY_NSTAGES; i++)
         r->stage_s[i] = num_or_nan(json_object_get(json_object_get(st, study_stage_names[i]), "wall_s"));
@@ -580,6 +577,8 @@ static int write_campaign(const study_t *s, size_t p, unsigned r, const char *cp
     json_object_set_new(c, "progress_interval", json_integer(0));
     if (s->nvals[STUDY_AXIS_BATCH])
         json_object_set_new(c, "batch_size", json_integer((json_int_t)pt->v[STUDY_AXIS_BATCH]));
+    if (s->nvals[STUDY_AXIS_DEPTH])
+        json_object_set_new(c, "pipeline_depth", json_integer((json_int_t)pt->v[STUDY_AXIS_DEPTH]));
     json_t *res = json_object_get(c, "resources");
     json_object_set_new(res, "threads", json_integer(point_threads(s, pt)));
     json_object_set_new(res, "pin", json_boolean(point_pin(s, pt)));

@@ -4,7 +4,7 @@
  *
  * A study is a base campaign (jobs/jobs.h) plus axes to sweep: threads per
  * rank, L3 domains per rank, pinning, batch size k, memory budget (which
- * bounds the pipeline depth, the witnesses in flight) and ranks. Every point
+ * can lower the pipeline depth), pipeline depth and ranks. Every point
  * of the cross product is run `repetitions` times by the campaign runner
  * (mpi/mpi.h: mpi_campaign_run, or `mpirun -np R grothmpi prove` for the
  * ranks axis), and its report.json is read back for throughput, per-stage
@@ -40,6 +40,7 @@ typedef enum {
     STUDY_AXIS_PIN,         /* resources.pin: false / true */
     STUDY_AXIS_BATCH,       /* batch_size k */
     STUDY_AXIS_MEM_BUDGET,  /* resources.mem_budget, bytes (bounds the pipeline depth) */
+    STUDY_AXIS_DEPTH,       /* pipeline_depth d: units prepared ahead of the batch in its MSMs, 0..64 */
     STUDY_NAXES
 } study_axis_t;
 
@@ -68,7 +69,8 @@ typedef struct study study_t;
 /* Reads and validates a study file:
  *   {"name": "s", "campaign": "demo.json" | {...campaign object...},
  *    "axes": {"threads": [1, 2], "batch_size": [1, 2], "pin": [false, true],
- *             "domains": [1], "mem_budget": ["1GiB"], "ranks": [1, 2]},
+ *             "domains": [1], "mem_budget": ["1GiB"], "ranks": [1, 2],
+ *             "pipeline_depth": [0, 1, 2]},
  *    "repetitions": 3, "output": "DIR", "topology": "this" | "synthetic:..." | "xml:FILE"}
  * Relative paths are resolved against the study file's directory. The base
  * campaign is validated (jobs_campaign_load); its output key is replaced by
@@ -76,8 +78,7 @@ typedef struct study study_t;
  * each axis is a non-empty array of at most 64 distinct values. "topology"
  * (default "this") other than "this" makes the study a plan only.
  * Returns 0, GM_EIO (unreadable), GM_EFORMAT (not JSON), GM_EINVAL (a
- * missing, unknown or bad key; err names file, key, value; "depth" is
- * answered with the hint to sweep mem_budget), or the topology's errors
+ * missing, unknown or bad key; err names file, key, value), or the topology's errors
  * (topo_load). *out is NULL on failure. */
 int study_load(study_t **out, const char *path, err_t *err) __attribute__((warn_unused_result));
 

@@ -29,7 +29,7 @@ typedef struct {
     double wall_s, proofs_per_hour;
     double stage_s[STUDY_NSTAGES];         /* cluster totals of wall time */
     double ev[2][STUDY_NEV];               /* [witness, prove] totals, NAN = not available */
-    unsigned threads, ranks, depth;        /* rank 0's threads, ranks, rank 0's inflight_max */
+    unsigned threads, ranks, depth;        /* rank 0's threads, ranks, rank 0's pipeline depth */
     char report[JOBS_PATH_LEN + 128];
 } study_rep_t;
 

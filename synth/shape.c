@@ -551,6 +551,10 @@ static void abc_task(void *arg, size_t task, unsigned worker)
     uint64_t r0 = (uint64_t)task * j->rows_per_task, r1 = r0 + j->rows_per_task;
     if (r1 > j->sh->n_rows)
         r1 = j->sh->n_rows;
+    if (j->mode == CS_ABC_C_ONLY) {
+        abc_rows(j->sh, &j->sh->m[2], j->inputs, j->aux, j->out[2], r0, r1);
+        return;
+    }
     abc_rows(j->sh, &j->sh->m[0], j->inputs, j->aux, j->out[0], r0, r1);
     abc_rows(j->sh, &j->sh->m[1], j->inputs, j->aux, j->out[1], r0, r1);
     if (j->mode == CS_ABC_EXACT) {
@@ -578,8 +582,9 @@ static void abc_task(void *arg, size_t task, unsigned worker)
 void cs_shape_abc_mode(const cs_shape_t *sh, const fr_t *inputs, const fr_t *aux, fr_t *a, fr_t *b, fr_t *c,
                        cs_abc_mode_t mode, topo_pool_t *pool)
 {
-    GM_ASSERT(mode == CS_ABC_EXACT || mode == CS_ABC_C_FROM_AB || mode == CS_ABC_NO_C);
+    GM_ASSERT(mode == CS_ABC_EXACT || mode == CS_ABC_C_FROM_AB || mode == CS_ABC_NO_C || mode == CS_ABC_C_ONLY);
     GM_ASSERT(mode == CS_ABC_NO_C || c != NULL);
+    GM_ASSERT(mode == CS_ABC_C_ONLY || (a != NULL && b != NULL));
     abc_job_t j = {.sh = sh, .inputs = inputs, .aux = aux, .out = {a, b, c}, .mode = mode};
     unsigned workers = topo_pool_size(pool);
     /* About 16 tasks per worker balance uneven rows (MultiEq rows are 100x

@@ -242,9 +242,13 @@ void cs_shape_abc(const cs_shape_t *shape, const fr_t *inputs, const fr_t *aux, 
  *                     not, c differs from C·z (the prover's own verification,
  *                     on by default, then rejects the proof). One
  *                     multiplication per row instead of the C·z pass;
- *   CS_ABC_NO_C       c is not touched (may be NULL): only a and b.
- * a and b are A·z and B·z in every mode. */
-typedef enum { CS_ABC_EXACT = 0, CS_ABC_C_FROM_AB = 1, CS_ABC_NO_C = 2 } cs_abc_mode_t;
+ *   CS_ABC_NO_C       c is not touched (may be NULL): only a and b;
+ *   CS_ABC_C_ONLY     c = C·z only; a and b are not touched (may be NULL).
+ *                     With CS_ABC_NO_C first, the prover forms a and b, folds
+ *                     them into one vector, then c into the freed one: two
+ *                     row vectors alive instead of three (groth16_prepare).
+ * a and b are A·z and B·z in every mode but CS_ABC_C_ONLY. */
+typedef enum { CS_ABC_EXACT = 0, CS_ABC_C_FROM_AB = 1, CS_ABC_NO_C = 2, CS_ABC_C_ONLY = 3 } cs_abc_mode_t;
 void cs_shape_abc_mode(const cs_shape_t *shape, const fr_t *inputs, const fr_t *aux, fr_t *a, fr_t *b, fr_t *c,
                        cs_abc_mode_t mode, topo_pool_t *pool);
 

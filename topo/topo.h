@@ -55,6 +55,15 @@ void topo_pool_run(topo_pool_t *pool, size_t ntasks, topo_task_fn fn, void *arg)
 /* Number of workers (>= 1; 1 for a NULL pool). */
 unsigned topo_pool_size(const topo_pool_t *pool);
 
+/* CPU nanoseconds used so far by the threads the pool started
+ * (CLOCK_THREAD_CPUTIME_ID of each, summed), not by the caller that runs as
+ * worker 0 of its jobs: add the caller's own gm_thread_cpu_ns for that. The
+ * difference of two calls around a job is the job's CPU on the pool's
+ * threads (plus whatever else they ran meanwhile: nothing, since a pool runs
+ * one job at a time). 0 for a NULL pool; a thread whose clock cannot be
+ * read counts 0. Thread-safe. */
+uint64_t topo_pool_cpu_ns(const topo_pool_t *pool);
+
 /* Stops and joins the workers; NULL is allowed. */
 void topo_pool_destroy(topo_pool_t *pool);
 

@@ -24,6 +24,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 typedef struct {
@@ -221,6 +222,20 @@ void topo_pool_run(topo_pool_t *pool, size_t ntasks, topo_task_fn fn, void *arg)
 unsigned topo_pool_size(const topo_pool_t *pool)
 {
     return pool ? pool->n : 1;
+}
+
+uint64_t topo_pool_cpu_ns(const topo_pool_t *pool)
+{
+    if (!pool)
+        return 0;
+    uint64_t sum = 0;
+    for (unsigned i = 0; i < pool->nthreads; i++) {
+        clockid_t id;
+        struct timespec ts;
+        if (pthread_getcpuclockid(pool->threads[i], &id) == 0 && clock_gettime(id, &ts) == 0)
+            sum += (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+    }
+    return sum;
 }
 
 void topo_pool_destroy(topo_pool_t *pool)

@@ -1,6 +1,7 @@
 #!/bin/sh
 # tests/integration/study_demo.sh — a 2-axis study (threads {1,2} x batch
-# {1,2}, 3 repetitions) on a tiny test-synthetic campaign: every file is
+# {1,2}, 3 repetitions) on a tiny test-synthetic campaign, and a
+# pipeline_depth {0, 2} study of the same campaign: every file is
 # written (study.json, .csv, .txt, plots), the CSV and the table agree with
 # the JSON (every run and every median), the medians are the medians of the
 # runs, and the counters plot says "not available" when the runs had none.
@@ -98,6 +99,30 @@ grep -q "^msm      time_s" "$T/cmp" || { cat "$T/cmp"; fail "no msm row"; }
 grep -q "proofs_per_hour" "$T/cmp" || fail "no throughput row"
 "$BIN" report "$A" > /dev/null || fail "report FILE still works"
 "$BIN" report compare "$A" 2>/dev/null && fail "compare with one file accepted"
+
+# the pipeline_depth axis: depth 0 (no overlap) and 2, batch 2, one
+# repetition each: every run proves the 4 units, its report and the study's
+# depth column say the depth the campaign ran with
+sed -e 's|"output": "out"|"output": "depth-out"|' -e 's|"repetitions": 3|"repetitions": 1|' \
+    -e 's|"axes": {"threads": \[1, 2\], "batch_size": \[1, 2\]}|"axes": {"batch_size": [2], "pipeline_depth": [0, 2]}|' \
+    "$T/study.json" > "$T/depth.json"
+grep -q '"pipeline_depth": \[0, 2\]' "$T/depth.json" || fail "depth study file not made"
+(cd "$T" && timeout 60 "$BIN" study depth.json > depth.log 2>&1) || { cat "$T/depth.log"; fail "depth study"; }
+python3 - "$T/depth-out" <<'PY' || fail "depth study files disagree"
+import csv, json, sys
+d = sys.argv[1]
+j = json.load(open(d + "/study.json"))
+assert [a["name"] for a in j["axes"]] == ["batch_size", "pipeline_depth"], j["axes"]
+rows = [r for r in csv.DictReader(open(d + "/study.csv")) if r["rep"] != "median"]
+assert len(rows) == 2, rows
+for p, r in zip(j["points"], rows):
+    want = p["params"]["pipeline_depth"]
+    rep = json.load(open(p["runs"][0]["report"]))
+    assert rep["run"]["proved"] == 4
+    assert rep["ranks"][0]["pipeline_depth"] == want and rep["ranks"][0]["pipeline_depth_wanted"] == want
+    assert int(r["depth"]) == want and int(r["pipeline_depth"]) == want, r
+print("depth axis: 0 and 2 ran as asked")
+PY
 
 # planning mode on the 7995WX: 12 domains listed, nothing runs
 S='synthetic:pack:1 numa:1(memory=256GiB) l3:12(size=32MiB) l2:8(size=1MiB) l1d:1(size=32KiB) l1i:1(size=32KiB) core:1 pu:2(indexes=2*96:1*2)'

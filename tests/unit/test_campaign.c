@@ -50,6 +50,8 @@ Test(campaign, parse_defaults)
     cr_expect_eq(c.sectors[2].seed, 3);
     cr_expect_eq(c.partitions, 1);
     cr_expect_eq(c.batch_size, 1);
+    cr_expect_eq(c.pipeline_depth, 1, "pipeline_depth defaults to batch_size");
+    cr_expect_eq(c.mode, JOBS_MODE_PROVE);
     cr_expect_eq(c.verify, JOBS_VERIFY_RANK);
     cr_expect_eq(c.threads, 0);
     cr_expect_eq(c.mem_budget, 0);
@@ -76,6 +78,7 @@ Test(campaign, parse_full)
     cr_expect_eq(c.sectors[1].seed, 2);
     cr_expect_eq(c.partitions, 3);
     cr_expect_eq(c.batch_size, 4);
+    cr_expect_eq(c.pipeline_depth, 4, "pipeline_depth defaults to batch_size");
     cr_expect_eq(c.verify, JOBS_VERIFY_BOTH);
     cr_expect_eq(c.threads, 2);
     cr_expect_eq(c.mem_budget, 3ULL << 30);
@@ -92,6 +95,13 @@ Test(campaign, errors_name_file_key_value)
     bad("{" BASE ", \"batch_size\": 0}", GM_EINVAL, "t.json: batch_size: 0 is not an integer in 1..64");
     bad("{" BASE ", \"batch_size\": 65}", GM_EINVAL, "batch_size: 65 is not");
     bad("{" BASE ", \"batch_size\": \"2\"}", GM_EINVAL, "batch_size: \"2\" is not an integer");
+    bad("{" BASE ", \"mode\": \"witness\"}", GM_EINVAL, "t.json: mode: 'witness' is not \"prove\" or \"check\"");
+    bad("{" BASE ", \"mode\": 1}", GM_EINVAL, "t.json: mode:");
+    bad("{\"circuit\": \"test-mul\", \"output\": \"o\", \"sectors\": {\"count\": 1}}", GM_EINVAL,
+        "t.json: params: missing");
+    bad("{" BASE ", \"pipeline_depth\": 65}", GM_EINVAL, "t.json: pipeline_depth: 65 is not an integer in 0..64");
+    bad("{" BASE ", \"pipeline_depth\": -1}", GM_EINVAL, "t.json: pipeline_depth: -1 is not an integer in 0..64");
+    bad("{" BASE ", \"pipeline_depth\": 1.5}", GM_EINVAL, "t.json: pipeline_depth: 1.5 is not an integer in 0..64");
     bad("{" BASE ", \"partitions\": 0}", GM_EINVAL, "t.json: partitions: 0");
     bad("{" BASE ", \"verify\": \"never\"}", GM_EINVAL, "t.json: verify: 'never'");
     bad("{" BASE ", \"setup\": \"maybe\"}", GM_EINVAL, "t.json: setup: 'maybe'");
@@ -188,13 +198,34 @@ Test(campaign, params_checked_when_setup_never)
     rmdir(dir);
 }
 
+/* "mode": "check" needs no parameter cache, not even with "setup": "never",
+ * and survives the normalized text that rank 0 broadcasts. */
+Test(campaign, mode_check)
+{
+    jobs_campaign_t c, b;
+    err_t e;
+    cr_assert_eq(jobs_campaign_parse(&c,
+                                     "{\"mode\": \"check\", \"circuit\": \"test-mul\", \"setup\": \"never\", "
+                                     "\"output\": \"o\", \"sectors\": {\"count\": 2}}",
+                                     "t.json", "/base", JOBS_PARSE_DEFAULT, &e),
+                 0, "%s", e.msg);
+    cr_expect_eq(c.mode, JOBS_MODE_CHECK);
+    char *text = jobs_campaign_to_text(&c);
+    cr_assert_not_null(text);
+    cr_assert_eq(jobs_campaign_parse(&b, text, "rt", NULL, JOBS_PARSE_NO_FILES, &e), 0, "%s", e.msg);
+    cr_expect_eq(b.mode, JOBS_MODE_CHECK);
+    free(text);
+    jobs_campaign_free(&b);
+    jobs_campaign_free(&c);
+}
+
 Test(campaign, normalized_round_trip)
 {
     jobs_campaign_t a, b;
     err_t e;
     const char *t = "{\"name\": \"rt\", \"circuit\": \"test-sha256\", \"compressions\": 2, \"params\": \"p\","
                     " \"sectors\": {\"count\": 4, \"prefix\": \"x\", \"first_seed\": 7}, \"partitions\": 2,"
-                    " \"batch_size\": 3, \"output\": \"o\", \"verify\": \"root\","
+                    " \"batch_size\": 3, \"pipeline_depth\": 0, \"output\": \"o\", \"verify\": \"root\","
                     " \"resources\": {\"mem_budget\": 123456789}}";
     cr_assert_eq(parse(&a, t, &e), 0, "%s", e.msg);
     char *text = jobs_campaign_to_text(&a);
@@ -212,6 +243,7 @@ Test(campaign, normalized_round_trip)
     cr_expect_eq(b.sectors[3].seed, 10);
     cr_expect_eq(b.partitions, 2);
     cr_expect_eq(b.batch_size, 3);
+    cr_expect_eq(b.pipeline_depth, 0);
     cr_expect_eq(b.verify, JOBS_VERIFY_ROOT);
     cr_expect_eq(b.mem_budget, 123456789);
     char *text2 = jobs_campaign_to_text(&b);

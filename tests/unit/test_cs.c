@@ -324,6 +324,16 @@ Test(cs, sparse_product_equals_dense_product)
                 for (uint64_t r = 0; r < sh->n_rows; r++)
                     cr_assert(fr_eq(&abc[s][r], &want[s][r]), "rep %d pool %d matrix %d row %llu", rep, p, s,
                               (unsigned long long)r);
+            /* the prover's two passes: a and b (c untouched), then c alone
+             * (a and b untouched): each output equals the exact product */
+            for (int s = 0; s < 3; s++)
+                memset(abc[s], 0xA5, sh->n_rows * sizeof(fr_t));
+            cs_shape_abc_mode(sh, z, z + sh->n_inputs, abc[0], abc[1], NULL, CS_ABC_NO_C, p ? pool : NULL);
+            cs_shape_abc_mode(sh, z, z + sh->n_inputs, NULL, NULL, abc[2], CS_ABC_C_ONLY, p ? pool : NULL);
+            for (int s = 0; s < 3; s++)
+                for (uint64_t r = 0; r < sh->n_rows; r++)
+                    cr_assert(fr_eq(&abc[s][r], &want[s][r]), "two passes: rep %d pool %d matrix %d row %llu", rep,
+                              p, s, (unsigned long long)r);
         }
         for (int s = 0; s < 3; s++) {
             gm_free(abc[s]);

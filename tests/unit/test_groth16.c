@@ -313,6 +313,81 @@ Test(groth16, randomized_and_batch)
     fx_close(&f);
 }
 
+/* The two stages: k witnesses prepared into k units (out of order, one
+ * unit reused), then finished in one call, give proofs byte-equal to the
+ * wrapper's for the same r, s; the witnesses of other units do not leak in;
+ * a unit that was never prepared, a prepare-only prover and a failed
+ * prepare are refused. */
+static void split_equals_wrapper(unsigned threads)
+{
+    test_rng_t rng;
+    test_rng_init(&rng, "groth16 split_equals_wrapper");
+    fx_t f;
+    fx_open(&f, "test-synthetic", 128, threads, &rng);
+    enum { K = 3 };
+    groth16_witness_t w[K];
+    cs_t *cs[K];
+    fr_t rs[2 * K];
+    for (int i = 0; i < K; i++) {
+        cs[i] = fx_witness(&f, test_rng_next(&rng), &w[i]);
+        fr_set_u64(&rs[2 * i], test_rng_next(&rng));
+        fr_set_u64(&rs[2 * i + 1], test_rng_next(&rng));
+    }
+    err_t err;
+    groth16_proof_t want[K], got[K];
+    cr_assert_eq(groth16_prove(f.pv, want, w, K, rs, GROTH16_PROVE_DEFAULT, f.pool, NULL, &err), 0, "%s", err.msg);
+    groth16_prepared_t *u[K];
+    for (int i = 0; i < K; i++)
+        cr_assert_eq(groth16_prepared_create(&u[i], f.pv, &err), 0, "%s", err.msg);
+    /* A unit that holds nothing yet is refused. */
+    cr_assert_eq(groth16_finish(f.pv, got, u, 1, rs, GROTH16_PROVE_DEFAULT, f.pool, NULL, &err), GM_EINVAL);
+    size_t nin;
+    groth16_prepared_inputs(u[0], &nin);
+    cr_assert_eq(nin, 0);
+    /* Unit 0 first holds witness 2, then witness 0: the second prepare replaces it. */
+    groth16_timings_t tp, tf;
+    cr_assert_eq(groth16_prepare(f.pv, u[0], &w[2], f.pool, &tp, &err), 0, "%s", err.msg);
+    for (int i = K - 1; i >= 0; i--)
+        cr_assert_eq(groth16_prepare(f.pv, u[i], &w[i], f.pool, &tp, &err), 0, "%s", err.msg);
+    cr_assert(tp.total > 0 && tp.msm_a == 0 && tp.verify == 0);
+    const fr_t *in = groth16_prepared_inputs(u[1], &nin);
+    cr_assert_eq(nin, w[1].n_inputs);
+    cr_assert(in == w[1].inputs);
+    cr_assert_eq(groth16_finish(f.pv, got, u, K, rs, GROTH16_PROVE_DEFAULT, f.pool, &tf, &err), 0, "%s", err.msg);
+    cr_assert(tf.total > 0 && tf.abc == 0 && tf.ntt == 0);
+    for (int i = 0; i < K; i++) {
+        uint8_t a[GROTH16_PROOF_BYTES], b[GROTH16_PROOF_BYTES];
+        groth16_proof_to_bytes(a, &want[i]);
+        groth16_proof_to_bytes(b, &got[i]);
+        cr_assert(memcmp(a, b, sizeof a) == 0, "unit %d: the split path differs from groth16_prove", i);
+        cr_assert_eq(groth16_verify(&f.pvk, &got[i], w[i].inputs + 1, w[i].n_inputs - 1, &err), 0, "%s", err.msg);
+    }
+    /* Finishing again with fresh r, s: other proofs, still valid. */
+    cr_assert_eq(groth16_finish(f.pv, got, u, K, NULL, GROTH16_PROVE_DEFAULT, f.pool, NULL, &err), 0, "%s", err.msg);
+    cr_assert(!g1_affine_eq(&got[0].a, &want[0].a));
+    /* A failed prepare (wrong counts) leaves the unit unusable. */
+    groth16_witness_t bad = w[0];
+    bad.n_aux--;
+    cr_assert_eq(groth16_prepare(f.pv, u[0], &bad, f.pool, NULL, &err), GM_EINVAL);
+    cr_assert_eq(groth16_finish(f.pv, got, u, 1, rs, GROTH16_PROVE_DEFAULT, f.pool, NULL, &err), GM_EINVAL);
+    /* A prepare-only prover prepares the same h but cannot finish. */
+    groth16_prover_t *po;
+    cr_assert_eq(groth16_prover_create(&po, NULL, f.shape, f.pool, &err), 0, "%s", err.msg);
+    cr_assert_eq(groth16_prepare(po, u[0], &w[0], f.pool, NULL, &err), 0, "%s", err.msg);
+    cr_assert_eq(groth16_finish(po, got, u, 1, rs, GROTH16_PROVE_DEFAULT, f.pool, NULL, &err), GM_EINVAL);
+    cr_assert_eq(groth16_finish(f.pv, got, u, 1, rs, GROTH16_PROVE_DEFAULT, f.pool, NULL, &err), 0, "%s", err.msg);
+    cr_assert(g1_affine_eq(&got[0].c, &want[0].c), "prepare-only prover: another h");
+    groth16_prover_destroy(po);
+    for (int i = 0; i < K; i++) {
+        groth16_prepared_free(u[i]);
+        cs_destroy(cs[i]);
+    }
+    fx_close(&f);
+}
+
+Test(groth16, split_equals_wrapper) { split_equals_wrapper(1); }
+Test(groth16, split_equals_wrapper_pool2) { split_equals_wrapper(2); }
+
 Test(groth16, rejects_wrong_inputs_and_altered_proofs)
 {
     test_rng_t rng;

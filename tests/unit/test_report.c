@@ -29,7 +29,12 @@ static void fill(mr_metrics_t *m, int rank, uint64_t units, double busy_s, bool 
         m->wall_ns[s] = (uint64_t)(s + 1) * 1000000000ULL;
         m->cpu_ns[s] = (uint64_t)(s + 1) * 500000000ULL;
     }
-    m->cpu_known[MR_WITNESS] = m->cpu_known[MR_PROVE] = 1;
+    for (int s = 0; s < MR_NSTAGES; s++)
+        m->cpu_known[s] = 1;
+    m->prep_threads = 1;
+    m->depth = 2;
+    m->depth_wanted = 3;
+    m->unit_bytes = 4096;
     m->nev = 3;
     snprintf(m->ev_name[0], MR_EV_NAME, "instructions");
     snprintf(m->ev_name[1], MR_EV_NAME, "cycles");
@@ -70,6 +75,7 @@ Test(report, build_save_load)
     mr_metrics_t m[2];
     fill(&m[0], 0, 6, 3.0, true);
     fill(&m[1], 1, 4, 1.0, false);
+    m[1].cpu_known[MR_IO] = 0; /* a rank that could not measure a stage's CPU */
     mpi_report_t *r = NULL;
     cr_assert_eq(mr_report_build(&r, &c, m, 2, 10, 8, 2, 3, 4.0, &e), 0, "%s", e.msg);
     char dir[] = "/tmp/gm-report-XXXXXX";
@@ -104,7 +110,14 @@ Test(report, build_save_load)
     cr_expect_float_eq(json_real_value(json_object_get(r1, "proofs_per_hour")), 14400.0, 1e-6);
     json_t *msm = json_object_get(json_object_get(r0, "stages"), "msm");
     cr_expect_float_eq(json_real_value(json_object_get(msm, "wall_s")), 4.0, 1e-9);
-    cr_expect(json_is_null(json_object_get(msm, "cpu_s")), "msm CPU runs inside prove: null");
+    cr_expect_float_eq(json_real_value(json_object_get(msm, "cpu_s")), 2.0, 1e-9);
+    json_t *abc = json_object_get(json_object_get(r0, "stages"), "abc");
+    cr_expect_float_eq(json_real_value(json_object_get(abc, "cpu_s")), 1.0, 1e-9);
+    cr_expect_eq(json_integer_value(json_object_get(r0, "pipeline_depth")), 2);
+    cr_expect_eq(json_integer_value(json_object_get(r0, "pipeline_depth_wanted")), 3);
+    cr_expect_eq(json_integer_value(json_object_get(r0, "prepare_threads")), 1);
+    cr_expect_eq(json_integer_value(json_object_get(json_object_get(r0, "memory"), "unit_bytes")), 4096);
+    cr_expect(json_is_null(json_object_get(json_object_get(json_object_get(r1, "stages"), "io"), "cpu_s")));
     json_t *prove = json_object_get(json_object_get(r0, "stages"), "prove");
     cr_expect_float_eq(json_real_value(json_object_get(prove, "cpu_s")), 3.0, 1e-9);
     /* counters: rank 0 has them, rank 1 reads null; IPC only where both exist */
@@ -155,7 +168,7 @@ Test(report, build_save_load)
                       strlen("rank,host,stage,wall_s,cpu_s,units,proofs_per_hour,instructions,cycles,task-clock\n")) == 0,
               "%s", buf);
     cr_expect(strstr(buf, "\n1,h1,prove,6.000000,3.000000,4,14400.0,NA,NA,1000000000\n") != NULL, "%s", buf);
-    cr_expect(strstr(buf, "\nall,,msm,") != NULL);
+    cr_expect(strstr(buf, "\nall,,msm,8.000000,4.000000,") != NULL, "%s", buf);
     /* the saved CSV is the printed one */
     uint8_t *saved;
     size_t slen;
@@ -200,4 +213,38 @@ Test(report, load_errors)
     cr_expect_null(r);
     unlink(p);
     rmdir(dir);
+}
+
+/* ---- suite pipeline: the depth the memory budget allows (mpi/pipeline.c) ---------------- */
+
+Test(pipeline, depth_from_budget)
+{
+    err_t e;
+    gm_err_clear(&e);
+    /* fixed 1000 + 100; per unit 30 + 70 = 100; k = 2: d = 0 needs 1100 + 200 + 30 = 1330 */
+    mr_budget_t b = {.budget = 1330, .what = "--mem-budget", .params = 1000, .prover = 100, .witness = 30, .unit = 70};
+    unsigned d = 99;
+    cr_expect_eq(mr_pipeline_depth(&d, &b, 2, 3, &e), 0, "%s", e.msg);
+    cr_expect_eq(d, 0, "room for no unit ahead: depth 0");
+    b.budget = 1330 + 199;
+    cr_expect_eq(mr_pipeline_depth(&d, &b, 2, 3, &e), 0);
+    cr_expect_eq(d, 1);
+    b.budget = 1330 + 300;
+    cr_expect_eq(mr_pipeline_depth(&d, &b, 2, 3, &e), 0);
+    cr_expect_eq(d, 3, "exactly room for the campaign's depth");
+    b.budget = 1u << 30;
+    cr_expect_eq(mr_pipeline_depth(&d, &b, 2, 3, &e), 0);
+    cr_expect_eq(d, 3, "never more than the campaign asks");
+    b.budget = 1329;
+    cr_expect_eq(mr_pipeline_depth(&d, &b, 2, 3, &e), GM_EINVAL);
+    cr_expect(strstr(e.msg, "--mem-budget") && strstr(e.msg, "a batch of 2 units"), "%s", e.msg);
+}
+
+Test(pipeline, prepare_threads)
+{
+    cr_expect_eq(mr_prepare_threads(0), 1);
+    cr_expect_eq(mr_prepare_threads(1), 1);
+    cr_expect_eq(mr_prepare_threads(3), 1);
+    cr_expect_eq(mr_prepare_threads(4), 2);
+    cr_expect_eq(mr_prepare_threads(64), 22);
 }

@@ -2,7 +2,7 @@
  * tests/unit/test_study.c — suite "study": report comparison on two
  * hand-made report.json files (deltas computed here by hand; null counters
  * are n/a, never 0), the study file's validation (unknown keys, the depth
- * hint, bad axis values), and planning mode on the synthetic 7995WX
+ * axis renamed pipeline_depth, bad axis values), and planning mode on the synthetic 7995WX
  * (12 L3 domains) without running anything.
  */
 #include <criterion/criterion.h>
@@ -209,7 +209,11 @@ Test(study, load_errors, .init = setup_dir, .fini = teardown_dir)
     cr_assert_eq(load_study(&s, "{}", ", \"colour\": 1", &err), GM_EINVAL);
     cr_assert(strstr(err.msg, "s.json: colour: unknown key"), "%s", err.msg);
     cr_assert_eq(load_study(&s, "{\"depth\": [1, 2]}", "", &err), GM_EINVAL);
-    cr_assert(strstr(err.msg, "axes.depth") && strstr(err.msg, "mem_budget"), "%s", err.msg);
+    cr_assert(strstr(err.msg, "axes.depth: unknown axis") && strstr(err.msg, "pipeline_depth"), "%s", err.msg);
+    cr_assert_eq(load_study(&s, "{\"pipeline_depth\": [0, 65]}", "", &err), GM_EINVAL);
+    cr_assert(strstr(err.msg, "axes.pipeline_depth[1]: 65 is not an integer in 0..64"), "%s", err.msg);
+    cr_assert_eq(load_study(&s, "{\"pipeline_depth\": [-1]}", "", &err), GM_EINVAL);
+    cr_assert(strstr(err.msg, "axes.pipeline_depth[0]: -1 is not an integer in 0..64"), "%s", err.msg);
     cr_assert_eq(load_study(&s, "{\"batch_size\": [1, 65]}", "", &err), GM_EINVAL);
     cr_assert(strstr(err.msg, "axes.batch_size[1]: 65 is not an integer in 1..64"), "%s", err.msg);
     cr_assert_eq(load_study(&s, "{\"pin\": [1]}", "", &err), GM_EINVAL);
@@ -235,5 +239,10 @@ Test(study, load_errors, .init = setup_dir, .fini = teardown_dir)
                  0, "%s", err.msg);
     cr_assert_eq(study_point_count(s), 8);
     cr_assert_not(study_is_plan_only(s));
+    study_free(s);
+    /* depth 0 (no overlap) is a value of its own */
+    cr_assert_eq(load_study(&s, "{\"pipeline_depth\": [0, 1, 3], \"batch_size\": [1, 2]}", "", &err), 0, "%s",
+                 err.msg);
+    cr_assert_eq(study_point_count(s), 6);
     study_free(s);
 }
