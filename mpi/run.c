@@ -26,6 +26,9 @@
  *  - MPI calls: the main thread in phases 1-3 and 5, the comm role in phase
  *    4; topo_pool_run's start and end order them, so at most one thread is
  *    ever inside MPI (MPI_THREAD_SERIALIZED).
+ *  - A stop request (mpi_opts_t.interrupt, SIGTERM/SIGINT): dispatch.c
+ *    drains every rank and the run ends with GM_ECANCELED after the units
+ *    in flight are written; phase 5 runs as usual (report, final status).
  *  - A killed rank: mpirun aborts the whole job (platform.md §2.1); what
  *    rank 0 had written and journaled stays, and the next run resumes.
  */
@@ -365,6 +368,7 @@ int mpi_campaign_run(const char *campaign_path, const mpi_opts_t *opts, mpi_prog
     cm.s = &x.st;
     cm.comm = &comm;
     cm.c = &x.c;
+    cm.interrupt = opts ? opts->interrupt : NULL;
     snprintf(cm.host, sizeof cm.host, "%s", host);
     if (rank == 0) {
         cm.out = out;
@@ -416,7 +420,14 @@ int mpi_campaign_run(const char *campaign_path, const mpi_opts_t *opts, mpi_prog
                 *err = e3;
             }
         }
-        if (!final && cm.proved + ndone != total) {
+        if (!final && cm.proved + ndone != total && cm.interrupted) {
+            final = GM_ECANCELED;
+            gm_err_set(err, final,
+                       "interrupted by signal %d (%s): %zu of %zu units done and journaled in %s, %zu left; rerun "
+                       "the same command to resume",
+                       cm.interrupted, strsignal(cm.interrupted), cm.proved + ndone, total, x.c.output,
+                       total - cm.proved - ndone);
+        } else if (!final && cm.proved + ndone != total) {
             final = GM_ESTATE;
             gm_err_set(err, final, "%zu of %zu units were not proved", total - cm.proved - ndone, total);
         }
