@@ -7,7 +7,8 @@
  *        duplicate of MPI_COMM_WORLD; the ranks on this node (shared-memory
  *        split) to share the node's cores and RAM among them.
  *     2. Rank 0 alone: reads and validates the campaign (jobs/), generates
- *        missing test parameters ("setup": "auto"), opens the output
+ *        missing test parameters ("setup": "auto"), checks the parameter
+ *        file's digest against the cache's manifest.json, opens the output
  *        directory and its journal (resume.c: which units are finished).
  *        Then ONE broadcast: a status and either the normalized campaign
  *        text or nothing. A bad campaign thus fails on rank 0 before any
@@ -98,10 +99,52 @@ static int ensure_params(const jobs_campaign_t *c, unsigned threads, mpi_progres
                        hex, (unsigned long long)shape->n_constraints, (unsigned long long)shape->n_inputs,
                        (unsigned long long)shape->n_aux);
     rc = groth16_write_file(rp, rec, (size_t)len, err);
+    /* The manifest entry is written with the file, so the check before
+     * every later use compares against what was generated here. */
+    char digest[GROTH16_DIGEST_HEX + 1], mp[JOBS_PATH_LEN + 80], name[80];
+    uint64_t psize = 0;
+    snprintf(mp, sizeof mp, "%s/%s", c->params_dir, GROTH16_MANIFEST_NAME);
+    snprintf(name, sizeof name, "%s.params", c->circuit.id);
+    if (!rc && !(rc = groth16_file_digest(digest, &psize, pp, err)))
+        rc = groth16_manifest_record(mp, name, digest, psize, c->circuit.id, err);
 out:
     cs_shape_free(shape);
     topo_pool_destroy(pool);
     return rc;
+}
+
+/* Rank 0, before any rank loads the parameters: the parameter file's digest
+ * against the cache's manifest. Listed with another digest: the campaign is
+ * refused (a changed file never passes once listed). Not listed (a cache
+ * from before manifests, or parameters made elsewhere): recorded now, said
+ * once on the progress line, so later runs are checked (trust on first use;
+ * when the manifest cannot be written, a read-only cache, the run goes on
+ * and says the file went unchecked). */
+static int params_manifest(const jobs_campaign_t *c, mpi_progress_fn fn, void *arg, err_t *err)
+{
+    char pp[JOBS_PATH_LEN + 80], mp[JOBS_PATH_LEN + 80], name[80], digest[GROTH16_DIGEST_HEX + 1];
+    snprintf(pp, sizeof pp, "%s/%s.params", c->params_dir, c->circuit.id);
+    snprintf(mp, sizeof mp, "%s/%s", c->params_dir, GROTH16_MANIFEST_NAME);
+    snprintf(name, sizeof name, "%s.params", c->circuit.id);
+    uint64_t size = 0;
+    bool listed = false;
+    int rc = groth16_file_digest(digest, &size, pp, err);
+    if (!rc)
+        rc = groth16_manifest_check(&listed, mp, name, digest, pp, err);
+    if (rc || listed)
+        return rc;
+    char line[2 * JOBS_PATH_LEN + GM_ERR_MSG_LEN + 400];
+    err_t e2;
+    gm_err_clear(&e2);
+    if (groth16_manifest_record(mp, name, digest, size, c->circuit.id, &e2))
+        snprintf(line, sizeof line, "params: %s is not in %s, which cannot be written (%s): used without a digest check",
+                 pp, mp, e2.msg);
+    else
+        snprintf(line, sizeof line,
+                 "params: %s was not in %s: recorded its digest %s (first use; from now on a changed file is refused)",
+                 pp, mp, digest);
+    note(fn, arg, line);
+    return 0;
 }
 
 static int vk_digest(uint8_t out[32], const jobs_campaign_t *c, err_t *err)
@@ -295,6 +338,8 @@ int mpi_campaign_run(const char *campaign_path, const mpi_opts_t *opts, mpi_prog
         unsigned sthreads = opts && opts->threads ? opts->threads : x.c.threads;
         if (!rc)
             rc = ensure_params(&x.c, sthreads, progress, arg, &e);
+        if (!rc)
+            rc = params_manifest(&x.c, progress, arg, &e);
         uint8_t vk_sha[32];
         if (!rc)
             rc = vk_digest(vk_sha, &x.c, &e);
