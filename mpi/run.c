@@ -383,13 +383,15 @@ static int rank_setup(rank_ctx_t *x, const mpi_opts_t *o, int rank, int size, MP
     uint64_t k = c->batch_size;
     if (budget < fixed + k * wb)
         return gm_err_set(err, GM_EINVAL,
-                          "%s: %.1f MiB per rank is below the %.1f MiB this campaign needs (parameters %.1f MiB, "
-                          "prover scratch %.1f MiB, a batch of %llu witnesses %.1f MiB)",
+                          "%s: %.1f MiB per rank is below the %llu bytes (%.1f MiB) this campaign needs: parameters "
+                          "%.1f MiB + prover scratch %.1f MiB + a batch of %llu witnesses %.1f MiB; give at least "
+                          "%llu MiB (--mem-budget or resources.mem_budget), or fewer ranks per node%s",
                           bname ? bname : "memory budget (half the node's RAM over its ranks)",
-                          (double)budget / 1048576.0, (double)(fixed + k * wb) / 1048576.0,
-                          (double)groth16_params_memory(x->params) / 1048576.0,
+                          (double)budget / 1048576.0, (unsigned long long)(fixed + k * wb),
+                          (double)(fixed + k * wb) / 1048576.0, (double)groth16_params_memory(x->params) / 1048576.0,
                           (double)groth16_prover_memory(x->prover) / 1048576.0, (unsigned long long)k,
-                          (double)(k * wb) / 1048576.0);
+                          (double)(k * wb) / 1048576.0, (unsigned long long)((fixed + k * wb + 1048575) / 1048576),
+                          k > 1 ? ", or a smaller batch_size" : "");
     uint64_t fit = (budget - fixed) / wb;
     unsigned max_inflight = (unsigned)(fit < 2 * k ? fit : 2 * k);
     if ((rc = mr_state_init(&x->st, c, rank, size, max_inflight, err)))
