@@ -45,10 +45,11 @@ rank_pid() { # MPIRUN_PID RANK
 # file without its line; no temporary file.
 consistent() {
   ls "$1" "$1/proofs" | grep -q '\.tmp\.' && fail "$1: temporary file left"
-  grep '^done ' "$1/journal" | while read -r _ name psha qsha _; do
+  grep '^done ' "$1/journal" > "$1.lines" || true
+  while read -r _ name psha qsha _; do
     [ "$(sha256sum < "$1/proofs/$name.proof" | cut -d' ' -f1)" = "$psha" ] || fail "$1: $name.proof does not match its journal line"
     [ "$(sha256sum < "$1/proofs/$name.public.json" | cut -d' ' -f1)" = "$qsha" ] || fail "$1: $name.public.json does not match"
-  done
+  done < "$1.lines"
   [ "$(ls "$1/proofs" | grep -c '\.proof$')" -eq "$(ndone "$1")" ] || fail "$1: proof files without a journal line"
 }
 # interrupted DIR RC ERRFILE WANT_RC: the stop was clean
