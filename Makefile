@@ -45,7 +45,7 @@ CLI_OBJS := $(call objs,cli) $(call objs,bench)
 TEST_BIN := $(BUILD)/tests/unit_tests
 TEST_OBJS:= $(call objs,tests/unit)
 
-.PHONY: all deps test unit bench demo clean
+.PHONY: all deps test unit bench demo clean soak
 all: $(BIN)
 
 ifneq ($(SAN),)
@@ -129,6 +129,13 @@ deps:
 test: deps
 	@$(MAKE) --no-print-directory all $(TEST_BIN)
 	@BUILD=$(BUILD) GM_SAN=$(if $(SAN),1,0) sh tests/run.sh
+
+# The long reliability run (tests/soak/soak.sh; not in `make test`): 1,000
+# test-mul proofs on 4 ranks under random SIGKILLs and SIGTERMs, rerun until
+# done, then every proof checked. SOAK_UNITS, SOAK_RANKS, SOAK_SEED.
+soak: deps
+	@$(MAKE) --no-print-directory all
+	@BUILD=$(BUILD) sh tests/soak/soak.sh
 
 bench: deps
 	@$(MAKE) --no-print-directory all

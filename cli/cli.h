@@ -19,5 +19,6 @@ int cmd_campaign(int argc, char **argv);
 int cmd_snarkjs(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_study(int argc, char **argv);
+int cmd_params(int argc, char **argv);
 
 #endif

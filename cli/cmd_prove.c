@@ -9,6 +9,7 @@
  * all partitions, concatenated, are the sector proof. */
 #include <getopt.h>
 #include <jansson.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +32,10 @@ static void usage(FILE *f)
             "rank of the MPI job, resumes from the output directory's journal, and prints\n"
             "the cluster report (also in OUTPUT/report.json and report.csv).\n"
             "  --mem-budget SIZE    per rank, e.g. 4GiB (default: the campaign's, else half\n"
-            "                       the node's RAM over its ranks)\n\n"
+            "                       the node's RAM over its ranks)\n"
+            "SIGTERM or SIGINT stops a campaign cleanly: no new units, the ones in flight are\n"
+            "written and journaled, exit status 75 (rerun to resume); a second signal aborts.\n"
+            "Exit status: 0 done, 1 failed, 2 usage, 75 interrupted.\n\n"
             "  --params DIR         the cache `grothmpi setup --out DIR` filled\n"
             "  --circuit NAME       test-mul | test-synthetic | test-sha256 | porep\n"
             "  --constraints N      test-synthetic: rows (as at setup)\n"
@@ -157,6 +161,45 @@ static double sec(uint64_t ns) { return (double)ns * 1e-9; }
 
 /* ---- the campaign form ------------------------------------------------------- */
 
+/* The exit status of an interrupted campaign (EX_TEMPFAIL of sysexits.h):
+ * "stopped on request; rerun the same command to resume". */
+#define PROVE_EXIT_INTERRUPTED 75
+
+/* The stop request of SIGTERM / SIGINT (Slurm preemption, Ctrl-C): the signal
+ * number, read by the campaign's comm thread (mpi_opts_t.interrupt). A signal
+ * handler can only reach a global; this is the one, and only the handler
+ * writes it. */
+static volatile sig_atomic_t stop_signal;
+
+/* First signal: record it (nothing else is async-signal-safe to do here).
+ * Second one: the default action at once (the journal and the proof files
+ * are consistent at every instant; leftover temporaries are removed by the
+ * next run). */
+static void on_stop_signal(int sig)
+{
+    if (stop_signal) {
+        struct sigaction dfl;
+        memset(&dfl, 0, sizeof dfl);
+        dfl.sa_handler = SIG_DFL;
+        sigemptyset(&dfl.sa_mask);
+        sigaction(sig, &dfl, NULL);
+        raise(sig);
+        return;
+    }
+    stop_signal = sig;
+}
+
+static void install_stop_handlers(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+}
+
 static void campaign_progress(void *arg, const mpi_progress_t *p)
 {
     (void)arg;
@@ -221,6 +264,8 @@ static int prove_campaign(int argc, char **argv)
         return 2;
     }
     mpi_result_t res;
+    install_stop_handlers();
+    mo.interrupt = &stop_signal;
     int rc = mpi_campaign_run(file, &mo, campaign_progress, NULL, &res, &err);
     if (res.rank == 0 && res.check_text) {
         printf("\n%s", res.check_text);
@@ -250,6 +295,8 @@ static int prove_campaign(int argc, char **argv)
     /* The failure is rank 0's to report: it prints after MPI_Finalize, and
      * mpirun kills the job as soon as any rank exits non-zero, so the other
      * ranks exit 0 and leave the job's status to rank 0. */
+    if (rc == GM_ECANCELED && res.rank == 0)
+        return PROVE_EXIT_INTERRUPTED;
     return rc && res.rank == 0 ? 1 : 0;
 }
 

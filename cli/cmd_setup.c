@@ -4,6 +4,8 @@
  *   DIR/<id>.vk      the verifying key
  *   DIR/<id>.shape   the recorded shape (synth's cache format)
  *   DIR/<id>.setup   a text record: circuit, counts, seed
+ *   DIR/manifest.json  the digest of <id>.params (groth16_manifest_record),
+ *                    checked by every campaign before it uses the file
  * A second run with the same circuit finds the cache and does nothing.
  *
  * A large setup (the 2 KiB PoRep partition: 2.69 M constraints, a 2^22
@@ -34,7 +36,8 @@ static void usage(FILE *f)
             "usage: grothmpi setup --circuit NAME --out DIR [options]\n\n"
             "Generates test Groth16 parameters (NOT a ceremony: the seed is the toxic\n"
             "waste) for a built-in circuit and caches them in DIR as <id>.params, <id>.vk,\n"
-            "<id>.shape and <id>.setup.\n\n"
+            "<id>.shape and <id>.setup, and records the digest of <id>.params in\n"
+            "DIR/manifest.json (checked by campaigns and grothmpi params verify).\n\n"
             "  --circuit NAME       test-mul | test-synthetic | test-sha256 | porep\n"
             "  --constraints N      test-synthetic: rows, a power of two (default 1024)\n"
             "  --compressions N     test-sha256: chained compressions (default 1)\n"
@@ -236,9 +239,17 @@ int cmd_setup(int argc, char **argv)
                        (unsigned long long)n.a, (unsigned long long)n.b_g1, (unsigned long long)n.b_g2);
     if (groth16_write_file(rp, rec, (size_t)len, &err))
         goto fail;
+    char digest[GROTH16_DIGEST_HEX + 1], mp[4200], name[200];
+    uint64_t psize = 0;
+    snprintf(mp, sizeof mp, "%s/%s", out, GROTH16_MANIFEST_NAME);
+    snprintf(name, sizeof name, "%s.params", circ.id);
+    if (groth16_file_digest(digest, &psize, pp, &err) ||
+        groth16_manifest_record(mp, name, digest, psize, circ.id, &err))
+        goto fail;
     printf("setup: wrote %s (h %llu, l %llu, a %llu, b_g1 %llu, b_g2 %llu points) and %s\n", pp,
            (unsigned long long)n.h, (unsigned long long)n.l, (unsigned long long)n.a, (unsigned long long)n.b_g1,
            (unsigned long long)n.b_g2, vp);
+    printf("setup: recorded %s digest %s in %s\n", name, digest, mp);
     if (verbose)
         printf("setup: timings: shape %.3f s, parameters %.3f s, %u threads, peak rss %.1f MiB\n",
                (double)(t1 - t0) * 1e-9, (double)(t2 - t1) * 1e-9, topo_pool_size(pool),

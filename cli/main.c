@@ -16,6 +16,7 @@ static const struct {
     {"topo", cmd_topo, "the machine's topology and the thread plan"},
     {"porep", cmd_porep, "Filecoin SDR PoRep: parent cache, porep_id, graph parents"},
     {"setup", cmd_setup, "test Groth16 parameters for a built-in circuit, cached by circuit id"},
+    {"params", cmd_params, "parameter files: digest, verify against manifest.json or Filecoin's parameters.json"},
     {"prove", cmd_prove, "Groth16 proofs of a circuit against cached parameters"},
     {"verify", cmd_verify, "verify Groth16 proofs against a verifying key and public inputs"},
     {"circuit", cmd_circuit, "circuit facts: constraint counts (info), cached matrices (shape)"},

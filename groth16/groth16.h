@@ -465,6 +465,43 @@ int groth16_write_file(const char *path, const void *buf, size_t len, err_t *err
 int groth16_read_file(uint8_t **out, size_t *len, const char *path, err_t *err)
     __attribute__((warn_unused_result));
 
+/* ==== parameter digests and manifests (groth16/manifest.c) ================= */
+/*
+ * The digest of a parameter file is Filecoin's: BLAKE2b-512 of the whole
+ * file, lower-case hex, the first GROTH16_DIGEST_HEX characters (as in
+ * rust-fil-proofs' parameters.json). A manifest is a JSON object keyed by
+ * file name (no directory): {"<name>": {"digest": "<32 hex>", "size": N,
+ * "circuit": "<id>"}}; a Filecoin parameters.json ({"<name>": {"cid",
+ * "digest", "sector_size"}}) reads the same way (only "digest" is needed).
+ * The file a cache directory keeps is GROTH16_MANIFEST_NAME.
+ */
+#define GROTH16_DIGEST_HEX 32
+#define GROTH16_MANIFEST_NAME "manifest.json"
+
+/* The digest of the file at path (NUL-terminated hex into out) and, when size
+ * is not NULL, its length in bytes; the file is read once, sequentially.
+ * Returns 0, GM_EIO (open/read: err names the path), GM_ENOMEM or GM_ESYS
+ * (libcrypto without BLAKE2b). */
+int groth16_file_digest(char out[GROTH16_DIGEST_HEX + 1], uint64_t *size, const char *path, err_t *err)
+    __attribute__((warn_unused_result));
+
+/* Checks digest (of the file named file, for messages) against manifest's
+ * entry for name. *listed: true when the entry exists and matches. A missing
+ * manifest or a manifest without the name is not an error (*listed false,
+ * returns 0): the caller decides. Returns 0, GM_EVERIFY (listed with another
+ * digest: err names file, both digests and the manifest), GM_EFORMAT (the
+ * manifest is not JSON, not an object, or the entry has no 32-hex-digit
+ * "digest": err names the manifest and the key) or GM_EIO. */
+int groth16_manifest_check(bool *listed, const char *manifest, const char *name, const char *digest,
+                           const char *file, err_t *err) __attribute__((warn_unused_result));
+
+/* Sets manifest's entry for name to {digest, size, circuit} (circuit may be
+ * NULL: no key), creating the manifest when missing and keeping every other
+ * entry; written atomically. Returns 0, GM_EFORMAT (an existing manifest
+ * that does not parse: it is left alone), GM_EIO or GM_ENOMEM. */
+int groth16_manifest_record(const char *manifest, const char *name, const char *digest, uint64_t size,
+                            const char *circuit, err_t *err) __attribute__((warn_unused_result));
+
 /* ==== snarkjs and circom interoperability (groth16/snarkjs_*.c) ============ */
 /*
  * circom's `.r1cs` and `.wtns`, snarkjs's Groth16 `.zkey` (BLS12-381 only),

@@ -368,8 +368,10 @@ int g16_writer_close(g16_writer_t *w, err_t *err)
         e = errno;
     w->f = NULL;
     if (e) {
+        /* Name the file the caller asked for (the temporary is gone). */
         unlink(w->tmp);
-        return gm_err_set(err, GM_EIO, "%s: write failed: %s", w->tmp, strerror(e));
+        return gm_err_set(err, GM_EIO, "%s: write failed: %s (not written; its temporary was removed)", w->path,
+                          strerror(e));
     }
     if (rename(w->tmp, w->path) != 0) {
         e = errno;

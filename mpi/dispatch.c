@@ -13,6 +13,7 @@
  *                           proof + n_pub * 32 bytes of public inputs (Fr LE)
  *      ERROR  r -> 0        int32 code + message text
  *      DONE   r -> 0        mr_metrics_t (last message of a rank)
+ *      INTR   r -> 0        int32 signal number: the rank was asked to stop
  *  - Dynamic hand-out: a rank asks for k units as soon as fewer than 2k are
  *    queued or in flight on it (one request outstanding at a time), so the
  *    next batch is already there when the current one ends. Rank 0 serves
@@ -27,6 +28,14 @@
  *    seconds. A bad proof or a failed write stops the hand-out (every later
  *    REQ gets "no more") and the run ends with that error once every rank
  *    has sent DONE.
+ *  - Stop requests (SIGTERM, SIGINT: mpi_opts_t.interrupt, set by the
+ *    caller's handler; only read here, once per loop turn): the rank drops
+ *    the units queued and not started (drain_locked) and asks for no more; a
+ *    rank other than 0 tells rank 0 (INTR), which then hands out nothing more
+ *    to anyone ("no more"), but keeps taking, checking, writing and
+ *    journaling the results of units already being made, so no finished
+ *    proof is lost. Dropped units are simply not journaled: a rerun proves
+ *    them. Units handed out after the stop are dropped on arrival.
  *  - Polling: each loop turn does MPI_Iprobe and the queues; when nothing
  *    happened it sleeps on the rank's condition variable for 2 ms (woken at
  *    once by a local event), so an idle comm thread costs little CPU.
@@ -46,6 +55,7 @@
 #define TAG_RESULT 103
 #define TAG_ERROR 104
 #define TAG_DONE 105
+#define TAG_INTR 106
 
 typedef struct {
     uint64_t unit;
@@ -88,6 +98,24 @@ static void push_units_locked(mr_state_t *s, const uint64_t *u, size_t n)
     pthread_cond_broadcast(&s->cv);
 }
 
+/* A stop request: forget the units queued and not started and take no more
+ * (lock held). Units being synthesized or proved finish as usual. */
+static void drain_locked(mr_state_t *s)
+{
+    s->todo_len = 0;
+    s->no_more = true;
+    pthread_cond_broadcast(&s->cv);
+}
+
+/* The signal number when a stop was requested and not yet acted on, else 0. */
+static int stop_requested(const mr_comm_t *cm)
+{
+    if (cm->interrupted || !cm->interrupt)
+        return 0;
+    int sig = (int)*cm->interrupt;
+    return sig;
+}
+
 /* ==== ranks other than 0 ============================================================ */
 
 void mr_comm_worker(void *arg)
@@ -103,7 +131,12 @@ void mr_comm_worker(void *arg)
     uint64_t *units = malloc((size_t)JOBS_MAX_BATCH * 4 * sizeof *units);
     for (;;) {
         bool did = false;
+        int sig = stop_requested(cm);
         pthread_mutex_lock(&s->mu);
+        if (sig) {
+            cm->interrupted = sig;
+            drain_locked(s);
+        }
         size_t pend = mr_pending_locked(s);
         bool need = !s->no_more && !req_out && !s->abort && pend < 2 * (size_t)s->batch && (!refused || pend < refused);
         size_t nres;
@@ -114,6 +147,11 @@ void mr_comm_worker(void *arg)
         pthread_mutex_unlock(&s->mu);
 
         uint64_t t0 = gm_now_ns(), c0 = gm_thread_cpu_ns();
+        if (sig) {
+            int32_t sv = (int32_t)sig;
+            MPI_Send(&sv, 1, MPI_INT32_T, 0, TAG_INTR, comm);
+            did = true;
+        }
         if (need) {
             req[1] = (int32_t)pend;
             MPI_Send(req, 2, MPI_INT32_T, 0, TAG_REQ, comm);
@@ -166,7 +204,7 @@ void mr_comm_worker(void *arg)
                 refused = mr_pending_locked(s) ? mr_pending_locked(s) : 1;
             else if (nu == 0)
                 s->no_more = true;
-            else
+            else if (!cm->interrupted)
                 push_units_locked(s, units, nu);
             pthread_cond_broadcast(&s->cv);
             pthread_mutex_unlock(&s->mu);
@@ -201,7 +239,7 @@ void mr_comm_worker(void *arg)
 static size_t hand_out(mr_comm_t *cm, uint64_t *units, size_t want, size_t requester_pending)
 {
     size_t left = cm->npending - cm->next;
-    if (cm->stop || left == 0)
+    if (cm->stop || cm->interrupted || left == 0)
         return 0;
     if (requester_pending > 0 && left < (size_t)cm->s->size * cm->s->batch)
         return RETRY;
@@ -246,6 +284,29 @@ static void progress(mr_comm_t *cm, bool force)
     p.per_hour = p.elapsed_s > 0 && cm->proved ? (double)cm->proved / p.elapsed_s * 3600.0 : 0;
     p.eta_s = p.per_hour > 0 ? (double)(p.total - p.done) / (p.per_hour / 3600.0) : -1;
     cm->progress(cm->parg, &p);
+}
+
+/* A stop on some rank (sig): rank 0 hands out nothing more and drains its
+ * own queue; results already on their way are still written. */
+static void root_interrupt(mr_comm_t *cm, int sig)
+{
+    if (cm->interrupted)
+        return;
+    cm->interrupted = sig;
+    pthread_mutex_lock(&cm->s->mu);
+    drain_locked(cm->s);
+    pthread_mutex_unlock(&cm->s->mu);
+    if (cm->progress) {
+        char line[160];
+        snprintf(line, sizeof line,
+                 "stopping (signal %d): no new units; finishing and writing the units in flight (a second signal "
+                 "aborts at once)", sig);
+        mpi_progress_t p;
+        memset(&p, 0, sizeof p);
+        p.eta_s = -1;
+        p.note = line;
+        cm->progress(cm->parg, &p);
+    }
 }
 
 /* Verifies (when needed) and writes one proof. */
@@ -338,6 +399,9 @@ void mr_comm_root(void *arg)
     progress(cm, true);
     for (;;) {
         bool did = false;
+        int sig = stop_requested(cm);
+        if (sig)
+            root_interrupt(cm, sig);
         /* the local pipeline */
         pthread_mutex_lock(&s->mu);
         size_t lp = mr_pending_locked(s);
@@ -418,6 +482,10 @@ void mr_comm_root(void *arg)
                 memcpy(&code, msg, sizeof code);
                 gm_err_set(&e, code ? code : GM_EINVAL, "rank %d %s", src, msg + sizeof code);
                 root_fail(cm, code ? code : GM_EINVAL, &e);
+            } else if (st.MPI_TAG == TAG_INTR) {
+                int32_t sv = 0;
+                MPI_Recv(&sv, 1, MPI_INT32_T, src, TAG_INTR, comm, MPI_STATUS_IGNORE);
+                root_interrupt(cm, sv > 0 ? (int)sv : SIGTERM);
             } else if (st.MPI_TAG == TAG_DONE) {
                 mr_metrics_t m;
                 MPI_Recv(&m, (int)sizeof m, MPI_BYTE, src, TAG_DONE, comm, MPI_STATUS_IGNORE);

@@ -21,6 +21,7 @@
 #ifndef GM_MPI_H
 #define GM_MPI_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -45,10 +46,17 @@ typedef struct {
 /* Called on rank 0 from the comm thread; must be quick. */
 typedef void (*mpi_progress_fn)(void *arg, const mpi_progress_t *p);
 
-/* Overrides of the campaign's resources (zero: keep the campaign's). */
+/* Overrides of the campaign's resources (zero: keep the campaign's), and the
+ * caller's stop request. */
 typedef struct {
     uint64_t mem_budget; /* --mem-budget: bytes per rank */
     unsigned threads;    /* --threads: prover threads per rank */
+    /* NULL, or a flag that a signal handler sets to the signal's number
+     * (SIGTERM, SIGINT) to ask for a clean stop. The comm role reads it every
+     * loop turn (at most 2 ms apart) once the ranks are proving; the flag is
+     * only read, never written, here. See mpi_campaign_run for what a stop
+     * does. */
+    const volatile sig_atomic_t *interrupt;
 } mpi_opts_t;
 
 /* A cluster report (opaque; rank 0 builds it, mpi_report_load reads it back). */
@@ -86,9 +94,18 @@ typedef struct {
  * code on every rank: GM_EINVAL / GM_EIO / GM_EFORMAT (a bad campaign or
  * unreadable parameters: err names file, key, value), GM_EVERIFY (a proof
  * failed rank 0's check), GM_EMPI, GM_ENOMEM, GM_ENOTSUP (an input kind not
- * available yet), or a prover's error ("rank 1 (h2): ..."). err's message
+ * available yet), GM_ECANCELED (opts->interrupt was set on some rank: see
+ * below), or a prover's error ("rank 1 (h2): ..."). err's message
  * is meaningful on rank 0 (other ranks get "see rank 0"). *res is filled in
- * both cases; free res->report with mpi_report_free. */
+ * both cases; free res->report with mpi_report_free.
+ * A stop request (opts->interrupt non-zero on any rank while proving): that
+ * rank drops the units queued on it and not yet started and asks for no
+ * more; rank 0 hands out nothing more (to any rank); the units whose witness
+ * or proof is already being made are finished, sent, verified, written and
+ * journaled as usual; then the run ends with GM_ECANCELED ("interrupted by
+ * signal N: D of T units done ...; rerun to resume"). A request that arrives
+ * before the ranks start proving (setup, parameter loading) takes effect
+ * when they start. Rerunning the campaign resumes from the journal. */
 int mpi_campaign_run(const char *campaign_path, const mpi_opts_t *opts, mpi_progress_fn progress, void *arg,
                      mpi_result_t *res, err_t *err) __attribute__((warn_unused_result));
 

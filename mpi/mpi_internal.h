@@ -200,6 +200,8 @@ typedef struct {
     void *comm;               /* MPI_Comm * (this header does not include <mpi.h>) */
     const jobs_campaign_t *c;
     char host[64];
+    const volatile sig_atomic_t *interrupt; /* mpi_opts_t.interrupt (may be NULL) */
+    int interrupted;          /* the signal that stopped this rank (or, on rank 0, any rank); 0: none */
     /* rank 0 only */
     mr_out_t *out;
     size_t *pending;          /* units to hand out, in order */

@@ -70,12 +70,14 @@ int mr_pipeline_depth(unsigned *depth, const mr_budget_t *b, unsigned k, unsigne
     uint64_t need0 = fixed + (uint64_t)k * per + b->witness;
     if (b->budget < need0)
         return gm_err_set(err, GM_EINVAL,
-                          "%s: %.1f MiB per rank is below the %.1f MiB this campaign needs (parameters %.1f MiB, "
-                          "prover scratch %.1f MiB, a batch of %u units at %.1f MiB each (witness %.1f, h %.1f) "
-                          "and one witness ahead)",
-                          b->what, (double)b->budget / mib, (double)need0 / mib, (double)b->params / mib,
-                          (double)b->prover / mib, k, (double)per / mib, (double)b->witness / mib,
-                          (double)b->unit / mib);
+                          "%s: %.1f MiB per rank is below the %llu bytes (%.1f MiB) this campaign needs: parameters "
+                          "%.1f MiB + prover scratch %.1f MiB + a batch of %u units %.1f MiB (witness %.1f + h %.1f "
+                          "each) + one witness ahead %.1f MiB; give at least %llu MiB (--mem-budget or "
+                          "resources.mem_budget), or fewer ranks per node%s",
+                          b->what, (double)b->budget / mib, (unsigned long long)need0, (double)need0 / mib,
+                          (double)b->params / mib, (double)b->prover / mib, k, (double)k * (double)per / mib,
+                          (double)b->witness / mib, (double)b->unit / mib, (double)b->witness / mib,
+                          (unsigned long long)((need0 + 1048575) / 1048576), k > 1 ? ", or a smaller batch_size" : "");
     uint64_t fit = (b->budget - need0) / per;
     *depth = fit < want ? (unsigned)fit : want;
     return 0;

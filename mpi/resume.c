@@ -148,8 +148,21 @@ int mr_out_open(mr_out_t **out, const jobs_campaign_t *c, const uint8_t vk_sha[3
     o->fd = -1;
     snprintf(o->proofs, sizeof o->proofs, "%s/proofs", c->output);
     snprintf(o->journal, sizeof o->journal, "%s/journal", c->output);
-    if ((rc = mkdir_p(c->output, err)) || (rc = mkdir_p(o->proofs, err)))
+    if ((rc = mkdir_p(c->output, err)))
         goto fail;
+    /* Unwritable output (a read-only mount: root passes every permission
+     * check, not this one) must stop the campaign here, on rank 0, before
+     * any rank loads parameters or proves, naming the directory. */
+    if (access(c->output, W_OK) != 0) {
+        rc = gm_err_set(err, GM_EIO, "%s: output directory is not writable: %s", c->output, strerror(errno));
+        goto fail;
+    }
+    if ((rc = mkdir_p(o->proofs, err)))
+        goto fail;
+    if (access(o->proofs, W_OK) != 0) {
+        rc = gm_err_set(err, GM_EIO, "%s: output directory is not writable: %s", o->proofs, strerror(errno));
+        goto fail;
+    }
     remove_temps(c->output);
     remove_temps(o->proofs);
 

@@ -7,7 +7,8 @@
  *        duplicate of MPI_COMM_WORLD; the ranks on this node (shared-memory
  *        split) to share the node's cores and RAM among them.
  *     2. Rank 0 alone: reads and validates the campaign (jobs/), generates
- *        missing test parameters ("setup": "auto"), opens the output
+ *        missing test parameters ("setup": "auto"), checks the parameter
+ *        file's digest against the cache's manifest.json, opens the output
  *        directory and its journal (resume.c: which units are finished).
  *        Then ONE broadcast: a status and either the normalized campaign
  *        text or nothing. A bad campaign thus fails on rank 0 before any
@@ -26,6 +27,9 @@
  *  - MPI calls: the main thread in phases 1-3 and 5, the comm role in phase
  *    4; topo_pool_run's start and end order them, so at most one thread is
  *    ever inside MPI (MPI_THREAD_SERIALIZED).
+ *  - A stop request (mpi_opts_t.interrupt, SIGTERM/SIGINT): dispatch.c
+ *    drains every rank and the run ends with GM_ECANCELED after the units
+ *    in flight are written; phase 5 runs as usual (report, final status).
  *  - A killed rank: mpirun aborts the whole job (platform.md §2.1); what
  *    rank 0 had written and journaled stays, and the next run resumes.
  */
@@ -44,6 +48,78 @@ typedef struct {
     int32_t code;
     char msg[GM_ERR_MSG_LEN];
 } wire_status_t;
+
+/* ---- the check stamp: parameters checked once per node, and once per file ----
+ *
+ * The full load (every point's subgroup check) is the slow part of set-up: about
+ * 30 s per rank for the 2 KiB PoRep parameters. Two savings, neither of which
+ * lets a changed file through:
+ *  - per node: the node's first rank (MPI_COMM_TYPE_SHARED) hashes its own copy
+ *    of the file, compares with rank 0's digest, and loads it with every check;
+ *    the node's other ranks wait for it, then load the same file without the
+ *    subgroup checks, after checking it is still the same file (device, inode,
+ *    size, mtime as the first rank saw it);
+ *  - per file: after a set-up in which every point was checked, rank 0 writes
+ *    "<id>.params.checked" with the file's digest and size; a later run whose
+ *    digest (computed again, every run) and size match loads without subgroup
+ *    checks on every node. The digest, not the time stamp, is the key: a
+ *    changed file has another digest, and the stamp no longer applies.
+ * trust_params: none of this; every rank loads without subgroup checks. */
+
+#define STAMP_MAGIC "grothmpi-params-checked 1"
+
+/* A file's identity (and, sent by a node's first rank, its load status). */
+typedef struct {
+    int32_t rc;
+    uint64_t dev, ino, size;
+    int64_t mtime_ns;
+} wire_ident_t;
+
+/* What rank 0 tells every rank about the parameter file (phase 2). */
+typedef struct {
+    char digest[GROTH16_DIGEST_HEX + 1]; /* rank 0's copy, this run */
+    uint8_t stamped;                     /* a file with this digest passed every check before */
+    uint8_t trust;                       /* the campaign's trust_params (known even where parsing failed) */
+    wire_ident_t ident;                  /* rank 0's copy as it was hashed */
+} wire_params_t;
+
+static void stamp_path(char *out, size_t n, const jobs_campaign_t *c)
+{
+    snprintf(out, n, "%s/%s.params.checked", c->params_dir, c->circuit.id);
+}
+
+/* True when the stamp names this digest and size (any problem reading it: false). */
+static bool stamp_matches(const jobs_campaign_t *c, const char *digest, uint64_t size)
+{
+    char sp[JOBS_PATH_LEN + 96], want[200];
+    stamp_path(sp, sizeof sp, c);
+    snprintf(want, sizeof want, "%s digest=%s size=%llu level=subgroup\n", STAMP_MAGIC, digest,
+             (unsigned long long)size);
+    uint8_t *buf;
+    size_t len;
+    if (groth16_read_file(&buf, &len, sp, NULL))
+        return false;
+    bool ok = len == strlen(want) && memcmp(buf, want, len) == 0;
+    gm_free(buf);
+    return ok;
+}
+
+static int file_ident(wire_ident_t *id, const char *path, err_t *err)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return gm_err_set(err, GM_EIO, "%s: cannot stat: %s", path, strerror(errno));
+    id->dev = (uint64_t)st.st_dev;
+    id->ino = (uint64_t)st.st_ino;
+    id->size = (uint64_t)st.st_size;
+    id->mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+    return 0;
+}
+
+static bool ident_eq(const wire_ident_t *a, const wire_ident_t *b)
+{
+    return a->dev == b->dev && a->ino == b->ino && a->size == b->size && a->mtime_ns == b->mtime_ns;
+}
 
 static void note(mpi_progress_fn fn, void *arg, const char *text)
 {
@@ -95,10 +171,58 @@ static int ensure_params(const jobs_campaign_t *c, unsigned threads, mpi_progres
                        hex, (unsigned long long)shape->n_constraints, (unsigned long long)shape->n_inputs,
                        (unsigned long long)shape->n_aux);
     rc = groth16_write_file(rp, rec, (size_t)len, err);
+    /* The manifest entry is written with the file, so the check before
+     * every later use compares against what was generated here. */
+    char digest[GROTH16_DIGEST_HEX + 1], mp[JOBS_PATH_LEN + 80], name[80];
+    uint64_t psize = 0;
+    snprintf(mp, sizeof mp, "%s/%s", c->params_dir, GROTH16_MANIFEST_NAME);
+    snprintf(name, sizeof name, "%s.params", c->circuit.id);
+    if (!rc && !(rc = groth16_file_digest(digest, &psize, pp, err)))
+        rc = groth16_manifest_record(mp, name, digest, psize, c->circuit.id, err);
 out:
     cs_shape_free(shape);
     topo_pool_destroy(pool);
     return rc;
+}
+
+/* Rank 0, before any rank loads the parameters: the parameter file's digest
+ * against the cache's manifest. Listed with another digest: the campaign is
+ * refused (a changed file never passes once listed). Not listed (a cache
+ * from before manifests, or parameters made elsewhere): recorded now, said
+ * once on the progress line, so later runs are checked (trust on first use;
+ * when the manifest cannot be written, a read-only cache, the run goes on
+ * and says the file went unchecked). */
+static int params_manifest(char digest[GROTH16_DIGEST_HEX + 1], wire_ident_t *ident, const jobs_campaign_t *c,
+                           mpi_progress_fn fn, void *arg, err_t *err)
+{
+    char pp[JOBS_PATH_LEN + 80], mp[JOBS_PATH_LEN + 80], name[80];
+    snprintf(pp, sizeof pp, "%s/%s.params", c->params_dir, c->circuit.id);
+    snprintf(mp, sizeof mp, "%s/%s", c->params_dir, GROTH16_MANIFEST_NAME);
+    snprintf(name, sizeof name, "%s.params", c->circuit.id);
+    uint64_t size = 0;
+    bool listed = false;
+    wire_ident_t after = {0};
+    int rc = file_ident(ident, pp, err);
+    if (!rc)
+        rc = groth16_file_digest(digest, &size, pp, err);
+    if (!rc && !(rc = file_ident(&after, pp, err)) && (!ident_eq(ident, &after) || size != ident->size))
+        rc = gm_err_set(err, GM_EVERIFY, "%s: changed while its digest was computed", pp);
+    if (!rc)
+        rc = groth16_manifest_check(&listed, mp, name, digest, pp, err);
+    if (rc || listed)
+        return rc;
+    char line[2 * JOBS_PATH_LEN + GM_ERR_MSG_LEN + 400];
+    err_t e2;
+    gm_err_clear(&e2);
+    if (groth16_manifest_record(mp, name, digest, size, c->circuit.id, &e2))
+        snprintf(line, sizeof line, "params: %s is not in %s, which cannot be written (%s): used without a digest check",
+                 pp, mp, e2.msg);
+    else
+        snprintf(line, sizeof line,
+                 "params: %s was not in %s: recorded its digest %s (first use; from now on a changed file is refused)",
+                 pp, mp, digest);
+    note(fn, arg, line);
+    return 0;
 }
 
 static int vk_digest(uint8_t out[32], const jobs_campaign_t *c, err_t *err)
@@ -160,31 +284,92 @@ static void ctx_free(rank_ctx_t *x)
     jobs_campaign_free(&x->c);
 }
 
-/* Phase 3 on one rank. */
-static int rank_setup(rank_ctx_t *x, const mpi_opts_t *o, int rank, int size, int node_size, err_t *err)
+/* Phase 3's parameter load on one rank (MPI on the main thread: node is this
+ * node's communicator). Returns like groth16_params_load, plus GM_EVERIFY (this
+ * node's copy has another digest than rank 0's, or the file changed while the
+ * node loaded it) and GM_EINVAL (the node's first rank failed: see its message).
+ * prior: this rank's set-up already failed with that status (err holds its
+ * message): it only takes part in the node's broadcast and returns prior. */
+static int load_params_node(rank_ctx_t *x, const wire_params_t *wp, MPI_Comm node, int rank, int prior, bool *full,
+                            err_t *err)
 {
-    jobs_campaign_t *c = &x->c;
-    int rc;
-    if ((rc = topo_load(&x->topo, "this", err)))
-        return rc;
-    unsigned threads = o && o->threads ? o->threads : c->threads;
-    unsigned cores = topo_core_count(x->topo);
-    if (!threads)
-        threads = cores / (unsigned)(node_size > 0 ? node_size : 1);
-    if (!threads)
-        threads = 1;
-    if (c->pin && threads == cores)
-        rc = topo_pool_create_machine(&x->pool, x->topo, TOPO_POOL_PIN, err);
-    else
-        rc = topo_pool_create_flat(&x->pool, threads, err);
-    if (rc || (rc = topo_pool_create_flat(&x->roles, MR_NROLES, err)) ||
-        (rc = topo_pool_create_flat(&x->prep, mr_prepare_threads(topo_pool_size(x->pool)), err)))
-        return rc;
+    const jobs_campaign_t *c = &x->c;
     char pp[JOBS_PATH_LEN + 80];
     snprintf(pp, sizeof pp, "%s/%s.params", c->params_dir, c->circuit.id);
-    if ((rc = cs_shape_load(&x->shape, c->params_dir, c->circuit.id, err)) ||
-        (rc = groth16_params_load(&x->params, pp, x->shape, c->trust_params ? GROTH16_LOAD_TRUST : 0, x->pool, err)) ||
-        (rc = groth16_prover_create(&x->prover, x->params, x->shape, x->pool, err)) ||
+    *full = false;
+    if (wp->trust)
+        return prior ? prior : groth16_params_load(&x->params, pp, x->shape, GROTH16_LOAD_TRUST, x->pool, err);
+    int node_rank;
+    MPI_Comm_rank(node, &node_rank);
+    wire_ident_t id;
+    memset(&id, 0, sizeof id);
+    int rc = prior;
+    if (node_rank == 0 && !prior) {
+        char d[GROTH16_DIGEST_HEX + 1];
+        wire_ident_t after = {0};
+        rc = file_ident(&id, pp, err);
+        if (!rc && rank == 0 && !ident_eq(&id, &wp->ident))
+            rc = gm_err_set(err, GM_EVERIFY, "%s: changed since its digest was checked", pp);
+        /* Rank 0 hashed its copy moments ago (phase 2); other nodes hash theirs. */
+        if (!rc && rank != 0 && !(rc = groth16_file_digest(d, NULL, pp, err)) && strcmp(d, wp->digest) != 0)
+            rc = gm_err_set(err, GM_EVERIFY, "%s: BLAKE2b digest %s on this node, rank 0's copy has %s", pp, d,
+                            wp->digest);
+        if (!rc) {
+            *full = !wp->stamped;
+            gm_log(GM_LOG_DEBUG, "rank %d: %s: %s", rank, pp,
+                   wp->stamped ? "digest matches the check stamp: no subgroup checks" : "every point checked");
+            rc = groth16_params_load(&x->params, pp, x->shape, wp->stamped ? GROTH16_LOAD_TRUST : 0, x->pool, err);
+        }
+        if (!rc && !(rc = file_ident(&after, pp, err)) && !ident_eq(&id, &after))
+            rc = gm_err_set(err, GM_EVERIFY, "%s: changed while it was being loaded", pp);
+    }
+    id.rc = rc;
+    MPI_Bcast(&id, (int)sizeof id, MPI_BYTE, 0, node);
+    if (node_rank == 0 || prior)
+        return rc;
+    if (id.rc)
+        return gm_err_set(err, GM_EINVAL, "%s: refused by this node's first rank (see its message)", pp);
+    wire_ident_t mine = {0}, after = {0};
+    if ((rc = file_ident(&mine, pp, err)))
+        return rc;
+    if (!ident_eq(&mine, &id))
+        return gm_err_set(err, GM_EVERIFY, "%s: not the file this node's first rank checked (changed since?)", pp);
+    gm_log(GM_LOG_DEBUG, "rank %d: %s: checked by this node's first rank: no subgroup checks", rank, pp);
+    if ((rc = groth16_params_load(&x->params, pp, x->shape, GROTH16_LOAD_TRUST, x->pool, err)))
+        return rc;
+    if ((rc = file_ident(&after, pp, err)) == 0 && !ident_eq(&mine, &after))
+        rc = gm_err_set(err, GM_EVERIFY, "%s: changed while it was being loaded", pp);
+    return rc;
+}
+
+/* Phase 3 on one rank. */
+static int rank_setup(rank_ctx_t *x, const mpi_opts_t *o, int rank, int size, MPI_Comm node, int node_size,
+                      const wire_params_t *wp, bool *full, err_t *err)
+{
+    jobs_campaign_t *c = &x->c;
+    int rc = topo_load(&x->topo, "this", err);
+    if (!rc) {
+        unsigned threads = o && o->threads ? o->threads : c->threads;
+        unsigned cores = topo_core_count(x->topo);
+        if (!threads)
+            threads = cores / (unsigned)(node_size > 0 ? node_size : 1);
+        if (!threads)
+            threads = 1;
+        if (c->pin && threads == cores)
+            rc = topo_pool_create_machine(&x->pool, x->topo, TOPO_POOL_PIN, err);
+        else
+            rc = topo_pool_create_flat(&x->pool, threads, err);
+    }
+    if (!rc)
+        rc = topo_pool_create_flat(&x->roles, MR_NROLES, err);
+    if (!rc)
+        rc = topo_pool_create_flat(&x->prep, mr_prepare_threads(topo_pool_size(x->pool)), err);
+    if (!rc)
+        rc = cs_shape_load(&x->shape, c->params_dir, c->circuit.id, err);
+    /* Every rank of the node takes part in the node's load, even after a
+     * failure above (the node's ranks meet in one broadcast there). */
+    rc = load_params_node(x, wp, node, rank, rc, full, err);
+    if (rc || (rc = groth16_prover_create(&x->prover, x->params, x->shape, x->pool, err)) ||
         (rc = jobs_source_open(&x->src, c, err)))
         return rc;
     if (rank == 0) {
@@ -266,7 +451,6 @@ int mpi_campaign_run(const char *campaign_path, const mpi_opts_t *opts, mpi_prog
     MPI_Comm_size(comm, &size);
     MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
     MPI_Comm_size(node, &node_size);
-    MPI_Comm_free(&node);
     res->rank = rank;
     res->size = size;
 
@@ -288,12 +472,24 @@ int mpi_campaign_run(const char *campaign_path, const mpi_opts_t *opts, mpi_prog
     /* ---- phase 2: rank 0 validates ---- */
     wire_status_t ws;
     memset(&ws, 0, sizeof ws);
+    wire_params_t wp;
+    memset(&wp, 0, sizeof wp);
     uint64_t tlen = 0;
     if (rank == 0) {
         rc = jobs_campaign_load(&x.c, campaign_path, JOBS_PARSE_DEFAULT, &e);
         unsigned sthreads = opts && opts->threads ? opts->threads : x.c.threads;
         if (!rc)
             rc = x.c.mode == JOBS_MODE_CHECK ? 0 : ensure_params(&x.c, sthreads, progress, arg, &e);
+        if (!rc && x.c.mode == JOBS_MODE_PROVE)
+            rc = params_manifest(wp.digest, &wp.ident, &x.c, progress, arg, &e);
+        wp.trust = !rc && x.c.trust_params;
+        if (!rc && !x.c.trust_params && (wp.stamped = stamp_matches(&x.c, wp.digest, wp.ident.size))) {
+            char line[JOBS_PATH_LEN + 200];
+            snprintf(line, sizeof line,
+                     "params: digest %s passed every point check before (%s.params.checked): subgroup checks skipped",
+                     wp.digest, x.c.circuit.id);
+            note(progress, arg, line);
+        }
         uint8_t vk_sha[32];
         if (!rc && x.c.mode == JOBS_MODE_PROVE)
             rc = vk_digest(vk_sha, &x.c, &e);
@@ -316,6 +512,7 @@ int mpi_campaign_run(const char *campaign_path, const mpi_opts_t *opts, mpi_prog
     }
     MPI_Bcast(&ws, (int)sizeof ws, MPI_BYTE, 0, comm);
     MPI_Bcast(&tlen, 1, MPI_UINT64_T, 0, comm);
+    MPI_Bcast(&wp, (int)sizeof wp, MPI_BYTE, 0, comm);
     if (ws.code) {
         rc = ws.code;
         if (rank == 0)
@@ -330,6 +527,7 @@ int mpi_campaign_run(const char *campaign_path, const mpi_opts_t *opts, mpi_prog
 
     /* ---- phase 3: every rank sets up ---- */
     gm_err_clear(&e);
+    bool full = false; /* this rank checked every parameter point */
     if (rank != 0)
         rc = jobs_campaign_parse(&x.c, text, "campaign (from rank 0)", NULL, JOBS_PARSE_NO_FILES, &e);
     if (!rc && x.c.mode == JOBS_MODE_CHECK) { /* no prover: check.c */
@@ -337,7 +535,9 @@ int mpi_campaign_run(const char *campaign_path, const mpi_opts_t *opts, mpi_prog
         goto finish;
     }
     if (!rc)
-        rc = rank_setup(&x, opts, rank, size, node_size, &e);
+        rc = rank_setup(&x, opts, rank, size, node, node_size, &wp, &full, &e);
+    else
+        (void)load_params_node(&x, &wp, node, rank, rc, &full, &e); /* the node's ranks meet there */
     memset(&ws, 0, sizeof ws);
     ws.code = rc;
     snprintf(ws.msg, sizeof ws.msg, "%s", e.msg);
@@ -364,6 +564,22 @@ int mpi_campaign_run(const char *campaign_path, const mpi_opts_t *opts, mpi_prog
             gm_err_set(err, rc, "rank %d: set-up failed on a rank (see rank 0's message)", rank);
         goto finish;
     }
+    if (rank == 0 && full) {
+        /* Rank 0 checked every point of the file whose digest it computed in
+         * phase 2 (load_params_node checked it is the same file): later runs
+         * with this digest may skip the subgroup checks. */
+        char sp[JOBS_PATH_LEN + 96], rec[200], line[JOBS_PATH_LEN + GM_ERR_MSG_LEN + 200];
+        stamp_path(sp, sizeof sp, &x.c);
+        int n = snprintf(rec, sizeof rec, "%s digest=%s size=%llu level=subgroup\n", STAMP_MAGIC, wp.digest,
+                         (unsigned long long)wp.ident.size);
+        err_t e4;
+        gm_err_clear(&e4);
+        if (groth16_write_file(sp, rec, (size_t)n, &e4))
+            snprintf(line, sizeof line, "params: every point checked, but no stamp: %s", e4.msg);
+        else
+            snprintf(line, sizeof line, "params: every point checked (once per node); recorded in %s", sp);
+        note(progress, arg, line);
+    }
 
     /* ---- phase 4: the roles ---- */
     mr_comm_t cm;
@@ -371,6 +587,7 @@ int mpi_campaign_run(const char *campaign_path, const mpi_opts_t *opts, mpi_prog
     cm.s = &x.st;
     cm.comm = &comm;
     cm.c = &x.c;
+    cm.interrupt = opts ? opts->interrupt : NULL;
     snprintf(cm.host, sizeof cm.host, "%s", host);
     if (rank == 0) {
         cm.out = out;
@@ -422,7 +639,14 @@ int mpi_campaign_run(const char *campaign_path, const mpi_opts_t *opts, mpi_prog
                 *err = e3;
             }
         }
-        if (!final && cm.proved + ndone != total) {
+        if (!final && cm.proved + ndone != total && cm.interrupted) {
+            final = GM_ECANCELED;
+            gm_err_set(err, final,
+                       "interrupted by signal %d (%s): %zu of %zu units done and journaled in %s, %zu left; rerun "
+                       "the same command to resume",
+                       cm.interrupted, strsignal(cm.interrupted), cm.proved + ndone, total, x.c.output,
+                       total - cm.proved - ndone);
+        } else if (!final && cm.proved + ndone != total) {
             final = GM_ESTATE;
             gm_err_set(err, final, "%zu of %zu units were not proved", total - cm.proved - ndone, total);
         }
@@ -440,6 +664,7 @@ finish:
     free(all);
     free(text);
     ctx_free(&x);
+    MPI_Comm_free(&node);
     MPI_Comm_free(&comm);
     if (we_init)
         MPI_Finalize();

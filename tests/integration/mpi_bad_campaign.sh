@@ -43,6 +43,7 @@ expect nofile 2 'nofile.json: cannot open'
 mkdir -p bad
 "$BIN" setup --circuit test-mul --out bad > /dev/null
 printf 'garbage' > bad/test-mul.params
+rm bad/manifest.json # as a cache from before manifests: the digest is recorded, the load fails (params_manifest.sh has the digest check)
 echo '{ "circuit": "test-mul", "params": "bad", "setup": "never", "output": "out", "sectors": {"count": 2} }' > params.json
 expect params 2 "rank 0: .*bad/test-mul.params"
 chmod 000 bad/test-mul.vk
@@ -53,4 +54,10 @@ mkdir -p other/proofs; echo "grothmpi-journal 1 circuit=test-synthetic-8 vk=00" 
 echo '{ "circuit": "test-mul", "params": "params", "output": "other", "sectors": {"count": 1} }' > journal.json
 expect journal 2 "other/journal: belongs to another campaign"
 grep -q 'test-synthetic-8' other/journal || fail "foreign journal modified"
+# a memory budget that cannot hold parameters + scratch + a batch: refused
+# before proving, with the bytes needed, what they are made of, and the fix
+echo '{ "circuit": "test-synthetic", "constraints": 4096, "params": "params", "output": "mem", "batch_size": 4,
+  "sectors": {"count": 4}, "resources": {"mem_budget": "1MiB"} }' > mem.json
+expect mem 2 "rank 0: resources.mem_budget: 1.0 MiB per rank is below the [0-9]* bytes (.* MiB) this campaign needs: parameters .* MiB + prover scratch .* MiB + a batch of 4 units .* MiB (witness .* + h .* each) + one witness ahead .* MiB; give at least [0-9]* MiB (--mem-budget or resources.mem_budget), or fewer ranks per node, or a smaller batch_size"
+grep -q 'units done' mem.out && fail "mem: proving started"
 echo "PASS: bad campaigns fail fast with one message"

@@ -237,7 +237,8 @@ Test(pipeline, depth_from_budget)
     cr_expect_eq(d, 3, "never more than the campaign asks");
     b.budget = 1329;
     cr_expect_eq(mr_pipeline_depth(&d, &b, 2, 3, &e), GM_EINVAL);
-    cr_expect(strstr(e.msg, "--mem-budget") && strstr(e.msg, "a batch of 2 units"), "%s", e.msg);
+    cr_expect(strstr(e.msg, "--mem-budget") && strstr(e.msg, "a batch of 2 units") && strstr(e.msg, "the 1330 bytes"),
+              "%s", e.msg);
 }
 
 Test(pipeline, prepare_threads)

@@ -1,0 +1,62 @@
+#!/bin/sh
+# tests/integration/params_check_once.sh — the parameter points are checked
+# (subgroup checks) once per node, not once per rank, and once per file:
+#  - 3 ranks on one node: the node's first rank checks every point, the two
+#    others load after it without subgroup checks; rank 0 then writes the
+#    check stamp <id>.params.checked (digest, size);
+#  - a rerun whose digest matches the stamp skips the subgroup checks on every
+#    rank and says so;
+#  - another file in its place (a different setup, manifest entry removed as
+#    for a cache from before manifests): its digest does not match the stamp,
+#    so every point is checked again and a new stamp written; with the
+#    manifest entry still there the campaign refuses it outright.
+# The ranks' debug lines (GROTHMPI_LOG=debug) say which load each rank did.
+set -eu
+BUILD=${BUILD:-build}
+BIN=$(cd "$(dirname "$BUILD/grothmpi")" && pwd)/grothmpi
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+command -v mpirun >/dev/null || { echo "SKIP: no mpirun"; exit 0; }
+T=$(mktemp -d /tmp/gm-checkonce.XXXXXX); trap 'rm -rf "$T"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+cd "$T"
+"$BIN" setup --circuit test-synthetic --constraints 256 --out p \
+  --seed 00000000000000000000000000000000000000000000000000000000000000f6 > /dev/null
+"$BIN" setup --circuit test-synthetic --constraints 256 --out q \
+  --seed 00000000000000000000000000000000000000000000000000000000000000f7 > /dev/null
+P=p/test-synthetic-256.params
+campaign() { # NAME
+  echo "{ \"name\": \"$1\", \"circuit\": \"test-synthetic\", \"constraints\": 256, \"params\": \"p\", \"setup\": \"never\",
+  \"sectors\": {\"count\": 3}, \"output\": \"$1\", \"resources\": {\"threads\": 1}, \"progress_interval\": 0 }" > "$1.json"
+}
+run3() { # NAME
+  campaign "$1"
+  GROTHMPI_LOG=debug timeout 120 mpirun -np 3 "$BIN" prove "$1.json" > "$1.out" 2> "$1.err" \
+    || { cat "$1.out" "$1.err"; fail "$1: campaign failed"; }
+  full=$(grep -c ': every point checked$' "$1.err" || true)
+  node=$(grep -c "checked by this node's first rank: no subgroup checks" "$1.err" || true)
+  stamp=$(grep -c 'digest matches the check stamp: no subgroup checks' "$1.err" || true)
+  echo "$1: full checks $full, after the node's first rank $node, by stamp $stamp"
+}
+D=$(sed -n 's/.*"digest": "\([0-9a-f]*\)".*/\1/p' p/manifest.json)
+
+run3 first
+[ "$full" -eq 1 ] && [ "$node" -eq 2 ] && [ "$stamp" -eq 0 ] || { cat first.err; fail "first: not once per node"; }
+grep -q "prove: params: every point checked (once per node); recorded in .*$P.checked" first.out || fail "first: no stamp line"
+[ "$(cat $P.checked)" = "grothmpi-params-checked 1 digest=$D size=$(stat -c %s $P) level=subgroup" ] \
+  || { cat $P.checked; fail "stamp content"; }
+
+run3 second
+[ "$full" -eq 0 ] && [ "$node" -eq 2 ] && [ "$stamp" -eq 1 ] || { cat second.err; fail "second: the stamp was not used"; }
+grep -q "prove: params: digest $D passed every point check before" second.out || fail "second: not said"
+
+# another file in its place, manifest entry kept: refused before any load
+cp q/test-synthetic-256.params $P
+campaign third
+set +e; timeout 60 mpirun -np 3 "$BIN" prove third.json > third.out 2> third.err; rc=$?; set -e
+[ $rc -eq 1 ] && grep -q "^grothmpi: prove: .*$P: BLAKE2b digest" third.err || { cat third.err; fail "third: a changed file passed"; }
+# ... and with the manifest gone (an old cache): recorded, then every point checked again
+rm p/manifest.json
+run3 fourth
+[ "$full" -eq 1 ] && [ "$node" -eq 2 ] && [ "$stamp" -eq 0 ] || { cat fourth.err; fail "fourth: a new file was trusted by an old stamp"; }
+grep -q "digest=$D " $P.checked && fail "fourth: the stamp still names the old digest"
+echo "PASS: parameters checked once per node and once per file; a changed file is refused or checked again"
