@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "base/base.h"
 #include "cli/cli.h"
@@ -351,12 +352,50 @@ static void hex32(char out[65], const uint8_t *b)
     hex(out, b, 32);
 }
 
-/* A progress line at most every 5 s (and none for phases that end sooner). */
+/* Where a seal stands, for its progress lines and per-phase summaries. */
+typedef struct {
+    progress_t pr;
+    char ended[32];       /* the last phase that reported done == total */
+    uint64_t phase_ns;    /* when the current phase began (the previous one ended) */
+    double phase_cpu;     /* process CPU seconds at that moment */
+} seal_progress_t;
+
+/* Process CPU seconds (user + system, every thread) and peak RSS in MiB. */
+static void self_usage(double *cpu_s, double *rss_mib)
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) != 0) {
+        *cpu_s = *rss_mib = 0;
+        return;
+    }
+    *cpu_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+             (double)ru.ru_stime.tv_usec / 1e6;
+    *rss_mib = (double)ru.ru_maxrss / 1024.0; /* Linux: KiB */
+}
+
+/* A progress line at most every 5 s (and none for phases that end sooner);
+ * when a phase ends, one line with its wall and CPU time and the peak RSS
+ * so far (a phase may report its end twice: the second is ignored). */
 static void on_seal_progress(void *arg, const char *phase, uint64_t done, uint64_t total)
 {
-    progress_t *pr = arg;
+    seal_progress_t *sp = arg;
+    progress_t *pr = &sp->pr;
     uint64_t now = gm_now_ns();
-    if (pr->quiet || done == total || now - pr->last_ns < 5000000000ull)
+    if (pr->quiet)
+        return;
+    if (done == total) {
+        if (strncmp(sp->ended, phase, sizeof sp->ended) == 0)
+            return;
+        double cpu, rss;
+        self_usage(&cpu, &rss);
+        fprintf(stderr, "grothmpi porep seal: %s done: %.2f s wall, %.2f s CPU, peak RSS %.0f MiB\n", phase,
+                (double)(now - sp->phase_ns) / 1e9, cpu - sp->phase_cpu, rss);
+        snprintf(sp->ended, sizeof sp->ended, "%s", phase);
+        sp->phase_ns = now;
+        sp->phase_cpu = cpu;
+        return;
+    }
+    if (now - pr->last_ns < 5000000000ull)
         return;
     pr->last_ns = now;
     double el = (double)(now - pr->start_ns) / 1e9;
@@ -441,11 +480,17 @@ static int run_seal(opts_t *o)
     topo_pool_t *pool;
     if ((rc = make_pool(&pool, o, "seal")))
         return rc;
+    seal_progress_t sp;
+    memset(&sp, 0, sizeof sp);
     progress_t pr = {.start_ns = gm_now_ns(), .quiet = o->quiet};
     pr.last_ns = pr.start_ns;
+    sp.pr = pr;
+    sp.phase_ns = pr.start_ns;
+    double rss0;
+    self_usage(&sp.phase_cpu, &rss0);
     porep_sealed_t s;
     err_t err;
-    rc = porep_seal(&s, o->out, &so, pool, on_seal_progress, &pr, &err);
+    rc = porep_seal(&s, o->out, &so, pool, on_seal_progress, &sp, &err);
     topo_pool_destroy(pool);
     if (rc) {
         fprintf(stderr, "grothmpi porep seal: %s\n", err.msg);

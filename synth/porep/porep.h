@@ -539,7 +539,9 @@ typedef struct {
 } porep_seal_opts_t;
 
 /* Progress of a seal: phase is "tree_d", "labels", "column hashes",
- * "tree_c", "encoding" or "tree_r_last"; done of total units of that phase. */
+ * "tree_c", "encoding", "tree_r_last" or "writing files"; done of total
+ * units of that phase. Each phase ends with a call where done == total
+ * (possibly two). */
 typedef void (*porep_seal_progress_fn)(void *arg, const char *phase, uint64_t done, uint64_t total);
 
 /* Seals into directory dir (created if missing): tree-d.dat (data and

@@ -316,11 +316,13 @@ int porep_seal(porep_sealed_t *out, const char *dir, const porep_seal_opts_t *o,
     porep_dom_t pair[2] = {s.comm_c, s.comm_r_last};
     if ((rc = porep_tree_hash(&s.comm_r, &h, POREP_HASH_POSEIDON, pair, 2)))
         goto done;
+    ph.phase = "writing files";
     if ((rc = write_doms(dir, "tree-d.dat", tree_d, td.total, err)) ||
         (rc = write_doms(dir, "labels.dat", labels, s.shape.layers * N, err)) ||
         (rc = write_doms(dir, "tree-c.dat", tree_c, trc.total, err)) ||
         (rc = write_doms(dir, "tree-r-last.dat", tree_r, trc.total, err)) || (rc = sealed_save(&s, dir, err)))
         goto done;
+    phase_cb(&ph, 1, 1);
     *out = s;
 done:
     gm_free(tree_d);
