@@ -20,6 +20,24 @@
  * done once per arity into a template (a private SHAPE cs_t with the inputs as
  * placeholders); every later hash replays the template's rows with its own
  * variables. COUNT and WITNESS never form terms.
+ *
+ * The native hash uses neptune's optimized evaluation (poseidon.rs
+ * hash_optimized_static, with the constants of preprocessing.rs
+ * compress_round_constants and mds.rs factor_to_sparse_matrixes), which is
+ * the same permutation rearranged: (1) a round's constant vector c added
+ * after the previous round's matrix equals M^-1 c added before it, and the
+ * part of that which does not touch element 0 passes back through a partial
+ * round's S-box unchanged, so every partial round needs one scalar constant
+ * and each full round one vector; (2) a partial round's matrix factors as
+ * M = M' M'' with M' = diag(1, M^) (element 0 untouched, so M' passes back
+ * through the S-box into the previous round's matrix) and M'' the identity
+ * but for its first row and column. Working from the last partial round
+ * back, every partial round gets such a sparse M'' (2t - 1 multiplications
+ * instead of t^2) and the last full round before them a dense pre-sparse
+ * matrix. Field multiplications per hash, plain -> optimized:
+ * RF (3t + t^2) + RP (3 + t^2) -> RF (3t + t^2) + RP (2t + 2) - (t^2 - t)
+ * (the last matrix is only needed for output element 1):
+ * t = 3: 804 -> 578, t = 5: 1888 -> 972, t = 9: 5652 -> 1932, t = 12: 9819 -> 2790.
  */
 #include <string.h>
 
@@ -85,6 +103,199 @@ static void grain_field(grain_t *g, fr_t *out)
     }
 }
 
+/* ---- constants of the optimized form ------------------------------------------------- */
+
+void poseidon_free(poseidon_t *p);
+
+/* A square matrix of order n <= POSEIDON_MAX_WIDTH (only the top-left n x n is used). */
+typedef struct {
+    fr_t m[POSEIDON_MAX_WIDTH][POSEIDON_MAX_WIDTH];
+} mat_t;
+
+static void mat_identity(mat_t *out, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        for (unsigned j = 0; j < n; j++)
+            out->m[i][j] = i == j ? FR_ONE : FR_ZERO;
+}
+
+/* out = a b; out may not alias a or b. */
+static void mat_mul(mat_t *out, const mat_t *a, const mat_t *b, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        for (unsigned j = 0; j < n; j++) {
+            fr_t acc = FR_ZERO, tmp;
+            for (unsigned k = 0; k < n; k++) {
+                fr_mul(&tmp, &a->m[i][k], &b->m[k][j]);
+                fr_add(&acc, &acc, &tmp);
+            }
+            out->m[i][j] = acc;
+        }
+}
+
+/* out = m v (v a column); out may not alias v. */
+static void mat_apply(fr_t *out, const mat_t *m, const fr_t *v, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        fr_t acc = FR_ZERO, tmp;
+        for (unsigned j = 0; j < n; j++) {
+            fr_mul(&tmp, &m->m[i][j], &v[j]);
+            fr_add(&acc, &acc, &tmp);
+        }
+        out[i] = acc;
+    }
+}
+
+/* out = a^-1 by Gauss-Jordan elimination. The inverse is unique, so any
+ * elimination order gives neptune's matrix. Returns false when a is
+ * singular (never for the Cauchy matrix and its minors: an MDS matrix has
+ * no singular square submatrix). */
+static bool mat_inv(mat_t *out, const mat_t *a, unsigned n)
+{
+    mat_t w = *a;
+    mat_identity(out, n);
+    for (unsigned c = 0; c < n; c++) {
+        unsigned piv = c;
+        while (piv < n && fr_is_zero(&w.m[piv][c]))
+            piv++;
+        if (piv == n)
+            return false;
+        for (unsigned j = 0; j < n && piv != c; j++) {
+            fr_t x = w.m[c][j], y = out->m[c][j];
+            w.m[c][j] = w.m[piv][j];
+            w.m[piv][j] = x;
+            out->m[c][j] = out->m[piv][j];
+            out->m[piv][j] = y;
+        }
+        fr_t inv;
+        fr_inv(&inv, &w.m[c][c]);
+        for (unsigned j = 0; j < n; j++) {
+            fr_mul(&w.m[c][j], &w.m[c][j], &inv);
+            fr_mul(&out->m[c][j], &out->m[c][j], &inv);
+        }
+        for (unsigned r = 0; r < n; r++) {
+            if (r == c || fr_is_zero(&w.m[r][c]))
+                continue;
+            fr_t f = w.m[r][c], tmp;
+            for (unsigned j = 0; j < n; j++) {
+                fr_mul(&tmp, &f, &w.m[c][j]);
+                fr_sub(&w.m[r][j], &w.m[r][j], &tmp);
+                fr_mul(&tmp, &f, &out->m[c][j]);
+                fr_sub(&out->m[r][j], &out->m[r][j], &tmp);
+            }
+        }
+    }
+    return true;
+}
+
+/* The compressed round constants (neptune's compress_round_constants with
+ * every partial round preprocessed). Layout of crc (rf * t + rp):
+ *   [0, t)                  rc(0), added to the input;
+ *   per first-half full round r < half - 1: M^-1 rc(r + 1), added after its S-boxes;
+ *   for round half - 1:     M^-1 acc, acc folding the partial rounds' vectors (below);
+ *   rp scalars:             each partial round's post-S-box constant, in order;
+ *   per second-half full round but the last: M^-1 rc(r + 1).
+ * M is symmetric (Cauchy with x_i + y_j), so M^-1 v serves for v M^-1 too. */
+static void compress_constants(poseidon_t *p, const mat_t *minv)
+{
+    unsigned t = p->t, half = p->rf / 2, rp = p->rp, k = 0;
+    const fr_t *rc = p->rc;
+    fr_t acc[POSEIDON_MAX_WIDTH], inv[POSEIDON_MAX_WIDTH];
+    for (unsigned i = 0; i < t; i++)
+        p->crc[k++] = rc[i];
+    for (unsigned r = 0; r + 1 < half; r++, k += t)
+        mat_apply(&p->crc[k], minv, &rc[(r + 1) * t], t);
+    /* Backwards from the first second-half round: acc is the vector still to
+     * be added at the start of round j; its M^-1 image is added after round
+     * j - 1's S-box instead. Of that, element 0 must stay there (the
+     * post-S-box scalar of partial round j - 1); the rest moves before that
+     * S-box, which does not touch it, and joins rc(j - 1). */
+    unsigned first_after = half + rp;
+    memcpy(acc, &rc[(size_t)first_after * t], t * sizeof(fr_t));
+    fr_t *partial = &p->crc[k + t]; /* the rp scalars follow round half - 1's vector */
+    for (unsigned i = 0; i < rp; i++) {
+        unsigned j = first_after - i; /* acc belongs to round j; j - 1 is partial */
+        mat_apply(inv, minv, acc, t);
+        partial[rp - 1 - i] = inv[0];
+        acc[0] = rc[(size_t)(j - 1) * t];
+        for (unsigned e = 1; e < t; e++)
+            fr_add(&acc[e], &rc[(size_t)(j - 1) * t + e], &inv[e]);
+    }
+    mat_apply(&p->crc[k], minv, acc, t);
+    k += t + rp;
+    for (unsigned r = first_after; r + 1 < p->rf + rp; r++, k += t)
+        mat_apply(&p->crc[k], minv, &rc[(size_t)(r + 1) * t], t);
+    GM_ASSERT(k == p->rf * t + rp);
+}
+
+/* The sparse factorization (neptune's factor_to_sparse_matrixes over M,
+ * which is its own transpose). With row vectors (state x M), start from
+ * cur = M, the last partial round's matrix, and repeat rp times:
+ *   cur = M' M'' with M' = diag(1, cur^) (cur^: cur without row and column
+ *   0) and M'' = [[cur00, v], [w^, I]], v = cur[0][1..], w^ = cur^^-1 w,
+ *   w = cur[1..][0];
+ *   M'' is this round's sparse matrix, and M' moves back through the S-box
+ *   (it leaves element 0 alone) into the previous round: cur = M M'.
+ * The final cur is the pre-sparse matrix of round half - 1. Returns false if
+ * a minor is singular (never for an MDS matrix). */
+static bool factor_sparse(poseidon_t *p, const mat_t *m)
+{
+    unsigned t = p->t, rp = p->rp, w = 2 * t - 1;
+    mat_t cur = *m, hat, hat_inv, prime, next;
+    for (unsigned i = 0; i < rp; i++) {
+        for (unsigned r = 1; r < t; r++)
+            for (unsigned c = 1; c < t; c++)
+                hat.m[r - 1][c - 1] = cur.m[r][c];
+        if (!mat_inv(&hat_inv, &hat, t - 1))
+            return false;
+        fr_t col[POSEIDON_MAX_WIDTH], what[POSEIDON_MAX_WIDTH];
+        for (unsigned r = 1; r < t; r++)
+            col[r - 1] = cur.m[r][0];
+        mat_apply(what, &hat_inv, col, t - 1);
+        fr_t *sp = &p->sparse[(size_t)(rp - 1 - i) * w]; /* the last round's comes first */
+        sp[0] = cur.m[0][0];
+        for (unsigned r = 1; r < t; r++) {
+            sp[r] = what[r - 1];
+            sp[t + r - 1] = cur.m[0][r];
+        }
+        mat_identity(&prime, t);
+        for (unsigned r = 1; r < t; r++)
+            for (unsigned c = 1; c < t; c++)
+                prime.m[r][c] = cur.m[r][c];
+        mat_mul(&next, m, &prime, t);
+        cur = next;
+    }
+    for (unsigned r = 0; r < t; r++)
+        for (unsigned c = 0; c < t; c++)
+            p->pre_sparse[r][c] = cur.m[r][c];
+    return true;
+}
+
+/* The optimized form's constants, once per instance (poseidon_init). */
+static int optimized_init(poseidon_t *p, err_t *err)
+{
+    size_t ncrc = (size_t)p->rf * p->t + p->rp, nsp = (size_t)p->rp * (2 * p->t - 1);
+    p->crc = gm_alloc(ncrc * sizeof(fr_t));
+    p->sparse = gm_alloc(nsp * sizeof(fr_t));
+    mat_t m, minv;
+    for (unsigned i = 0; i < p->t; i++)
+        for (unsigned j = 0; j < p->t; j++)
+            m.m[i][j] = p->mds[i][j];
+    int rc = 0;
+    if (!p->crc || !p->sparse)
+        rc = gm_err_set(err, GM_ENOMEM, "poseidon: out of memory for the optimized constants of arity %u",
+                        p->arity);
+    else if (!mat_inv(&minv, &m, p->t) || !factor_sparse(p, &m))
+        rc = gm_err_set(err, GM_EINVAL, "poseidon: arity %u: the MDS matrix or a minor of it is singular",
+                        p->arity);
+    if (rc) {
+        poseidon_free(p);
+        return rc;
+    }
+    compress_constants(p, &minv);
+    return 0;
+}
+
 int poseidon_init(poseidon_t *p, unsigned arity, err_t *err)
 {
     memset(p, 0, sizeof *p);
@@ -116,7 +327,7 @@ int poseidon_init(poseidon_t *p, unsigned arity, err_t *err)
             fr_inv(&p->mds[i][j], &x);
         }
     fr_set_u64(&p->tag, (1ULL << arity) - 1);
-    return 0;
+    return optimized_init(p, err);
 }
 
 void poseidon_free(poseidon_t *p)
@@ -124,7 +335,9 @@ void poseidon_free(poseidon_t *p)
     if (!p)
         return;
     gm_free(p->rc);
-    p->rc = NULL;
+    gm_free(p->crc);
+    gm_free(p->sparse);
+    p->rc = p->crc = p->sparse = NULL;
 }
 
 int poseidon_set_init(poseidon_set_t *s, err_t *err)
@@ -168,7 +381,7 @@ static void sbox(fr_t *x)
     fr_mul(x, &x4, x);
 }
 
-void poseidon_hash(const poseidon_t *p, fr_t *out, const fr_t *in)
+void poseidon_hash_plain(const poseidon_t *p, fr_t *out, const fr_t *in)
 {
     fr_t st[POSEIDON_MAX_WIDTH], nx[POSEIDON_MAX_WIDTH], tmp;
     unsigned t = p->t, half = p->rf / 2;
@@ -195,6 +408,88 @@ void poseidon_hash(const poseidon_t *p, fr_t *out, const fr_t *in)
         memcpy(st, nx, t * sizeof(fr_t));
     }
     *out = st[1];
+}
+
+/* st <- st x m for a dense t x t matrix. */
+static inline void dense_product(fr_t *restrict st, const fr_t (*m)[POSEIDON_MAX_WIDTH], unsigned t)
+{
+    fr_t nx[POSEIDON_MAX_WIDTH], tmp;
+    for (unsigned j = 0; j < t; j++) {
+        fr_mul(&nx[j], &st[0], &m[0][j]);
+        for (unsigned i = 1; i < t; i++) {
+            fr_mul(&tmp, &st[i], &m[i][j]);
+            fr_add(&nx[j], &nx[j], &tmp);
+        }
+    }
+    memcpy(st, nx, t * sizeof(fr_t));
+}
+
+/* A full round's S-boxes, each followed by its post-S-box constant. */
+static inline void full_sboxes(fr_t *restrict st, const fr_t *restrict key, unsigned t)
+{
+    for (unsigned i = 0; i < t; i++) {
+        sbox(&st[i]);
+        fr_add(&st[i], &st[i], &key[i]);
+    }
+}
+
+/* (1) Why this shape: neptune's optimized evaluation (DESIGN at the top of
+ * this file): full rounds as in the plain form but with their constants
+ * after the S-boxes, partial rounds with one scalar constant and a sparse
+ * matrix (2t - 1 multiplications instead of t^2), and of the last matrix
+ * only the column of output element 1. The state lives on the stack;
+ * nothing is allocated, so any number of threads share one poseidon_t.
+ * (2) Invariants: every fr_t stays reduced (ff.h contracts); crc is consumed
+ * in order and k ends at rf * t + rp (checked under GM_VERIFY); round r of
+ * the partial rounds uses sparse matrix r.
+ * (3) Measured: the figures and the command are in bench/README.md
+ * ("Poseidon, native"). */
+void poseidon_hash(const poseidon_t *p, fr_t *out, const fr_t *in)
+{
+    fr_t st[POSEIDON_MAX_WIDTH], tmp;
+    const unsigned t = p->t, half = p->rf / 2, w = 2 * t - 1;
+    const fr_t *crc = p->crc;
+    fr_add(&st[0], &p->tag, &crc[0]);
+    for (unsigned i = 1; i < t; i++)
+        fr_add(&st[i], &in[i - 1], &crc[i]);
+    size_t k = t;
+    for (unsigned r = 0; r + 1 < half; r++, k += t) {
+        full_sboxes(st, &crc[k], t);
+        dense_product(st, p->mds, t);
+    }
+    full_sboxes(st, &crc[k], t);
+    k += t;
+    dense_product(st, p->pre_sparse, t);
+    for (unsigned r = 0; r < p->rp; r++, k++) {
+        const fr_t *sp = &p->sparse[(size_t)r * w]; /* w_hat[0..t), then v_rest[0..t-1) */
+        sbox(&st[0]);
+        fr_add(&st[0], &st[0], &crc[k]);
+        /* new[0] = sum_i w_hat[i] st[i]; new[j] = st[j] + v_rest[j - 1] st[0] */
+        fr_t s0 = st[0], n0;
+        fr_mul(&n0, &sp[0], &s0);
+        for (unsigned j = 1; j < t; j++) {
+            fr_mul(&tmp, &sp[j], &st[j]);
+            fr_add(&n0, &n0, &tmp);
+            fr_mul(&tmp, &sp[t + j - 1], &s0);
+            fr_add(&st[j], &st[j], &tmp);
+        }
+        st[0] = n0;
+    }
+    for (unsigned r = 0; r + 1 < half; r++, k += t) {
+        full_sboxes(st, &crc[k], t);
+        dense_product(st, p->mds, t);
+    }
+    GM_VERIFY(k == (size_t)p->rf * t + p->rp);
+    for (unsigned i = 0; i < t; i++)
+        sbox(&st[i]);
+    /* output element 1 of st x M: column 1 only */
+    fr_t o;
+    fr_mul(&o, &st[0], &p->mds[0][1]);
+    for (unsigned i = 1; i < t; i++) {
+        fr_mul(&tmp, &st[i], &p->mds[i][1]);
+        fr_add(&o, &o, &tmp);
+    }
+    *out = o;
 }
 
 /* ---- the circuit, generic form ---------------------------------------------------------------- */
