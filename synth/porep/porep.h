@@ -320,8 +320,8 @@ int porep_labels_compute(porep_dom_t *labels, const porep_graph_t *g, unsigned l
 void porep_challenges_derive(uint64_t *out, unsigned n, uint64_t nodes, const porep_dom_t *replica_id,
                              const uint8_t seed[32], unsigned k);
 
-/* Encoding: replica = data + key in Fr. Returns GM_ENONCANON when data or key
- * is not below r. */
+/* Encoding: replica = data + key in Fr. replica may alias data or key.
+ * Returns GM_ENONCANON when data or key is not below r (replica untouched). */
 int porep_encode(porep_dom_t *replica, const porep_dom_t *key, const porep_dom_t *data)
     __attribute__((warn_unused_result));
 
