@@ -233,19 +233,31 @@ int porep_sealed_load(porep_sealed_t *out, const char *dir, err_t *err)
 
 /* ---- seal ------------------------------------------------------------------------------ */
 
-static int write_doms(const char *dir, const char *name, const porep_dom_t *d, uint64_t n, err_t *err)
+const char *const porep_seal_files[POREP_SEAL_FILES] = {"tree-d.dat", "labels.dat", "tree-c.dat",
+                                                         "tree-r-last.dat", "seal.json"};
+
+/* Opens dir/name's temporary and writes n nodes into it, flushed (so it can
+ * be read back) but not committed: porep_seal renames every file at its end. */
+static int put_doms(porep_afile_t *a, const char *dir, const char *name, const porep_dom_t *d, uint64_t n,
+                    err_t *err)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    return porep_write_file(path, d, n * 32, err);
+    int rc = porep_afile_open(a, path, err);
+    if (rc)
+        return rc;
+    if (fwrite(d, 32, n, a->f) != n || fflush(a->f) != 0) {
+        int e = errno;
+        porep_afile_abort(a);
+        return gm_err_set(err, GM_EIO, "%s: write failed: %s", a->tmp, strerror(e));
+    }
+    return 0;
 }
 
-/* Reads the first n nodes of dir/name back (the data leaves of tree-d.dat,
- * just written, so normally from the page cache). */
-static int read_doms(porep_dom_t *out, const char *dir, const char *name, uint64_t n, err_t *err)
+/* Reads the first n nodes of the file at path back (the data leaves of
+ * tree-d.dat's temporary, just written, so normally from the page cache). */
+static int read_doms(porep_dom_t *out, const char *path, uint64_t n, err_t *err)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return gm_err_set(err, GM_EIO, "%s: cannot open: %s", path, strerror(errno));
@@ -275,7 +287,11 @@ static int read_doms(porep_dom_t *out, const char *dir, const char *name, uint64
  *   tree_r (8/7 N, the data read back into its leaves, then + label_L)
  *                               -> labels freed -> tree_r_last -> tree-r-last.dat.
  * Peak: max(2N, (L + 8/7) N) nodes of 32 bytes, 3.1 x the sector for L = 2
- * (it was 6.3 x with everything in memory until the end). */
+ * (it was 6.3 x with everything in memory until the end).
+ * Files: each is written to its temporary ("<name>.tmp.<pid>") when ready and
+ * all are renamed at the very end, seal.json last; an interrupted seal thus
+ * leaves only temporaries (removed by the next writer in this directory, or
+ * by the command's signal handler) and never a mix of old and new files. */
 int porep_seal(porep_sealed_t *out, const char *dir, const porep_seal_opts_t *o, topo_pool_t *pool,
                porep_seal_progress_fn progress, void *progress_arg, err_t *err)
 {
@@ -299,6 +315,12 @@ int porep_seal(porep_sealed_t *out, const char *dir, const porep_seal_opts_t *o,
     snprintf(meta, sizeof meta, "%s/seal.json", dir);
     if (unlink(meta) != 0 && errno != ENOENT)
         return gm_err_set(err, GM_EIO, "%s: cannot remove the previous seal.json: %s", meta, strerror(errno));
+    for (int k = 0; k < POREP_SEAL_FILES; k++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, porep_seal_files[k]);
+        if ((rc = porep_temp_sweep(path, NULL, err)))
+            return rc;
+    }
     memcpy(s.prover_id, o->prover_id, 32);
     memcpy(s.ticket, o->ticket, 32);
     s.sector_id = o->sector_id;
@@ -312,6 +334,8 @@ int porep_seal(porep_sealed_t *out, const char *dir, const porep_seal_opts_t *o,
     memset(&g, 0, sizeof g);
     memset(&h, 0, sizeof h);
     porep_dom_t *tree_d = NULL, *labels = NULL, *tree_c = NULL, *tree_r = NULL;
+    porep_afile_t af[4]; /* the first four of porep_seal_files, committed at the end */
+    memset(af, 0, sizeof af);
     if ((rc = porep_hashers_init(&h, err)))
         goto done;
 
@@ -329,7 +353,7 @@ int porep_seal(porep_sealed_t *out, const char *dir, const porep_seal_opts_t *o,
         goto done;
     s.comm_d = tree_d[td.total - 1];
     ph.phase = "writing tree-d.dat";
-    if ((rc = write_doms(dir, "tree-d.dat", tree_d, td.total, err)))
+    if ((rc = put_doms(&af[0], dir, porep_seal_files[0], tree_d, td.total, err)))
         goto done;
     phase_cb(&ph, 1, 1);
     gm_free(tree_d);
@@ -349,7 +373,7 @@ int porep_seal(porep_sealed_t *out, const char *dir, const porep_seal_opts_t *o,
     if ((rc = porep_labels_compute(labels, &g, s.shape.layers, &s.replica_id, phase_cb, &ph, err)))
         goto done;
     ph.phase = "writing labels.dat";
-    if ((rc = write_doms(dir, "labels.dat", labels, s.shape.layers * N, err)))
+    if ((rc = put_doms(&af[1], dir, porep_seal_files[1], labels, s.shape.layers * N, err)))
         goto done;
     phase_cb(&ph, 1, 1);
 
@@ -365,7 +389,7 @@ int porep_seal(porep_sealed_t *out, const char *dir, const porep_seal_opts_t *o,
         goto done;
     s.comm_c = tree_c[trc.total - 1];
     ph.phase = "writing tree-c.dat";
-    if ((rc = write_doms(dir, "tree-c.dat", tree_c, trc.total, err)))
+    if ((rc = put_doms(&af[2], dir, porep_seal_files[2], tree_c, trc.total, err)))
         goto done;
     phase_cb(&ph, 1, 1);
     gm_free(tree_c);
@@ -379,7 +403,7 @@ int porep_seal(porep_sealed_t *out, const char *dir, const porep_seal_opts_t *o,
     ph.phase = "encoding";
     /* the data leaves come back into tree_r's leaves; each is then replaced
      * by data + label_L (leaf_task reads a node before it writes it) */
-    if ((rc = read_doms(tree_r, dir, "tree-d.dat", N, err)) ||
+    if ((rc = read_doms(tree_r, af[0].tmp, N, err)) ||
         (rc = leaves_fill(tree_r, labels, tree_r, &s.shape, &h, 1, pool, &ph, err)))
         goto done;
     gm_free(labels);
@@ -391,12 +415,19 @@ int porep_seal(porep_sealed_t *out, const char *dir, const porep_seal_opts_t *o,
     porep_dom_t pair[2] = {s.comm_c, s.comm_r_last};
     if ((rc = porep_tree_hash(&s.comm_r, &h, POREP_HASH_POSEIDON, pair, 2)))
         goto done;
-    ph.phase = "writing tree-r-last.dat, seal.json";
-    if ((rc = write_doms(dir, "tree-r-last.dat", tree_r, trc.total, err)) || (rc = sealed_save(&s, dir, err)))
+    ph.phase = "writing tree-r-last.dat, renaming the files";
+    if ((rc = put_doms(&af[3], dir, porep_seal_files[3], tree_r, trc.total, err)))
+        goto done;
+    for (int k = 0; k < 4; k++)
+        if ((rc = porep_afile_commit(&af[k], err)))
+            goto done;
+    if ((rc = sealed_save(&s, dir, err)))
         goto done;
     phase_cb(&ph, 1, 1);
     *out = s;
 done:
+    for (int k = 0; k < 4; k++)
+        porep_afile_abort(&af[k]); /* no-op for committed or never opened ones */
     gm_free(tree_d);
     gm_free(labels);
     gm_free(tree_c);
