@@ -12,11 +12,13 @@
  *
  * Errors are one line on stderr; exit 0 success, 1 failure, 2 usage error.
  */
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "base/base.h"
 #include "cli/cli.h"
@@ -411,6 +413,71 @@ static int resolve_proof_default(const porep_proof_t **out, opts_t *o, const cha
     return resolve_proof(out, o, cmd);
 }
 
+/* ---- SIGINT / SIGTERM during seal and c1 ----------------------------------------------- */
+
+/* What the handler needs, prepared before it is installed and read-only
+ * afterwards (the handler may only make async-signal-safe calls: unlink,
+ * write, raise): the temporaries this process may have open, and the line
+ * to print. This is the command's state, not a library's. */
+#define SIG_MAX_TMP POREP_SEAL_FILES
+static struct {
+    char tmp[SIG_MAX_TMP][4200];
+    unsigned ntmp;
+    char msg[2][4400]; /* [0] SIGINT, [1] SIGTERM */
+    size_t msg_len[2];
+} sig_state;
+
+static void on_interrupt(int sig)
+{
+    for (unsigned i = 0; i < sig_state.ntmp; i++)
+        (void)unlink(sig_state.tmp[i]);
+    int k = sig == SIGINT ? 0 : 1;
+    ssize_t w = write(STDERR_FILENO, sig_state.msg[k], sig_state.msg_len[k]);
+    (void)w;
+    /* SA_RESETHAND restored the default action and SA_NODEFER leaves the
+     * signal unblocked: raising it ends the process with it, so the parent
+     * sees "killed by SIGINT/SIGTERM" (exit status 130/143 in a shell). */
+    raise(sig);
+}
+
+/* Installs on_interrupt for SIGINT and SIGTERM: it removes the temporaries
+ * "<target>.tmp.<our pid>" of the n targets and prints "grothmpi porep <cmd>:
+ * interrupted by SIGxxx: removed the temporary files; <note>". Only the
+ * calling (main) thread takes these signals: make_pool's workers block
+ * them, so the handler always stops the thread that creates and renames
+ * temporaries, and none can appear after it ran. */
+static int interrupt_guard(const char *cmd, const char *const *targets, unsigned n, const char *note)
+{
+    GM_ASSERT(n <= SIG_MAX_TMP);
+    long pid = (long)getpid();
+    for (unsigned i = 0; i < n; i++)
+        if (porep_temp_path(sig_state.tmp[i], sizeof sig_state.tmp[i], targets[i], pid) != 0) {
+            fprintf(stderr, "grothmpi porep %s: %s: path too long\n", cmd, targets[i]);
+            return 1;
+        }
+    sig_state.ntmp = n;
+    static const char *const names[2] = {"SIGINT", "SIGTERM"};
+    for (int k = 0; k < 2; k++) {
+        int len = snprintf(sig_state.msg[k], sizeof sig_state.msg[k],
+                           "grothmpi porep %s: interrupted by %s: removed the temporary files; %s\n", cmd, names[k],
+                           note);
+        sig_state.msg_len[k] = len < 0 ? 0 : (size_t)len < sizeof sig_state.msg[k] ? (size_t)len
+                                                                                     : sizeof sig_state.msg[k] - 1;
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_interrupt;
+    sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGINT, &sa, NULL) != 0 || sigaction(SIGTERM, &sa, NULL) != 0) {
+        fprintf(stderr, "grothmpi porep %s: cannot install the SIGINT/SIGTERM handler\n", cmd);
+        return 1;
+    }
+    return 0;
+}
+
+/* The pool's workers start with SIGINT and SIGTERM blocked (threads inherit
+ * the creator's mask), so those signals reach the main thread only. */
 static int make_pool(topo_pool_t **pool, const opts_t *o, const char *cmd)
 {
     uint64_t threads = 0;
@@ -418,7 +485,14 @@ static int make_pool(topo_pool_t **pool, const opts_t *o, const char *cmd)
     *pool = NULL;
     if (o->threads && parse_u64(&threads, o->threads, 0, 4096, "--threads", cmd) != 0)
         return 2;
-    if (threads != 1 && topo_pool_create_flat(pool, (unsigned)threads, &err) != 0) {
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &block, &old);
+    int rc = threads != 1 ? topo_pool_create_flat(pool, (unsigned)threads, &err) : 0;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (rc != 0) {
         fprintf(stderr, "grothmpi porep %s: %s\n", cmd, err.msg);
         return 1;
     }
@@ -480,6 +554,17 @@ static int run_seal(opts_t *o)
     topo_pool_t *pool;
     if ((rc = make_pool(&pool, o, "seal")))
         return rc;
+    char targets[POREP_SEAL_FILES][4100], note[4200];
+    const char *tp[POREP_SEAL_FILES];
+    for (int k = 0; k < POREP_SEAL_FILES; k++) {
+        snprintf(targets[k], sizeof targets[k], "%s/%s", o->out, porep_seal_files[k]);
+        tp[k] = targets[k];
+    }
+    snprintf(note, sizeof note, "%s has no seal.json: it is not a sealed sector (seal it again)", o->out);
+    if ((rc = interrupt_guard("seal", tp, POREP_SEAL_FILES, note))) {
+        topo_pool_destroy(pool);
+        return rc;
+    }
     seal_progress_t sp;
     memset(&sp, 0, sizeof sp);
     progress_t pr = {.start_ns = gm_now_ns(), .quiet = o->quiet};
@@ -516,6 +601,11 @@ static int run_c1(opts_t *o)
         return rc;
     uint8_t seed[32];
     porep_seed_parse(seed, o->seed);
+    const char *tp[1] = {o->out};
+    char note[4200];
+    snprintf(note, sizeof note, "%s was not written", o->out);
+    if ((rc = interrupt_guard("c1", tp, 1, note)))
+        return rc;
     porep_hashers_t h;
     porep_c1_t c;
     err_t err;
