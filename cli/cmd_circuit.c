@@ -130,7 +130,7 @@ static int do_shape(uint64_t bytes, const char *dir, const poseidon_set_t *ps)
     }
     char name[32], id[64];
     size_name(name, sizeof name, bytes);
-    snprintf(id, sizeof id, "porep-%s", name);
+    snprintf(id, sizeof id, "porep-%s-v%d", name, STACKED_SHAPE_VERSION);
     rc = cs_shape_save(sh, dir, id, &err);
     double secs = (double)(gm_now_ns() - t0) / 1e9;
     if (rc != 0) {

@@ -4,16 +4,21 @@
  * Cauchy MDS matrix, computed into a poseidon_t; the native hash; and the
  * circuit with the cost of neptune's legacy circuit.
  *
- * DESIGN. The circuit follows the plain ("Correct") permutation: a full round
- * adds the round keys to linear combinations, allocates each element
- * (1 constraint, neptune's ensure_allocated) and raises it to the fifth power
- * (x^2, x^4, x^5: 3 constraints); the first round's inputs are allocated
- * already and the domain tag's first S-box is a constant; a partial round
- * does this to element 0 only; the output is allocated at the end. That
- * allocates and constrains exactly what neptune's legacy circuit does
- * (4(t·RF + RP) − 3 − arity constraints); neptune folds the round keys and
- * factors the MDS matrix into sparse ones, so the coefficients of our rows
- * differ from Filecoin's setup while the counts and every value match.
+ * DESIGN. The circuit is neptune's legacy circuit (circuit.rs
+ * PoseidonCircuit, the one Filecoin's trusted setup fixed), row for row: it
+ * evaluates the optimized form below (compressed round constants, the
+ * pre-sparse and sparse matrices). Round 0 adds its pre-keys inside the
+ * S-boxes of the inputs, which are allocated already (3 constraints each:
+ * (x + k)^2, ^4, (x + k) x^4 = x^5 - post), and the domain tag's S-box is a
+ * constant; every later round allocates each S-box input (1 constraint,
+ * ensure_allocated: lc * 1 = v) and raises it to the fifth power with the
+ * round's post-key moved into the C side of the last constraint (3
+ * constraints; no key in the last round); a partial round does this to
+ * element 0 only; the matrices multiply linear combinations; the output is
+ * allocated at the end: 4(t·RF + RP) − 3 − arity constraints, and the same
+ * coefficients and intermediate variables as Filecoin's setup (shape
+ * version 2, STACKED_SHAPE_VERSION; version 1 had the plain round keys and
+ * matrix with the same counts).
  *
  * Recording the rows (SHAPE, CHECK) means linear combinations that grow by
  * one term per partial round and a dense t x t product each round. That is
@@ -516,21 +521,27 @@ static void elt_allocate(cs_t *cs, elt_t *x, bool vals)
     x->var = v;
 }
 
-/* x <- (x + pre)^5 on an allocated x, pre NULL for none: l2 = (x + pre)^2,
- * l4 = l2^2, l5 = l4 (x + pre), 3 constraints (neptune's square_sum /
- * square / mul_sum). */
-static void quintic(cs_t *cs, elt_t *x, const fr_t *pre, bool vals)
+/* x <- (x + pre)^5 + post on an allocated x, pre and post NULL for none:
+ * l2 = (x + pre)^2, l4 = l2^2, l5 = l4 (x + pre) + post, 3 constraints as
+ * neptune's square_sum (or AllocatedNum::square without pre), square and
+ * mul_sum write them: (x + pre)(x + pre) = l2, l2 l2 = l4,
+ * (x + pre) l4 = l5 - post. */
+static void quintic(cs_t *cs, elt_t *x, const fr_t *pre, const fr_t *post, bool vals)
 {
-    fr_t xv = x->val, l2v, l4v, l5v;
+    fr_t xv = x->val, l2v, l4v, l5v, negpost;
     if (vals) {
         if (pre)
             fr_add(&xv, &xv, pre);
         fr_sqr(&l2v, &xv);
         fr_sqr(&l4v, &l2v);
         fr_mul(&l5v, &l4v, &xv);
+        if (post)
+            fr_add(&l5v, &l5v, post);
     } else {
         l2v = l4v = l5v = FR_ZERO;
     }
+    if (post)
+        fr_neg(&negpost, post);
     cs_var_t l2 = cs_alloc(cs, &l2v);
     cs_enforce_begin(cs);
     cs_term(cs, CS_A, x->var, NULL);
@@ -540,7 +551,7 @@ static void quintic(cs_t *cs, elt_t *x, const fr_t *pre, bool vals)
     if (pre)
         cs_term(cs, CS_B, CS_ONE, pre);
     cs_term(cs, CS_C, l2, NULL);
-    cs_enforce_end(cs, "squared sum constraint");
+    cs_enforce_end(cs, pre ? "squared sum constraint" : "squaring constraint");
     cs_var_t l4 = cs_alloc(cs, &l4v);
     cs_enforce_begin(cs);
     cs_term(cs, CS_A, l2, NULL);
@@ -554,70 +565,159 @@ static void quintic(cs_t *cs, elt_t *x, const fr_t *pre, bool vals)
         cs_term(cs, CS_A, CS_ONE, pre);
     cs_term(cs, CS_B, l4, NULL);
     cs_term(cs, CS_C, l5, NULL);
+    if (post)
+        cs_term(cs, CS_C, CS_ONE, &negpost);
     cs_enforce_end(cs, "mul sum constraint");
     x->var = l5;
     x->val = l5v;
     x->allocated = true;
 }
 
-/* The permutation on cs, any mode. vals: compute values (WITNESS, CHECK). */
+/* st <- st x m, m dense (neptune's product_mds_with_matrix: element j is
+ * the scalar product of the state with column j), into linear combinations. */
+static void elts_dense(cs_t *cs, elt_t *st, const fr_t (*m)[POSEIDON_MAX_WIDTH], unsigned t, bool vals)
+{
+    elt_t nx[POSEIDON_MAX_WIDTH];
+    for (unsigned j = 0; j < t; j++) {
+        nx[j].allocated = false;
+        nx[j].val = FR_ZERO;
+        uint32_t cap = 0;
+        for (unsigned i = 0; cs->record && i < t; i++)
+            cap += st[i].allocated ? 1 : st[i].lc.n;
+        nx[j].lc = cs_lc_new(cs, cap);
+        for (unsigned i = 0; i < t; i++) {
+            if (vals) {
+                fr_t tmp;
+                fr_mul(&tmp, &st[i].val, &m[i][j]);
+                fr_add(&nx[j].val, &nx[j].val, &tmp);
+            }
+            if (st[i].allocated)
+                cs_lc_add(cs, &nx[j].lc, st[i].var, &m[i][j]);
+            else
+                cs_lc_add_lc(cs, &nx[j].lc, &st[i].lc, &m[i][j]);
+        }
+        cs_lc_compact(cs, &nx[j].lc);
+    }
+    memcpy(st, nx, t * sizeof(elt_t));
+}
+
+/* st <- st x M'' for a partial round's sparse matrix sp (w_hat[0..t), then
+ * v_rest[0..t-1)), as neptune's product_mds_with_sparse_matrix: element 0
+ * is the scalar product with w_hat; element j > 0 is st[j] (a linear
+ * combination) plus v_rest[j - 1] times st[0] (the S-box output, allocated). */
+static void elts_sparse(cs_t *cs, elt_t *st, const fr_t *sp, unsigned t, bool vals)
+{
+    elt_t nx[POSEIDON_MAX_WIDTH];
+    GM_ASSERT(st[0].allocated);
+    nx[0].allocated = false;
+    nx[0].val = FR_ZERO;
+    uint32_t cap = 0;
+    for (unsigned i = 0; cs->record && i < t; i++)
+        cap += st[i].allocated ? 1 : st[i].lc.n;
+    nx[0].lc = cs_lc_new(cs, cap);
+    for (unsigned i = 0; i < t; i++) {
+        if (vals) {
+            fr_t tmp;
+            fr_mul(&tmp, &st[i].val, &sp[i]);
+            fr_add(&nx[0].val, &nx[0].val, &tmp);
+        }
+        if (st[i].allocated)
+            cs_lc_add(cs, &nx[0].lc, st[i].var, &sp[i]);
+        else
+            cs_lc_add_lc(cs, &nx[0].lc, &st[i].lc, &sp[i]);
+    }
+    cs_lc_compact(cs, &nx[0].lc);
+    for (unsigned j = 1; j < t; j++) {
+        GM_ASSERT(!st[j].allocated); /* only element 0 is allocated in the partial rounds */
+        const fr_t *v = &sp[t + j - 1];
+        nx[j].allocated = false;
+        nx[j].val = st[j].val;
+        if (vals) {
+            fr_t tmp;
+            fr_mul(&tmp, &st[0].val, v);
+            fr_add(&nx[j].val, &nx[j].val, &tmp);
+        }
+        nx[j].lc = cs_lc_new(cs, cs->record ? st[j].lc.n + 1 : 0);
+        cs_lc_add_lc(cs, &nx[j].lc, &st[j].lc, NULL);
+        cs_lc_add(cs, &nx[j].lc, st[0].var, v);
+        cs_lc_compact(cs, &nx[j].lc);
+    }
+    memcpy(st, nx, t * sizeof(elt_t));
+}
+
+/* The matrix after round `round` (0-based over all rounds), as neptune's
+ * PoseidonCircuit::product_mds picks it: the pre-sparse matrix after the last
+ * first-half full round, the sparse ones after the partial rounds, M
+ * otherwise. */
+static void elts_mds(cs_t *cs, const poseidon_t *p, elt_t *st, unsigned round, bool vals)
+{
+    unsigned half = p->rf / 2;
+    if (round == half - 1)
+        elts_dense(cs, st, p->pre_sparse, p->t, vals);
+    else if (round >= half && round < half + p->rp)
+        elts_sparse(cs, st, &p->sparse[(size_t)(round - half) * (2 * p->t - 1)], p->t, vals);
+    else
+        elts_dense(cs, st, p->mds, p->t, vals);
+}
+
+/* The permutation on cs, any mode, exactly as neptune's legacy circuit
+ * (circuit.rs PoseidonCircuit::hash over the optimized constants) builds it,
+ * since Filecoin's trusted setup fixed its rows: round 0 adds the
+ * compressed pre-keys inside the S-boxes (the tag's S-box is a constant) and
+ * its post-keys after them; every later round allocates each S-box input
+ * (ensure_allocated: lc * 1 = v), raises it to the fifth power with the
+ * round's post-key folded into the last constraint (none in the last
+ * round), then multiplies by the round's matrix; the output is allocated.
+ * vals: compute values (WITNESS, CHECK). */
 static cs_num_t poseidon_generic(cs_t *cs, const poseidon_t *p, const cs_num_t *in, bool vals)
 {
     size_t mark = cs_arena_mark(cs);
-    unsigned t = p->t, half = p->rf / 2;
-    elt_t st[POSEIDON_MAX_WIDTH], nx[POSEIDON_MAX_WIDTH];
-    /* round 0: the tag's S-box is a constant, the inputs are allocated */
+    const unsigned t = p->t, half = p->rf / 2;
+    const fr_t *crc = p->crc;
+    elt_t st[POSEIDON_MAX_WIDTH];
+    unsigned round = 0;
+    /* round 0: pre-keys crc[0..t), post-keys crc[t..2t) */
     st[0].allocated = false;
-    st[0].val = p->tag;
-    fr_add(&st[0].val, &st[0].val, &p->rc[0]);
+    fr_add(&st[0].val, &p->tag, &crc[0]);
     sbox(&st[0].val);
+    fr_add(&st[0].val, &st[0].val, &crc[t]);
     st[0].lc = cs_lc_new(cs, 1);
     cs_lc_add(cs, &st[0].lc, CS_ONE, &st[0].val);
+    cs_ns_push(cs, "first round");
     for (unsigned i = 1; i < t; i++) {
         cs_ns_push(cs, "quintic s-box %u", i);
         st[i].allocated = true;
         st[i].var = in[i - 1].var;
         st[i].val = in[i - 1].value;
-        quintic(cs, &st[i], &p->rc[i], vals);
+        quintic(cs, &st[i], &crc[i], &crc[t + i], vals);
         cs_ns_pop(cs);
     }
-    for (unsigned r = 0;; r++) {
-        /* state x M into linear combinations */
-        for (unsigned j = 0; j < t; j++) {
-            nx[j].allocated = false;
-            nx[j].val = FR_ZERO;
-            nx[j].lc = cs_lc_new(cs, cs->record ? 2 * t + r : 0);
-            for (unsigned i = 0; i < t; i++) {
-                if (vals) {
-                    fr_t tmp;
-                    fr_mul(&tmp, &st[i].val, &p->mds[i][j]);
-                    fr_add(&nx[j].val, &nx[j].val, &tmp);
-                }
-                if (st[i].allocated)
-                    cs_lc_add(cs, &nx[j].lc, st[i].var, &p->mds[i][j]);
-                else
-                    cs_lc_add_lc(cs, &nx[j].lc, &st[i].lc, &p->mds[i][j]);
-            }
-            cs_lc_compact(cs, &nx[j].lc);
-        }
-        memcpy(st, nx, t * sizeof(elt_t));
-        if (r + 1 == p->rf + p->rp)
-            break;
-        unsigned rr = r + 1;
-        bool full = rr < half || rr >= half + p->rp;
-        cs_ns_push(cs, full ? "full round %u" : "partial round %u", rr);
+    cs_ns_pop(cs);
+    elts_mds(cs, p, st, round++, vals);
+    size_t k = 2 * (size_t)t;
+    for (unsigned r = 1; r < p->rf; r++) {
+        bool last = r + 1 == p->rf;
+        cs_ns_push(cs, last ? "terminal full round" : "full round %u", r);
         for (unsigned i = 0; i < t; i++) {
-            const fr_t *rc = &p->rc[rr * t + i];
-            if (vals)
-                fr_add(&st[i].val, &st[i].val, rc);
-            cs_lc_add(cs, &st[i].lc, CS_ONE, rc);
-            if (!full && i > 0)
-                continue;
+            cs_ns_push(cs, "quintic s-box %u", i);
             elt_allocate(cs, &st[i], vals);
-            quintic(cs, &st[i], NULL, vals);
+            quintic(cs, &st[i], NULL, last ? NULL : &crc[k + i], vals);
+            cs_ns_pop(cs);
         }
         cs_ns_pop(cs);
+        if (!last)
+            k += t;
+        elts_mds(cs, p, st, round++, vals);
+        if (r + 1 == half) /* the partial rounds come after the first half */
+            for (unsigned q = 0; q < p->rp; q++, k++) {
+                cs_ns_push(cs, "partial round %u", q);
+                elt_allocate(cs, &st[0], vals);
+                quintic(cs, &st[0], NULL, &crc[k], vals);
+                cs_ns_pop(cs);
+                elts_mds(cs, p, st, round++, vals);
+            }
     }
+    GM_ASSERT(k == (size_t)p->rf * t + p->rp && round == p->rf + p->rp);
     cs_ns_push(cs, "hash result");
     elt_allocate(cs, &st[1], vals);
     cs_ns_pop(cs);

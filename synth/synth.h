@@ -446,8 +446,9 @@ void poseidon_hash(const poseidon_t *p, fr_t *out, const fr_t *in);
 void poseidon_hash_plain(const poseidon_t *p, fr_t *out, const fr_t *in);
 
 /* The legacy circuit neptune::circuit::poseidon_hash (the one Filecoin's
- * trusted setup fixed): 4(t·RF + RP) − 3 − arity constraints, i.e.
- * 311 / 377 / 505 / 598 for arity 2 / 4 / 8 / 11. */
+ * trusted setup fixed), with its coefficients and intermediate variables
+ * (optimized constants, sparse matrices): 4(t·RF + RP) − 3 − arity
+ * constraints, i.e. 311 / 377 / 505 / 598 for arity 2 / 4 / 8 / 11. */
 cs_num_t cs_poseidon(cs_t *cs, const poseidon_t *p, const cs_num_t *in);
 
 /* The four instances Filecoin uses, initialised together. */
@@ -468,6 +469,15 @@ const poseidon_t *poseidon_set_get(const poseidon_set_t *s, unsigned arity);
 #define STACKED_PARENTS (STACKED_DRG_PARENTS + STACKED_EXP_PARENTS)
 #define STACKED_LABEL_PARENTS 37
 #define STACKED_MAX_LAYERS 11
+
+/* The version of the StackedCircuit's R1CS shape, part of the circuit id
+ * that keys its cached shape, parameters and verifying key
+ * ("porep-<bytes>-v<N>"), so caches made for another shape are never
+ * reused. 2: the Poseidon gadget in neptune's optimized legacy form (the
+ * coefficients and intermediate variables of Filecoin's setup); 1 (ids
+ * "porep-<bytes>") had the same counts with the plain round constants and
+ * matrix. */
+#define STACKED_SHAPE_VERSION 2
 
 /* One sector size's circuit parameters (rust-fil-proofs constants.rs). */
 typedef struct {
