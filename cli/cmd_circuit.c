@@ -20,7 +20,7 @@ static void usage(FILE *f)
             "       grothmpi circuit shape porep --sector-size SIZE --out DIR\n\n"
             "info   counts one partition of Filecoin's SDR PoRep circuit (constraints, public\n"
             "       inputs including ONE, auxiliary variables) without building it.\n"
-            "shape  records its A, B, C matrices and writes DIR/porep-<size>.shape (can take\n"
+            "shape  records its A, B, C matrices and writes DIR/porep-<size>-v2.shape (can take\n"
             "       tens of GiB of memory for 32GiB and 64GiB sectors).\n"
             "SIZE is 2KiB, 8MiB, 512MiB, 32GiB or 64GiB.\n");
 }
