@@ -289,9 +289,10 @@ static int read_doms(porep_dom_t *out, const char *path, uint64_t n, err_t *err)
  * Peak: max(2N, (L + 8/7) N) nodes of 32 bytes, 3.1 x the sector for L = 2
  * (it was 6.3 x with everything in memory until the end).
  * Files: each is written to its temporary ("<name>.tmp.<pid>") when ready and
- * all are renamed at the very end, seal.json last; an interrupted seal thus
- * leaves only temporaries (removed by the next writer in this directory, or
- * by the command's signal handler) and never a mix of old and new files. */
+ * all are renamed at the very end, seal.json last: a seal interrupted
+ * before that leaves only temporaries (removed by the next writer in this
+ * directory, or by the command's signal handler) next to the previous
+ * files, and only a directory with a seal.json holds one complete seal. */
 int porep_seal(porep_sealed_t *out, const char *dir, const porep_seal_opts_t *o, topo_pool_t *pool,
                porep_seal_progress_fn progress, void *progress_arg, err_t *err)
 {
