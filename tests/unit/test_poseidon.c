@@ -288,3 +288,40 @@ Test(poseidon, last_sparse_matrix_factors_mds)
         poseidon_free(&p);
     }
 }
+
+/* The rows neptune's legacy circuit writes, checked where its layout differs
+ * from the plain permutation (one arity-2 hash recorded in SHAPE mode;
+ * z = (ONE, in1, in2, aux...)): input 1's first row is
+ * (in1 + k) (in1 + k) = l2 with k = crc[1], the compressed pre-key; its third
+ * row is (in1 + k) l4 = l5 - post with post = crc[t + 1] on the C side; the
+ * row that allocates the output has no constant term in C. */
+Test(poseidon, circuit_rows_follow_neptune_legacy_layout)
+{
+    poseidon_t p;
+    cr_assert_eq(poseidon_init(&p, 2, NULL), 0);
+    cs_t *cs;
+    cr_assert_eq(cs_create(&cs, CS_SHAPE, CS_FLAG_NONE, NULL), 0);
+    cs_num_t in[2] = {cs_num_alloc(cs, &FR_ZERO), cs_num_alloc(cs, &FR_ZERO)};
+    (void)cs_poseidon(cs, &p, in);
+    cs_shape_t *sh;
+    err_t err;
+    cr_assert_eq(cs_shape_take(cs, &sh, &err), 0, "%s", err.msg);
+    cs_destroy(cs);
+    cr_assert_eq(sh->n_constraints, 311);
+    /* z index of in1 is 1 (after ONE); l2 = 3, l4 = 4, l5 = 5 */
+    const cs_matrix_t *a = &sh->m[0], *c = &sh->m[2];
+    cr_assert_eq(a->row_ptr[1] - a->row_ptr[0], 2, "row 0: A = in1 + k");
+    cr_expect_eq(a->col[a->row_ptr[0]], 0);
+    cr_expect(fr_eq(&sh->coeffs[a->coeff[a->row_ptr[0]]], &p.crc[1]), "row 0: k is crc[1]");
+    cr_expect_eq(a->col[a->row_ptr[0] + 1], 1);
+    cr_assert_eq(c->row_ptr[3] - c->row_ptr[2], 2, "row 2: C = l5 - post");
+    fr_t negpost;
+    fr_neg(&negpost, &p.crc[p.t + 1]);
+    cr_expect_eq(c->col[c->row_ptr[2]], 0);
+    cr_expect(fr_eq(&sh->coeffs[c->coeff[c->row_ptr[2]]], &negpost), "row 2: C's constant is -crc[t + 1]");
+    cr_expect_eq(c->col[c->row_ptr[2] + 1], 5);
+    uint64_t last = sh->n_constraints - 1;
+    cr_expect_eq(c->row_ptr[last + 1] - c->row_ptr[last], 1, "the output row's C is the output alone");
+    cs_shape_free(sh);
+    poseidon_free(&p);
+}
