@@ -272,6 +272,9 @@ static int run_parents(const opts_t *o)
 
 /* ---- porep parent-cache ------------------------------------------------------------ */
 
+static int make_pool(topo_pool_t **pool, const opts_t *o, const char *cmd);
+static int interrupt_guard(const char *cmd, const char *const *targets, unsigned n, const char *note);
+
 typedef struct {
     uint64_t start_ns, last_ns;
     int quiet;
@@ -310,10 +313,14 @@ static int run_parent_cache(const opts_t *o)
 
     err_t err;
     topo_pool_t *pool = NULL;
-    if (threads != 1 && topo_pool_create_flat(&pool, (unsigned)threads, &err) != 0) {
-        fprintf(stderr, "grothmpi porep parent-cache: %s\n", err.msg);
+    const char *tp[1] = {o->out};
+    char note[4200];
+    snprintf(note, sizeof note, "%s was not written", o->out);
+    if ((rc = make_pool(&pool, o, "parent-cache")) != 0 ||
+        (rc = interrupt_guard("parent-cache", tp, 1, note)) != 0) {
+        topo_pool_destroy(pool);
         porep_graph_destroy(&g);
-        return 1;
+        return rc;
     }
     const char *expect = porep_parent_cache_published(&g);
     char size[32];
@@ -413,7 +420,7 @@ static int resolve_proof_default(const porep_proof_t **out, opts_t *o, const cha
     return resolve_proof(out, o, cmd);
 }
 
-/* ---- SIGINT / SIGTERM during seal and c1 ----------------------------------------------- */
+/* ---- SIGINT / SIGTERM during parent-cache, seal and c1 ----------------------------------------------- */
 
 /* What the handler needs, prepared before it is installed and read-only
  * afterwards (the handler may only make async-signal-safe calls: unlink,
