@@ -1,15 +1,16 @@
 /*
  * synth/poseidon.c — Poseidon as neptune has it for Filecoin (Strength
  * Standard, HashType MerkleTree): constants from the Grain LFSR and the
- * Cauchy MDS matrix, computed into a poseidon_t; the native hash; and the
- * circuit with the cost of neptune's legacy circuit.
+ * Cauchy MDS matrix, and those of the optimized form derived from them,
+ * computed into a poseidon_t; the native hash; and neptune's legacy circuit.
  *
  * DESIGN. The circuit is neptune's legacy circuit (circuit.rs
  * PoseidonCircuit, the one Filecoin's trusted setup fixed), row for row: it
  * evaluates the optimized form below (compressed round constants, the
  * pre-sparse and sparse matrices). Round 0 adds its pre-keys inside the
  * S-boxes of the inputs, which are allocated already (3 constraints each:
- * (x + k)^2, ^4, (x + k) x^4 = x^5 - post), and the domain tag's S-box is a
+ * (x + k)(x + k) = l2, l2 l2 = l4, (x + k) l4 = l5 - post, where post is
+ * the round's post-key), and the domain tag's S-box is a
  * constant; every later round allocates each S-box input (1 constraint,
  * ensure_allocated: lc * 1 = v) and raises it to the fifth power with the
  * round's post-key moved into the C side of the last constraint (3
