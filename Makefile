@@ -142,6 +142,7 @@ bench: deps
 	$(BIN) bench field
 	$(BIN) bench msm
 	$(BIN) bench ntt
+	$(BIN) bench poseidon
 	$(BIN) bench prove --quick
 	$(BIN) bench synth --porep 512MiB --partition 0
 

@@ -15,6 +15,7 @@
 int bench_field_main(int argc, char **argv);
 int bench_msm_main(int argc, char **argv);
 int bench_ntt_main(int argc, char **argv);
+int bench_poseidon_main(int argc, char **argv);
 int bench_prove_main(int argc, char **argv);
 int bench_synth_main(int argc, char **argv);
 

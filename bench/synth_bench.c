@@ -142,7 +142,7 @@ int bench_synth_main(int argc, char **argv)
         return 2;
     }
     char id[64];
-    snprintf(id, sizeof id, "porep-%llu", (unsigned long long)bytes);
+    snprintf(id, sizeof id, "porep-%llu-v%d", (unsigned long long)bytes, STACKED_SHAPE_VERSION);
 
     int rc = 1;
     poseidon_set_t ps;

@@ -13,6 +13,7 @@ static const struct {
     {"field", bench_field_main, "ns per field, curve and pairing operation, against blst"},
     {"msm", bench_msm_main, "µs per point of the G1/G2 MSM on 1 and N threads, against blst"},
     {"ntt", bench_ntt_main, "ns per butterfly of the Fr NTT on 1 and N threads"},
+    {"poseidon", bench_poseidon_main, "µs per native Poseidon hash (arity 2, 4, 8, 11), optimized and plain"},
     {"prove", bench_prove_main, "ms per Groth16 proof stage (2^16..2^20 rows) on 1 and 2 threads"},
     {"synth", bench_synth_main, "M constraints/s and bytes/constraint of one PoRep partition's witness and a/b/c"},
 };

@@ -20,7 +20,7 @@ static void usage(FILE *f)
             "       grothmpi circuit shape porep --sector-size SIZE --out DIR\n\n"
             "info   counts one partition of Filecoin's SDR PoRep circuit (constraints, public\n"
             "       inputs including ONE, auxiliary variables) without building it.\n"
-            "shape  records its A, B, C matrices and writes DIR/porep-<size>.shape (can take\n"
+            "shape  records its A, B, C matrices and writes DIR/porep-<size>-v2.shape (can take\n"
             "       tens of GiB of memory for 32GiB and 64GiB sectors).\n"
             "SIZE is 2KiB, 8MiB, 512MiB, 32GiB or 64GiB.\n");
 }
@@ -130,7 +130,7 @@ static int do_shape(uint64_t bytes, const char *dir, const poseidon_set_t *ps)
     }
     char name[32], id[64];
     size_name(name, sizeof name, bytes);
-    snprintf(id, sizeof id, "porep-%s", name);
+    snprintf(id, sizeof id, "porep-%s-v%d", name, STACKED_SHAPE_VERSION);
     rc = cs_shape_save(sh, dir, id, &err);
     double secs = (double)(gm_now_ns() - t0) / 1e9;
     if (rc != 0) {

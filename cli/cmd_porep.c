@@ -12,10 +12,13 @@
  *
  * Errors are one line on stderr; exit 0 success, 1 failure, 2 usage error.
  */
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "base/base.h"
 #include "cli/cli.h"
@@ -269,6 +272,9 @@ static int run_parents(const opts_t *o)
 
 /* ---- porep parent-cache ------------------------------------------------------------ */
 
+static int make_pool(topo_pool_t **pool, const opts_t *o, const char *cmd);
+static int interrupt_guard(const char *cmd, const char *const *targets, unsigned n, const char *note);
+
 typedef struct {
     uint64_t start_ns, last_ns;
     int quiet;
@@ -307,10 +313,14 @@ static int run_parent_cache(const opts_t *o)
 
     err_t err;
     topo_pool_t *pool = NULL;
-    if (threads != 1 && topo_pool_create_flat(&pool, (unsigned)threads, &err) != 0) {
-        fprintf(stderr, "grothmpi porep parent-cache: %s\n", err.msg);
+    const char *tp[1] = {o->out};
+    char note[4200];
+    snprintf(note, sizeof note, "%s was not written", o->out);
+    if ((rc = make_pool(&pool, o, "parent-cache")) != 0 ||
+        (rc = interrupt_guard("parent-cache", tp, 1, note)) != 0) {
+        topo_pool_destroy(pool);
         porep_graph_destroy(&g);
-        return 1;
+        return rc;
     }
     const char *expect = porep_parent_cache_published(&g);
     char size[32];
@@ -351,12 +361,50 @@ static void hex32(char out[65], const uint8_t *b)
     hex(out, b, 32);
 }
 
-/* A progress line at most every 5 s (and none for phases that end sooner). */
+/* Where a seal stands, for its progress lines and per-phase summaries. */
+typedef struct {
+    progress_t pr;
+    char ended[32];       /* the last phase that reported done == total */
+    uint64_t phase_ns;    /* when the current phase began (the previous one ended) */
+    double phase_cpu;     /* process CPU seconds at that moment */
+} seal_progress_t;
+
+/* Process CPU seconds (user + system, every thread) and peak RSS in MiB. */
+static void self_usage(double *cpu_s, double *rss_mib)
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) != 0) {
+        *cpu_s = *rss_mib = 0;
+        return;
+    }
+    *cpu_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+             (double)ru.ru_stime.tv_usec / 1e6;
+    *rss_mib = (double)ru.ru_maxrss / 1024.0; /* Linux: KiB */
+}
+
+/* A progress line at most every 5 s (and none for phases that end sooner);
+ * when a phase ends, one line with its wall and CPU time and the peak RSS
+ * so far (a phase may report its end twice: the second is ignored). */
 static void on_seal_progress(void *arg, const char *phase, uint64_t done, uint64_t total)
 {
-    progress_t *pr = arg;
+    seal_progress_t *sp = arg;
+    progress_t *pr = &sp->pr;
     uint64_t now = gm_now_ns();
-    if (pr->quiet || done == total || now - pr->last_ns < 5000000000ull)
+    if (pr->quiet)
+        return;
+    if (done == total) {
+        if (strncmp(sp->ended, phase, sizeof sp->ended) == 0)
+            return;
+        double cpu, rss;
+        self_usage(&cpu, &rss);
+        fprintf(stderr, "grothmpi porep seal: %s done: %.2f s wall, %.2f s CPU, peak RSS %.0f MiB\n", phase,
+                (double)(now - sp->phase_ns) / 1e9, cpu - sp->phase_cpu, rss);
+        snprintf(sp->ended, sizeof sp->ended, "%s", phase);
+        sp->phase_ns = now;
+        sp->phase_cpu = cpu;
+        return;
+    }
+    if (now - pr->last_ns < 5000000000ull)
         return;
     pr->last_ns = now;
     double el = (double)(now - pr->start_ns) / 1e9;
@@ -372,6 +420,71 @@ static int resolve_proof_default(const porep_proof_t **out, opts_t *o, const cha
     return resolve_proof(out, o, cmd);
 }
 
+/* ---- SIGINT / SIGTERM during parent-cache, seal and c1 ----------------------------------------------- */
+
+/* What the handler needs, prepared before it is installed and read-only
+ * afterwards (the handler may only make async-signal-safe calls: unlink,
+ * write, raise): the temporaries this process may have open, and the line
+ * to print. This is the command's state, not a library's. */
+#define SIG_MAX_TMP POREP_SEAL_FILES
+static struct {
+    char tmp[SIG_MAX_TMP][4200];
+    unsigned ntmp;
+    char msg[2][4400]; /* [0] SIGINT, [1] SIGTERM */
+    size_t msg_len[2];
+} sig_state;
+
+static void on_interrupt(int sig)
+{
+    for (unsigned i = 0; i < sig_state.ntmp; i++)
+        (void)unlink(sig_state.tmp[i]);
+    int k = sig == SIGINT ? 0 : 1;
+    ssize_t w = write(STDERR_FILENO, sig_state.msg[k], sig_state.msg_len[k]);
+    (void)w;
+    /* SA_RESETHAND restored the default action and SA_NODEFER leaves the
+     * signal unblocked: raising it ends the process with it, so the parent
+     * sees "killed by SIGINT/SIGTERM" (exit status 130/143 in a shell). */
+    raise(sig);
+}
+
+/* Installs on_interrupt for SIGINT and SIGTERM: it removes the temporaries
+ * "<target>.tmp.<our pid>" of the n targets and prints "grothmpi porep <cmd>:
+ * interrupted by SIGxxx: removed the temporary files; <note>". Only the
+ * calling (main) thread takes these signals: make_pool's workers block
+ * them, so the handler always stops the thread that creates and renames
+ * temporaries, and none can appear after it ran. */
+static int interrupt_guard(const char *cmd, const char *const *targets, unsigned n, const char *note)
+{
+    GM_ASSERT(n <= SIG_MAX_TMP);
+    long pid = (long)getpid();
+    for (unsigned i = 0; i < n; i++)
+        if (porep_temp_path(sig_state.tmp[i], sizeof sig_state.tmp[i], targets[i], pid) != 0) {
+            fprintf(stderr, "grothmpi porep %s: %s: path too long\n", cmd, targets[i]);
+            return 1;
+        }
+    sig_state.ntmp = n;
+    static const char *const names[2] = {"SIGINT", "SIGTERM"};
+    for (int k = 0; k < 2; k++) {
+        int len = snprintf(sig_state.msg[k], sizeof sig_state.msg[k],
+                           "grothmpi porep %s: interrupted by %s: removed the temporary files; %s\n", cmd, names[k],
+                           note);
+        sig_state.msg_len[k] = len < 0 ? 0 : (size_t)len < sizeof sig_state.msg[k] ? (size_t)len
+                                                                                     : sizeof sig_state.msg[k] - 1;
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_interrupt;
+    sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGINT, &sa, NULL) != 0 || sigaction(SIGTERM, &sa, NULL) != 0) {
+        fprintf(stderr, "grothmpi porep %s: cannot install the SIGINT/SIGTERM handler\n", cmd);
+        return 1;
+    }
+    return 0;
+}
+
+/* The pool's workers start with SIGINT and SIGTERM blocked (threads inherit
+ * the creator's mask), so those signals reach the main thread only. */
 static int make_pool(topo_pool_t **pool, const opts_t *o, const char *cmd)
 {
     uint64_t threads = 0;
@@ -379,7 +492,14 @@ static int make_pool(topo_pool_t **pool, const opts_t *o, const char *cmd)
     *pool = NULL;
     if (o->threads && parse_u64(&threads, o->threads, 0, 4096, "--threads", cmd) != 0)
         return 2;
-    if (threads != 1 && topo_pool_create_flat(pool, (unsigned)threads, &err) != 0) {
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &block, &old);
+    int rc = threads != 1 ? topo_pool_create_flat(pool, (unsigned)threads, &err) : 0;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (rc != 0) {
         fprintf(stderr, "grothmpi porep %s: %s\n", cmd, err.msg);
         return 1;
     }
@@ -441,11 +561,28 @@ static int run_seal(opts_t *o)
     topo_pool_t *pool;
     if ((rc = make_pool(&pool, o, "seal")))
         return rc;
+    char targets[POREP_SEAL_FILES][4100], note[4200];
+    const char *tp[POREP_SEAL_FILES];
+    for (int k = 0; k < POREP_SEAL_FILES; k++) {
+        snprintf(targets[k], sizeof targets[k], "%s/%s", o->out, porep_seal_files[k]);
+        tp[k] = targets[k];
+    }
+    snprintf(note, sizeof note, "%s has no seal.json: it is not a sealed sector (seal it again)", o->out);
+    if ((rc = interrupt_guard("seal", tp, POREP_SEAL_FILES, note))) {
+        topo_pool_destroy(pool);
+        return rc;
+    }
+    seal_progress_t sp;
+    memset(&sp, 0, sizeof sp);
     progress_t pr = {.start_ns = gm_now_ns(), .quiet = o->quiet};
     pr.last_ns = pr.start_ns;
+    sp.pr = pr;
+    sp.phase_ns = pr.start_ns;
+    double rss0;
+    self_usage(&sp.phase_cpu, &rss0);
     porep_sealed_t s;
     err_t err;
-    rc = porep_seal(&s, o->out, &so, pool, on_seal_progress, &pr, &err);
+    rc = porep_seal(&s, o->out, &so, pool, on_seal_progress, &sp, &err);
     topo_pool_destroy(pool);
     if (rc) {
         fprintf(stderr, "grothmpi porep seal: %s\n", err.msg);
@@ -471,6 +608,11 @@ static int run_c1(opts_t *o)
         return rc;
     uint8_t seed[32];
     porep_seed_parse(seed, o->seed);
+    const char *tp[1] = {o->out};
+    char note[4200];
+    snprintf(note, sizeof note, "%s was not written", o->out);
+    if ((rc = interrupt_guard("c1", tp, 1, note)))
+        return rc;
     porep_hashers_t h;
     porep_c1_t c;
     err_t err;

@@ -86,7 +86,7 @@ int groth16_circuit_parse(groth16_circuit_t *out, const char *name, uint64_t siz
         int rc = parse_sector(&out->size, sector_size, err);
         if (rc)
             return rc;
-        snprintf(out->id, sizeof out->id, "porep-%llu", (unsigned long long)out->size);
+        snprintf(out->id, sizeof out->id, "porep-%llu-v%d", (unsigned long long)out->size, STACKED_SHAPE_VERSION);
     } else {
         return gm_err_set(err, GM_EINVAL, "--circuit: unknown circuit '%s' (test-mul, test-synthetic, test-sha256, "
                           "porep)", name);

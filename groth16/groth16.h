@@ -379,7 +379,7 @@ typedef enum {
 typedef struct {
     groth16_circuit_kind_t kind;
     uint64_t size;   /* synthetic: constraints (rows); sha256: compressions; porep: sector bytes */
-    char id[64];     /* the cache key: "test-mul", "test-synthetic-1024", "test-sha256-2", "porep-2048" */
+    char id[64];     /* the cache key: "test-mul", "test-synthetic-1024", "test-sha256-2", "porep-2048-v2" */
 } groth16_circuit_t;
 
 /* Parses a circuit name and its size argument (size 0: the default, 1024

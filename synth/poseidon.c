@@ -1,25 +1,49 @@
 /*
  * synth/poseidon.c — Poseidon as neptune has it for Filecoin (Strength
  * Standard, HashType MerkleTree): constants from the Grain LFSR and the
- * Cauchy MDS matrix, computed into a poseidon_t; the native hash; and the
- * circuit with the cost of neptune's legacy circuit.
+ * Cauchy MDS matrix, and those of the optimized form derived from them,
+ * computed into a poseidon_t; the native hash; and neptune's legacy circuit.
  *
- * DESIGN. The circuit follows the plain ("Correct") permutation: a full round
- * adds the round keys to linear combinations, allocates each element
- * (1 constraint, neptune's ensure_allocated) and raises it to the fifth power
- * (x^2, x^4, x^5: 3 constraints); the first round's inputs are allocated
- * already and the domain tag's first S-box is a constant; a partial round
- * does this to element 0 only; the output is allocated at the end. That
- * allocates and constrains exactly what neptune's legacy circuit does
- * (4(t·RF + RP) − 3 − arity constraints); neptune folds the round keys and
- * factors the MDS matrix into sparse ones, so the coefficients of our rows
- * differ from Filecoin's setup while the counts and every value match.
+ * DESIGN. The circuit is neptune's legacy circuit (circuit.rs
+ * PoseidonCircuit, the one Filecoin's trusted setup fixed), row for row: it
+ * evaluates the optimized form below (compressed round constants, the
+ * pre-sparse and sparse matrices). Round 0 adds its pre-keys inside the
+ * S-boxes of the inputs, which are allocated already (3 constraints each:
+ * (x + k)(x + k) = l2, l2 l2 = l4, (x + k) l4 = l5 - post, where post is
+ * the round's post-key), and the domain tag's S-box is a
+ * constant; every later round allocates each S-box input (1 constraint,
+ * ensure_allocated: lc * 1 = v) and raises it to the fifth power with the
+ * round's post-key moved into the C side of the last constraint (3
+ * constraints; no key in the last round); a partial round does this to
+ * element 0 only; the matrices multiply linear combinations; the output is
+ * allocated at the end: 4(t·RF + RP) − 3 − arity constraints, and the same
+ * coefficients and intermediate variables as Filecoin's setup (shape
+ * version 2, STACKED_SHAPE_VERSION; version 1 had the plain round keys and
+ * matrix with the same counts).
  *
  * Recording the rows (SHAPE, CHECK) means linear combinations that grow by
  * one term per partial round and a dense t x t product each round. That is
  * done once per arity into a template (a private SHAPE cs_t with the inputs as
  * placeholders); every later hash replays the template's rows with its own
  * variables. COUNT and WITNESS never form terms.
+ *
+ * The native hash uses neptune's optimized evaluation (poseidon.rs
+ * hash_optimized_static, with the constants of preprocessing.rs
+ * compress_round_constants and mds.rs factor_to_sparse_matrixes), which is
+ * the same permutation rearranged: (1) a round's constant vector c added
+ * after the previous round's matrix equals M^-1 c added before it, and the
+ * part of that which does not touch element 0 passes back through a partial
+ * round's S-box unchanged, so every partial round needs one scalar constant
+ * and each full round one vector; (2) a partial round's matrix factors as
+ * M = M' M'' with M' = diag(1, M^) (element 0 untouched, so M' passes back
+ * through the S-box into the previous round's matrix) and M'' the identity
+ * but for its first row and column. Working from the last partial round
+ * back, every partial round gets such a sparse M'' (2t - 1 multiplications
+ * instead of t^2) and the last full round before them a dense pre-sparse
+ * matrix. Field multiplications per hash, plain -> optimized:
+ * RF (3t + t^2) + RP (3 + t^2) -> RF (3t + t^2) + RP (2t + 2) - (t^2 - t)
+ * (the last matrix is only needed for output element 1):
+ * t = 3: 804 -> 578, t = 5: 1888 -> 972, t = 9: 5652 -> 1932, t = 12: 9819 -> 2790.
  */
 #include <string.h>
 
@@ -85,6 +109,199 @@ static void grain_field(grain_t *g, fr_t *out)
     }
 }
 
+/* ---- constants of the optimized form ------------------------------------------------- */
+
+void poseidon_free(poseidon_t *p);
+
+/* A square matrix of order n <= POSEIDON_MAX_WIDTH (only the top-left n x n is used). */
+typedef struct {
+    fr_t m[POSEIDON_MAX_WIDTH][POSEIDON_MAX_WIDTH];
+} mat_t;
+
+static void mat_identity(mat_t *out, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        for (unsigned j = 0; j < n; j++)
+            out->m[i][j] = i == j ? FR_ONE : FR_ZERO;
+}
+
+/* out = a b; out may not alias a or b. */
+static void mat_mul(mat_t *out, const mat_t *a, const mat_t *b, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        for (unsigned j = 0; j < n; j++) {
+            fr_t acc = FR_ZERO, tmp;
+            for (unsigned k = 0; k < n; k++) {
+                fr_mul(&tmp, &a->m[i][k], &b->m[k][j]);
+                fr_add(&acc, &acc, &tmp);
+            }
+            out->m[i][j] = acc;
+        }
+}
+
+/* out = m v (v a column); out may not alias v. */
+static void mat_apply(fr_t *out, const mat_t *m, const fr_t *v, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        fr_t acc = FR_ZERO, tmp;
+        for (unsigned j = 0; j < n; j++) {
+            fr_mul(&tmp, &m->m[i][j], &v[j]);
+            fr_add(&acc, &acc, &tmp);
+        }
+        out[i] = acc;
+    }
+}
+
+/* out = a^-1 by Gauss-Jordan elimination. The inverse is unique, so any
+ * elimination order gives neptune's matrix. Returns false when a is
+ * singular (never for the Cauchy matrix and its minors: an MDS matrix has
+ * no singular square submatrix). */
+static bool mat_inv(mat_t *out, const mat_t *a, unsigned n)
+{
+    mat_t w = *a;
+    mat_identity(out, n);
+    for (unsigned c = 0; c < n; c++) {
+        unsigned piv = c;
+        while (piv < n && fr_is_zero(&w.m[piv][c]))
+            piv++;
+        if (piv == n)
+            return false;
+        for (unsigned j = 0; j < n && piv != c; j++) {
+            fr_t x = w.m[c][j], y = out->m[c][j];
+            w.m[c][j] = w.m[piv][j];
+            w.m[piv][j] = x;
+            out->m[c][j] = out->m[piv][j];
+            out->m[piv][j] = y;
+        }
+        fr_t inv;
+        fr_inv(&inv, &w.m[c][c]);
+        for (unsigned j = 0; j < n; j++) {
+            fr_mul(&w.m[c][j], &w.m[c][j], &inv);
+            fr_mul(&out->m[c][j], &out->m[c][j], &inv);
+        }
+        for (unsigned r = 0; r < n; r++) {
+            if (r == c || fr_is_zero(&w.m[r][c]))
+                continue;
+            fr_t f = w.m[r][c], tmp;
+            for (unsigned j = 0; j < n; j++) {
+                fr_mul(&tmp, &f, &w.m[c][j]);
+                fr_sub(&w.m[r][j], &w.m[r][j], &tmp);
+                fr_mul(&tmp, &f, &out->m[c][j]);
+                fr_sub(&out->m[r][j], &out->m[r][j], &tmp);
+            }
+        }
+    }
+    return true;
+}
+
+/* The compressed round constants (neptune's compress_round_constants with
+ * every partial round preprocessed). Layout of crc (rf * t + rp):
+ *   [0, t)                  rc(0), added to the input;
+ *   per first-half full round r < half - 1: M^-1 rc(r + 1), added after its S-boxes;
+ *   for round half - 1:     M^-1 acc, acc folding the partial rounds' vectors (below);
+ *   rp scalars:             each partial round's post-S-box constant, in order;
+ *   per second-half full round but the last: M^-1 rc(r + 1).
+ * M is symmetric (Cauchy with x_i + y_j), so M^-1 v serves for v M^-1 too. */
+static void compress_constants(poseidon_t *p, const mat_t *minv)
+{
+    unsigned t = p->t, half = p->rf / 2, rp = p->rp, k = 0;
+    const fr_t *rc = p->rc;
+    fr_t acc[POSEIDON_MAX_WIDTH], inv[POSEIDON_MAX_WIDTH];
+    for (unsigned i = 0; i < t; i++)
+        p->crc[k++] = rc[i];
+    for (unsigned r = 0; r + 1 < half; r++, k += t)
+        mat_apply(&p->crc[k], minv, &rc[(r + 1) * t], t);
+    /* Backwards from the first second-half round: acc is the vector still to
+     * be added at the start of round j; its M^-1 image is added after round
+     * j - 1's S-box instead. Of that, element 0 must stay there (the
+     * post-S-box scalar of partial round j - 1); the rest moves before that
+     * S-box, which does not touch it, and joins rc(j - 1). */
+    unsigned first_after = half + rp;
+    memcpy(acc, &rc[(size_t)first_after * t], t * sizeof(fr_t));
+    fr_t *partial = &p->crc[k + t]; /* the rp scalars follow round half - 1's vector */
+    for (unsigned i = 0; i < rp; i++) {
+        unsigned j = first_after - i; /* acc belongs to round j; j - 1 is partial */
+        mat_apply(inv, minv, acc, t);
+        partial[rp - 1 - i] = inv[0];
+        acc[0] = rc[(size_t)(j - 1) * t];
+        for (unsigned e = 1; e < t; e++)
+            fr_add(&acc[e], &rc[(size_t)(j - 1) * t + e], &inv[e]);
+    }
+    mat_apply(&p->crc[k], minv, acc, t);
+    k += t + rp;
+    for (unsigned r = first_after; r + 1 < p->rf + rp; r++, k += t)
+        mat_apply(&p->crc[k], minv, &rc[(size_t)(r + 1) * t], t);
+    GM_ASSERT(k == p->rf * t + rp);
+}
+
+/* The sparse factorization (neptune's factor_to_sparse_matrixes over M,
+ * which is its own transpose). With row vectors (state x M), start from
+ * cur = M, the last partial round's matrix, and repeat rp times:
+ *   cur = M' M'' with M' = diag(1, cur^) (cur^: cur without row and column
+ *   0) and M'' = [[cur00, v], [w^, I]], v = cur[0][1..], w^ = cur^^-1 w,
+ *   w = cur[1..][0];
+ *   M'' is this round's sparse matrix, and M' moves back through the S-box
+ *   (it leaves element 0 alone) into the previous round: cur = M M'.
+ * The final cur is the pre-sparse matrix of round half - 1. Returns false if
+ * a minor is singular (never for an MDS matrix). */
+static bool factor_sparse(poseidon_t *p, const mat_t *m)
+{
+    unsigned t = p->t, rp = p->rp, w = 2 * t - 1;
+    mat_t cur = *m, hat, hat_inv, prime, next;
+    for (unsigned i = 0; i < rp; i++) {
+        for (unsigned r = 1; r < t; r++)
+            for (unsigned c = 1; c < t; c++)
+                hat.m[r - 1][c - 1] = cur.m[r][c];
+        if (!mat_inv(&hat_inv, &hat, t - 1))
+            return false;
+        fr_t col[POSEIDON_MAX_WIDTH], what[POSEIDON_MAX_WIDTH];
+        for (unsigned r = 1; r < t; r++)
+            col[r - 1] = cur.m[r][0];
+        mat_apply(what, &hat_inv, col, t - 1);
+        fr_t *sp = &p->sparse[(size_t)(rp - 1 - i) * w]; /* the last round's comes first */
+        sp[0] = cur.m[0][0];
+        for (unsigned r = 1; r < t; r++) {
+            sp[r] = what[r - 1];
+            sp[t + r - 1] = cur.m[0][r];
+        }
+        mat_identity(&prime, t);
+        for (unsigned r = 1; r < t; r++)
+            for (unsigned c = 1; c < t; c++)
+                prime.m[r][c] = cur.m[r][c];
+        mat_mul(&next, m, &prime, t);
+        cur = next;
+    }
+    for (unsigned r = 0; r < t; r++)
+        for (unsigned c = 0; c < t; c++)
+            p->pre_sparse[r][c] = cur.m[r][c];
+    return true;
+}
+
+/* The optimized form's constants, once per instance (poseidon_init). */
+static int optimized_init(poseidon_t *p, err_t *err)
+{
+    size_t ncrc = (size_t)p->rf * p->t + p->rp, nsp = (size_t)p->rp * (2 * p->t - 1);
+    p->crc = gm_alloc(ncrc * sizeof(fr_t));
+    p->sparse = gm_alloc(nsp * sizeof(fr_t));
+    mat_t m, minv;
+    for (unsigned i = 0; i < p->t; i++)
+        for (unsigned j = 0; j < p->t; j++)
+            m.m[i][j] = p->mds[i][j];
+    int rc = 0;
+    if (!p->crc || !p->sparse)
+        rc = gm_err_set(err, GM_ENOMEM, "poseidon: out of memory for the optimized constants of arity %u",
+                        p->arity);
+    else if (!mat_inv(&minv, &m, p->t) || !factor_sparse(p, &m))
+        rc = gm_err_set(err, GM_EINVAL, "poseidon: arity %u: the MDS matrix or a minor of it is singular",
+                        p->arity);
+    if (rc) {
+        poseidon_free(p);
+        return rc;
+    }
+    compress_constants(p, &minv);
+    return 0;
+}
+
 int poseidon_init(poseidon_t *p, unsigned arity, err_t *err)
 {
     memset(p, 0, sizeof *p);
@@ -116,7 +333,7 @@ int poseidon_init(poseidon_t *p, unsigned arity, err_t *err)
             fr_inv(&p->mds[i][j], &x);
         }
     fr_set_u64(&p->tag, (1ULL << arity) - 1);
-    return 0;
+    return optimized_init(p, err);
 }
 
 void poseidon_free(poseidon_t *p)
@@ -124,7 +341,9 @@ void poseidon_free(poseidon_t *p)
     if (!p)
         return;
     gm_free(p->rc);
-    p->rc = NULL;
+    gm_free(p->crc);
+    gm_free(p->sparse);
+    p->rc = p->crc = p->sparse = NULL;
 }
 
 int poseidon_set_init(poseidon_set_t *s, err_t *err)
@@ -168,7 +387,7 @@ static void sbox(fr_t *x)
     fr_mul(x, &x4, x);
 }
 
-void poseidon_hash(const poseidon_t *p, fr_t *out, const fr_t *in)
+void poseidon_hash_plain(const poseidon_t *p, fr_t *out, const fr_t *in)
 {
     fr_t st[POSEIDON_MAX_WIDTH], nx[POSEIDON_MAX_WIDTH], tmp;
     unsigned t = p->t, half = p->rf / 2;
@@ -197,6 +416,89 @@ void poseidon_hash(const poseidon_t *p, fr_t *out, const fr_t *in)
     *out = st[1];
 }
 
+/* st <- st x m for a dense t x t matrix. */
+static inline void dense_product(fr_t *restrict st, const fr_t (*m)[POSEIDON_MAX_WIDTH], unsigned t)
+{
+    fr_t nx[POSEIDON_MAX_WIDTH], tmp;
+    for (unsigned j = 0; j < t; j++) {
+        fr_mul(&nx[j], &st[0], &m[0][j]);
+        for (unsigned i = 1; i < t; i++) {
+            fr_mul(&tmp, &st[i], &m[i][j]);
+            fr_add(&nx[j], &nx[j], &tmp);
+        }
+    }
+    memcpy(st, nx, t * sizeof(fr_t));
+}
+
+/* A full round's S-boxes, each followed by its post-S-box constant. */
+static inline void full_sboxes(fr_t *restrict st, const fr_t *restrict key, unsigned t)
+{
+    for (unsigned i = 0; i < t; i++) {
+        sbox(&st[i]);
+        fr_add(&st[i], &st[i], &key[i]);
+    }
+}
+
+/* (1) Why this shape: neptune's optimized evaluation (DESIGN at the top of
+ * this file): full rounds as in the plain form but with their constants
+ * after the S-boxes, partial rounds with one scalar constant and a sparse
+ * matrix (2t - 1 multiplications instead of t^2), and of the last matrix
+ * only the column of output element 1. The state lives on the stack;
+ * nothing is allocated, so any number of threads share one poseidon_t.
+ * (2) Invariants: every fr_t stays reduced (ff.h contracts); crc is consumed
+ * in order and k ends at rf * t + rp (checked under GM_VERIFY); round r of
+ * the partial rounds uses sparse matrix r.
+ * (3) Measured (median, thread CPU time; bench/README.md has the table): */
+/* 13.0 / 22.4 / 48.8 / 64.7 µs per hash for arity 2 / 4 / 8 / 11 (plain form 18.7 / 43.9 / 131.3 /
+ * 225.0 µs) on AMD EPYC (2-vCPU VM, load 5), 1 thread, grothmpi bench poseidon, 2026-11-29 */
+void poseidon_hash(const poseidon_t *p, fr_t *out, const fr_t *in)
+{
+    fr_t st[POSEIDON_MAX_WIDTH], tmp;
+    const unsigned t = p->t, half = p->rf / 2, w = 2 * t - 1;
+    const fr_t *crc = p->crc;
+    fr_add(&st[0], &p->tag, &crc[0]);
+    for (unsigned i = 1; i < t; i++)
+        fr_add(&st[i], &in[i - 1], &crc[i]);
+    size_t k = t;
+    for (unsigned r = 0; r + 1 < half; r++, k += t) {
+        full_sboxes(st, &crc[k], t);
+        dense_product(st, p->mds, t);
+    }
+    full_sboxes(st, &crc[k], t);
+    k += t;
+    dense_product(st, p->pre_sparse, t);
+    for (unsigned r = 0; r < p->rp; r++, k++) {
+        const fr_t *sp = &p->sparse[(size_t)r * w]; /* w_hat[0..t), then v_rest[0..t-1) */
+        sbox(&st[0]);
+        fr_add(&st[0], &st[0], &crc[k]);
+        /* new[0] = sum_i w_hat[i] st[i]; new[j] = st[j] + v_rest[j - 1] st[0] */
+        fr_t s0 = st[0], n0;
+        fr_mul(&n0, &sp[0], &s0);
+        for (unsigned j = 1; j < t; j++) {
+            fr_mul(&tmp, &sp[j], &st[j]);
+            fr_add(&n0, &n0, &tmp);
+            fr_mul(&tmp, &sp[t + j - 1], &s0);
+            fr_add(&st[j], &st[j], &tmp);
+        }
+        st[0] = n0;
+    }
+    for (unsigned r = 0; r + 1 < half; r++, k += t) {
+        full_sboxes(st, &crc[k], t);
+        dense_product(st, p->mds, t);
+    }
+    GM_VERIFY(k == (size_t)p->rf * t + p->rp);
+    for (unsigned i = 0; i < t; i++)
+        sbox(&st[i]);
+    /* output element 1 of st x M: column 1 only */
+    fr_t o;
+    fr_mul(&o, &st[0], &p->mds[0][1]);
+    for (unsigned i = 1; i < t; i++) {
+        fr_mul(&tmp, &st[i], &p->mds[i][1]);
+        fr_add(&o, &o, &tmp);
+    }
+    *out = o;
+}
+
 /* ---- the circuit, generic form ---------------------------------------------------------------- */
 
 /* An element of the state: an allocated variable, or a linear combination
@@ -221,21 +523,27 @@ static void elt_allocate(cs_t *cs, elt_t *x, bool vals)
     x->var = v;
 }
 
-/* x <- (x + pre)^5 on an allocated x, pre NULL for none: l2 = (x + pre)^2,
- * l4 = l2^2, l5 = l4 (x + pre), 3 constraints (neptune's square_sum /
- * square / mul_sum). */
-static void quintic(cs_t *cs, elt_t *x, const fr_t *pre, bool vals)
+/* x <- (x + pre)^5 + post on an allocated x, pre and post NULL for none:
+ * l2 = (x + pre)^2, l4 = l2^2, l5 = l4 (x + pre) + post, 3 constraints as
+ * neptune's square_sum (or AllocatedNum::square without pre), square and
+ * mul_sum write them: (x + pre)(x + pre) = l2, l2 l2 = l4,
+ * (x + pre) l4 = l5 - post. */
+static void quintic(cs_t *cs, elt_t *x, const fr_t *pre, const fr_t *post, bool vals)
 {
-    fr_t xv = x->val, l2v, l4v, l5v;
+    fr_t xv = x->val, l2v, l4v, l5v, negpost;
     if (vals) {
         if (pre)
             fr_add(&xv, &xv, pre);
         fr_sqr(&l2v, &xv);
         fr_sqr(&l4v, &l2v);
         fr_mul(&l5v, &l4v, &xv);
+        if (post)
+            fr_add(&l5v, &l5v, post);
     } else {
         l2v = l4v = l5v = FR_ZERO;
     }
+    if (post)
+        fr_neg(&negpost, post);
     cs_var_t l2 = cs_alloc(cs, &l2v);
     cs_enforce_begin(cs);
     cs_term(cs, CS_A, x->var, NULL);
@@ -245,7 +553,7 @@ static void quintic(cs_t *cs, elt_t *x, const fr_t *pre, bool vals)
     if (pre)
         cs_term(cs, CS_B, CS_ONE, pre);
     cs_term(cs, CS_C, l2, NULL);
-    cs_enforce_end(cs, "squared sum constraint");
+    cs_enforce_end(cs, pre ? "squared sum constraint" : "squaring constraint");
     cs_var_t l4 = cs_alloc(cs, &l4v);
     cs_enforce_begin(cs);
     cs_term(cs, CS_A, l2, NULL);
@@ -259,70 +567,159 @@ static void quintic(cs_t *cs, elt_t *x, const fr_t *pre, bool vals)
         cs_term(cs, CS_A, CS_ONE, pre);
     cs_term(cs, CS_B, l4, NULL);
     cs_term(cs, CS_C, l5, NULL);
+    if (post)
+        cs_term(cs, CS_C, CS_ONE, &negpost);
     cs_enforce_end(cs, "mul sum constraint");
     x->var = l5;
     x->val = l5v;
     x->allocated = true;
 }
 
-/* The permutation on cs, any mode. vals: compute values (WITNESS, CHECK). */
+/* st <- st x m, m dense (neptune's product_mds_with_matrix: element j is
+ * the scalar product of the state with column j), into linear combinations. */
+static void elts_dense(cs_t *cs, elt_t *st, const fr_t (*m)[POSEIDON_MAX_WIDTH], unsigned t, bool vals)
+{
+    elt_t nx[POSEIDON_MAX_WIDTH];
+    for (unsigned j = 0; j < t; j++) {
+        nx[j].allocated = false;
+        nx[j].val = FR_ZERO;
+        uint32_t cap = 0;
+        for (unsigned i = 0; cs->record && i < t; i++)
+            cap += st[i].allocated ? 1 : st[i].lc.n;
+        nx[j].lc = cs_lc_new(cs, cap);
+        for (unsigned i = 0; i < t; i++) {
+            if (vals) {
+                fr_t tmp;
+                fr_mul(&tmp, &st[i].val, &m[i][j]);
+                fr_add(&nx[j].val, &nx[j].val, &tmp);
+            }
+            if (st[i].allocated)
+                cs_lc_add(cs, &nx[j].lc, st[i].var, &m[i][j]);
+            else
+                cs_lc_add_lc(cs, &nx[j].lc, &st[i].lc, &m[i][j]);
+        }
+        cs_lc_compact(cs, &nx[j].lc);
+    }
+    memcpy(st, nx, t * sizeof(elt_t));
+}
+
+/* st <- st x M'' for a partial round's sparse matrix sp (w_hat[0..t), then
+ * v_rest[0..t-1)), as neptune's product_mds_with_sparse_matrix: element 0
+ * is the scalar product with w_hat; element j > 0 is st[j] (a linear
+ * combination) plus v_rest[j - 1] times st[0] (the S-box output, allocated). */
+static void elts_sparse(cs_t *cs, elt_t *st, const fr_t *sp, unsigned t, bool vals)
+{
+    elt_t nx[POSEIDON_MAX_WIDTH];
+    GM_ASSERT(st[0].allocated);
+    nx[0].allocated = false;
+    nx[0].val = FR_ZERO;
+    uint32_t cap = 0;
+    for (unsigned i = 0; cs->record && i < t; i++)
+        cap += st[i].allocated ? 1 : st[i].lc.n;
+    nx[0].lc = cs_lc_new(cs, cap);
+    for (unsigned i = 0; i < t; i++) {
+        if (vals) {
+            fr_t tmp;
+            fr_mul(&tmp, &st[i].val, &sp[i]);
+            fr_add(&nx[0].val, &nx[0].val, &tmp);
+        }
+        if (st[i].allocated)
+            cs_lc_add(cs, &nx[0].lc, st[i].var, &sp[i]);
+        else
+            cs_lc_add_lc(cs, &nx[0].lc, &st[i].lc, &sp[i]);
+    }
+    cs_lc_compact(cs, &nx[0].lc);
+    for (unsigned j = 1; j < t; j++) {
+        GM_ASSERT(!st[j].allocated); /* only element 0 is allocated in the partial rounds */
+        const fr_t *v = &sp[t + j - 1];
+        nx[j].allocated = false;
+        nx[j].val = st[j].val;
+        if (vals) {
+            fr_t tmp;
+            fr_mul(&tmp, &st[0].val, v);
+            fr_add(&nx[j].val, &nx[j].val, &tmp);
+        }
+        nx[j].lc = cs_lc_new(cs, cs->record ? st[j].lc.n + 1 : 0);
+        cs_lc_add_lc(cs, &nx[j].lc, &st[j].lc, NULL);
+        cs_lc_add(cs, &nx[j].lc, st[0].var, v);
+        cs_lc_compact(cs, &nx[j].lc);
+    }
+    memcpy(st, nx, t * sizeof(elt_t));
+}
+
+/* The matrix after round `round` (0-based over all rounds), as neptune's
+ * PoseidonCircuit::product_mds picks it: the pre-sparse matrix after the last
+ * first-half full round, the sparse ones after the partial rounds, M
+ * otherwise. */
+static void elts_mds(cs_t *cs, const poseidon_t *p, elt_t *st, unsigned round, bool vals)
+{
+    unsigned half = p->rf / 2;
+    if (round == half - 1)
+        elts_dense(cs, st, p->pre_sparse, p->t, vals);
+    else if (round >= half && round < half + p->rp)
+        elts_sparse(cs, st, &p->sparse[(size_t)(round - half) * (2 * p->t - 1)], p->t, vals);
+    else
+        elts_dense(cs, st, p->mds, p->t, vals);
+}
+
+/* The permutation on cs, any mode, exactly as neptune's legacy circuit
+ * (circuit.rs PoseidonCircuit::hash over the optimized constants) builds it,
+ * since Filecoin's trusted setup fixed its rows: round 0 adds the
+ * compressed pre-keys inside the S-boxes (the tag's S-box is a constant) and
+ * its post-keys after them; every later round allocates each S-box input
+ * (ensure_allocated: lc * 1 = v), raises it to the fifth power with the
+ * round's post-key folded into the last constraint (none in the last
+ * round), then multiplies by the round's matrix; the output is allocated.
+ * vals: compute values (WITNESS, CHECK). */
 static cs_num_t poseidon_generic(cs_t *cs, const poseidon_t *p, const cs_num_t *in, bool vals)
 {
     size_t mark = cs_arena_mark(cs);
-    unsigned t = p->t, half = p->rf / 2;
-    elt_t st[POSEIDON_MAX_WIDTH], nx[POSEIDON_MAX_WIDTH];
-    /* round 0: the tag's S-box is a constant, the inputs are allocated */
+    const unsigned t = p->t, half = p->rf / 2;
+    const fr_t *crc = p->crc;
+    elt_t st[POSEIDON_MAX_WIDTH];
+    unsigned round = 0;
+    /* round 0: pre-keys crc[0..t), post-keys crc[t..2t) */
     st[0].allocated = false;
-    st[0].val = p->tag;
-    fr_add(&st[0].val, &st[0].val, &p->rc[0]);
+    fr_add(&st[0].val, &p->tag, &crc[0]);
     sbox(&st[0].val);
+    fr_add(&st[0].val, &st[0].val, &crc[t]);
     st[0].lc = cs_lc_new(cs, 1);
     cs_lc_add(cs, &st[0].lc, CS_ONE, &st[0].val);
+    cs_ns_push(cs, "first round");
     for (unsigned i = 1; i < t; i++) {
         cs_ns_push(cs, "quintic s-box %u", i);
         st[i].allocated = true;
         st[i].var = in[i - 1].var;
         st[i].val = in[i - 1].value;
-        quintic(cs, &st[i], &p->rc[i], vals);
+        quintic(cs, &st[i], &crc[i], &crc[t + i], vals);
         cs_ns_pop(cs);
     }
-    for (unsigned r = 0;; r++) {
-        /* state x M into linear combinations */
-        for (unsigned j = 0; j < t; j++) {
-            nx[j].allocated = false;
-            nx[j].val = FR_ZERO;
-            nx[j].lc = cs_lc_new(cs, cs->record ? 2 * t + r : 0);
-            for (unsigned i = 0; i < t; i++) {
-                if (vals) {
-                    fr_t tmp;
-                    fr_mul(&tmp, &st[i].val, &p->mds[i][j]);
-                    fr_add(&nx[j].val, &nx[j].val, &tmp);
-                }
-                if (st[i].allocated)
-                    cs_lc_add(cs, &nx[j].lc, st[i].var, &p->mds[i][j]);
-                else
-                    cs_lc_add_lc(cs, &nx[j].lc, &st[i].lc, &p->mds[i][j]);
-            }
-            cs_lc_compact(cs, &nx[j].lc);
-        }
-        memcpy(st, nx, t * sizeof(elt_t));
-        if (r + 1 == p->rf + p->rp)
-            break;
-        unsigned rr = r + 1;
-        bool full = rr < half || rr >= half + p->rp;
-        cs_ns_push(cs, full ? "full round %u" : "partial round %u", rr);
+    cs_ns_pop(cs);
+    elts_mds(cs, p, st, round++, vals);
+    size_t k = 2 * (size_t)t;
+    for (unsigned r = 1; r < p->rf; r++) {
+        bool last = r + 1 == p->rf;
+        cs_ns_push(cs, last ? "terminal full round" : "full round %u", r);
         for (unsigned i = 0; i < t; i++) {
-            const fr_t *rc = &p->rc[rr * t + i];
-            if (vals)
-                fr_add(&st[i].val, &st[i].val, rc);
-            cs_lc_add(cs, &st[i].lc, CS_ONE, rc);
-            if (!full && i > 0)
-                continue;
+            cs_ns_push(cs, "quintic s-box %u", i);
             elt_allocate(cs, &st[i], vals);
-            quintic(cs, &st[i], NULL, vals);
+            quintic(cs, &st[i], NULL, last ? NULL : &crc[k + i], vals);
+            cs_ns_pop(cs);
         }
         cs_ns_pop(cs);
+        if (!last)
+            k += t;
+        elts_mds(cs, p, st, round++, vals);
+        if (r + 1 == half) /* the partial rounds come after the first half */
+            for (unsigned q = 0; q < p->rp; q++, k++) {
+                cs_ns_push(cs, "partial round %u", q);
+                elt_allocate(cs, &st[0], vals);
+                quintic(cs, &st[0], NULL, &crc[k], vals);
+                cs_ns_pop(cs);
+                elts_mds(cs, p, st, round++, vals);
+            }
     }
+    GM_ASSERT(k == (size_t)p->rf * t + p->rp && round == p->rf + p->rp);
     cs_ns_push(cs, "hash result");
     elt_allocate(cs, &st[1], vals);
     cs_ns_pop(cs);

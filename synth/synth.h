@@ -411,13 +411,26 @@ void cs_sha256_iv(cs_u32_t out[8]);
 /* The constants of one instance: width t = arity + 1, RF = 8 full rounds, RP
  * partial rounds (55/56/57/57 for t = 3/5/9/12), (RF + RP) * t round
  * constants from the Grain LFSR, the Cauchy MDS matrix, domain tag
- * 2^arity - 1. Computed by poseidon_init (about a millisecond); read-only
- * afterwards. */
+ * 2^arity - 1; and the constants of neptune's optimized evaluation derived
+ * from them (PoseidonConstants: compressed_round_constants,
+ * pre_sparse_matrix, sparse_matrixes). Computed by poseidon_init (a few
+ * milliseconds for t = 12); read-only afterwards, so one instance serves any
+ * number of threads. */
 typedef struct {
     unsigned arity, t, rf, rp;
     fr_t tag;
     fr_t mds[POSEIDON_MAX_WIDTH][POSEIDON_MAX_WIDTH];
     fr_t *rc; /* (rf + rp) * t, round-major */
+    /* Optimized form. crc: rf * t + rp compressed round constants (t added
+     * to the input, then the post-S-box constants of each round: t per full
+     * round but the last, 1 per partial round). pre_sparse: the dense matrix
+     * of the last round before the partial rounds. sparse: rp matrices of
+     * 2t - 1 elements each, w_hat[0..t) (the first column) then
+     * v_rest[0..t-1) (the first row without its first element); the rest of
+     * the matrix is the identity. Row-vector products: state = state x M. */
+    fr_t *crc;
+    fr_t pre_sparse[POSEIDON_MAX_WIDTH][POSEIDON_MAX_WIDTH];
+    fr_t *sparse;
 } poseidon_t;
 
 /* Supported arities: 2, 4, 8, 11 (t = 3, 5, 9, 12). Returns 0, GM_EINVAL
@@ -425,13 +438,21 @@ typedef struct {
 int poseidon_init(poseidon_t *p, unsigned arity, err_t *err) __attribute__((warn_unused_result));
 void poseidon_free(poseidon_t *p);
 
-/* The native hash ("Correct" mode): state = (tag, in[0..arity)); output
- * state[1] after the permutation. */
+/* The native hash: state = (tag, in[0..arity)); output state[1] after the
+ * permutation. Evaluated in neptune's optimized form (compressed round
+ * constants, sparse partial-round matrices), which gives the same output as
+ * the plain permutation. No allocation; safe from any thread. */
 void poseidon_hash(const poseidon_t *p, fr_t *out, const fr_t *in);
 
+/* The same hash evaluated round by round as the specification states it
+ * (neptune's "Correct" mode): the reference the optimized form is tested and
+ * benchmarked against. */
+void poseidon_hash_plain(const poseidon_t *p, fr_t *out, const fr_t *in);
+
 /* The legacy circuit neptune::circuit::poseidon_hash (the one Filecoin's
- * trusted setup fixed): 4(t·RF + RP) − 3 − arity constraints, i.e.
- * 311 / 377 / 505 / 598 for arity 2 / 4 / 8 / 11. */
+ * trusted setup fixed), with its coefficients and intermediate variables
+ * (optimized constants, sparse matrices): 4(t·RF + RP) − 3 − arity
+ * constraints, i.e. 311 / 377 / 505 / 598 for arity 2 / 4 / 8 / 11. */
 cs_num_t cs_poseidon(cs_t *cs, const poseidon_t *p, const cs_num_t *in);
 
 /* The four instances Filecoin uses, initialised together. */
@@ -452,6 +473,15 @@ const poseidon_t *poseidon_set_get(const poseidon_set_t *s, unsigned arity);
 #define STACKED_PARENTS (STACKED_DRG_PARENTS + STACKED_EXP_PARENTS)
 #define STACKED_LABEL_PARENTS 37
 #define STACKED_MAX_LAYERS 11
+
+/* The version of the StackedCircuit's R1CS shape, part of the circuit id
+ * that keys its cached shape, parameters and verifying key
+ * ("porep-<bytes>-v<N>"), so caches made for another shape are never
+ * reused. 2: the Poseidon gadget in neptune's optimized legacy form (the
+ * coefficients and intermediate variables of Filecoin's setup); 1 (ids
+ * "porep-<bytes>") had the same counts with the plain round constants and
+ * matrix. */
+#define STACKED_SHAPE_VERSION 2
 
 /* One sector size's circuit parameters (rust-fil-proofs constants.rs). */
 typedef struct {

@@ -14,6 +14,7 @@
  *    O_EXCL next to the target, written, fsynced, checked against the
  *    expected digest, renamed over the target, and the directory fsynced. Any
  *    failure unlinks the temporary file; the target is never half-written.
+ *    Temporaries of dead earlier writers are removed first (porep_temp_sweep).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -176,6 +177,9 @@ int porep_parent_cache_write(uint8_t digest[32], const char *path, const porep_g
     }
 
     if (path) {
+        /* a killed earlier run's temporary (its writer is gone) goes first */
+        if ((rc = porep_temp_sweep(path, NULL, err)) != 0)
+            goto fail;
         int n = snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
         if (n < 0 || (size_t)n >= sizeof tmp) {
             tmp[0] = '\0';

@@ -320,8 +320,8 @@ int porep_labels_compute(porep_dom_t *labels, const porep_graph_t *g, unsigned l
 void porep_challenges_derive(uint64_t *out, unsigned n, uint64_t nodes, const porep_dom_t *replica_id,
                              const uint8_t seed[32], unsigned k);
 
-/* Encoding: replica = data + key in Fr. Returns GM_ENONCANON when data or key
- * is not below r. */
+/* Encoding: replica = data + key in Fr. replica may alias data or key.
+ * Returns GM_ENONCANON when data or key is not below r (replica untouched). */
 int porep_encode(porep_dom_t *replica, const porep_dom_t *key, const porep_dom_t *data)
     __attribute__((warn_unused_result));
 
@@ -539,7 +539,9 @@ typedef struct {
 } porep_seal_opts_t;
 
 /* Progress of a seal: phase is "tree_d", "labels", "column hashes",
- * "tree_c", "encoding" or "tree_r_last"; done of total units of that phase. */
+ * "tree_c", "encoding", "tree_r_last" or "writing files"; done of total
+ * units of that phase. Each phase ends with a call where done == total
+ * (possibly two). */
 typedef void (*porep_seal_progress_fn)(void *arg, const char *phase, uint64_t done, uint64_t total);
 
 /* Seals into directory dir (created if missing): tree-d.dat (data and
@@ -577,5 +579,27 @@ int porep_c1_synthetic(porep_c1_t *c, const porep_proof_t *proof, const uint8_t 
 /* Parses a 32-byte value: 64 hex digits, or any other text, hashed with
  * SHA-256 (so "--seed 1" is reproducible). */
 void porep_seed_parse(uint8_t out[32], const char *s);
+
+/* ---- temporary files ------------------------------------------------------------- */
+
+/* Every output of porep_seal, porep_c1_write and porep_parent_cache_write is
+ * first written to "<target>.tmp.<pid>" in the target's directory (pid: the
+ * writer's), then renamed over the target. */
+
+/* The files porep_seal writes into its directory, seal.json last. */
+#define POREP_SEAL_FILES 5
+extern const char *const porep_seal_files[POREP_SEAL_FILES];
+
+/* out = "<path>.tmp.<pid>" (n bytes). Returns 0, or GM_EINVAL when it does
+ * not fit. Async-signal-safe callers precompute these names with it. */
+int porep_temp_path(char *out, size_t n, const char *path, long pid) __attribute__((warn_unused_result));
+
+/* Removes the temporaries "<path>.tmp.<pid>" of path whose writer no longer
+ * exists (kill(pid, 0) fails with ESRCH in this pid namespace). Those of a
+ * live process, of this process, and files whose suffix is not a plain pid
+ * are never touched. removed (may be NULL) gets the count. A missing
+ * directory is not an error. Returns 0, or GM_EIO (err names the directory
+ * or the file that could not be removed). */
+int porep_temp_sweep(const char *path, unsigned *removed, err_t *err) __attribute__((warn_unused_result));
 
 #endif /* GM_SYNTH_POREP_H */

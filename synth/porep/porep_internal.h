@@ -10,14 +10,16 @@
 #include "synth/porep/porep.h"
 
 /* An output file written atomically: "<path>.tmp.<pid>" next to path, then
- * fflush + fsync + rename + directory fsync on commit. */
+ * fflush + fsync + rename + directory fsync on commit. Opening first removes
+ * the stale temporaries of path (porep_temp_sweep). */
 typedef struct {
     FILE *f;
     char path[4096];
     char tmp[4096 + 32];
 } porep_afile_t;
 
-/* Opens the temporary file. Returns 0 or GM_EIO (err names it). */
+/* Opens the temporary file. Returns 0 or GM_EIO (err names it: the file, or
+ * a stale temporary that could not be removed). */
 int porep_afile_open(porep_afile_t *a, const char *path, err_t *err) __attribute__((warn_unused_result));
 
 /* Flushes, syncs, closes and renames over the target. On failure the

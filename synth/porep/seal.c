@@ -6,12 +6,14 @@
  * C1 needs, each written atomically, seal.json last (its presence means the
  * directory is complete).
  *
- * Memory: the whole sector is in memory (tree_d 2x, labels L x, tree_c and
- * tree_r_last 8/7 x each): about 6.3 x the sector size for 2 layers.
+ * Memory: each structure is written out as soon as it is complete and freed
+ * when no later phase needs it (porep_seal): at most 3.1 x the sector size
+ * for 2 layers (labels and one Poseidon tree).
  * Threads: column hashes, encoding and tree levels run as tiles on the
  * caller's topo pool; labels are sequential (node i needs label i - 1).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
@@ -231,13 +233,66 @@ int porep_sealed_load(porep_sealed_t *out, const char *dir, err_t *err)
 
 /* ---- seal ------------------------------------------------------------------------------ */
 
-static int write_doms(const char *dir, const char *name, const porep_dom_t *d, uint64_t n, err_t *err)
+const char *const porep_seal_files[POREP_SEAL_FILES] = {"tree-d.dat", "labels.dat", "tree-c.dat",
+                                                         "tree-r-last.dat", "seal.json"};
+
+/* Opens dir/name's temporary and writes n nodes into it, flushed (so it can
+ * be read back) but not committed: porep_seal renames every file at its end. */
+static int put_doms(porep_afile_t *a, const char *dir, const char *name, const porep_dom_t *d, uint64_t n,
+                    err_t *err)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    return porep_write_file(path, d, n * 32, err);
+    int rc = porep_afile_open(a, path, err);
+    if (rc)
+        return rc;
+    if (fwrite(d, 32, n, a->f) != n || fflush(a->f) != 0) {
+        int e = errno;
+        porep_afile_abort(a);
+        return gm_err_set(err, GM_EIO, "%s: write failed: %s", a->tmp, strerror(e));
+    }
+    return 0;
 }
 
+/* Reads the first n nodes of the file at path back (the data leaves of
+ * tree-d.dat's temporary, just written, so normally from the page cache). */
+static int read_doms(porep_dom_t *out, const char *path, uint64_t n, err_t *err)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return gm_err_set(err, GM_EIO, "%s: cannot open: %s", path, strerror(errno));
+    uint8_t *dst = (uint8_t *)out;
+    uint64_t want = n * 32, got = 0;
+    int rc = 0;
+    while (got < want) {
+        size_t chunk = want - got < (1u << 30) ? (size_t)(want - got) : (size_t)1 << 30;
+        ssize_t r = pread(fd, dst + got, chunk, (off_t)got);
+        if (r <= 0) {
+            rc = gm_err_set(err, GM_EIO, "%s: cannot read bytes %llu..%llu: %s", path, (unsigned long long)got,
+                            (unsigned long long)want - 1, r < 0 ? strerror(errno) : "file too short");
+            break;
+        }
+        got += (uint64_t)r;
+    }
+    close(fd);
+    return rc;
+}
+
+/* Phases in order; each structure goes to its file as soon as it is complete
+ * and leaves memory when nothing later needs it, so at most two large
+ * buffers are live at once:
+ *   tree_d (2N nodes)           -> tree-d.dat, freed (encoding reads the data back);
+ *   labels (L N)                -> labels.dat, kept until the encoding;
+ *   tree_c (8/7 N)              -> tree-c.dat, freed;
+ *   tree_r (8/7 N, the data read back into its leaves, then + label_L)
+ *                               -> labels freed -> tree_r_last -> tree-r-last.dat.
+ * Peak: max(2N, (L + 8/7) N) nodes of 32 bytes, 3.1 x the sector for L = 2
+ * (it was 6.3 x with everything in memory until the end).
+ * Files: each is written to its temporary ("<name>.tmp.<pid>") when ready and
+ * all are renamed at the very end, seal.json last: a seal interrupted
+ * before that leaves only temporaries (removed by the next writer in this
+ * directory, or by the command's signal handler) next to the previous
+ * files, and only a directory with a seal.json holds one complete seal. */
 int porep_seal(porep_sealed_t *out, const char *dir, const porep_seal_opts_t *o, topo_pool_t *pool,
                porep_seal_progress_fn progress, void *progress_arg, err_t *err)
 {
@@ -261,6 +316,12 @@ int porep_seal(porep_sealed_t *out, const char *dir, const porep_seal_opts_t *o,
     snprintf(meta, sizeof meta, "%s/seal.json", dir);
     if (unlink(meta) != 0 && errno != ENOENT)
         return gm_err_set(err, GM_EIO, "%s: cannot remove the previous seal.json: %s", meta, strerror(errno));
+    for (int k = 0; k < POREP_SEAL_FILES; k++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, porep_seal_files[k]);
+        if ((rc = porep_temp_sweep(path, NULL, err)))
+            return rc;
+    }
     memcpy(s.prover_id, o->prover_id, 32);
     memcpy(s.ticket, o->ticket, 32);
     s.sector_id = o->sector_id;
@@ -273,15 +334,16 @@ int porep_seal(porep_sealed_t *out, const char *dir, const porep_seal_opts_t *o,
     porep_hashers_t h;
     memset(&g, 0, sizeof g);
     memset(&h, 0, sizeof h);
-    porep_dom_t *tree_d = gm_alloc(td.total * 32), *labels = gm_alloc(s.shape.layers * N * 32);
-    porep_dom_t *tree_c = gm_alloc(trc.total * 32), *tree_r = gm_alloc(trc.total * 32);
-    if (!tree_d || !labels || !tree_c || !tree_r) {
-        rc = gm_err_set(err, GM_ENOMEM, "seal: no memory for a %llu-byte sector's trees and labels",
-                        (unsigned long long)s.shape.sector_size);
-        goto done;
-    }
+    porep_dom_t *tree_d = NULL, *labels = NULL, *tree_c = NULL, *tree_r = NULL;
+    porep_afile_t af[4]; /* the first four of porep_seal_files, committed at the end */
+    memset(af, 0, sizeof af);
     if ((rc = porep_hashers_init(&h, err)))
         goto done;
+
+    if (!(tree_d = gm_alloc(td.total * 32))) {
+        rc = gm_err_set(err, GM_ENOMEM, "seal: no memory for tree_d (%llu bytes)", (unsigned long long)td.total * 32);
+        goto done;
+    }
     if (o->data)
         rc = data_load(tree_d, &s.shape, o->data, err);
     else if (o->zero)
@@ -291,38 +353,82 @@ int porep_seal(porep_sealed_t *out, const char *dir, const porep_seal_opts_t *o,
     if (rc || (rc = porep_tree_build(tree_d, &td, &h, pool, phase_cb, &ph, err)))
         goto done;
     s.comm_d = tree_d[td.total - 1];
+    ph.phase = "writing tree-d.dat";
+    if ((rc = put_doms(&af[0], dir, porep_seal_files[0], tree_d, td.total, err)))
+        goto done;
+    phase_cb(&ph, 1, 1);
+    gm_free(tree_d);
+    tree_d = NULL;
+
     uint8_t porep_id[32];
     porep_id_make(porep_id, o->proof);
     porep_replica_id(&s.replica_id, s.prover_id, s.sector_id, s.ticket, &s.comm_d, porep_id);
     if ((rc = porep_graph_for(&g, o->proof, err)))
         goto done;
+    if (!(labels = gm_alloc(s.shape.layers * N * 32))) {
+        rc = gm_err_set(err, GM_ENOMEM, "seal: no memory for %u layers of labels (%llu bytes)", s.shape.layers,
+                        (unsigned long long)(s.shape.layers * N * 32));
+        goto done;
+    }
     ph.phase = "labels";
     if ((rc = porep_labels_compute(labels, &g, s.shape.layers, &s.replica_id, phase_cb, &ph, err)))
         goto done;
+    ph.phase = "writing labels.dat";
+    if ((rc = put_doms(&af[1], dir, porep_seal_files[1], labels, s.shape.layers * N, err)))
+        goto done;
+    phase_cb(&ph, 1, 1);
+
+    if (!(tree_c = gm_alloc(trc.total * 32))) {
+        rc = gm_err_set(err, GM_ENOMEM, "seal: no memory for tree_c (%llu bytes)", (unsigned long long)trc.total * 32);
+        goto done;
+    }
     ph.phase = "column hashes";
     if ((rc = leaves_fill(tree_c, labels, NULL, &s.shape, &h, 0, pool, &ph, err)))
         goto done;
     ph.phase = "tree_c";
     if ((rc = porep_tree_build(tree_c, &trc, &h, pool, phase_cb, &ph, err)))
         goto done;
-    ph.phase = "encoding";
-    if ((rc = leaves_fill(tree_r, labels, tree_d, &s.shape, &h, 1, pool, &ph, err)))
+    s.comm_c = tree_c[trc.total - 1];
+    ph.phase = "writing tree-c.dat";
+    if ((rc = put_doms(&af[2], dir, porep_seal_files[2], tree_c, trc.total, err)))
         goto done;
+    phase_cb(&ph, 1, 1);
+    gm_free(tree_c);
+    tree_c = NULL;
+
+    if (!(tree_r = gm_alloc(trc.total * 32))) {
+        rc = gm_err_set(err, GM_ENOMEM, "seal: no memory for tree_r_last (%llu bytes)",
+                        (unsigned long long)trc.total * 32);
+        goto done;
+    }
+    ph.phase = "encoding";
+    /* the data leaves come back into tree_r's leaves; each is then replaced
+     * by data + label_L (leaf_task reads a node before it writes it) */
+    if ((rc = read_doms(tree_r, af[0].tmp, N, err)) ||
+        (rc = leaves_fill(tree_r, labels, tree_r, &s.shape, &h, 1, pool, &ph, err)))
+        goto done;
+    gm_free(labels);
+    labels = NULL;
     ph.phase = "tree_r_last";
     if ((rc = porep_tree_build(tree_r, &trc, &h, pool, phase_cb, &ph, err)))
         goto done;
-    s.comm_c = tree_c[trc.total - 1];
     s.comm_r_last = tree_r[trc.total - 1];
     porep_dom_t pair[2] = {s.comm_c, s.comm_r_last};
     if ((rc = porep_tree_hash(&s.comm_r, &h, POREP_HASH_POSEIDON, pair, 2)))
         goto done;
-    if ((rc = write_doms(dir, "tree-d.dat", tree_d, td.total, err)) ||
-        (rc = write_doms(dir, "labels.dat", labels, s.shape.layers * N, err)) ||
-        (rc = write_doms(dir, "tree-c.dat", tree_c, trc.total, err)) ||
-        (rc = write_doms(dir, "tree-r-last.dat", tree_r, trc.total, err)) || (rc = sealed_save(&s, dir, err)))
+    ph.phase = "writing tree-r-last.dat, renaming the files";
+    if ((rc = put_doms(&af[3], dir, porep_seal_files[3], tree_r, trc.total, err)))
         goto done;
+    for (int k = 0; k < 4; k++)
+        if ((rc = porep_afile_commit(&af[k], err)))
+            goto done;
+    if ((rc = sealed_save(&s, dir, err)))
+        goto done;
+    phase_cb(&ph, 1, 1);
     *out = s;
 done:
+    for (int k = 0; k < 4; k++)
+        porep_afile_abort(&af[k]); /* no-op for committed or never opened ones */
     gm_free(tree_d);
     gm_free(labels);
     gm_free(tree_c);

@@ -44,7 +44,7 @@ JSON
 cat "$T/log"
 grep -q "campaign done: 2 units, 2 proved" "$T/log" || fail "no 'campaign done: 2 units, 2 proved' line"
 [ "$(grep -c '^done ' "$T/out/journal")" -eq 2 ] || fail "journal has not 2 done lines"
-VK="$CACHE/porep-2048.vk"
+VK="$CACHE/porep-2048-v2.vk"
 for s in a b; do
     p="$T/out/proofs/$s-p0.proof"
     [ "$(stat -c %s "$p")" -eq 192 ] || fail "$p: not 192 bytes"

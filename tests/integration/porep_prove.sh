@@ -29,9 +29,9 @@ if ! "$BIN" setup --circuit porep --sector-size 2KiB --out "$CACHE" --verbose >"
     echo "porep_prove: setup failed: $(cat "$dir/setup.err")"; exit 1
 fi
 cat "$dir/setup.out"
-VK="$CACHE/porep-2048.vk"
-[ -s "$VK" ] && [ -s "$CACHE/porep-2048.params" ] && [ -s "$CACHE/porep-2048.shape" ] || {
-    echo "porep_prove: the cache lacks porep-2048.{params,vk,shape}"; exit 1; }
+VK="$CACHE/porep-2048-v2.vk"
+[ -s "$VK" ] && [ -s "$CACHE/porep-2048-v2.params" ] && [ -s "$CACHE/porep-2048-v2.shape" ] || {
+    echo "porep_prove: the cache lacks porep-2048-v2.{params,vk,shape}"; exit 1; }
 
 # --- the random consistent witness ------------------------------------------------------
 if "$BIN" prove --params "$CACHE" --circuit porep --sector-size 2KiB --out "$dir/r.bin" --trust-params \

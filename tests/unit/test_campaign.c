@@ -181,7 +181,7 @@ Test(campaign, sectors)
                            "\"o\", \"partitions\": 2, \"sectors\": [{\"id\": \"a\", \"sealed\": \"d\"}]}",
                        &e),
                  GM_EINVAL);
-    cr_expect(strstr(e.msg, "partitions: 2, but a porep-2048 sector has 1 partition(s)") != NULL, "%s", e.msg);
+    cr_expect(strstr(e.msg, "partitions: 2, but a porep-2048-v2 sector has 1 partition(s)") != NULL, "%s", e.msg);
     jobs_campaign_free(&c);
 }
 

@@ -573,7 +573,7 @@ Test(groth16, circuit_names)
     cr_assert_eq(sh->n_rows, 64);
     cs_shape_free(sh);
     cr_assert_eq(groth16_circuit_parse(&c, "porep", 0, "2KiB", &err), 0);
-    cr_assert_str_eq(c.id, "porep-2048");
+    cr_assert_str_eq(c.id, "porep-2048-v2");
     cr_assert_eq(c.size, 2048); /* its shape and witnesses: test_porep_prove.c, porep_prove.sh */
     cr_assert_eq(groth16_circuit_parse(&c, "porep", 0, "3KiB", &err), GM_EINVAL);
 }

@@ -157,7 +157,7 @@ Test(porep_prove, c1_witness_satisfies_the_circuit, .timeout = 300)
     err_t err;
     groth16_circuit_t circ;
     cr_assert_eq(groth16_circuit_from_c1(&circ, &f.c1, &err), 0, "%s", err.msg);
-    cr_assert_str_eq(circ.id, "porep-2048");
+    cr_assert_str_eq(circ.id, "porep-2048-v2");
 
     /* the composition groth16_circuit_c1_witness uses, in CHECK mode */
     stacked_config_t cfg;

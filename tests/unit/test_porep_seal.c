@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "synth/porep/porep.h"
@@ -454,4 +455,61 @@ Test(porep_seal, shapes_of_registered_sizes)
     cr_expect_eq(s.base_trees, 16);
     cr_expect_eq(porep_shape_init(&s, 4096, &err), GM_EINVAL);
     cr_expect(strstr(err.msg, "4096") != NULL);
+}
+
+/* porep_temp_sweep removes "<path>.tmp.<pid>" exactly when no process pid
+ * exists: a reaped child's temporary goes; this process's, a live
+ * process's (our parent), other files' and other suffixes stay. */
+Test(porep_seal, temp_sweep_removes_only_dead_writers_temporaries)
+{
+    char dir[128], path[256], name[400];
+    tmpdir(dir, sizeof dir, "sweep");
+    cr_assert_eq(mkdir(dir, 0755), 0);
+    snprintf(path, sizeof path, "%s/labels.dat", dir);
+    pid_t child = fork();
+    cr_assert(child >= 0);
+    if (child == 0)
+        _exit(0);
+    int status;
+    cr_assert_eq(waitpid(child, &status, 0), child); /* reaped: the pid no longer exists */
+    const long pids[3] = {(long)child, (long)getpid(), (long)getppid()};
+    for (int i = 0; i < 3; i++) {
+        cr_assert_eq(porep_temp_path(name, sizeof name, path, pids[i]), 0);
+        FILE *f = fopen(name, "w");
+        cr_assert_not_null(f);
+        fclose(f);
+    }
+    static const char *const others[] = {"labels.dat.tmp.12x", "labels.dat.tmp.", "labels.dat.tmpx.1",
+                                         "tree-c.dat.tmp.999999999", "labels.dat"};
+    for (int i = 0; i < 5; i++) {
+        snprintf(name, sizeof name, "%s/%s", dir, others[i]);
+        FILE *f = fopen(name, "w");
+        cr_assert_not_null(f);
+        fclose(f);
+    }
+    unsigned removed = 99;
+    err_t err;
+    cr_assert_eq(porep_temp_sweep(path, &removed, &err), 0, "%s", err.msg);
+    cr_expect_eq(removed, 1);
+    for (int i = 0; i < 3; i++) {
+        cr_assert_eq(porep_temp_path(name, sizeof name, path, pids[i]), 0);
+        cr_expect_eq(access(name, F_OK) == 0, i != 0, "%s: %s", name, i ? "should stay" : "should be gone");
+    }
+    for (int i = 0; i < 5; i++) {
+        snprintf(name, sizeof name, "%s/%s", dir, others[i]);
+        cr_expect_eq(access(name, F_OK), 0, "%s should stay", name);
+    }
+    /* a directory that does not exist is nothing to sweep */
+    snprintf(name, sizeof name, "%s/missing/labels.dat", dir);
+    cr_expect_eq(porep_temp_sweep(name, &removed, &err), 0);
+    cr_expect_eq(removed, 0);
+    for (int i = 0; i < 3; i++) {
+        cr_assert_eq(porep_temp_path(name, sizeof name, path, pids[i]), 0);
+        unlink(name);
+    }
+    for (int i = 0; i < 5; i++) {
+        snprintf(name, sizeof name, "%s/%s", dir, others[i]);
+        unlink(name);
+    }
+    rmdir_all(dir);
 }

@@ -182,3 +182,146 @@ Test(poseidon, checker_catches_a_wrong_output)
     cs_destroy(cs);
     poseidon_free(&p);
 }
+
+/* The permutation exactly as the specification states it (round constants
+ * added to every element, S-box on all or on element 0, state x M), written
+ * here without the module's evaluation code: the reference for the
+ * optimized form. */
+static void naive_hash(const poseidon_t *p, fr_t *out, const fr_t *in)
+{
+    fr_t st[12], nx[12];
+    st[0] = p->tag;
+    for (unsigned i = 0; i < p->arity; i++)
+        st[i + 1] = in[i];
+    for (unsigned r = 0; r < p->rf + p->rp; r++) {
+        for (unsigned i = 0; i < p->t; i++)
+            fr_add(&st[i], &st[i], &p->rc[r * p->t + i]);
+        bool full = r < p->rf / 2 || r >= p->rf / 2 + p->rp;
+        for (unsigned i = 0; i < (full ? p->t : 1u); i++) {
+            fr_t x = st[i];
+            for (int e = 1; e < 5; e++)
+                fr_mul(&st[i], &st[i], &x);
+        }
+        for (unsigned j = 0; j < p->t; j++) {
+            nx[j] = FR_ZERO;
+            for (unsigned i = 0; i < p->t; i++) {
+                fr_t m;
+                fr_mul(&m, &st[i], &p->mds[i][j]);
+                fr_add(&nx[j], &nx[j], &m);
+            }
+        }
+        memcpy(st, nx, sizeof nx);
+    }
+    *out = st[1];
+}
+
+/* The optimized evaluation (poseidon_hash) equals the plain one and the
+ * naive reference on random inputs and on the edges 0 and r - 1, for every
+ * arity Filecoin uses. */
+Test(poseidon, optimized_equals_plain_on_random_inputs)
+{
+    test_rng_t rng;
+    test_rng_init(&rng, "poseidon/optimized_equals_plain_on_random_inputs");
+    static const unsigned arities[] = {2, 4, 8, 11};
+    fr_t minus_one;
+    fr_neg(&minus_one, &FR_ONE);
+    for (size_t a = 0; a < 4; a++) {
+        poseidon_t p;
+        cr_assert_eq(poseidon_init(&p, arities[a], NULL), 0);
+        for (int iter = 0; iter < 40; iter++) {
+            fr_t in[11], opt, plain, naive;
+            for (unsigned i = 0; i < p.arity; i++) {
+                if (iter == 0) {
+                    in[i] = FR_ZERO;
+                } else if (iter == 1) {
+                    in[i] = minus_one;
+                } else {
+                    uint8_t b[32];
+                    for (int k = 0; k < 32; k++)
+                        b[k] = (uint8_t)test_rng_next(&rng);
+                    fr_from_bytes_le_mod(&in[i], b);
+                }
+            }
+            poseidon_hash(&p, &opt, in);
+            poseidon_hash_plain(&p, &plain, in);
+            naive_hash(&p, &naive, in);
+            cr_expect(fr_eq(&plain, &naive), "arity %u case %d: plain != naive", p.arity, iter);
+            cr_expect(fr_eq(&opt, &naive), "arity %u case %d: optimized != naive", p.arity, iter);
+        }
+        poseidon_free(&p);
+    }
+}
+
+/* The factorization of the last partial round (neptune's M = M' M'' with
+ * M' = diag(1, M^)): the sparse matrix stored for it, expanded to a full
+ * t x t matrix (identity but for row and column 0), multiplied by M' on
+ * the left gives M back; and the compressed constants start with rc(0). */
+Test(poseidon, last_sparse_matrix_factors_mds)
+{
+    static const unsigned arities[] = {2, 4, 8, 11};
+    for (size_t a = 0; a < 4; a++) {
+        poseidon_t p;
+        cr_assert_eq(poseidon_init(&p, arities[a], NULL), 0);
+        unsigned t = p.t;
+        const fr_t *sp = &p.sparse[(size_t)(p.rp - 1) * (2 * t - 1)];
+        fr_t dd[12][12], prime[12][12];
+        for (unsigned i = 0; i < t; i++)
+            for (unsigned j = 0; j < t; j++) {
+                dd[i][j] = i == j ? FR_ONE : FR_ZERO;
+                prime[i][j] = (i == 0 || j == 0) ? (i == j ? FR_ONE : FR_ZERO) : p.mds[i][j];
+            }
+        for (unsigned i = 0; i < t; i++)
+            dd[i][0] = sp[i];
+        for (unsigned j = 1; j < t; j++)
+            dd[0][j] = sp[t + j - 1];
+        for (unsigned i = 0; i < t; i++)
+            for (unsigned j = 0; j < t; j++) {
+                fr_t acc = FR_ZERO, m;
+                for (unsigned k = 0; k < t; k++) {
+                    fr_mul(&m, &prime[i][k], &dd[k][j]);
+                    fr_add(&acc, &acc, &m);
+                }
+                cr_expect(fr_eq(&acc, &p.mds[i][j]), "arity %u: (M' M'')[%u][%u] != M", p.arity, i, j);
+            }
+        for (unsigned i = 0; i < t; i++)
+            cr_expect(fr_eq(&p.crc[i], &p.rc[i]), "arity %u crc[%u]", p.arity, i);
+        poseidon_free(&p);
+    }
+}
+
+/* The rows neptune's legacy circuit writes, checked where its layout differs
+ * from the plain permutation (one arity-2 hash recorded in SHAPE mode;
+ * z = (ONE, in1, in2, aux...)): input 1's first row is
+ * (in1 + k) (in1 + k) = l2 with k = crc[1], the compressed pre-key; its third
+ * row is (in1 + k) l4 = l5 - post with post = crc[t + 1] on the C side; the
+ * row that allocates the output has no constant term in C. */
+Test(poseidon, circuit_rows_follow_neptune_legacy_layout)
+{
+    poseidon_t p;
+    cr_assert_eq(poseidon_init(&p, 2, NULL), 0);
+    cs_t *cs;
+    cr_assert_eq(cs_create(&cs, CS_SHAPE, CS_FLAG_NONE, NULL), 0);
+    cs_num_t in[2] = {cs_num_alloc(cs, &FR_ZERO), cs_num_alloc(cs, &FR_ZERO)};
+    (void)cs_poseidon(cs, &p, in);
+    cs_shape_t *sh;
+    err_t err;
+    cr_assert_eq(cs_shape_take(cs, &sh, &err), 0, "%s", err.msg);
+    cs_destroy(cs);
+    cr_assert_eq(sh->n_constraints, 311);
+    /* z index of in1 is 1 (after ONE); l2 = 3, l4 = 4, l5 = 5 */
+    const cs_matrix_t *a = &sh->m[0], *c = &sh->m[2];
+    cr_assert_eq(a->row_ptr[1] - a->row_ptr[0], 2, "row 0: A = in1 + k");
+    cr_expect_eq(a->col[a->row_ptr[0]], 0);
+    cr_expect(fr_eq(&sh->coeffs[a->coeff[a->row_ptr[0]]], &p.crc[1]), "row 0: k is crc[1]");
+    cr_expect_eq(a->col[a->row_ptr[0] + 1], 1);
+    cr_assert_eq(c->row_ptr[3] - c->row_ptr[2], 2, "row 2: C = l5 - post");
+    fr_t negpost;
+    fr_neg(&negpost, &p.crc[p.t + 1]);
+    cr_expect_eq(c->col[c->row_ptr[2]], 0);
+    cr_expect(fr_eq(&sh->coeffs[c->coeff[c->row_ptr[2]]], &negpost), "row 2: C's constant is -crc[t + 1]");
+    cr_expect_eq(c->col[c->row_ptr[2] + 1], 5);
+    uint64_t last = sh->n_constraints - 1;
+    cr_expect_eq(c->row_ptr[last + 1] - c->row_ptr[last], 1, "the output row's C is the output alone");
+    cs_shape_free(sh);
+    poseidon_free(&p);
+}
