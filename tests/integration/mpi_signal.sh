@@ -14,6 +14,7 @@
 set -eu
 BUILD=${BUILD:-build}
 BIN=$(cd "$(dirname "$BUILD/grothmpi")" && pwd)/grothmpi
+HERE=$(cd "$(dirname "$0")" && pwd)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 command -v mpirun >/dev/null || { echo "SKIP: no mpirun"; exit 0; }
 T=$(mktemp -d /tmp/gm-signal.XXXXXX); trap 'rm -rf "$T"' EXIT
@@ -29,32 +30,7 @@ campaign() { # NAME: a campaign writing into NAME/
   "resources": {"threads": 1}, "progress_interval": 0 }
 JSON
 }
-ndone() { n=$(grep -c '^done ' "$1/journal" 2>/dev/null || true); echo "${n:-0}"; }
-wait_done() { # DIR COUNT: until COUNT units are journaled (the campaign is running)
-  i=0
-  while [ "$(ndone "$1")" -lt "$2" ]; do
-    sleep 0.1; i=$((i + 1)); [ $i -lt 1200 ] || fail "$1: no progress"
-  done
-}
-rank_pid() { # MPIRUN_PID RANK
-  for p in $(pgrep -P "$1"); do
-    if tr '\0' '\n' < "/proc/$p/environ" 2>/dev/null | grep -q "^OMPI_COMM_WORLD_RANK=$2\$"; then echo "$p"; return; fi
-  done
-}
-# consistent DIR [orphans-ok]: every journal line's files exist and hash to
-# it; no temporary file; no proof file without its line, unless orphans-ok
-# (a SIGKILL between a proof's rename and its journal line leaves a complete
-# proof that the rerun proves again and replaces).
-consistent() {
-  ls "$1" "$1/proofs" | grep -q '\.tmp\.' && fail "$1: temporary file left"
-  grep '^done ' "$1/journal" > "$1.lines" || true
-  while read -r _ name psha qsha _; do
-    [ "$(sha256sum < "$1/proofs/$name.proof" | cut -d' ' -f1)" = "$psha" ] || fail "$1: $name.proof does not match its journal line"
-    [ "$(sha256sum < "$1/proofs/$name.public.json" | cut -d' ' -f1)" = "$qsha" ] || fail "$1: $name.public.json does not match"
-  done < "$1.lines"
-  [ "${2:-}" = orphans-ok ] || [ "$(ls "$1/proofs" | grep -c '\.proof$')" -eq "$(ndone "$1")" ] \
-    || fail "$1: proof files without a journal line"
-}
+. "$HERE/lib/journal.sh"
 # interrupted DIR RC ERRFILE WANT_RC: the stop was clean
 interrupted() {
   [ "$2" -ne 124 ] || fail "$1: hung after the signal"
