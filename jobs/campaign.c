@@ -50,6 +50,39 @@ static int resolve(char out[JOBS_PATH_LEN], const char *base, const char *p, con
     return 0;
 }
 
+/* resources.topology: "this", "synthetic:DESC" (kept as written) or
+ * "xml:FILE" (FILE made absolute against base, as every other path of the
+ * campaign). Only the form is checked here: whether hwloc takes it is known
+ * when a rank loads it (topo_load), which is where the message comes from.
+ * Returns 0 or GM_EINVAL naming the file, key and value. */
+static int topology_spec(char out[JOBS_PATH_LEN], const char *base, const char *v, const char *file, err_t *err)
+{
+    char what[JOBS_PATH_LEN + 64];
+    snprintf(what, sizeof what, "%s: resources.topology", file);
+    if (!strcmp(v, "this") || !v[0]) {
+        snprintf(out, JOBS_PATH_LEN, "this");
+        return 0;
+    }
+    if (!strncmp(v, "synthetic:", 10) && v[10]) {
+        if (strlen(v) >= JOBS_PATH_LEN)
+            return gm_err_set(err, GM_EINVAL, "%s: '%.40s...' is too long (%d bytes at most)", what, v,
+                              JOBS_PATH_LEN - 1);
+        snprintf(out, JOBS_PATH_LEN, "%s", v);
+        return 0;
+    }
+    if (!strncmp(v, "xml:", 4) && v[4]) {
+        char path[JOBS_PATH_LEN];
+        int rc = resolve(path, base, v + 4, what, err);
+        if (rc)
+            return rc;
+        int n = snprintf(out, JOBS_PATH_LEN, "xml:%s", path);
+        if (n < 0 || n >= JOBS_PATH_LEN)
+            return gm_err_set(err, GM_EINVAL, "%s: '%s' is too long (%d bytes at most)", what, v, JOBS_PATH_LEN - 1);
+        return 0;
+    }
+    return gm_err_set(err, GM_EINVAL, "%s: '%s' is not \"this\", \"synthetic:DESC\" or \"xml:FILE\"", what, v);
+}
+
 int jobs_size_parse(uint64_t *out, const char *s, const char *what, err_t *err)
 {
     char *end;
@@ -294,6 +327,7 @@ static int parse_obj(jobs_campaign_t *c, json_t *root, const char *file, const c
         return gm_err_set(err, GM_EINVAL, "%s: the campaign is not a JSON object", file);
     if ((rc = check_keys(root, top_keys, file, "", err)))
         return rc;
+    snprintf(c->topology, sizeof c->topology, "this");
 
     /* name */
     const char *name = NULL;
@@ -431,7 +465,7 @@ static int parse_obj(jobs_campaign_t *c, json_t *root, const char *file, const c
     /* resources */
     json_t *res = json_object_get(root, "resources");
     if (res) {
-        static const char *const keys[] = {"threads", "mem_budget", "pin", NULL};
+        static const char *const keys[] = {"threads", "mem_budget", "pin", "domains", "topology", NULL};
         if (!json_is_object(res))
             return gm_err_set(err, GM_EINVAL, "%s: resources: not an object", file);
         if ((rc = check_keys(res, keys, file, "resources.", err)))
@@ -441,6 +475,23 @@ static int parse_obj(jobs_campaign_t *c, json_t *root, const char *file, const c
             (rc = get_bool(&c->pin, res, "pin", file, "resources.", err)))
             return rc;
         c->threads = (unsigned)threads;
+        uint64_t domains = 0;
+        if ((rc = get_uint(&domains, res, "domains", 0, JOBS_MAX_DOMAINS, file, "resources.", err)))
+            return rc;
+        c->domains = (unsigned)domains;
+        const char *topo = NULL;
+        if ((rc = get_string(&topo, res, "topology", file, "resources.", err)))
+            return rc;
+        if (topo && (rc = topology_spec(c->topology, base, topo, file, err)))
+            return rc;
+        /* Pinning binds threads to the CPUs a topology names: only the
+         * machine's own topology names real ones (topo_pool_create_domain
+         * refuses it elsewhere, later and on every rank). */
+        if (c->pin && strcmp(c->topology, "this") != 0)
+            return gm_err_set(err, GM_EINVAL,
+                              "%s: resources.pin: true needs resources.topology \"this\", not '%s' (a described "
+                              "topology's CPUs are not bound)",
+                              file, c->topology);
         json_t *mb = json_object_get(res, "mem_budget");
         if (mb) {
             snprintf(what, sizeof what, "%s: resources.mem_budget", file);
@@ -613,6 +664,8 @@ char *jobs_campaign_to_text(const jobs_campaign_t *c)
     if (c->mem_budget)
         json_object_set_new(res, "mem_budget", json_integer((json_int_t)c->mem_budget));
     json_object_set_new(res, "pin", json_boolean(c->pin));
+    json_object_set_new(res, "domains", json_integer(c->domains));
+    json_object_set_new(res, "topology", json_string(c->topology));
     json_object_set_new(o, "resources", res);
     json_object_set_new(o, "progress_interval", json_real(c->progress_interval));
     char *text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);

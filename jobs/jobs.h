@@ -30,6 +30,7 @@
 #define JOBS_MAX_SECTORS 100000
 #define JOBS_MAX_PARTITIONS 64
 #define JOBS_MAX_BATCH 64
+#define JOBS_MAX_DOMAINS 64 /* resources.domains: 0..64 */
 #define JOBS_ID_LEN 64   /* sector ids and the campaign name: 1..63 of [A-Za-z0-9._-] */
 #define JOBS_PATH_LEN 1024
 
@@ -82,6 +83,17 @@ typedef struct {
     unsigned threads;               /* 0: the node's cores shared among its ranks */
     uint64_t mem_budget;            /* bytes; 0: from the node's RAM */
     bool pin;
+    /* resources.domains: the L3 domains whose prepare pools a rank uses (one
+     * pool and one unit in preparation per domain; mpi/pipeline.c). 0: every
+     * domain of the node's topology; N: the first N (a rank whose node has
+     * fewer refuses the campaign at set-up, naming this key). */
+    unsigned domains;
+    /* resources.topology: the topology the rank plans its pools on: "this"
+     * (the machine, the default), "synthetic:DESC" or "xml:FILE" (topo_load's
+     * specs; an xml path is made absolute against the campaign's directory).
+     * Anything but "this" splits the machine's CPUs as described, unpinned:
+     * for tests and studies on machines without the domains. */
+    char topology[JOBS_PATH_LEN];
     double progress_interval;       /* seconds; 0: no progress lines */
 } jobs_campaign_t;
 

@@ -30,8 +30,14 @@ void mr_metrics_finish(mr_state_t *s)
     mr_metrics_t *m = &s->m;
     m->rank = s->rank;
     m->threads = (int32_t)topo_pool_size(s->pool);
-    m->prep_threads = (int32_t)topo_pool_size(s->prep_pool);
+    m->prep_threads = 0;
+    m->prep_domains = (int32_t)s->nprep;
+    for (unsigned i = 0; i < s->nprep && i < MR_MAX_DOMAINS; i++) {
+        m->dom_prep_threads[i] = (int32_t)topo_pool_size(s->prep_pools[i]);
+        m->prep_threads += m->dom_prep_threads[i];
+    }
     m->ndomains = s->topo ? (int32_t)topo_l3_count(s->topo) : 1;
+    snprintf(m->topology, sizeof m->topology, "%s", s->topo ? topo_source(s->topo) : "this");
     if (gethostname(m->host, sizeof m->host) != 0)
         snprintf(m->host, sizeof m->host, "?");
     m->host[sizeof m->host - 1] = 0;
@@ -39,7 +45,8 @@ void mr_metrics_finish(mr_state_t *s)
     m->run_ns = now - s->t_start;
     m->busy_ns = s->t_first && s->t_last > s->t_first ? s->t_last - s->t_first : 0;
     m->params_bytes = s->params ? groth16_params_memory(s->params) : 0;
-    m->prover_bytes = s->prover ? groth16_prover_memory(s->prover) : 0;
+    /* prover_bytes: set by run.c (the rank's prover plus the other prepare
+     * domains' provers, as the budget counted them). */
     m->alloc_peak = gm_mem_peak();
     m->rss_peak = gm_rss_peak();
     /* Every stage's CPU is measured: the witness and comm threads' own

@@ -49,8 +49,9 @@ extern const char *const mr_stage_names[MR_NSTAGES];
 enum { MR_CS_WITNESS = 0, MR_CS_PROVE = 1, MR_NCS = 2 };
 
 #define MR_MAX_EVENTS 16
-#define MR_MAX_DOMAINS 16
+#define MR_MAX_DOMAINS 64 /* >= JOBS_MAX_DOMAINS: every prepare domain has its slot */
 #define MR_EV_NAME 48
+_Static_assert(MR_MAX_DOMAINS >= JOBS_MAX_DOMAINS, "a metrics slot for every prepare domain");
 
 /* One rank's metrics, sent to rank 0 as bytes (a homogeneous cluster: same
  * binary on every node). Times in ns. Counter values are NaN when the event
@@ -58,8 +59,11 @@ enum { MR_CS_WITNESS = 0, MR_CS_PROVE = 1, MR_NCS = 2 };
 typedef struct {
     int32_t rank;
     int32_t threads;      /* MSM pool workers */
-    int32_t prep_threads; /* prepare pool workers */
+    int32_t prep_threads; /* prepare pools' workers, all domains together */
     int32_t ndomains;     /* L3 domains of the node (topo) */
+    int32_t prep_domains; /* prepare domains used (resources.domains resolved) */
+    int32_t domains_wanted; /* the campaign's resources.domains (0: all) */
+    char topology[64];    /* topo_source of the rank's topology, truncated */
     int32_t nev;          /* events in ev_name */
     char host[64];
     char model[16];       /* topo_evset_model, "" without counters */
@@ -79,6 +83,12 @@ typedef struct {
     int32_t ndom_counted;                               /* domains in ev_dom */
     char dom_cpus[MR_MAX_DOMAINS][64];
     double ev_dom[MR_MAX_DOMAINS][MR_MAX_EVENTS];       /* prove stage, per L3 domain */
+    /* per prepare domain (index = L3 domain, 0..prep_domains-1): units prepared there, and
+     * the wall and CPU of their groth16_prepare calls */
+    int32_t dom_prep_threads[MR_MAX_DOMAINS];
+    uint64_t dom_prep_units[MR_MAX_DOMAINS];
+    uint64_t dom_prep_wall_ns[MR_MAX_DOMAINS];
+    uint64_t dom_prep_cpu_ns[MR_MAX_DOMAINS];
 } mr_metrics_t;
 
 typedef struct mr_out mr_out_t;
@@ -119,7 +129,13 @@ typedef struct {
     const groth16_params_t *params;
     const topo_t *topo;
     topo_pool_t *pool;        /* the machine-wide MSM pool (finish) */
-    topo_pool_t *prep_pool;   /* the prepare pool (mr_prepare_threads workers) */
+    /* The prepare domains: one prepare role per domain, each running
+     * groth16_prepare on its domain's pool with its own prover's prepare
+     * scratch (a prover runs one prepare at a time; pipeline.c). */
+    unsigned nprep;                   /* domains used, 1..MR_MAX_DOMAINS */
+    topo_pool_t **prep_pools;         /* [nprep]: pool of L3 domain i */
+    groth16_prover_t **prep_provers;  /* [nprep]: the prover domain i prepares with */
+    const topo_slot_t *prep_leaders;  /* [nprep]: where role i binds itself; NULL: unpinned */
     topo_counters_t *ctr_pool;
     const topo_evset_t *evset;
     unsigned cstage_prove;
@@ -143,7 +159,8 @@ typedef struct {
     unsigned in_witness;      /* units taken by the witness thread, not yet in ready */
     unsigned in_prepare;      /* units being prepared */
     unsigned in_prove;        /* units being finished */
-    bool witness_done, prepare_done, prover_done;
+    bool witness_done, prepare_done, prover_done; /* prepare_done: every prepare role ended */
+    unsigned prep_ended;      /* prepare roles that ended */
     mr_result_t *results;     /* finished, not yet handed to the comm role */
     size_t nresults, results_cap;
     int fatal;                /* first error of a local role */
@@ -173,21 +190,34 @@ typedef struct {
  * budget and each part). */
 int mr_pipeline_depth(unsigned *depth, const mr_budget_t *b, unsigned k, unsigned want, err_t *err)
     __attribute__((warn_unused_result));
-/* Threads of the prepare pool for an MSM pool of msm_threads: ceil(T / 3),
- * at least 1 (pipeline.c says why). */
-unsigned mr_prepare_threads(unsigned msm_threads);
-/* The role task for topo_pool_run on a pool of MR_NROLES workers, MR_NROLES
- * tasks: each task claims one role. Worker 0 (the caller, which created the
- * MSM pool, so that pool's counters see it as worker 0) takes the finish
- * role; the others take comm, witness, then prepare (see pipeline.c).
- * claimed starts at 0. */
-#define MR_NROLES 4
+/* The prepare domains a rank uses: want (resources.domains; 0: all) of the
+ * ndomains L3 domains its topology has. Returns 0, or GM_EINVAL when want
+ * exceeds ndomains or MR_MAX_DOMAINS: err names the campaign file, the key,
+ * the value, the rank, its host and its topology (source), so a node with
+ * fewer domains than the campaign asks is named. */
+int mr_prepare_domains(unsigned *n, unsigned want, unsigned ndomains, const char *file, int rank, const char *host,
+                       const char *source, err_t *err) __attribute__((warn_unused_result));
+/* The roles: comm, witness, finish, and one prepare role per prepare
+ * domain. mr_roles_count(nprep) is both the roles pool's size and the task
+ * count of its one topo_pool_run with mr_roles_task; each task claims one
+ * role (mr_roles_claim). Worker 0 (the caller, which created the MSM pool,
+ * so that pool's counters see it as worker 0) takes the finish role; the
+ * others take comm, witness, then the prepare roles in domain order (see
+ * pipeline.c). claimed and prep_claimed start at 0; nprep = s->nprep. */
+typedef enum { MR_ROLE_NONE = 0, MR_ROLE_COMM = 1, MR_ROLE_WITNESS = 2, MR_ROLE_PREPARE = 4, MR_ROLE_FINISH = 8 } mr_role_t;
 typedef struct {
     mr_state_t *s;
     void (*comm)(void *comm_arg);
     void *comm_arg;
-    _Atomic unsigned claimed;
+    unsigned nprep;
+    _Atomic unsigned claimed;      /* MR_ROLE_* bits of the single roles taken */
+    _Atomic unsigned prep_claimed; /* prepare roles handed out (may pass nprep) */
 } mr_roles_t;
+unsigned mr_roles_count(unsigned nprep);
+/* Claims the first free role in worker's order of preference; for a
+ * prepare role, *prep is its domain index. MR_ROLE_NONE when every role is
+ * taken (never, with mr_roles_count tasks each claiming once). Thread-safe. */
+mr_role_t mr_roles_claim(mr_roles_t *r, unsigned worker, unsigned *prep);
 void mr_roles_task(void *arg, size_t task, unsigned worker);
 /* Units queued or in flight on this rank (lock held). */
 size_t mr_pending_locked(const mr_state_t *s);

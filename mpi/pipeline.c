@@ -3,23 +3,25 @@
  * them and the comm role.
  *
  * DESIGN
- *  - Four roles per rank, run as the four tasks of one topo_pool_run on a
- *    flat pool of 4 workers (only topo/ starts threads); each task claims a
- *    role: the comm role (dispatch.c; the only one that calls MPI while the
- *    campaign runs), the witness role, the prepare role and the finish role.
+ *  - 3 + N roles per rank, run as the tasks of one topo_pool_run on a flat
+ *    pool of as many workers (only topo/ starts threads; mr_roles_count);
+ *    each task claims a role: the comm role (dispatch.c; the only one that
+ *    calls MPI while the campaign runs), the witness role, the finish role,
+ *    and one prepare role per prepare domain (N = resources.domains).
  *    The caller (worker 0, the main thread, which created the MSM pool)
  *    prefers the finish role, so that pool's per-thread counters, which
  *    count the creating thread as worker 0, see the thread that really
  *    drives it. Every task claims exactly one role, and a thread takes a
- *    second task only after its first role ended, so all four always run
+ *    second task only after its first role ended, so all roles always run
  *    (no role waits on one that cannot start). The roles are long-running
  *    loops that meet at one mutex and one condition variable in mr_state_t;
  *    nobody spins (a 2-core VM is shared by several ranks).
  *  - Flow: comm appends unit numbers to `todo`; the witness role takes them
  *    in order, synthesizes each witness (jobs_source_witness, one thread)
- *    and appends it to `ready`; the prepare role takes them in order with a
- *    free prepared unit and runs groth16_prepare (a/b/c and the NTTs) on the
- *    prepare pool, appending to `prepared`; the finish role takes up to k =
+ *    and appends it to `ready`; each prepare role takes the next one with a
+ *    free prepared unit and runs groth16_prepare (a/b/c and the NTTs) on its
+ *    domain's pool, appending to `prepared` (in the order they finish: up to
+ *    N units are prepared at once, one per domain); the finish role takes up to k =
  *    batch_size prepared units and runs their MSMs and checks in ONE
  *    groth16_finish call on the machine-wide MSM pool (the parameters and
  *    bases are shared by the k proofs: the cross-sector batch, since k
@@ -30,18 +32,33 @@
  *    pipeline_depth d bounds it: there are k + d prepared units (each holds
  *    h, m field elements), so at most d units are prepared ahead of the
  *    batch being finished (d = 0: prepare waits for the MSMs, no overlap);
+ *    with N domains, min(N, d) of them are prepared at the same time while
+ *    the MSMs run (min(N, k + d) while they do not), so d >= N keeps every
+ *    domain busy during the MSMs;
  *    the witnesses alive (made, being made, ready, prepared or being
  *    finished: the unit's z is its witness) are at most max_inflight = k +
  *    d + 1. run.c derives d from the memory budget (it lowers the
  *    campaign's value when the budget is short and says so in the report).
- *  - Cores: the MSM pool has the rank's T threads; the prepare pool has
- *    ceil(T / 3) (mr_prepare_threads). Measured on a 2 KiB PoRep partition
+ *  - Domains: a unit's a/b/c and NTTs run inside ONE L3 domain, on that
+ *    domain's pool (topo_pool_create_domain: one worker per core of the
+ *    domain, pinned to its core with resources.pin, the prepare role itself
+ *    bound to the domain's first core as the pool's worker 0), so the
+ *    unit's working set stays in one L3 instead of bouncing between CCDs.
+ *    A prover runs one prepare at a time (its prepare scratch is one m-vector
+ *    and the NTT scratch), so each domain prepares with its own prover:
+ *    run.c gives domain 0 the rank's prover when its pool fits the prover's
+ *    scratch and every other domain a prepare-only prover sharing the shape
+ *    (groth16_prover_create without parameters); a prepared unit carries no
+ *    prover, so any domain's units go to the one finish prover. The
+ *    witness stays one thread (the witness role), outside the domains.
+ *  - Cores: the MSM pool has the rank's T threads; the prepare pools have
+ *    the used domains' cores. (Before the domains it was one flat pool of
+ *    ceil(T / 3); the figures behind that ratio:) Measured on a 2 KiB PoRep partition
  *    (tests/integration/mpi_porep.sh, 1 + 1 threads per rank): prepare 10.2
  *    s of CPU (a/b/c 0.6, NTTs 9.6), finish 25.4 s (MSMs), a ratio of 0.40;
  *    at 512 MiB it is 19.6 s against about 42 s (0.46; bench/README.md) and
  *    at 32 GiB, where the domain is not padded, about 0.3 by the same
- *    per-point costs. A third of the cores lets prepare keep d units ready
- *    while the MSMs run. While both run, the cores are oversubscribed by the
+ *    per-point costs. While both run, the cores are oversubscribed by the
  *    prepare and witness threads and the kernel shares them (the MSM hands
  *    out tasks dynamically, so a descheduled worker does not hold the
  *    others back); the total CPU per unit is the same either way. With a
@@ -83,7 +100,24 @@ int mr_pipeline_depth(unsigned *depth, const mr_budget_t *b, unsigned k, unsigne
     return 0;
 }
 
-unsigned mr_prepare_threads(unsigned msm_threads) { return msm_threads ? (msm_threads + 2) / 3 : 1; }
+int mr_prepare_domains(unsigned *n, unsigned want, unsigned ndomains, const char *file, int rank, const char *host,
+                       const char *source, err_t *err)
+{
+    unsigned use = want ? want : ndomains;
+    if (want > ndomains)
+        return gm_err_set(err, GM_EINVAL,
+                          "%s: resources.domains: %u exceeds the %u L3 domain%s of rank %d's node %s (topology %s); "
+                          "use 0 (all) or at most %u",
+                          file, want, ndomains, ndomains == 1 ? "" : "s", rank, host, source, ndomains);
+    if (use > MR_MAX_DOMAINS)
+        return gm_err_set(err, GM_EINVAL,
+                          "%s: resources.domains: %u (%s) is more prepare domains than a rank keeps metrics "
+                          "for (%d): set resources.domains to at most %d",
+                          file, use, want ? "as given" : "0: every domain of rank's node", MR_MAX_DOMAINS,
+                          MR_MAX_DOMAINS);
+    *n = use;
+    return 0;
+}
 
 int mr_state_init(mr_state_t *s, const jobs_campaign_t *c, int rank, int size, unsigned depth,
                   groth16_prover_t *prover, err_t *err)
@@ -238,10 +272,20 @@ static void witness_of(groth16_witness_t *w, const cs_t *cs)
     w->n_aux = cs_num_aux(cs);
 }
 
-static void prepare_role(mr_state_t *s)
+/* Prepare role i: domain i's units, on its pool with its prover. */
+static void prepare_role(mr_state_t *s, unsigned i)
 {
     err_t e;
+    gm_err_clear(&e);
+    /* The role thread is worker 0 of its domain's pool: with pinning it
+     * goes to the domain's first core, where the pool left room for it. */
+    int brc = s->prep_leaders ? topo_bind_self(s->topo, &s->prep_leaders[i], &e) : 0;
     pthread_mutex_lock(&s->mu);
+    if (brc) {
+        err_t e2;
+        gm_err_set(&e2, brc, "prepare domain %u: %s", i, e.msg);
+        fail_locked(s, brc, &e2);
+    }
     for (;;) {
         while (!s->abort && !(s->witness_done && s->nready == 0) && (s->nready == 0 || s->nfree == 0))
             pthread_cond_wait(&s->cv, &s->mu);
@@ -258,7 +302,7 @@ static void prepare_role(mr_state_t *s)
         witness_of(&w, it.cs);
         groth16_timings_t tm;
         gm_err_clear(&e);
-        int rc = groth16_prepare(s->prover, it.prep, &w, s->prep_pool, &tm, &e);
+        int rc = groth16_prepare(s->prep_provers[i], it.prep, &w, s->prep_pools[i], &tm, &e);
 
         pthread_mutex_lock(&s->mu);
         s->in_prepare--;
@@ -268,6 +312,8 @@ static void prepare_role(mr_state_t *s)
         s->m.cpu_ns[MR_NTT] += tm.cpu_ntt;
         s->m.wall_ns[MR_PROVE] += tm.total;
         s->m.cpu_ns[MR_PROVE] += tm.cpu_abc + tm.cpu_ntt;
+        s->m.dom_prep_wall_ns[i] += tm.total;
+        s->m.dom_prep_cpu_ns[i] += tm.cpu_abc + tm.cpu_ntt;
         if (rc) {
             char uname[JOBS_ID_LEN + 16];
             jobs_unit_name(uname, sizeof uname, s->c, it.unit);
@@ -281,9 +327,11 @@ static void prepare_role(mr_state_t *s)
         }
         GM_ASSERT(s->nprepared < s->nunits);
         s->prepared[s->nprepared++] = it;
+        s->m.dom_prep_units[i]++;
         pthread_cond_broadcast(&s->cv);
     }
-    s->prepare_done = true;
+    if (++s->prep_ended == s->nprep)
+        s->prepare_done = true;
     pthread_cond_broadcast(&s->cv);
     pthread_mutex_unlock(&s->mu);
 }
@@ -430,32 +478,43 @@ static void finish_role(mr_state_t *s)
     free(res);
 }
 
-enum { ROLE_COMM = 1, ROLE_WITNESS = 2, ROLE_PREPARE = 4, ROLE_FINISH = 8 };
+unsigned mr_roles_count(unsigned nprep) { return 3 + nprep; }
 
-/* Claims the first free role of the preference list. */
-static unsigned claim(mr_roles_t *r, const unsigned *pref, int n)
+mr_role_t mr_roles_claim(mr_roles_t *r, unsigned worker, unsigned *prep)
 {
-    for (int i = 0; i < n; i++) {
-        unsigned old = atomic_fetch_or(&r->claimed, pref[i]);
-        if (!(old & pref[i]))
+    static const mr_role_t main_pref[] = {MR_ROLE_FINISH, MR_ROLE_COMM, MR_ROLE_WITNESS, MR_ROLE_PREPARE};
+    static const mr_role_t other_pref[] = {MR_ROLE_COMM, MR_ROLE_WITNESS, MR_ROLE_PREPARE, MR_ROLE_FINISH};
+    const mr_role_t *pref = worker == 0 ? main_pref : other_pref;
+    for (int i = 0; i < 4; i++) {
+        if (pref[i] == MR_ROLE_PREPARE) {
+            /* N prepare roles: a ticket below nprep is one; a later ticket
+             * only says they are all taken. */
+            unsigned t = atomic_fetch_add(&r->prep_claimed, 1);
+            if (t < r->nprep) {
+                *prep = t;
+                return MR_ROLE_PREPARE;
+            }
+            continue;
+        }
+        unsigned old = atomic_fetch_or(&r->claimed, (unsigned)pref[i]);
+        if (!(old & (unsigned)pref[i]))
             return pref[i];
     }
-    return 0;
+    return MR_ROLE_NONE;
 }
 
 void mr_roles_task(void *arg, size_t task, unsigned worker)
 {
     (void)task;
     mr_roles_t *r = arg;
-    static const unsigned main_pref[] = {ROLE_FINISH, ROLE_COMM, ROLE_WITNESS, ROLE_PREPARE};
-    static const unsigned other_pref[] = {ROLE_COMM, ROLE_WITNESS, ROLE_PREPARE, ROLE_FINISH};
-    unsigned role = claim(r, worker == 0 ? main_pref : other_pref, MR_NROLES);
-    if (role == ROLE_COMM)
+    unsigned prep = 0;
+    mr_role_t role = mr_roles_claim(r, worker, &prep);
+    if (role == MR_ROLE_COMM)
         r->comm(r->comm_arg);
-    else if (role == ROLE_WITNESS)
+    else if (role == MR_ROLE_WITNESS)
         witness_role(r->s);
-    else if (role == ROLE_PREPARE)
-        prepare_role(r->s);
-    else if (role == ROLE_FINISH)
+    else if (role == MR_ROLE_PREPARE)
+        prepare_role(r->s, prep);
+    else if (role == MR_ROLE_FINISH)
         finish_role(r->s);
 }

@@ -127,6 +127,9 @@ int mr_report_build(mpi_report_t **out, const jobs_campaign_t *c, const mr_metri
         json_object_set_new(o, "threads", json_integer(m->threads));
         json_object_set_new(o, "l3_domains", json_integer(m->ndomains));
         json_object_set_new(o, "prepare_threads", json_integer(m->prep_threads));
+        json_object_set_new(o, "prepare_domains", json_integer(m->prep_domains));
+        json_object_set_new(o, "domains_wanted", json_integer(m->domains_wanted));
+        json_object_set_new(o, "topology", json_string(m->topology));
         json_object_set_new(o, "pipeline_depth", json_integer(m->depth));
         json_object_set_new(o, "pipeline_depth_wanted", json_integer(m->depth_wanted));
         json_object_set_new(o, "units", json_integer((json_int_t)m->units));
@@ -178,6 +181,17 @@ int mr_report_build(mpi_report_t **out, const jobs_campaign_t *c, const mr_metri
             json_array_append_new(doms, dj);
         }
         json_object_set_new(o, "domains", doms);
+        json_t *pds = json_array();
+        for (int d = 0; d < m->prep_domains && d < MR_MAX_DOMAINS; d++) {
+            json_t *pd = json_object();
+            json_object_set_new(pd, "domain", json_integer(d));
+            json_object_set_new(pd, "threads", json_integer(m->dom_prep_threads[d]));
+            json_object_set_new(pd, "units", json_integer((json_int_t)m->dom_prep_units[d]));
+            json_object_set_new(pd, "wall_s", json_real((double)m->dom_prep_wall_ns[d] * 1e-9));
+            json_object_set_new(pd, "cpu_s", json_real((double)m->dom_prep_cpu_ns[d] * 1e-9));
+            json_array_append_new(pds, pd);
+        }
+        json_object_set_new(o, "prepare", pds);
         json_array_append_new(ranks, o);
         busy_sum += busy;
         if (busy > busy_max)
@@ -357,6 +371,17 @@ void mpi_report_print_text(const mpi_report_t *r, FILE *f)
                 jnum(rk, "rank"), jstr(rk, "host"), th, jnum(rk, "l3_domains"), jnum(rk, "units"), jnum(rk, "busy_s"),
                 a, mib(mem, "params_bytes"), mib(mem, "alloc_peak_bytes"), mib(mem, "rss_peak_bytes"),
                 jnum(mem, "inflight_peak"), jnum(mem, "inflight_max"), jnum(rk, "pipeline_depth"));
+    }
+
+    fprintf(f, "\nprepare domains (one unit at a time in each; units, wall s / cpu s of their prepares):\n");
+    json_array_foreach(ranks, i, rk) {
+        fprintf(f, "  rank %.0f (topology %s):", jnum(rk, "rank"), jstr(rk, "topology"));
+        size_t di;
+        json_t *pd;
+        json_array_foreach(json_object_get(rk, "prepare"), di, pd)
+            fprintf(f, "  L3 %.0f: %.0f thr, %.0f units, %.2f / %.2f", jnum(pd, "domain"), jnum(pd, "threads"),
+                    jnum(pd, "units"), jnum(pd, "wall_s"), jnum(pd, "cpu_s"));
+        fprintf(f, "\n");
     }
 
     fprintf(f, "\nper stage, wall s / cpu s (cpu: every thread of the stage's pool; abc and ntt on the prepare "

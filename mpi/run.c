@@ -250,8 +250,12 @@ typedef struct {
     jobs_campaign_t c;
     topo_t *topo;
     topo_pool_t *pool;
-    topo_pool_t *roles; /* MR_NROLES workers: comm, witness, prepare, finish (pipeline.c) */
-    topo_pool_t *prep;  /* the prepare pool (pipeline.c) */
+    topo_pool_t *roles; /* mr_roles_count(nprep) workers: comm, witness, finish, prepare x nprep */
+    unsigned nprep;     /* prepare domains (resources.domains resolved) */
+    topo_pool_t **prep; /* [nprep]: the pool of L3 domain i (pipeline.c) */
+    groth16_prover_t **prep_provers; /* [nprep]: domain i's prover (prover or prep_own[i]) */
+    groth16_prover_t **prep_own;     /* [nprep]: prepare-only provers this rank made (NULL: none) */
+    topo_slot_t *prep_leaders;       /* [nprep] with resources.pin: each domain's first core; else NULL */
     cs_shape_t *shape;
     groth16_params_t *params;
     groth16_prover_t *prover;
@@ -274,11 +278,18 @@ static void ctx_free(rank_ctx_t *x)
     jobs_source_close(x->src);
     if (x->have_pvk)
         groth16_pvk_free(&x->pvk);
+    for (unsigned i = 0; x->prep_own && i < x->nprep; i++)
+        groth16_prover_destroy(x->prep_own[i]);
     groth16_prover_destroy(x->prover);
     groth16_params_free(x->params);
     cs_shape_free(x->shape);
     topo_pool_destroy(x->roles);
-    topo_pool_destroy(x->prep);
+    for (unsigned i = 0; x->prep && i < x->nprep; i++)
+        topo_pool_destroy(x->prep[i]);
+    free(x->prep);
+    free(x->prep_own);
+    free(x->prep_provers);
+    free(x->prep_leaders);
     topo_pool_destroy(x->pool);
     topo_destroy(x->topo);
     jobs_campaign_free(&x->c);
@@ -342,12 +353,75 @@ static int load_params_node(rank_ctx_t *x, const wire_params_t *wp, MPI_Comm nod
     return rc;
 }
 
-/* Phase 3 on one rank. */
-static int rank_setup(rank_ctx_t *x, const mpi_opts_t *o, int rank, int size, MPI_Comm node, int node_size,
-                      const wire_params_t *wp, bool *full, err_t *err)
+/* The prepare domains of a rank (pipeline.c): which L3 domains, their
+ * pools (pinned with resources.pin, and then where each prepare role binds
+ * itself: the domain's first core, which the pinned pool leaves to its
+ * worker 0) and the roles pool sized for them. file names the campaign in
+ * messages. */
+static int prep_setup(rank_ctx_t *x, const char *file, int rank, err_t *err)
+{
+    const jobs_campaign_t *c = &x->c;
+    char host[64] = "?";
+    gethostname(host, sizeof host);
+    host[sizeof host - 1] = 0;
+    int rc = mr_prepare_domains(&x->nprep, c->domains, topo_l3_count(x->topo), file, rank, host,
+                                topo_source(x->topo), err);
+    if (rc)
+        return rc;
+    x->prep = calloc(x->nprep, sizeof *x->prep);
+    x->prep_own = calloc(x->nprep, sizeof *x->prep_own);
+    x->prep_provers = calloc(x->nprep, sizeof *x->prep_provers);
+    if (!x->prep || !x->prep_own || !x->prep_provers)
+        return gm_err_set(err, GM_ENOMEM, "prepare domains: out of memory");
+    topo_pool_flags_t fl = c->pin ? TOPO_POOL_PIN : TOPO_POOL_DEFAULT;
+    for (unsigned i = 0; i < x->nprep; i++)
+        if ((rc = topo_pool_create_domain(&x->prep[i], x->topo, i, fl, err)))
+            return rc;
+    if (c->pin) {
+        topo_plan_t plan;
+        if ((rc = topo_plan_make(&plan, x->topo, fl, err)))
+            return rc;
+        x->prep_leaders = calloc(x->nprep, sizeof *x->prep_leaders);
+        for (unsigned i = 0; x->prep_leaders && i < x->nprep; i++)
+            x->prep_leaders[i] = plan.synth[plan.domain_first[i]];
+        topo_plan_free(&plan);
+        if (!x->prep_leaders)
+            return gm_err_set(err, GM_ENOMEM, "prepare domains: out of memory");
+    }
+    return topo_pool_create_flat(&x->roles, mr_roles_count(x->nprep), err);
+}
+
+/* Each prepare domain's prover: the rank's own for domain 0 when that pool
+ * fits its scratch (one prepare at a time, beside the finish role's MSMs),
+ * a prepare-only prover on the shared shape for every other (its prepare
+ * scratch, sized for the domain's pool). Returns the extra bytes in *extra. */
+static int prep_provers(rank_ctx_t *x, uint64_t *extra, err_t *err)
+{
+    *extra = 0;
+    for (unsigned i = 0; i < x->nprep; i++) {
+        if (i == 0 && topo_pool_size(x->prep[0]) <= topo_pool_size(x->pool)) {
+            x->prep_provers[0] = x->prover;
+            continue;
+        }
+        int rc = groth16_prover_create(&x->prep_own[i], NULL, x->shape, x->prep[i], err);
+        if (rc)
+            return rc;
+        x->prep_provers[i] = x->prep_own[i];
+        *extra += groth16_prover_memory(x->prep_own[i]);
+    }
+    return 0;
+}
+
+/* Phase 3 on one rank. file: the campaign's path (messages). */
+static int rank_setup(rank_ctx_t *x, const mpi_opts_t *o, const char *file, int rank, int size, MPI_Comm node,
+                      int node_size, const wire_params_t *wp, bool *full, err_t *err)
 {
     jobs_campaign_t *c = &x->c;
-    int rc = topo_load(&x->topo, "this", err);
+    int rc = topo_load(&x->topo, c->topology, err);
+    if (rc) {
+        err_t e2 = *err;
+        rc = gm_err_set(err, rc, "%s: resources.topology: %s", file, e2.msg);
+    }
     if (!rc) {
         unsigned threads = o && o->threads ? o->threads : c->threads;
         unsigned cores = topo_core_count(x->topo);
@@ -361,24 +435,24 @@ static int rank_setup(rank_ctx_t *x, const mpi_opts_t *o, int rank, int size, MP
             rc = topo_pool_create_flat(&x->pool, threads, err);
     }
     if (!rc)
-        rc = topo_pool_create_flat(&x->roles, MR_NROLES, err);
-    if (!rc)
-        rc = topo_pool_create_flat(&x->prep, mr_prepare_threads(topo_pool_size(x->pool)), err);
+        rc = prep_setup(x, file, rank, err);
     if (!rc)
         rc = cs_shape_load(&x->shape, c->params_dir, c->circuit.id, err);
     /* Every rank of the node takes part in the node's load, even after a
      * failure above (the node's ranks meet in one broadcast there). */
     rc = load_params_node(x, wp, node, rank, rc, full, err);
+    uint64_t prep_extra = 0;
     if (rc || (rc = groth16_prover_create(&x->prover, x->params, x->shape, x->pool, err)) ||
-        (rc = jobs_source_open(&x->src, c, err)))
+        (rc = prep_provers(x, &prep_extra, err)) || (rc = jobs_source_open(&x->src, c, err)))
         return rc;
     if (rank == 0) {
         if ((rc = groth16_pvk_prepare(&x->pvk, groth16_params_vk(x->params), err)))
             return rc;
         x->have_pvk = true;
     }
-    /* The memory budget: parameters + prover scratch + the units in flight
-     * (pipeline.c: witnesses and prepared units). */
+    /* The memory budget: parameters + prover scratch (the rank's prover and
+     * the other domains' prepare scratch, since N prepares run at once) +
+     * the units in flight (pipeline.c: witnesses and prepared units). */
     uint64_t budget = o && o->mem_budget ? o->mem_budget : c->mem_budget;
     const char *bname = o && o->mem_budget ? "--mem-budget" : c->mem_budget ? "resources.mem_budget" : NULL;
     if (!budget)
@@ -386,7 +460,7 @@ static int rank_setup(rank_ctx_t *x, const mpi_opts_t *o, int rank, int size, MP
     mr_budget_t bu = {.budget = budget,
                       .what = bname ? bname : "memory budget (half the node's RAM over its ranks)",
                       .params = groth16_params_memory(x->params),
-                      .prover = groth16_prover_memory(x->prover),
+                      .prover = groth16_prover_memory(x->prover) + prep_extra,
                       .witness = (x->shape->n_inputs + x->shape->n_aux) * sizeof(fr_t) * 2 + 4096,
                       .unit = groth16_prepared_bytes(x->prover)};
     unsigned depth;
@@ -399,7 +473,12 @@ static int rank_setup(rank_ctx_t *x, const mpi_opts_t *o, int rank, int size, MP
     x->st.prover = x->prover;
     x->st.params = x->params;
     x->st.pool = x->pool;
-    x->st.prep_pool = x->prep;
+    x->st.nprep = x->nprep;
+    x->st.prep_pools = x->prep;
+    x->st.prep_provers = x->prep_provers;
+    x->st.prep_leaders = x->prep_leaders;
+    x->st.m.prover_bytes = bu.prover;
+    x->st.m.domains_wanted = (int32_t)c->domains;
     x->st.pvk = x->have_pvk ? &x->pvk : NULL;
     x->st.rank_verifies = c->verify != JOBS_VERIFY_ROOT;
     x->st.m.witness_bytes = bu.witness;
@@ -535,7 +614,7 @@ int mpi_campaign_run(const char *campaign_path, const mpi_opts_t *opts, mpi_prog
         goto finish;
     }
     if (!rc)
-        rc = rank_setup(&x, opts, rank, size, node, node_size, &wp, &full, &e);
+        rc = rank_setup(&x, opts, campaign_path, rank, size, node, node_size, &wp, &full, &e);
     else
         (void)load_params_node(&x, &wp, node, rank, rc, &full, &e); /* the node's ranks meet there */
     memset(&ws, 0, sizeof ws);
@@ -609,9 +688,11 @@ int mpi_campaign_run(const char *campaign_path, const mpi_opts_t *opts, mpi_prog
     roles_arg.s = &x.st;
     roles_arg.comm = rank == 0 ? mr_comm_root : mr_comm_worker;
     roles_arg.comm_arg = &cm;
+    roles_arg.nprep = x.nprep;
     atomic_init(&roles_arg.claimed, 0);
+    atomic_init(&roles_arg.prep_claimed, 0);
     x.st.t_start = gm_now_ns();
-    topo_pool_run(x.roles, MR_NROLES, mr_roles_task, &roles_arg);
+    topo_pool_run(x.roles, mr_roles_count(x.nprep), mr_roles_task, &roles_arg);
 
     /* ---- phase 5: the report and the verdict ---- */
     int final = 0;

@@ -209,6 +209,12 @@ int study_load(study_t **out, const char *path, err_t *err)
         rc = gm_err_set(err, GM_ENOMEM, "study: out of memory");
         goto fail;
     }
+    if (!s->plan_only && strcmp(s->base.topology, "this") != 0 &&
+        (rc = topo_load(&s->run_topo, s->base.topology, err))) {
+        err_t e2 = *err;
+        rc = gm_err_set(err, rc, "%s: campaign: resources.topology: %s", path, e2.msg);
+        goto fail;
+    }
     /* axes */
     if ((v = json_object_get(root, "axes"))) {
         if (!json_is_object(v)) {
@@ -234,11 +240,12 @@ int study_load(study_t **out, const char *path, err_t *err)
                 goto fail;
         }
     }
+    const topo_t *dt = s->run_topo ? s->run_topo : s->topo;
     for (unsigned j = 0; j < s->nvals[STUDY_AXIS_DOMAINS]; j++)
-        if (s->vals[STUDY_AXIS_DOMAINS][j] > topo_l3_count(s->topo)) {
-            rc = gm_err_set(err, GM_EINVAL, "%s: axes.domains[%u]: %llu is more than the %u L3 domains of %s", path,
-                            j, (unsigned long long)s->vals[STUDY_AXIS_DOMAINS][j], topo_l3_count(s->topo),
-                            topo_source(s->topo));
+        if (s->vals[STUDY_AXIS_DOMAINS][j] > topo_l3_count(dt)) {
+            rc = gm_err_set(err, GM_EINVAL, "%s: axes.domains[%u]: %llu is more than the %u L3 domains of %s%s", path,
+                            j, (unsigned long long)s->vals[STUDY_AXIS_DOMAINS][j], topo_l3_count(dt),
+                            topo_source(dt), s->run_topo ? " (the campaign's resources.topology)" : "");
             goto fail;
         }
     s->npoints = 1;
@@ -283,6 +290,7 @@ void study_free(study_t *s)
     free(s->points);
     json_decref(s->base_json);
     jobs_campaign_free(&s->base);
+    topo_destroy(s->run_topo);
     topo_destroy(s->topo);
     free(s);
 }
@@ -295,18 +303,18 @@ const char *study_output_dir(const study_t *s) { return s->output; }
 
 /* ---- a point's resources ---------------------------------------------------------------- */
 
-/* Prover threads per rank of point p (0: the runner's default). */
+/* MSM pool threads per rank of point p (0: the runner's default). */
 static unsigned point_threads(const study_t *s, const study_point_t *pt)
 {
-    if (s->nvals[STUDY_AXIS_DOMAINS]) {
-        topo_domain_t d;
-        topo_domain_get(s->topo, 0, &d);
-        unsigned per = s->nvals[STUDY_AXIS_THREADS] ? (unsigned)pt->v[STUDY_AXIS_THREADS] : d.ncores;
-        return (unsigned)pt->v[STUDY_AXIS_DOMAINS] * per;
-    }
     if (s->nvals[STUDY_AXIS_THREADS])
         return (unsigned)pt->v[STUDY_AXIS_THREADS];
     return s->base.threads;
+}
+
+/* resources.domains of point p (0: every domain of the node). */
+static unsigned point_domains(const study_t *s, const study_point_t *pt)
+{
+    return s->nvals[STUDY_AXIS_DOMAINS] ? (unsigned)pt->v[STUDY_AXIS_DOMAINS] : s->base.domains;
 }
 
 static bool point_pin(const study_t *s, const study_point_t *pt)
@@ -355,12 +363,16 @@ static void cpu_ranges(char *buf, size_t len, const int *cpu, unsigned n)
 
 int study_print_plan(const study_t *s, FILE *f, err_t *err)
 {
-    const topo_t *t = s->topo;
+    /* The topology the ranks plan on: the campaign's description when the
+     * study runs here and the campaign describes the machine otherwise. */
+    const topo_t *t = s->run_topo ? s->run_topo : s->topo;
     unsigned nd = topo_l3_count(t), ncores = topo_core_count(t);
     fprintf(f, "study %s: %zu point%s x %u repetition%s, plan only (nothing runs)\n", s->name, s->npoints,
             s->npoints == 1 ? "" : "s", s->nreps, s->nreps == 1 ? "" : "s");
     fprintf(f, "topology: %s (%s)\n", topo_source(t),
-            topo_is_this_system(t) ? "this system" : "not this system: plan only, nothing is bound");
+            topo_is_this_system(t) ? "this system"
+            : s->run_topo          ? "the campaign's resources.topology: runs here, unpinned"
+                                   : "not this system: plan only, nothing is bound");
     fprintf(f, "machine: %u package%s, %u NUMA node%s, %u L3 domain%s, %u cores, %u PUs, %u GPUs\n",
             topo_package_count(t), topo_package_count(t) == 1 ? "" : "s", topo_numa_count(t),
             topo_numa_count(t) == 1 ? "" : "s", nd, nd == 1 ? "" : "s", ncores, topo_pu_count(t),
@@ -398,15 +410,14 @@ int study_print_plan(const study_t *s, FILE *f, err_t *err)
         if ((rc = topo_plan_make(&plan, t, pin ? TOPO_POOL_PIN : TOPO_POOL_DEFAULT, err)))
             break;
         bool full = per_rank == plan.nmsm;
-        fprintf(f, "  %u rank%s x %u prover thread%s, batch_size %u, %s\n", ranks, ranks == 1 ? "" : "s", per_rank,
+        fprintf(f, "  %u rank%s x %u MSM thread%s, batch_size %u, %s\n", ranks, ranks == 1 ? "" : "s", per_rank,
                 per_rank == 1 ? "" : "s",
                 s->nvals[STUDY_AXIS_BATCH] ? (unsigned)pt->v[STUDY_AXIS_BATCH] : s->base.batch_size,
                 !pin   ? "not pinned"
                 : full ? "pinned one worker per core"
                        : "pin asked, but the runner pins only a whole-machine pool: not pinned");
-        /* The prover pool takes cores in domain order: the first per_rank
+        /* The MSM pool takes cores in domain order: the first per_rank
          * cores of the machine-wide plan (rank 0 of the node). */
-        unsigned used = 0;
         for (unsigned d = 0; d < plan.ndomains; d++) {
             unsigned n = 0;
             for (unsigned i = 0; i < per_rank && i < plan.nmsm; i++)
@@ -414,7 +425,6 @@ int study_print_plan(const study_t *s, FILE *f, err_t *err)
                     cpus[n++] = plan.msm[i].cpu;
             if (!n)
                 continue;
-            used++;
             char cl[TOPO_CPULIST_LEN];
             cpu_ranges(cl, sizeof cl, cpus, n);
             if (pin && full)
@@ -423,7 +433,26 @@ int study_print_plan(const study_t *s, FILE *f, err_t *err)
                 fprintf(f, "    domain %-3u %u worker%s' worth of cores (cpus %s; threads not bound)\n", d, n,
                         n == 1 ? "" : "s", cl);
         }
-        fprintf(f, "  uses %u of %u L3 domains\n", used, plan.ndomains);
+        /* The prepare pools: one per domain used (resources.domains), each
+         * the domain's cores, one unit prepared at a time in each
+         * (mpi/pipeline.c); pinned per core whenever pin is asked. */
+        unsigned want = point_domains(s, pt), used = want ? want : plan.ndomains;
+        if (want > plan.ndomains) {
+            rc = gm_err_set(err, GM_EINVAL, "%s: point %zu (%s): resources.domains %u, but %s has %u L3 domains",
+                            s->file, p, label, want, topo_source(t), plan.ndomains);
+            topo_plan_free(&plan);
+            break;
+        }
+        fprintf(f, "  prepare: %u of %u L3 domains, one unit at a time in each\n", used, plan.ndomains);
+        for (unsigned d = 0; d < used; d++) {
+            unsigned n = 0;
+            for (unsigned i = plan.domain_first[d]; i < plan.domain_first[d + 1]; i++)
+                cpus[n++] = plan.synth[i].cpu;
+            char cl[TOPO_CPULIST_LEN];
+            cpu_ranges(cl, sizeof cl, cpus, n);
+            fprintf(f, "    domain %-3u %u worker%s %s cpus %s\n", d, n, n == 1 ? "" : "s",
+                    pin ? "pinned, on" : "not bound, in", cl);
+        }
         topo_plan_free(&plan);
     }
     free(cpus);
@@ -582,6 +611,7 @@ static int write_campaign(const study_t *s, size_t p, unsigned r, const char *cp
     json_t *res = json_object_get(c, "resources");
     json_object_set_new(res, "threads", json_integer(point_threads(s, pt)));
     json_object_set_new(res, "pin", json_boolean(point_pin(s, pt)));
+    json_object_set_new(res, "domains", json_integer(point_domains(s, pt)));
     if (s->nvals[STUDY_AXIS_MEM_BUDGET])
         json_object_set_new(res, "mem_budget", json_integer((json_int_t)pt->v[STUDY_AXIS_MEM_BUDGET]));
     char *text = json_dumps(c, JSON_INDENT(2));

@@ -35,8 +35,8 @@
 /* The axes a study may sweep, in the order they vary (the last one fastest). */
 typedef enum {
     STUDY_AXIS_RANKS = 0,   /* MPI ranks: each point runs `mpirun -np R grothmpi prove` */
-    STUDY_AXIS_DOMAINS,     /* L3 domains per rank: threads = domains x cores of a domain */
-    STUDY_AXIS_THREADS,     /* prover threads per rank (resources.threads) */
+    STUDY_AXIS_DOMAINS,     /* prepare domains per rank (resources.domains: one prepare pool per L3 domain) */
+    STUDY_AXIS_THREADS,     /* MSM pool threads per rank (resources.threads) */
     STUDY_AXIS_PIN,         /* resources.pin: false / true */
     STUDY_AXIS_BATCH,       /* batch_size k */
     STUDY_AXIS_MEM_BUDGET,  /* resources.mem_budget, bytes (bounds the pipeline depth) */
@@ -101,9 +101,12 @@ bool study_has_ranks_axis(const study_t *s);
 const char *study_output_dir(const study_t *s);
 
 /* Prints, for every point, its parameters and the thread plan it gets on the
- * study's topology (domains, cores, CPUs of the prover pool, the synthesis
- * pools), without running anything. Returns 0, or a plan error (GM_ENOMEM,
- * GM_EINVAL: a point asks for more threads or domains than the topology has). */
+ * study's topology (the base campaign's resources.topology instead when the
+ * study runs here and the campaign describes the machine otherwise): the
+ * MSM pool's cores and CPUs per domain, and the prepare pools of the
+ * point's domains (one per L3 domain, its cores and CPUs), without running
+ * anything. Returns 0, or a plan error (GM_ENOMEM, GM_EINVAL: a point asks
+ * for more threads or domains than the topology has). */
 int study_print_plan(const study_t *s, FILE *f, err_t *err) __attribute__((warn_unused_result));
 
 /* Runs one campaign (the file at campaign_path, written by the study on rank

@@ -59,6 +59,11 @@ struct study {
     jobs_campaign_t base;
     json_t *base_json;                      /* the normalized base campaign */
     topo_t *topo;
+    /* The topology the runs' ranks use when the study runs here (topology
+     * "this") and the base campaign describes the machine otherwise
+     * (resources.topology synthetic or XML): the domains axis is checked and
+     * planned against it. NULL: topo. */
+    topo_t *run_topo;
     unsigned nvals[STUDY_NAXES];            /* 0: not swept */
     uint64_t vals[STUDY_NAXES][STUDY_MAX_VALUES];
     unsigned nreps;

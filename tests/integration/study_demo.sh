@@ -5,8 +5,11 @@
 # written (study.json, .csv, .txt, plots), the CSV and the table agree with
 # the JSON (every run and every median), the medians are the medians of the
 # runs, and the counters plot says "not available" when the runs had none.
-# Then `grothmpi report compare` on two of the runs' reports, and planning
-# mode on the synthetic 7995WX (12 L3 domains, nothing runs).
+# Then `grothmpi report compare` on two of the runs' reports, a domains
+# {1, 2} study run here on a campaign that describes this machine as 2 L3
+# domains of 1 core (resources.topology; the axis sets resources.domains,
+# the prepare pools, not the thread count), and planning mode on the
+# synthetic 7995WX (12 L3 domains, nothing runs).
 set -eu
 BUILD=${BUILD:-build}
 BIN=$(cd "$(dirname "$BUILD/grothmpi")" && pwd)/grothmpi
@@ -124,6 +127,37 @@ for p, r in zip(j["points"], rows):
 print("depth axis: 0 and 2 ran as asked")
 PY
 
+# the domains axis, run here: the base campaign splits this machine into 2
+# L3 domains of 1 core (unpinned); domains 1 and 2 each prove the 4 units,
+# each run's campaign has resources.domains = the point's value and the
+# MSM pool's threads untouched (1), and its report has one prepare entry
+# per domain whose units add up to 4
+sed -e 's|"output": "out"|"output": "dom-out"|' -e 's|"repetitions": 3|"repetitions": 1|' \
+    -e 's|"verify": "rank"}|"verify": "rank", "resources": {"threads": 1, "topology": "synthetic:pack:1 l3:2 core:1 pu:1"}}|' \
+    -e 's|"axes": {"threads": \[1, 2\], "batch_size": \[1, 2\]}|"axes": {"domains": [1, 2], "batch_size": [2]}|' \
+    "$T/study.json" > "$T/dom.json"
+grep -q '"domains": \[1, 2\]' "$T/dom.json" && grep -q 'l3:2 core:1' "$T/dom.json" || fail "domains study file not made"
+(cd "$T" && timeout 60 "$BIN" study dom.json > dom.log 2>&1) || { cat "$T/dom.log"; fail "domains study"; }
+python3 - "$T/dom-out" <<'PY' || fail "domains study: runs disagree with the axis"
+import json, os, sys
+d = sys.argv[1]
+j = json.load(open(d + "/study.json"))
+assert [a["name"] for a in j["axes"]] == ["domains", "batch_size"], j["axes"]
+assert len(j["points"]) == 2
+for p in j["points"]:
+    want = p["params"]["domains"]
+    rep = json.load(open(p["runs"][0]["report"]))
+    camp = json.load(open(os.path.join(os.path.dirname(os.path.dirname(p["runs"][0]["report"])),
+                                       os.path.basename(os.path.dirname(p["runs"][0]["report"])) + ".json")))
+    assert camp["resources"]["domains"] == want and camp["resources"]["threads"] == 1, camp["resources"]
+    rk = rep["ranks"][0]
+    assert rep["run"]["proved"] == 4
+    assert rk["threads"] == 1, rk["threads"]
+    assert rk["prepare_domains"] == want == len(rk["prepare"]), rk
+    assert sum(x["units"] for x in rk["prepare"]) == 4, rk["prepare"]
+print("domains axis: 1 and 2 prepare domains, 4 proofs each")
+PY
+
 # planning mode on the 7995WX: 12 domains listed, nothing runs
 S='synthetic:pack:1 numa:1(memory=256GiB) l3:12(size=32MiB) l2:8(size=1MiB) l1d:1(size=32KiB) l1i:1(size=32KiB) core:1 pu:2(indexes=2*96:1*2)'
 sed -e "s|\"output\": \"out\"|\"output\": \"plan-out\", \"topology\": \"$S\"|" \
@@ -131,6 +165,7 @@ sed -e "s|\"output\": \"out\"|\"output\": \"plan-out\", \"topology\": \"$S\"|" \
 (cd "$T" && "$BIN" study plan.json > plan.txt 2>&1) || { cat "$T/plan.txt"; fail "plan"; }
 grep -q "12 L3 domains" "$T/plan.txt" || { cat "$T/plan.txt"; fail "plan: not 12 domains"; }
 [ "$(grep -c '^  domain ' "$T/plan.txt")" = 12 ] || fail "plan: domain list"
-grep -q "uses 12 of 12 L3 domains" "$T/plan.txt" || fail "plan: 12-domain point"
+grep -q "prepare: 12 of 12 L3 domains" "$T/plan.txt" || fail "plan: 12-domain point"
+grep -q "prepare: 1 of 12 L3 domains" "$T/plan.txt" || fail "plan: 1-domain point"
 [ ! -e "$T/plan-out" ] || fail "plan wrote output"
 echo "PASS"

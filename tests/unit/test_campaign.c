@@ -55,7 +55,34 @@ Test(campaign, parse_defaults)
     cr_expect_eq(c.verify, JOBS_VERIFY_RANK);
     cr_expect_eq(c.threads, 0);
     cr_expect_eq(c.mem_budget, 0);
+    cr_expect_eq(c.domains, 0, "resources.domains defaults to every domain");
+    cr_expect_str_eq(c.topology, "this");
     jobs_campaign_free(&c);
+}
+
+/* resources.domains and resources.topology: accepted forms, the xml path
+ * made absolute, and each error naming file, key and value. */
+Test(campaign, domains_and_topology)
+{
+    jobs_campaign_t c;
+    err_t e;
+    cr_assert_eq(parse(&c, "{" BASE ", \"resources\": {\"domains\": 2, \"topology\": \"synthetic:l3:2 core:1 pu:1\"}}", &e),
+                 0, "%s", e.msg);
+    cr_expect_eq(c.domains, 2);
+    cr_expect_str_eq(c.topology, "synthetic:l3:2 core:1 pu:1");
+    jobs_campaign_free(&c);
+    cr_assert_eq(parse(&c, "{" BASE ", \"resources\": {\"topology\": \"xml:m/box.xml\"}}", &e), 0, "%s", e.msg);
+    cr_expect_str_eq(c.topology, "xml:/base/m/box.xml");
+    jobs_campaign_free(&c);
+    cr_assert_eq(parse(&c, "{" BASE ", \"resources\": {\"topology\": \"this\", \"pin\": true}}", &e), 0, "%s", e.msg);
+    jobs_campaign_free(&c);
+    bad("{" BASE ", \"resources\": {\"domains\": 65}}", GM_EINVAL, "t.json: resources.domains: 65 is not an integer in 0..64");
+    bad("{" BASE ", \"resources\": {\"domains\": -1}}", GM_EINVAL, "t.json: resources.domains: -1");
+    bad("{" BASE ", \"resources\": {\"topology\": \"lstopo\"}}", GM_EINVAL, "t.json: resources.topology: 'lstopo' is not");
+    bad("{" BASE ", \"resources\": {\"topology\": \"synthetic:\"}}", GM_EINVAL, "resources.topology: 'synthetic:'");
+    bad("{" BASE ", \"resources\": {\"topology\": 3}}", GM_EINVAL, "t.json: resources.topology: 3 is not a string");
+    bad("{" BASE ", \"resources\": {\"topology\": \"synthetic:l3:2 core:1\", \"pin\": true}}", GM_EINVAL,
+        "t.json: resources.pin: true needs resources.topology \"this\", not 'synthetic:l3:2 core:1'");
 }
 
 Test(campaign, parse_full)
@@ -226,7 +253,7 @@ Test(campaign, normalized_round_trip)
     const char *t = "{\"name\": \"rt\", \"circuit\": \"test-sha256\", \"compressions\": 2, \"params\": \"p\","
                     " \"sectors\": {\"count\": 4, \"prefix\": \"x\", \"first_seed\": 7}, \"partitions\": 2,"
                     " \"batch_size\": 3, \"pipeline_depth\": 0, \"output\": \"o\", \"verify\": \"root\","
-                    " \"resources\": {\"mem_budget\": 123456789}}";
+                    " \"resources\": {\"mem_budget\": 123456789, \"domains\": 3, \"topology\": \"xml:t.xml\"}}";
     cr_assert_eq(parse(&a, t, &e), 0, "%s", e.msg);
     char *text = jobs_campaign_to_text(&a);
     cr_assert_not_null(text);
@@ -246,6 +273,8 @@ Test(campaign, normalized_round_trip)
     cr_expect_eq(b.pipeline_depth, 0);
     cr_expect_eq(b.verify, JOBS_VERIFY_ROOT);
     cr_expect_eq(b.mem_budget, 123456789);
+    cr_expect_eq(b.domains, 3);
+    cr_expect_str_eq(b.topology, "xml:/base/t.xml");
     char *text2 = jobs_campaign_to_text(&b);
     cr_expect_str_eq(text2, text);
     free(text);

@@ -241,11 +241,69 @@ Test(pipeline, depth_from_budget)
               "%s", e.msg);
 }
 
-Test(pipeline, prepare_threads)
+/* resources.domains against the node's domain count: 0 is all of them, a
+ * value up to the count is taken as it is, more is refused naming the
+ * campaign file, key, value, rank, host and topology. */
+Test(pipeline, prepare_domains)
 {
-    cr_expect_eq(mr_prepare_threads(0), 1);
-    cr_expect_eq(mr_prepare_threads(1), 1);
-    cr_expect_eq(mr_prepare_threads(3), 1);
-    cr_expect_eq(mr_prepare_threads(4), 2);
-    cr_expect_eq(mr_prepare_threads(64), 22);
+    unsigned n = 99;
+    err_t e;
+    gm_err_clear(&e);
+    cr_expect_eq(mr_prepare_domains(&n, 0, 12, "c.json", 0, "h", "this", &e), 0);
+    cr_expect_eq(n, 12);
+    cr_expect_eq(mr_prepare_domains(&n, 1, 12, "c.json", 0, "h", "this", &e), 0);
+    cr_expect_eq(n, 1);
+    cr_expect_eq(mr_prepare_domains(&n, 2, 2, "c.json", 0, "h", "synthetic:l3:2 core:1", &e), 0);
+    cr_expect_eq(n, 2);
+    n = 99;
+    cr_expect_eq(mr_prepare_domains(&n, 3, 2, "c.json", 1, "node7", "synthetic:l3:2 core:1", &e), GM_EINVAL);
+    cr_expect_eq(n, 99, "untouched on failure");
+    cr_expect(strstr(e.msg, "c.json: resources.domains: 3 exceeds the 2 L3 domains of rank 1's node node7 "
+                            "(topology synthetic:l3:2 core:1)"),
+              "%s", e.msg);
+    cr_expect_eq(mr_prepare_domains(&n, 0, MR_MAX_DOMAINS + 1, "c.json", 0, "h", "this", &e), GM_EINVAL);
+    cr_expect(strstr(e.msg, "resources.domains"), "%s", e.msg);
+}
+
+/* The roles pool runs mr_roles_count(N) tasks; each claims one role: worker
+ * 0 the finish role, the others comm, witness, then prepare 0..N-1 in
+ * order; one claim more finds none (so no role runs twice). */
+Test(pipeline, roles_claim)
+{
+    for (unsigned nprep = 1; nprep <= 4; nprep++) {
+        mr_roles_t r;
+        memset(&r, 0, sizeof r);
+        r.nprep = nprep;
+        atomic_init(&r.claimed, 0);
+        atomic_init(&r.prep_claimed, 0);
+        cr_expect_eq(mr_roles_count(nprep), 3 + nprep);
+        unsigned prep = 99;
+        cr_expect_eq(mr_roles_claim(&r, 0, &prep), MR_ROLE_FINISH);
+        cr_expect_eq(mr_roles_claim(&r, 1, &prep), MR_ROLE_COMM);
+        cr_expect_eq(mr_roles_claim(&r, 2, &prep), MR_ROLE_WITNESS);
+        bool seen[4] = {false};
+        for (unsigned i = 0; i < nprep; i++) {
+            prep = 99;
+            cr_expect_eq(mr_roles_claim(&r, 3 + i, &prep), MR_ROLE_PREPARE);
+            cr_expect_eq(prep, i, "prepare roles go out in domain order");
+            cr_expect(prep < 4 && !seen[prep]);
+            if (prep < 4)
+                seen[prep] = true;
+        }
+        cr_expect_eq(mr_roles_claim(&r, 0, &prep), MR_ROLE_NONE);
+        cr_expect_eq(mr_roles_claim(&r, 5, &prep), MR_ROLE_NONE);
+    }
+    /* Worker 0 arriving last still gets the one role left. */
+    mr_roles_t r;
+    memset(&r, 0, sizeof r);
+    r.nprep = 2;
+    atomic_init(&r.claimed, 0);
+    atomic_init(&r.prep_claimed, 0);
+    unsigned prep = 0;
+    cr_expect_eq(mr_roles_claim(&r, 1, &prep), MR_ROLE_COMM);
+    cr_expect_eq(mr_roles_claim(&r, 2, &prep), MR_ROLE_WITNESS);
+    cr_expect_eq(mr_roles_claim(&r, 3, &prep), MR_ROLE_PREPARE);
+    cr_expect_eq(mr_roles_claim(&r, 4, &prep), MR_ROLE_PREPARE);
+    cr_expect_eq(prep, 1);
+    cr_expect_eq(mr_roles_claim(&r, 0, &prep), MR_ROLE_FINISH);
 }

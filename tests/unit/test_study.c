@@ -191,10 +191,14 @@ Test(study, plan_7995wx, .init = setup_dir, .fini = teardown_dir)
     fclose(f);
     cr_assert(strstr(txt, "12 L3 domains"), "%s", txt);
     cr_assert(strstr(txt, "domain 11  8 cores, 16 PUs, cpus 88-95,184-191"), "%s", txt);
-    /* domains=12: 96 threads over all 12 domains; domains=1: one */
-    cr_assert(strstr(txt, "uses 12 of 12 L3 domains"), "%s", txt);
-    cr_assert(strstr(txt, "uses 1 of 12 L3 domains"), "%s", txt);
-    cr_assert(strstr(txt, "1 rank x 48 prover threads"), "%s", txt);
+    /* domains sets the prepare pools (resources.domains), not the MSM
+     * pool: domains=12 prepares in every domain, domains=1 in the first,
+     * and the MSM pool is the base campaign's (threads 0: all 96 cores). */
+    cr_assert(strstr(txt, "prepare: 12 of 12 L3 domains"), "%s", txt);
+    cr_assert(strstr(txt, "prepare: 1 of 12 L3 domains"), "%s", txt);
+    cr_assert(strstr(txt, "domain 11  8 workers not bound, in cpus 88-95\n"), "%s", txt);
+    cr_assert(!strstr(txt, "48 MSM threads"), "domains no longer sets the thread count: %s", txt);
+    cr_assert(strstr(txt, "1 rank x 96 MSM threads"), "%s", txt);
     /* running a plan-only study is refused */
     cr_assert_eq(study_run(s, 0, study_run_inprocess, NULL, NULL, NULL, &err), GM_ESTATE);
     free(txt);
@@ -245,4 +249,44 @@ Test(study, load_errors, .init = setup_dir, .fini = teardown_dir)
                  err.msg);
     cr_assert_eq(study_point_count(s), 6);
     study_free(s);
+}
+
+/* A study that runs here on a campaign describing the machine as 2 domains
+ * (resources.topology): the domains axis is checked and planned against the
+ * campaign's description, not this machine's domains. */
+Test(study, domains_on_campaign_topology, .init = setup_dir, .fini = teardown_dir)
+{
+    static const char *fmt =
+        "{\"name\": \"t\", \"campaign\": {\"name\": \"c\", \"circuit\": \"test-synthetic\", \"constraints\": 64, "
+        "\"params\": \"params\", \"sectors\": {\"count\": 4}, \"output\": \"out\", \"resources\": {\"threads\": 1, "
+        "\"topology\": \"synthetic:pack:1 l3:2 core:1 pu:1\"}}, \"axes\": {\"domains\": %s}, \"output\": \"so\"}";
+    char buf[1024], p[128];
+    snprintf(p, sizeof p, "%s/s.json", dir);
+    study_t *s = NULL;
+    err_t err;
+    gm_err_clear(&err);
+    snprintf(buf, sizeof buf, fmt, "[1, 2]");
+    put("s.json", buf);
+    cr_assert_eq(study_load(&s, p, &err), 0, "%s", err.msg);
+    cr_assert_not(study_is_plan_only(s), "the runs happen here, on the described split");
+    char *txt = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&txt, &len);
+    cr_assert_eq(study_print_plan(s, f, &err), 0, "%s", err.msg);
+    fclose(f);
+    cr_assert(strstr(txt, "the campaign's resources.topology"), "%s", txt);
+    cr_assert(strstr(txt, "point 0: domains=1\n  1 rank x 1 MSM thread,"), "%s", txt);
+    cr_assert(strstr(txt, "prepare: 1 of 2 L3 domains"), "%s", txt);
+    cr_assert(strstr(txt, "prepare: 2 of 2 L3 domains"), "%s", txt);
+    cr_assert(strstr(txt, "domain 1   1 worker not bound, in cpus 1\n"), "%s", txt);
+    free(txt);
+    study_free(s);
+    s = NULL;
+    snprintf(buf, sizeof buf, fmt, "[3]");
+    put("s.json", buf);
+    cr_assert_eq(study_load(&s, p, &err), GM_EINVAL);
+    cr_assert(strstr(err.msg, "axes.domains[0]: 3 is more than the 2 L3 domains of synthetic:pack:1 l3:2 core:1 "
+                              "pu:1 (the campaign's resources.topology)"),
+              "%s", err.msg);
+    cr_assert_null(s);
 }
