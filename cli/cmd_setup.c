@@ -186,6 +186,19 @@ int cmd_setup(int argc, char **argv)
         fprintf(stderr, "grothmpi: setup: %s: cannot create: %s\n", out, strerror(errno));
         return 1;
     }
+    /* Held until the manifest entry is written: a campaign's "setup":
+     * "auto" or another setup in the same directory waits for this one. */
+    int lock = -1;
+    int lrc = groth16_cache_lock(&lock, out, false, &err);
+    if (lrc == GM_ESTATE) {
+        fprintf(stderr, "setup: waiting for another process's setup in %s (%s)\n", out, GROTH16_CACHE_LOCK_NAME);
+        gm_err_clear(&err);
+        lrc = groth16_cache_lock(&lock, out, true, &err);
+    }
+    if (lrc) {
+        fprintf(stderr, "grothmpi: setup: %s\n", err.msg);
+        return 1;
+    }
     char pp[4096], vp[4096], sp[4096], rp[4096];
     snprintf(pp, sizeof pp, "%s/%s.params", out, circ.id);
     snprintf(vp, sizeof vp, "%s/%s.vk", out, circ.id);
@@ -193,10 +206,12 @@ int cmd_setup(int argc, char **argv)
     snprintf(rp, sizeof rp, "%s/%s.setup", out, circ.id);
     if (!force && exists(pp) && exists(vp) && exists(sp)) {
         printf("setup: %s: cached in %s (use --force to regenerate)\n", circ.id, out);
+        groth16_cache_unlock(lock);
         return 0;
     }
     if (!seed_hex && groth16_seed_random(seed, &err)) {
         fprintf(stderr, "grothmpi: setup: %s\n", err.msg);
+        groth16_cache_unlock(lock);
         return 1;
     }
     char hex[2 * GROTH16_SEED_BYTES + 1];
@@ -260,5 +275,6 @@ fail:
         fprintf(stderr, "grothmpi: setup: %s\n", err.msg);
     cs_shape_free(shape);
     topo_pool_destroy(pool);
+    groth16_cache_unlock(lock);
     return rc;
 }

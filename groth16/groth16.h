@@ -502,6 +502,24 @@ int groth16_manifest_check(bool *listed, const char *manifest, const char *name,
 int groth16_manifest_record(const char *manifest, const char *name, const char *digest, uint64_t size,
                             const char *circuit, err_t *err) __attribute__((warn_unused_result));
 
+/* The lock of a parameter cache directory: an exclusive flock(2) on
+ * DIR/GROTH16_CACHE_LOCK_NAME, so that processes sharing one cache (two Slurm
+ * array tasks with "setup": "auto", a `grothmpi setup` next to a campaign)
+ * generate each parameter set once and never lose each other's manifest
+ * entries. Hold it from "are the files there?" to the manifest record.
+ * *fd receives the lock for groth16_cache_unlock. With block false, a lock
+ * held by another process returns GM_ESTATE at once instead of waiting, so
+ * the caller can say why it is about to wait and then call again with block
+ * true. A directory where the lock file cannot be created (missing or
+ * read-only: nothing can be generated or recorded there) yields *fd = -1
+ * and 0. Returns 0, GM_ESTATE (held elsewhere, block false) or GM_EIO (err
+ * names the lock file). */
+#define GROTH16_CACHE_LOCK_NAME ".grothmpi-lock"
+int groth16_cache_lock(int *fd, const char *dir, bool block, err_t *err) __attribute__((warn_unused_result));
+
+/* Releases a lock from groth16_cache_lock; -1 is allowed. */
+void groth16_cache_unlock(int fd);
+
 /* ==== snarkjs and circom interoperability (groth16/snarkjs_*.c) ============ */
 /*
  * circom's `.r1cs` and `.wtns`, snarkjs's Groth16 `.zkey` (BLS12-381 only),

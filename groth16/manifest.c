@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -177,4 +178,39 @@ out:
     json_decref(e);
     json_decref(root);
     return rc;
+}
+
+int groth16_cache_lock(int *fd, const char *dir, bool block, err_t *err)
+{
+    char path[4096];
+    *fd = -1;
+    if (snprintf(path, sizeof path, "%s/%s", dir, GROTH16_CACHE_LOCK_NAME) >= (int)sizeof path)
+        return gm_err_set(err, GM_EIO, "%s: path too long for its lock file", dir);
+    int f = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    if (f < 0) {
+        /* A read-only or foreign cache, or none yet: no setup or record
+         * can happen there, so there is nothing to serialize. */
+        if (errno == EROFS || errno == EACCES || errno == EPERM || errno == ENOENT || errno == ENOTDIR)
+            return 0;
+        return gm_err_set(err, GM_EIO, "%s: cannot open: %s", path, strerror(errno));
+    }
+    for (;;) {
+        if (flock(f, LOCK_EX | (block ? 0 : LOCK_NB)) == 0)
+            break;
+        if (errno == EINTR)
+            continue;
+        int e = errno;
+        close(f);
+        if (!block && e == EWOULDBLOCK)
+            return gm_err_set(err, GM_ESTATE, "%s: held by another process", path);
+        return gm_err_set(err, GM_EIO, "%s: cannot lock: %s", path, strerror(e));
+    }
+    *fd = f;
+    return 0;
+}
+
+void groth16_cache_unlock(int fd)
+{
+    if (fd >= 0)
+        close(fd); /* closing the descriptor releases the flock */
 }

@@ -145,9 +145,6 @@ static int ensure_params(const jobs_campaign_t *c, unsigned threads, mpi_progres
     if (!c->setup_auto)
         return gm_err_set(err, GM_EINVAL, "%s: params: '%s' is incomplete (need %s.params, .vk, .shape)",
                           c->file[0] ? c->file : "campaign", c->params_dir, c->circuit.id);
-    if (mkdir(c->params_dir, 0777) != 0 && errno != EEXIST)
-        return gm_err_set(err, GM_EIO, "%s: params: '%s': cannot create: %s", c->file, c->params_dir,
-                          strerror(errno));
     char line[JOBS_PATH_LEN + 200];
     snprintf(line, sizeof line, "setup: generating test parameters for %s in %s (once; cached)", c->circuit.id,
              c->params_dir);
@@ -223,6 +220,34 @@ static int params_manifest(char digest[GROTH16_DIGEST_HEX + 1], wire_ident_t *id
                  pp, mp, digest);
     note(fn, arg, line);
     return 0;
+}
+
+/* Rank 0's parameter step under the cache's lock (groth16_cache_lock):
+ * generate what is missing, then check the digest against the manifest.
+ * Another process setting up the same cache (a second Slurm array task) is
+ * waited for, and then finds the files it made instead of replacing them. */
+static int cache_params(char digest[GROTH16_DIGEST_HEX + 1], wire_ident_t *ident, const jobs_campaign_t *c,
+                        unsigned threads, mpi_progress_fn fn, void *arg, err_t *err)
+{
+    if (c->setup_auto && mkdir(c->params_dir, 0777) != 0 && errno != EEXIST)
+        return gm_err_set(err, GM_EIO, "%s: params: '%s': cannot create: %s", c->file, c->params_dir,
+                          strerror(errno));
+    int lock = -1;
+    int rc = groth16_cache_lock(&lock, c->params_dir, false, err);
+    if (rc == GM_ESTATE) {
+        char line[JOBS_PATH_LEN + 200];
+        snprintf(line, sizeof line, "params: waiting for another process's setup in %s (%s)", c->params_dir,
+                 GROTH16_CACHE_LOCK_NAME);
+        note(fn, arg, line);
+        gm_err_clear(err);
+        rc = groth16_cache_lock(&lock, c->params_dir, true, err);
+    }
+    if (!rc)
+        rc = ensure_params(c, threads, fn, arg, err);
+    if (!rc)
+        rc = params_manifest(digest, ident, c, fn, arg, err);
+    groth16_cache_unlock(lock);
+    return rc;
 }
 
 static int vk_digest(uint8_t out[32], const jobs_campaign_t *c, err_t *err)
@@ -558,9 +583,7 @@ int mpi_campaign_run(const char *campaign_path, const mpi_opts_t *opts, mpi_prog
         rc = jobs_campaign_load(&x.c, campaign_path, JOBS_PARSE_DEFAULT, &e);
         unsigned sthreads = opts && opts->threads ? opts->threads : x.c.threads;
         if (!rc)
-            rc = x.c.mode == JOBS_MODE_CHECK ? 0 : ensure_params(&x.c, sthreads, progress, arg, &e);
-        if (!rc && x.c.mode == JOBS_MODE_PROVE)
-            rc = params_manifest(wp.digest, &wp.ident, &x.c, progress, arg, &e);
+            rc = x.c.mode == JOBS_MODE_CHECK ? 0 : cache_params(wp.digest, &wp.ident, &x.c, sthreads, progress, arg, &e);
         wp.trust = !rc && x.c.trust_params;
         if (!rc && !x.c.trust_params && (wp.stamped = stamp_matches(&x.c, wp.digest, wp.ident.size))) {
             char line[JOBS_PATH_LEN + 200];
