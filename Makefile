@@ -127,18 +127,18 @@ deps:
 	  npm ci --no-audit --no-fund --loglevel=error >/dev/null; }
 
 test: deps
-	@$(MAKE) --no-print-directory all $(TEST_BIN)
+	@$(MAKE) --no-print-directory -j$$(nproc) all $(TEST_BIN)
 	@BUILD=$(BUILD) GM_SAN=$(if $(SAN),1,0) sh tests/run.sh
 
 # The long reliability run (tests/soak/soak.sh; not in `make test`): 1,000
 # test-mul proofs on 4 ranks under random SIGKILLs and SIGTERMs, rerun until
 # done, then every proof checked. SOAK_UNITS, SOAK_RANKS, SOAK_SEED.
 soak: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory -j$$(nproc) all
 	@BUILD=$(BUILD) sh tests/soak/soak.sh
 
 bench: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory -j$$(nproc) all
 	$(BIN) bench field
 	$(BIN) bench msm
 	$(BIN) bench ntt
@@ -152,16 +152,16 @@ bench: deps
 # checked again with `grothmpi verify --c1` against a C1 made the CLI's way (seed 100 + N).
 DEMO_SECTORS := /tmp/grothmpi-demo-sectors
 demo: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory -j$$(nproc) all
 	$(BIN) selfcheck
 	@mkdir -p $(DEMO_SECTORS); for i in 1 2 3 4; do d=$(DEMO_SECTORS)/s$$i; [ -f $$d/seal.json ] && continue; \
-	    echo "demo: sealing $$d"; $(BIN) porep seal --sector-size 2KiB --seed $$i --out $$d >/dev/null || exit 1; done
+	    echo "demo: sealing $$d"; $(BIN) porep seal --sector-size 2KiB --seed $$i --out $$d --quiet >/dev/null || exit 1; done
 	rm -rf /tmp/grothmpi-demo
 	OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_mpi_yield_when_idle=1 \
 	    mpirun --oversubscribe -np 2 $(BIN) prove jobs/demo.json
 	@for i in 1 2 3 4; do \
 	    $(BIN) porep c1 $(DEMO_SECTORS)/s$$i --seed $$((100 + i)) --out /tmp/grothmpi-demo/s$$i.c1.json >/dev/null && \
-	    $(BIN) verify --vk /tmp/grothmpi-params/porep-2048.vk --c1 /tmp/grothmpi-demo/s$$i.c1.json \
+	    $(BIN) verify --vk /tmp/grothmpi-params/porep-2048-v2.vk --c1 /tmp/grothmpi-demo/s$$i.c1.json \
 	        --proof /tmp/grothmpi-demo/proofs/demo-s$$i-p0.proof >/dev/null || { echo "demo: demo-s$$i: verify --c1 FAILED"; exit 1; }; \
 	    echo "demo: demo-s$$i-p0.proof: verify --c1 OK"; done
 
@@ -177,5 +177,5 @@ include fuzz/fuzz.mk
 # (bench/interop.sh; needs node + npm, sets up tests/interop on the first run).
 .PHONY: bench-interop
 bench-interop: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory -j$$(nproc) all
 	BUILD=$(BUILD) sh bench/interop.sh
