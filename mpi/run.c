@@ -40,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "mpi/mpi_internal.h"
@@ -320,6 +321,27 @@ static void ctx_free(rank_ctx_t *x)
     jobs_campaign_free(&x->c);
 }
 
+/* A broadcast from rank 0 of comm that may be waited for a long time (rank
+ * 0's validation and parameter setup: minutes for PoRep; a node's first
+ * rank checking every parameter point). A blocking MPI_Bcast polls while it
+ * waits, and with mpi_yield_when_idle (the demo) that poll is a sched_yield
+ * loop the kernel bills as system time on a core the working rank needs (33
+ * of 41 s on 2 cores for a 36 s setup). So: a non-blocking broadcast, tested
+ * every 5 ms and asleep in between. */
+static void bcast_idle(void *buf, int count, MPI_Datatype type, MPI_Comm comm)
+{
+    MPI_Request req;
+    MPI_Ibcast(buf, count, type, 0, comm, &req);
+    const struct timespec nap = {0, 5 * 1000 * 1000};
+    for (;;) {
+        int done = 0;
+        MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+        if (done)
+            return;
+        nanosleep(&nap, NULL);
+    }
+}
+
 /* Phase 3's parameter load on one rank (MPI on the main thread: node is this
  * node's communicator). Returns like groth16_params_load, plus GM_EVERIFY (this
  * node's copy has another digest than rank 0's, or the file changed while the
@@ -360,7 +382,7 @@ static int load_params_node(rank_ctx_t *x, const wire_params_t *wp, MPI_Comm nod
             rc = gm_err_set(err, GM_EVERIFY, "%s: changed while it was being loaded", pp);
     }
     id.rc = rc;
-    MPI_Bcast(&id, (int)sizeof id, MPI_BYTE, 0, node);
+    bcast_idle(&id, (int)sizeof id, MPI_BYTE, node);
     if (node_rank == 0 || prior)
         return rc;
     if (id.rc)
@@ -612,7 +634,7 @@ int mpi_campaign_run(const char *campaign_path, const mpi_opts_t *opts, mpi_prog
         snprintf(ws.msg, sizeof ws.msg, "%s", e.msg);
         tlen = text ? strlen(text) + 1 : 0;
     }
-    MPI_Bcast(&ws, (int)sizeof ws, MPI_BYTE, 0, comm);
+    bcast_idle(&ws, (int)sizeof ws, MPI_BYTE, comm);
     MPI_Bcast(&tlen, 1, MPI_UINT64_T, 0, comm);
     MPI_Bcast(&wp, (int)sizeof wp, MPI_BYTE, 0, comm);
     if (ws.code) {
