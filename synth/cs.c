@@ -28,15 +28,16 @@ void cs_fail(cs_t *cs, int code, const char *fmt, ...)
     va_end(ap);
 }
 
-/* Grows a gm_alloc'ed array to hold at least `need` elements of `size`
- * bytes, doubling. Returns false (array untouched) when memory runs out. */
-static bool grow(void **p, uint64_t *cap, uint64_t need, size_t size)
+bool synth_grow(void **p, uint64_t *cap, uint64_t need, size_t size, uint64_t first)
 {
     if (need <= *cap)
         return true;
-    uint64_t ncap = *cap ? *cap : 64;
-    while (ncap < need)
-        ncap *= 2;
+    uint64_t ncap = need;
+    if (first) {
+        ncap = *cap ? *cap : first;
+        while (ncap < need)
+            ncap *= 2;
+    }
     if (ncap > SIZE_MAX / size)
         return false;
     void *np = gm_alloc((size_t)(ncap * size));
@@ -103,25 +104,6 @@ void cs_destroy(cs_t *cs)
 
 cs_mode_t cs_mode(const cs_t *cs) { return cs->mode; }
 
-/* grow to exactly need elements (no rounding); true when *cap >= need */
-static bool grow_exact(void **p, uint64_t *cap, uint64_t need, size_t size)
-{
-    if (need <= *cap)
-        return true;
-    if (need > SIZE_MAX / size)
-        return false;
-    void *np = gm_alloc((size_t)(need * size));
-    if (!np)
-        return false;
-    if (*p) {
-        memcpy(np, *p, (size_t)(*cap * size));
-        gm_free(*p);
-    }
-    *p = np;
-    *cap = need;
-    return true;
-}
-
 void cs_reserve(cs_t *cs, uint64_t n_aux, uint64_t n_inputs)
 {
     if (!cs->store || cs->err_code)
@@ -129,8 +111,8 @@ void cs_reserve(cs_t *cs, uint64_t n_aux, uint64_t n_inputs)
     /* Exactly the counts asked for, not rounded up to a power of two: a
      * 512 MiB partition's 4.42 M aux values take 135 MiB, not 256 MiB. A
      * synthesis that outgrows the hint grows by doubling from there. */
-    if (!grow_exact((void **)&cs->aux, &cs->aux_cap, n_aux, sizeof(fr_t)) ||
-        !grow_exact((void **)&cs->inputs, &cs->inputs_cap, n_inputs, sizeof(fr_t)))
+    if (!synth_grow((void **)&cs->aux, &cs->aux_cap, n_aux, sizeof(fr_t), 0) ||
+        !synth_grow((void **)&cs->inputs, &cs->inputs_cap, n_inputs, sizeof(fr_t), 0))
         cs_fail(cs, GM_ENOMEM, "cs_reserve: out of memory for %llu aux values",
                 (unsigned long long)n_aux);
 }
@@ -157,7 +139,8 @@ cs_var_t cs_alloc(cs_t *cs, const fr_t *value)
         return CS_ONE;
     }
     if (cs->store) {
-        if (cs->n_aux >= cs->aux_cap && !grow((void **)&cs->aux, &cs->aux_cap, cs->n_aux + 1, sizeof(fr_t))) {
+        if (cs->n_aux >= cs->aux_cap &&
+            !synth_grow((void **)&cs->aux, &cs->aux_cap, cs->n_aux + 1, sizeof(fr_t), 64)) {
             cs_fail(cs, GM_ENOMEM, "cs_alloc: out of memory at aux variable %llu",
                     (unsigned long long)cs->n_aux);
             return CS_ONE;
@@ -181,7 +164,7 @@ cs_var_t cs_alloc_input(cs_t *cs, const fr_t *value)
         return CS_ONE;
     }
     if (cs->store) {
-        if (!grow((void **)&cs->inputs, &cs->inputs_cap, cs->n_inputs + 1, sizeof(fr_t))) {
+        if (!synth_grow((void **)&cs->inputs, &cs->inputs_cap, cs->n_inputs + 1, sizeof(fr_t), 64)) {
             cs_fail(cs, GM_ENOMEM, "cs_alloc_input: out of memory");
             return CS_ONE;
         }
@@ -253,7 +236,7 @@ static void terms_push(cs_t *cs, cs_terms_t *ts, cs_var_t v, const fr_t *c)
 {
     if (ts->n == ts->cap) {
         uint64_t cap = ts->cap;
-        if (!grow((void **)&ts->t, &cap, (uint64_t)ts->n + 1, sizeof(cs_term_t))) {
+        if (!synth_grow((void **)&ts->t, &cap, (uint64_t)ts->n + 1, sizeof(cs_term_t), 64)) {
             cs_fail(cs, GM_ENOMEM, "cs_term: out of memory");
             return;
         }
@@ -401,7 +384,7 @@ void cs_arena_release(cs_t *cs, size_t mark)
 static bool arena_reserve(cs_t *cs, size_t need)
 {
     uint64_t cap = cs->arena_cap;
-    if (!grow((void **)&cs->arena, &cap, need, sizeof(cs_term_t))) {
+    if (!synth_grow((void **)&cs->arena, &cap, need, sizeof(cs_term_t), 64)) {
         cs_fail(cs, GM_ENOMEM, "cs_lc: out of memory for %zu arena terms", need);
         return false;
     }

@@ -20,25 +20,6 @@
 
 #include "synth/synth_internal.h"
 
-static bool grow_u64(void **p, uint64_t *cap, uint64_t need, size_t size)
-{
-    if (need <= *cap)
-        return true;
-    uint64_t ncap = *cap ? *cap : 1024;
-    while (ncap < need)
-        ncap *= 2;
-    void *np = gm_alloc((size_t)(ncap * size));
-    if (!np)
-        return false;
-    if (*p) {
-        memcpy(np, *p, (size_t)(*cap * size));
-        gm_free(*p);
-    }
-    *p = np;
-    *cap = ncap;
-    return true;
-}
-
 /* ---- coefficient table ----------------------------------------------------------- */
 
 static uint32_t fr_hash(const fr_t *c)
@@ -82,7 +63,7 @@ uint32_t cs_rec_coeff(cs_t *cs, const fr_t *c)
         }
     }
     uint64_t cap = r->coeffs_cap;
-    if (!grow_u64((void **)&r->coeffs, &cap, (uint64_t)r->n_coeffs + 1, sizeof(fr_t))) {
+    if (!synth_grow((void **)&r->coeffs, &cap, (uint64_t)r->n_coeffs + 1, sizeof(fr_t), 1024)) {
         cs_fail(cs, GM_ENOMEM, "shape: out of memory for coefficient %u", r->n_coeffs);
         return UINT32_MAX;
     }
@@ -108,13 +89,13 @@ uint32_t cs_rec_coeff(cs_t *cs, const fr_t *c)
 
 static bool rec_matrix_row(cs_t *cs, cs_rec_matrix_t *m, const cs_term_t *t, uint32_t n)
 {
-    if (!grow_u64((void **)&m->row_ptr, &m->rows_cap, m->rows + 2, sizeof(uint64_t)))
+    if (!synth_grow((void **)&m->row_ptr, &m->rows_cap, m->rows + 2, sizeof(uint64_t), 1024))
         return false;
     if (m->rows == 0)
         m->row_ptr[0] = 0;
     uint64_t cap_col = m->nnz_cap, cap_coeff = m->nnz_cap;
-    if (!grow_u64((void **)&m->col, &cap_col, m->nnz + n, sizeof(uint32_t)) ||
-        !grow_u64((void **)&m->coeff, &cap_coeff, m->nnz + n, sizeof(uint32_t)))
+    if (!synth_grow((void **)&m->col, &cap_col, m->nnz + n, sizeof(uint32_t), 1024) ||
+        !synth_grow((void **)&m->coeff, &cap_coeff, m->nnz + n, sizeof(uint32_t), 1024))
         return false;
     m->nnz_cap = cap_col < cap_coeff ? cap_col : cap_coeff;
     for (uint32_t i = 0; i < n; i++) {
