@@ -17,6 +17,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_
 command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 0; }
 T=$(mktemp -d /tmp/gm-dom.XXXXXX); trap 'rm -rf "$T"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
+. "$(cd "$(dirname "$0")" && pwd)/lib/journal.sh"
 SPLIT='synthetic:pack:1 l3:2 core:1 pu:1'
 
 mk() { # mk NAME OUTDIR DOMAINS TOPOLOGY
@@ -43,18 +44,7 @@ if command -v mpirun >/dev/null; then
 else
   echo "note: no mpirun, 2-rank case skipped"
 fi
-want=""
-for d in $dirs; do
-  n=$(ls "$T/$d/proofs" | grep -c '\.proof$')
-  [ "$n" -eq 8 ] || fail "$d: $n proof files, expected 8"
-  for p in "$T/$d"/proofs/*.proof; do
-    "$BIN" verify --vk "$T/params/test-synthetic-64.vk" --proof "$p" --inputs "${p%.proof}.public.json" >/dev/null \
-      || fail "$p does not verify"
-  done
-  s=$(cd "$T/$d/proofs" && for f in *.public.json; do echo "$f $(tr -d ' \n' < "$f")"; done | md5sum)
-  [ -z "$want" ] || [ "$s" = "$want" ] || fail "$d: other units or public inputs than out1"
-  want=$s
-done
+same_proofs "$T/params/test-synthetic-64.vk" 8 $(for d in $dirs; do echo "$T/$d"; done)
 # report.json: per rank, prepare_domains and one prepare entry per domain
 # used (domain index, threads = the domain's cores, units adding up to the
 # rank's units), and the topology the rank planned on.

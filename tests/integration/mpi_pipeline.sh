@@ -11,6 +11,7 @@ BIN=$(cd "$(dirname "$BUILD/grothmpi")" && pwd)/grothmpi
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 T=$(mktemp -d /tmp/gm-pipe.XXXXXX); trap 'rm -rf "$T"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
+. "$(cd "$(dirname "$0")" && pwd)/lib/journal.sh"
 
 mk() { # mk NAME OUTDIR DEPTH
 cat > "$T/$1.json" <<JSON
@@ -33,18 +34,7 @@ else
   echo "note: no mpirun, 2-rank case skipped"
   dirs="out0 out1 out3"
 fi
-want=""
-for d in $dirs; do
-  n=$(ls "$T/$d/proofs" | grep -c '\.proof$')
-  [ "$n" -eq 8 ] || fail "$d: $n proof files, expected 8"
-  for p in "$T/$d"/proofs/*.proof; do
-    "$BIN" verify --vk "$T/params/test-synthetic-64.vk" --proof "$p" --inputs "${p%.proof}.public.json" >/dev/null \
-      || fail "$p does not verify"
-  done
-  s=$(cd "$T/$d/proofs" && for f in *.public.json; do echo "$f $(tr -d ' \n' < "$f")"; done | md5sum)
-  [ -z "$want" ] || [ "$s" = "$want" ] || fail "$d: other units or public inputs than out0"
-  want=$s
-done
+same_proofs "$T/params/test-synthetic-64.vk" 8 $(for d in $dirs; do echo "$T/$d"; done)
 # the depth used is in report.json, per rank
 for x in "out0 0" "out1 1" "out3 3"; do
   set -- $x

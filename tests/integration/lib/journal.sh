@@ -1,6 +1,7 @@
-# tests/integration/lib/journal.sh — sourced by the campaign fault tests:
-# how many units a campaign's journal holds, waiting for progress, and the
-# consistency check every fault test ends with. The caller defines fail().
+# tests/integration/lib/journal.sh — sourced by the campaign tests: how many
+# units a campaign's journal holds, waiting for progress, the consistency
+# check every fault test ends with, and the "same valid proofs" comparison of
+# campaign variants. The caller defines fail() and BIN.
 
 # ndone DIR: the number of "done" lines in DIR/journal (0 before it exists)
 ndone() { n=$(grep -c '^done ' "$1/journal" 2>/dev/null || true); echo "${n:-0}"; }
@@ -28,4 +29,22 @@ consistent() {
   done < "$1.lines"
   [ "${2:-}" = orphans-ok ] || [ "$(ls "$1/proofs" | grep -c '\.proof$')" -eq "$(ndone "$1")" ] \
     || fail "$1: proof files without a journal line"
+}
+
+# same_proofs VK COUNT DIR...: each DIR/proofs holds COUNT proofs, every one
+# verifies with VK, and all DIRs hold the same units with the same public
+# inputs (the first DIR is the reference).
+same_proofs() {
+  vk=$1; count=$2; shift 2
+  want=""; first=$1
+  for d in "$@"; do
+    n=$(ls "$d/proofs" | grep -c '\.proof$')
+    [ "$n" -eq "$count" ] || fail "$d: $n proof files, expected $count"
+    for p in "$d"/proofs/*.proof; do
+      "$BIN" verify --vk "$vk" --proof "$p" --inputs "${p%.proof}.public.json" >/dev/null || fail "$p does not verify"
+    done
+    s=$(cd "$d/proofs" && for f in *.public.json; do echo "$f $(tr -d ' \n' < "$f")"; done | md5sum)
+    [ -z "$want" ] || [ "$s" = "$want" ] || fail "$d: other units or public inputs than $first"
+    want=$s
+  done
 }
