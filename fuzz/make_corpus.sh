@@ -54,7 +54,7 @@ cut_bytes "$vk" 0 48 >"$tmp/a"; put ff 0 "$tmp/a" fp-be
 cut_bytes "$vk" 48 48 >"$tmp/a"; put ff 1 "$tmp/a" fp-le
 # Fr values: the shape's coefficient table (32 bytes LE each, after the header).
 idlen=$(od -An -tu4 -j8 -N4 "$tmp/p/test-synthetic-8.shape" | tr -d ' ')
-off=$((12 + idlen + 32 + 4 + 64))
+off=$((((12 + idlen + 7) / 8) * 8 + 40 + 64))  # padded header, counts, reserved, then coefficient 2
 cut_bytes "$tmp/p/test-synthetic-8.shape" $off 32 >"$tmp/a"; put ff 3 "$tmp/a" fr-le
 put ff 2 "$tmp/a" fr-be
 put ff 4 "$tmp/a" fr-le-mod

@@ -133,7 +133,8 @@ static void note(mpi_progress_fn fn, void *arg, const char *text)
     fn(arg, &p);
 }
 
-/* Generates the test parameters of c when any cache file is missing. */
+/* Generates the test parameters of c when any cache file is missing, and
+ * records the shape again when its file is in an older format. */
 static int ensure_params(const jobs_campaign_t *c, unsigned threads, mpi_progress_fn fn, void *arg, err_t *err)
 {
     char pp[JOBS_PATH_LEN + 80], vp[JOBS_PATH_LEN + 80], sp[JOBS_PATH_LEN + 80], rp[JOBS_PATH_LEN + 80];
@@ -141,8 +142,22 @@ static int ensure_params(const jobs_campaign_t *c, unsigned threads, mpi_progres
     snprintf(vp, sizeof vp, "%s/%s.vk", c->params_dir, c->circuit.id);
     snprintf(sp, sizeof sp, "%s/%s.shape", c->params_dir, c->circuit.id);
     snprintf(rp, sizeof rp, "%s/%s.setup", c->params_dir, c->circuit.id);
-    if (access(pp, F_OK) == 0 && access(vp, F_OK) == 0 && access(sp, F_OK) == 0)
+    bool have_keys = access(pp, F_OK) == 0 && access(vp, F_OK) == 0;
+    if (have_keys && cs_shape_cached(c->params_dir, c->circuit.id))
         return 0;
+    if (have_keys && access(sp, F_OK) == 0) {
+        /* A shape in an older file format: the parameters are still the
+         * circuit's, only the shape is recorded again (it is deterministic). */
+        char line[JOBS_PATH_LEN + 200];
+        snprintf(line, sizeof line, "setup: %s is in an older format; recording it again", sp);
+        note(fn, arg, line);
+        cs_shape_t *shape = NULL;
+        int rc = groth16_circuit_shape(&shape, &c->circuit, err);
+        if (!rc)
+            rc = cs_shape_save(shape, c->params_dir, c->circuit.id, err);
+        cs_shape_free(shape);
+        return rc;
+    }
     if (!c->setup_auto)
         return gm_err_set(err, GM_EINVAL, "%s: params: '%s' is incomplete (need %s.params, .vk, .shape)",
                           c->file[0] ? c->file : "campaign", c->params_dir, c->circuit.id);

@@ -4,21 +4,29 @@
  * numbering), the cache file, and the sparse products a = A·z, b = B·z,
  * c = C·z.
  *
- * File format (all integers little-endian), written atomically:
- *   "GMSHAPE1", u32 id_len, id bytes,
- *   u64 n_constraints, n_rows, n_inputs, n_aux, u32 n_coeffs,
+ * File format 2 (all integers little-endian), written atomically and
+ * loaded by mmap (the matrices are used where they lie in the file):
+ *   "GMSHAPE2", u32 id_len, id bytes, zero padding to a multiple of 8,
+ *   u64 n_constraints, n_rows, n_inputs, n_aux, u32 n_coeffs, u32 0,
  *   n_coeffs x 32 bytes (canonical Fr, little-endian),
  *   for A, B, C: u64 nnz, (n_rows + 1) x u64 row_ptr, nnz x u32 col,
  *                nnz x u32 coeff id.
+ * Format 1 ("GMSHAPE1", no padding) was read into memory; a format-1 file
+ * is refused with a message saying how to record it again, and the
+ * campaign runner re-records it by itself (cs_shape_cached).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "synth/synth_internal.h"
+
+/* The file's integers are little-endian and mapped as they are. */
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the shape file is mapped in place: little-endian hosts only");
 
 /* ---- coefficient table ----------------------------------------------------------- */
 
@@ -197,7 +205,9 @@ void cs_shape_free(cs_shape_t *sh)
 {
     if (!sh)
         return;
-    for (int s = 0; s < 3; s++) {
+    if (sh->map)
+        munmap(sh->map, sh->map_bytes);
+    for (int s = 0; !sh->map && s < 3; s++) {
         gm_free(sh->m[s].row_ptr);
         gm_free(sh->m[s].col);
         gm_free(sh->m[s].coeff);
@@ -214,7 +224,7 @@ uint64_t cs_shape_nnz(const cs_shape_t *sh, int m)
 
 /* ---- the cache file ------------------------------------------------------------------ */
 
-static const char SHAPE_MAGIC[8] = {'G', 'M', 'S', 'H', 'A', 'P', 'E', '1'};
+static const char SHAPE_MAGIC[8] = {'G', 'M', 'S', 'H', 'A', 'P', 'E', '2'};
 
 static int check_id(const char *id, err_t *err)
 {
@@ -234,6 +244,13 @@ static int check_id(const char *id, err_t *err)
 
 static bool wr(FILE *f, const void *p, size_t n) { return n == 0 || fwrite(p, 1, n, f) == n; }
 
+/* Bytes from the start of the file to the header's counts: magic, id
+ * length, id, zero padding to a multiple of 8. Every later field then
+ * starts on a multiple of 8 (the coefficients are 32 bytes each, a matrix
+ * takes 8 + 8 (n_rows + 1) + 8 nnz bytes), so the mapped row pointers are
+ * aligned u64 and the columns and ids aligned u32. */
+static uint64_t header_bytes(uint32_t id_len) { return (12 + (uint64_t)id_len + 7) & ~(uint64_t)7; }
+
 int cs_shape_save(const cs_shape_t *sh, const char *dir, const char *id, err_t *err)
 {
     int rc = check_id(id, err);
@@ -248,9 +265,11 @@ int cs_shape_save(const cs_shape_t *sh, const char *dir, const char *id, err_t *
         return gm_err_set(err, GM_EIO, "%s: cannot create: %s", tmp, strerror(errno));
     bool ok = wr(f, SHAPE_MAGIC, 8);
     uint32_t id_len = (uint32_t)strlen(id);
-    ok = ok && wr(f, &id_len, 4) && wr(f, id, id_len);
+    static const uint8_t zeros[8];
+    ok = ok && wr(f, &id_len, 4) && wr(f, id, id_len) && wr(f, zeros, header_bytes(id_len) - 12 - id_len);
     uint64_t hdr[4] = {sh->n_constraints, sh->n_rows, sh->n_inputs, sh->n_aux};
-    ok = ok && wr(f, hdr, sizeof hdr) && wr(f, &sh->n_coeffs, 4);
+    uint32_t reserved = 0;
+    ok = ok && wr(f, hdr, sizeof hdr) && wr(f, &sh->n_coeffs, 4) && wr(f, &reserved, 4);
     for (uint32_t i = 0; ok && i < sh->n_coeffs; i++) {
         uint8_t b[32];
         fr_to_bytes_le(b, &sh->coeffs[i]);
@@ -286,16 +305,138 @@ int cs_shape_save(const cs_shape_t *sh, const char *dir, const char *id, err_t *
     return 0;
 }
 
-static bool rd(FILE *f, void *p, size_t n) { return n == 0 || fread(p, 1, n, f) == n; }
-
-/* Bytes of the file (size bytes long) not read yet. Every count the header
- * or a matrix claims is checked against this before anything is reserved
- * for it, so a short file cannot make the loader hold more than its own
- * size (fuzz finding F1, docs/reliability.md). */
-static uint64_t left_in(FILE *f, uint64_t size)
+bool cs_shape_cached(const char *dir, const char *id)
 {
-    off_t pos = ftello(f);
-    return pos < 0 || (uint64_t)pos > size ? 0 : size - (uint64_t)pos;
+    char path[4200], magic[8];
+    if (check_id(id, &(err_t){0}) || (size_t)snprintf(path, sizeof path, "%s/%s.shape", dir, id) >= sizeof path)
+        return false;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    bool ok = fread(magic, 1, 8, f) == 8 && memcmp(magic, SHAPE_MAGIC, 8) == 0;
+    fclose(f);
+    return ok;
+}
+
+/* The mapped file as the loader walks it: every count is checked against
+ * the bytes left before a pointer is formed from it, so a short or lying
+ * file is a format error, never a read past the mapping (fuzz finding F1,
+ * docs/reliability.md, was the fread loader's version of this). */
+typedef struct {
+    const uint8_t *p;
+    uint64_t off, size;
+} cursor_t;
+
+static const void *take(cursor_t *c, uint64_t n)
+{
+    if (n > c->size - c->off)
+        return NULL;
+    const void *at = c->p + c->off;
+    c->off += n;
+    return at;
+}
+
+static int load_coeffs(cs_shape_t *sh, cursor_t *c, const char *path, err_t *err)
+{
+    if ((uint64_t)sh->n_coeffs * 32 > c->size - c->off)
+        return gm_err_set(err, GM_EFORMAT, "%s: header: n_coeffs %u needs %llu bytes, the file has %llu left", path,
+                          sh->n_coeffs, (unsigned long long)sh->n_coeffs * 32,
+                          (unsigned long long)(c->size - c->off));
+    sh->coeffs = gm_alloc((size_t)sh->n_coeffs * sizeof(fr_t));
+    if (!sh->coeffs)
+        return gm_err_set(err, GM_ENOMEM, "%s: out of memory for %u coefficients", path, sh->n_coeffs);
+    for (uint32_t i = 0; i < sh->n_coeffs; i++)
+        if (fr_from_bytes_le(&sh->coeffs[i], take(c, 32)) != 0)
+            return gm_err_set(err, GM_EFORMAT, "%s: coefficient %u: not below the modulus", path, i);
+    /* synth.h promises coefficients 0 and 1 are 1 and -1; cs_shape_abc
+     * adds / subtracts for those ids without looking at the table (F3). */
+    fr_t minus_one;
+    fr_neg(&minus_one, &FR_ONE);
+    if (!fr_eq(&sh->coeffs[0], &FR_ONE) || !fr_eq(&sh->coeffs[1], &minus_one))
+        return gm_err_set(err, GM_EFORMAT, "%s: coefficient %d: must be %s", path,
+                          fr_eq(&sh->coeffs[0], &FR_ONE) ? 1 : 0, fr_eq(&sh->coeffs[0], &FR_ONE) ? "-1" : "1");
+    return 0;
+}
+
+/* Points matrix s at its bytes in the mapping and checks every index. */
+static int load_matrix(cs_shape_t *sh, int s, cursor_t *c, const char *path, err_t *err)
+{
+    const char *name = s == 0 ? "A" : s == 1 ? "B" : "C";
+    const uint64_t ncols = sh->n_inputs + sh->n_aux;
+    const uint64_t *pnnz = take(c, 8);
+    if (!pnnz || *pnnz > (1ULL << 40))
+        return gm_err_set(err, GM_EFORMAT, "%s: matrix %s: nnz truncated or too large", path, name);
+    const uint64_t nnz = *pnnz;
+    /* n_rows and nnz are at most 2^40: the sum cannot overflow. */
+    uint64_t need = (sh->n_rows + 1) * 8 + nnz * 8;
+    if (need > c->size - c->off)
+        return gm_err_set(err, GM_EFORMAT, "%s: matrix %s: nnz %llu and n_rows %llu need %llu bytes, the file has "
+                          "%llu left", path, name, (unsigned long long)nnz, (unsigned long long)sh->n_rows,
+                          (unsigned long long)need, (unsigned long long)(c->size - c->off));
+    cs_matrix_t *m = &sh->m[s];
+    /* const dropped: the mapping is read-only (PROT_READ); cs_matrix_t is
+     * shared with the recorder, which writes its own arrays. */
+    m->row_ptr = (uint64_t *)take(c, (sh->n_rows + 1) * 8);
+    m->col = (uint32_t *)take(c, nnz * 4);
+    m->coeff = (uint32_t *)take(c, nnz * 4);
+    if (m->row_ptr[0] != 0 || m->row_ptr[sh->n_rows] != nnz)
+        return gm_err_set(err, GM_EFORMAT, "%s: matrix %s: row pointers do not span 0..%llu", path, name,
+                          (unsigned long long)nnz);
+    for (uint64_t r = 0; r < sh->n_rows; r++)
+        if (m->row_ptr[r] > m->row_ptr[r + 1])
+            return gm_err_set(err, GM_EFORMAT, "%s: matrix %s: row pointer %llu decreases", path, name,
+                              (unsigned long long)r);
+    for (uint64_t k = 0; k < nnz; k++)
+        if (m->col[k] >= ncols || m->coeff[k] >= sh->n_coeffs)
+            return gm_err_set(err, GM_EFORMAT, "%s: matrix %s: term %llu: column %u or coefficient %u out of range",
+                              path, name, (unsigned long long)k, m->col[k], m->coeff[k]);
+    /* synth.h: columns sorted increasing within a row, no duplicates. */
+    for (uint64_t r = 0; r < sh->n_rows; r++)
+        for (uint64_t k = m->row_ptr[r] + 1; k < m->row_ptr[r + 1]; k++)
+            if (m->col[k - 1] >= m->col[k])
+                return gm_err_set(err, GM_EFORMAT, "%s: matrix %s: row %llu: columns %u, %u not increasing "
+                                  "(unsorted or duplicate)", path, name, (unsigned long long)r, m->col[k - 1],
+                                  m->col[k]);
+    return 0;
+}
+
+static int load_mapped(cs_shape_t *sh, cursor_t *c, const char *id, const char *path, err_t *err)
+{
+    const uint8_t *magic = take(c, 8);
+    if (!magic || memcmp(magic, SHAPE_MAGIC, 7) != 0)
+        return gm_err_set(err, GM_EFORMAT, "%s: magic: not a grothmpi shape file", path);
+    if (magic[7] != SHAPE_MAGIC[7])
+        return gm_err_set(err, GM_EFORMAT, "%s: magic: shape format %c, this build reads format %c: delete the file "
+                          "and run `grothmpi circuit shape` (or a campaign with setup auto) to record it again",
+                          path, magic[7], SHAPE_MAGIC[7]);
+    const uint32_t *id_len = take(c, 4);
+    if (!id_len || *id_len > 100 || !take(c, header_bytes(*id_len) - 12))
+        return gm_err_set(err, GM_EFORMAT, "%s: circuit id: truncated or longer than 100", path);
+    const char *fid = (const char *)c->p + 12;
+    if (*id_len != strlen(id) || memcmp(fid, id, *id_len) != 0)
+        return gm_err_set(err, GM_EFORMAT, "%s: circuit id: file holds '%.*s', expected '%s'", path, (int)*id_len,
+                          fid, id);
+    const uint64_t *hdr = take(c, 32);
+    const uint32_t *nc = take(c, 8);
+    if (!hdr || !nc)
+        return gm_err_set(err, GM_EFORMAT, "%s: header: truncated", path);
+    sh->n_constraints = hdr[0];
+    sh->n_rows = hdr[1];
+    sh->n_inputs = hdr[2];
+    sh->n_aux = hdr[3];
+    sh->n_coeffs = nc[0];
+    if (sh->n_rows != sh->n_constraints + sh->n_inputs || sh->n_inputs == 0 ||
+        sh->n_inputs + sh->n_aux > UINT32_MAX || sh->n_rows > (1ULL << 40) || sh->n_coeffs < 2 || nc[1] != 0)
+        return gm_err_set(err, GM_EFORMAT, "%s: header: inconsistent counts (rows %llu, constraints %llu, inputs "
+                          "%llu, aux %llu, coefficients %u, reserved %u)", path, (unsigned long long)sh->n_rows,
+                          (unsigned long long)sh->n_constraints, (unsigned long long)sh->n_inputs,
+                          (unsigned long long)sh->n_aux, sh->n_coeffs, nc[1]);
+    int rc = load_coeffs(sh, c, path, err);
+    for (int s = 0; !rc && s < 3; s++)
+        rc = load_matrix(sh, s, c, path, err);
+    if (!rc && c->off != c->size)
+        rc = gm_err_set(err, GM_EFORMAT, "%s: trailing bytes after matrix C", path);
+    return rc;
 }
 
 int cs_shape_load(cs_shape_t **out, const char *dir, const char *id, err_t *err)
@@ -307,155 +448,45 @@ int cs_shape_load(cs_shape_t **out, const char *dir, const char *id, err_t *err)
     char path[4096];
     if ((size_t)snprintf(path, sizeof path, "%s/%s.shape", dir, id) >= sizeof path)
         return gm_err_set(err, GM_EINVAL, "shape cache: directory name too long: %s", dir);
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
         return gm_err_set(err, GM_EIO, "%s: cannot open: %s", path, strerror(errno));
     struct stat st;
-    if (fstat(fileno(f), &st) != 0) {
+    if (fstat(fd, &st) != 0) {
         rc = gm_err_set(err, GM_EIO, "%s: cannot stat: %s", path, strerror(errno));
-        fclose(f);
+        close(fd);
         return rc;
     }
-    if (!S_ISREG(st.st_mode)) {
-        fclose(f);
-        return gm_err_set(err, GM_EIO, "%s: not a regular file", path);
+    if (!S_ISREG(st.st_mode) || st.st_size < 8) {
+        close(fd);
+        return gm_err_set(err, S_ISREG(st.st_mode) ? GM_EFORMAT : GM_EIO, "%s: %s", path,
+                          S_ISREG(st.st_mode) ? "magic: truncated" : "not a regular file");
     }
-    const uint64_t size = (uint64_t)st.st_size;
     cs_shape_t *sh = gm_calloc(1, sizeof *sh);
     if (!sh) {
-        fclose(f);
+        close(fd);
         return gm_err_set(err, GM_ENOMEM, "%s: out of memory", path);
     }
-    char magic[8], fid[101];
-    uint32_t id_len = 0;
-    uint64_t hdr[4];
-    if (!rd(f, magic, 8) || memcmp(magic, SHAPE_MAGIC, 8) != 0) {
-        rc = gm_err_set(err, GM_EFORMAT, "%s: magic: not a grothmpi shape file", path);
-        goto fail;
+    /* Mapped, not read: the matrices stay in the page cache, shared by the
+     * ranks of a node and reclaimable under pressure (a 32 GiB partition's
+     * shape is 9 GB). The file is replaced only by rename (cs_shape_save),
+     * so the mapped inode never changes under us. */
+    sh->map_bytes = (size_t)st.st_size;
+    sh->map = mmap(NULL, sh->map_bytes, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (sh->map == MAP_FAILED) {
+        sh->map = NULL;
+        cs_shape_free(sh);
+        return gm_err_set(err, GM_EIO, "%s: cannot map %llu bytes: %s", path, (unsigned long long)st.st_size,
+                          strerror(errno));
     }
-    if (!rd(f, &id_len, 4) || id_len > 100 || !rd(f, fid, id_len)) {
-        rc = gm_err_set(err, GM_EFORMAT, "%s: circuit id: truncated or longer than 100", path);
-        goto fail;
+    cursor_t c = {.p = sh->map, .off = 0, .size = sh->map_bytes};
+    if ((rc = load_mapped(sh, &c, id, path, err))) {
+        cs_shape_free(sh);
+        return rc;
     }
-    fid[id_len] = '\0';
-    if (strcmp(fid, id) != 0) {
-        rc = gm_err_set(err, GM_EFORMAT, "%s: circuit id: file holds '%s', expected '%s'", path, fid, id);
-        goto fail;
-    }
-    if (!rd(f, hdr, sizeof hdr) || !rd(f, &sh->n_coeffs, 4)) {
-        rc = gm_err_set(err, GM_EFORMAT, "%s: header: truncated", path);
-        goto fail;
-    }
-    sh->n_constraints = hdr[0];
-    sh->n_rows = hdr[1];
-    sh->n_inputs = hdr[2];
-    sh->n_aux = hdr[3];
-    if (sh->n_rows != sh->n_constraints + sh->n_inputs || sh->n_inputs == 0 ||
-        sh->n_inputs + sh->n_aux > UINT32_MAX || sh->n_rows > (1ULL << 40) || sh->n_coeffs < 2) {
-        rc = gm_err_set(err, GM_EFORMAT, "%s: header: inconsistent counts (rows %llu, constraints %llu, inputs %llu, "
-                        "aux %llu, coefficients %u)", path, (unsigned long long)sh->n_rows,
-                        (unsigned long long)sh->n_constraints, (unsigned long long)sh->n_inputs,
-                        (unsigned long long)sh->n_aux, sh->n_coeffs);
-        goto fail;
-    }
-    if ((uint64_t)sh->n_coeffs * 32 > left_in(f, size)) {
-        rc = gm_err_set(err, GM_EFORMAT, "%s: header: n_coeffs %u needs %llu bytes, the file has %llu left", path,
-                        sh->n_coeffs, (unsigned long long)sh->n_coeffs * 32, (unsigned long long)left_in(f, size));
-        goto fail;
-    }
-    sh->coeffs = gm_alloc((size_t)sh->n_coeffs * sizeof(fr_t));
-    if (!sh->coeffs) {
-        rc = gm_err_set(err, GM_ENOMEM, "%s: out of memory for %u coefficients", path, sh->n_coeffs);
-        goto fail;
-    }
-    for (uint32_t i = 0; i < sh->n_coeffs; i++) {
-        uint8_t b[32];
-        if (!rd(f, b, 32)) {
-            rc = gm_err_set(err, GM_EFORMAT, "%s: coefficient %u: truncated", path, i);
-            goto fail;
-        }
-        if (fr_from_bytes_le(&sh->coeffs[i], b) != 0) {
-            rc = gm_err_set(err, GM_EFORMAT, "%s: coefficient %u: not below the modulus", path, i);
-            goto fail;
-        }
-    }
-    /* synth.h promises coefficients 0 and 1 are 1 and -1; cs_shape_abc
-     * adds / subtracts for those ids without looking at the table (F3). */
-    fr_t minus_one;
-    fr_neg(&minus_one, &FR_ONE);
-    if (!fr_eq(&sh->coeffs[0], &FR_ONE) || !fr_eq(&sh->coeffs[1], &minus_one)) {
-        rc = gm_err_set(err, GM_EFORMAT, "%s: coefficient %d: must be %s", path,
-                        fr_eq(&sh->coeffs[0], &FR_ONE) ? 1 : 0, fr_eq(&sh->coeffs[0], &FR_ONE) ? "-1" : "1");
-        goto fail;
-    }
-    uint64_t ncols = sh->n_inputs + sh->n_aux;
-    for (int s = 0; s < 3; s++) {
-        const char *name = s == 0 ? "A" : s == 1 ? "B" : "C";
-        uint64_t nnz;
-        if (!rd(f, &nnz, 8) || nnz > (1ULL << 40)) {
-            rc = gm_err_set(err, GM_EFORMAT, "%s: matrix %s: nnz truncated or too large", path, name);
-            goto fail;
-        }
-        /* n_rows and nnz are at most 2^40: the sum cannot overflow. */
-        uint64_t need = (sh->n_rows + 1) * 8 + nnz * 8;
-        if (need > left_in(f, size)) {
-            rc = gm_err_set(err, GM_EFORMAT, "%s: matrix %s: nnz %llu and n_rows %llu need %llu bytes, the file has "
-                            "%llu left", path, name, (unsigned long long)nnz, (unsigned long long)sh->n_rows,
-                            (unsigned long long)need, (unsigned long long)left_in(f, size));
-            goto fail;
-        }
-        cs_matrix_t *m = &sh->m[s];
-        m->row_ptr = gm_alloc((size_t)(sh->n_rows + 1) * 8);
-        m->col = gm_alloc(nnz ? (size_t)nnz * 4 : 4);
-        m->coeff = gm_alloc(nnz ? (size_t)nnz * 4 : 4);
-        if (!m->row_ptr || !m->col || !m->coeff) {
-            rc = gm_err_set(err, GM_ENOMEM, "%s: matrix %s: out of memory for %llu terms", path, name,
-                            (unsigned long long)nnz);
-            goto fail;
-        }
-        if (!rd(f, m->row_ptr, (size_t)(sh->n_rows + 1) * 8) || !rd(f, m->col, (size_t)nnz * 4) ||
-            !rd(f, m->coeff, (size_t)nnz * 4)) {
-            rc = gm_err_set(err, GM_EFORMAT, "%s: matrix %s: truncated", path, name);
-            goto fail;
-        }
-        if (m->row_ptr[0] != 0 || m->row_ptr[sh->n_rows] != nnz) {
-            rc = gm_err_set(err, GM_EFORMAT, "%s: matrix %s: row pointers do not span 0..%llu", path, name,
-                            (unsigned long long)nnz);
-            goto fail;
-        }
-        for (uint64_t r = 0; r < sh->n_rows; r++)
-            if (m->row_ptr[r] > m->row_ptr[r + 1]) {
-                rc = gm_err_set(err, GM_EFORMAT, "%s: matrix %s: row pointer %llu decreases", path, name,
-                                (unsigned long long)r);
-                goto fail;
-            }
-        for (uint64_t k = 0; k < nnz; k++)
-            if (m->col[k] >= ncols || m->coeff[k] >= sh->n_coeffs) {
-                rc = gm_err_set(err, GM_EFORMAT, "%s: matrix %s: term %llu: column %u or coefficient %u out of range",
-                                path, name, (unsigned long long)k, m->col[k], m->coeff[k]);
-                goto fail;
-            }
-        /* synth.h: columns sorted increasing within a row, no duplicates. */
-        for (uint64_t r = 0; r < sh->n_rows; r++)
-            for (uint64_t k = m->row_ptr[r] + 1; k < m->row_ptr[r + 1]; k++)
-                if (m->col[k - 1] >= m->col[k]) {
-                    rc = gm_err_set(err, GM_EFORMAT, "%s: matrix %s: row %llu: columns %u, %u not increasing "
-                                    "(unsorted or duplicate)", path, name, (unsigned long long)r, m->col[k - 1],
-                                    m->col[k]);
-                    goto fail;
-                }
-    }
-    if (fgetc(f) != EOF) {
-        rc = gm_err_set(err, GM_EFORMAT, "%s: trailing bytes after matrix C", path);
-        goto fail;
-    }
-    fclose(f);
     *out = sh;
     return 0;
-fail:
-    fclose(f);
-    cs_shape_free(sh);
-    return rc;
 }
 
 /* ---- a, b, c = A·z, B·z, C·z --------------------------------------------------------

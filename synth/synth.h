@@ -200,6 +200,8 @@ typedef struct {
     uint32_t n_coeffs;
     fr_t *coeffs;
     cs_matrix_t m[3]; /* A, B, C */
+    void *map;        /* a loaded shape: the file's read-only mapping that m[] point into; NULL when recorded */
+    size_t map_bytes;
 } cs_shape_t;
 
 /* SHAPE mode, after synthesis: appends the input constraints, finalizes the
@@ -219,12 +221,21 @@ uint64_t cs_shape_nnz(const cs_shape_t *shape, int m);
 int cs_shape_save(const cs_shape_t *shape, const char *dir, const char *circuit_id, err_t *err)
     __attribute__((warn_unused_result));
 
-/* Loads dir/<circuit_id>.shape. Returns 0, GM_EINVAL (bad id), GM_EIO (cannot
- * read: a missing file is GM_EIO with errno's text), GM_EFORMAT (wrong magic,
- * another circuit id, a truncated file or an index out of range; err says
- * which field) or GM_ENOMEM. *out is NULL on failure. */
+/* Loads dir/<circuit_id>.shape by mapping it read-only: the matrices stay
+ * in the page cache (shared by the processes that load the same file, and
+ * reclaimable), only the coefficient table is allocated. Every index is
+ * checked once here, which reads the whole file. Returns 0, GM_EINVAL (bad
+ * id), GM_EIO (cannot open or map: a missing file is GM_EIO with errno's
+ * text), GM_EFORMAT (wrong magic or an older format version, another
+ * circuit id, a truncated file or an index out of range; err says which
+ * field) or GM_ENOMEM. *out is NULL on failure. The file must not be
+ * truncated in place while loaded (cs_shape_save replaces by rename). */
 int cs_shape_load(cs_shape_t **out, const char *dir, const char *circuit_id, err_t *err)
     __attribute__((warn_unused_result));
+
+/* True when dir/<circuit_id>.shape exists and is in this build's format
+ * (reads its magic only): false means it is to be recorded again. */
+bool cs_shape_cached(const char *dir, const char *circuit_id);
 
 /* a = A·z, b = B·z, c = C·z over all n_rows rows, z = (inputs, aux) as
  * cs_input_values/cs_aux_values give them (n_inputs and n_aux elements). The

@@ -409,6 +409,21 @@ Test(cs, shape_save_load_round_trip)
         cr_expect_eq(memcmp(back->m[s].coeff, sh->m[s].coeff, nnz * 4), 0);
     }
     cs_shape_free(back);
+    cr_expect(cs_shape_cached(dir, "test-circuit.v1"));
+    cr_expect(!cs_shape_cached(dir, "nope"));
+
+    /* a format-1 file (the magic's last byte) is refused, saying what to do */
+    char src0[128];
+    snprintf(src0, sizeof src0, "%s/test-circuit.v1.shape", dir);
+    FILE *f1 = fopen(src0, "r+b");
+    cr_assert_not_null(f1);
+    cr_assert_eq(fseek(f1, 7, SEEK_SET), 0);
+    fputc('1', f1);
+    fclose(f1);
+    cr_expect(!cs_shape_cached(dir, "test-circuit.v1"));
+    cr_expect_eq(cs_shape_load(&back, dir, "test-circuit.v1", &e), GM_EFORMAT);
+    cr_expect(strstr(e.msg, "shape format 1") && strstr(e.msg, "record it again"), "%s", e.msg);
+    cr_assert_eq(cs_shape_save(sh, dir, "test-circuit.v1", &e), 0, "%s", e.msg);
 
     /* another id, a missing file, a bad id, a damaged file */
     snprintf(path, sizeof path, "%s/other.shape", dir);

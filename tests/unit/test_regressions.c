@@ -41,14 +41,15 @@ static void put(buf_t *w, const void *p, size_t n)
 static void put_u32(buf_t *w, uint32_t v) { put(w, &v, 4); }   /* the shape file is host (LE) order */
 static void put_u64(buf_t *w, uint64_t v) { put(w, &v, 8); }
 
-/* A shape file header as synth/shape.c writes it: magic, id, n_constraints,
- * n_rows, n_inputs, n_aux, n_coeffs, then coefficient 0 (= 1) and 1 (= -1)
- * as 32 bytes little-endian. */
+/* A shape file header as synth/shape.c writes it (format 2): magic, id (4
+ * bytes, so no padding), n_constraints, n_rows, n_inputs, n_aux, n_coeffs,
+ * a reserved 0, then coefficient 0 (= 1) and 1 (= -1) as 32 bytes
+ * little-endian. */
 static void shape_header(buf_t *w, uint64_t n_constraints, uint64_t n_rows, uint64_t n_inputs, uint64_t n_aux,
                          uint32_t n_coeffs, int coeff1_is_two)
 {
     w->n = 0;
-    put(w, "GMSHAPE1", 8);
+    put(w, "GMSHAPE2", 8);
     put_u32(w, 4);
     put(w, "regr", 4);
     put_u64(w, n_constraints);
@@ -56,6 +57,7 @@ static void shape_header(buf_t *w, uint64_t n_constraints, uint64_t n_rows, uint
     put_u64(w, n_inputs);
     put_u64(w, n_aux);
     put_u32(w, n_coeffs);
+    put_u32(w, 0);
     uint8_t b[32];
     fr_to_bytes_le(b, &FR_ONE);
     put(w, b, 32);
