@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -83,6 +84,24 @@ static void mem_account(size_t n)
  */
 #define ALLOC_HEADER 64
 
+/*
+ * Large arrays (witness values, a/b/c and NTT vectors, MSM scalars, shapes
+ * being recorded) are advised as transparent huge pages: the kernel's
+ * default here is THP on madvise only, and 4 KiB pages cost one fault per
+ * page on first touch and a TLB miss on most random reads of a multi-GB
+ * array (A·z reads z through column indices). Only the 2 MiB-aligned inside
+ * of the block is advised; a refusal (THP off) changes nothing.
+ */
+#define HUGE_ADVISE_MIN ((size_t)8 << 20)
+#define HUGE_PAGE ((uintptr_t)2 << 20)
+
+static void advise_huge(void *p, size_t n)
+{
+    uintptr_t lo = ((uintptr_t)p + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1), hi = ((uintptr_t)p + n) & ~(HUGE_PAGE - 1);
+    if (hi > lo)
+        (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+}
+
 static void *alloc_with_header(size_t n, int flags)
 {
     if (n > SIZE_MAX - ALLOC_HEADER)
@@ -92,6 +111,8 @@ static void *alloc_with_header(size_t n, int flags)
         return NULL;
     memcpy(p, &n, sizeof n);
     mem_account(n);
+    if (n >= HUGE_ADVISE_MIN)
+        advise_huge(p, n + ALLOC_HEADER);
     return p + ALLOC_HEADER;
 }
 
