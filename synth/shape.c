@@ -413,6 +413,12 @@ static int load_mapped(cs_shape_t *sh, cursor_t *c, const char *id, const char *
     if (!id_len || *id_len > 100 || !take(c, header_bytes(*id_len) - 12))
         return gm_err_set(err, GM_EFORMAT, "%s: circuit id: truncated or longer than 100", path);
     const char *fid = (const char *)c->p + 12;
+    /* The padding is zero, as cs_shape_save writes it: a file loads only if
+     * saving it again gives the same bytes (fuzz finding F7). */
+    for (uint64_t k = 12 + *id_len; k < header_bytes(*id_len); k++)
+        if (c->p[k] != 0)
+            return gm_err_set(err, GM_EFORMAT, "%s: circuit id: padding byte %llu is not 0", path,
+                              (unsigned long long)k);
     if (*id_len != strlen(id) || memcmp(fid, id, *id_len) != 0)
         return gm_err_set(err, GM_EFORMAT, "%s: circuit id: file holds '%.*s', expected '%s'", path, (int)*id_len,
                           fid, id);

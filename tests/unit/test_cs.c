@@ -425,6 +425,17 @@ Test(cs, shape_save_load_round_trip)
     cr_expect(strstr(e.msg, "shape format 1") && strstr(e.msg, "record it again"), "%s", e.msg);
     cr_assert_eq(cs_shape_save(sh, dir, "test-circuit.v1", &e), 0, "%s", e.msg);
 
+    /* fuzz finding F7: a non-zero padding byte after the id (15 bytes: 12 +
+     * 15 = 27, padded to 32) loaded, and did not save back to the same file */
+    f1 = fopen(src0, "r+b");
+    cr_assert_not_null(f1);
+    cr_assert_eq(fseek(f1, 28, SEEK_SET), 0);
+    fputc(0x1f, f1);
+    fclose(f1);
+    cr_expect_eq(cs_shape_load(&back, dir, "test-circuit.v1", &e), GM_EFORMAT);
+    cr_expect(strstr(e.msg, "padding byte 28 is not 0"), "%s", e.msg);
+    cr_assert_eq(cs_shape_save(sh, dir, "test-circuit.v1", &e), 0, "%s", e.msg);
+
     /* another id, a missing file, a bad id, a damaged file */
     snprintf(path, sizeof path, "%s/other.shape", dir);
     cr_expect_eq(cs_shape_load(&back, dir, "nope", &e), GM_EIO);
