@@ -3,12 +3,9 @@
 # with one clear message naming the file, key and value, on 1 and 2 ranks,
 # and no rank hangs (every run is under a timeout).
 set -eu
-BUILD=${BUILD:-build}
-BIN=$(cd "$(dirname "$BUILD/grothmpi")" && pwd)/grothmpi
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-command -v mpirun >/dev/null || { echo "SKIP: no mpirun"; exit 0; }
-T=$(mktemp -d /tmp/gm-bad.XXXXXX); trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib/common.sh"
+need mpirun
+gm_tmp bad
 cd "$T"
 
 # expect NAME NP PATTERN: the run fails, stderr has exactly one grothmpi line matching PATTERN

@@ -5,12 +5,9 @@
 # 2 KiB PoRep sector from a synthetic C1 holds; the same C1 with another
 # comm_r fails and the error names the unit; a bad mode is refused.
 set -eu
-BUILD=${BUILD:-build}
-BIN=$(cd "$(dirname "$BUILD/grothmpi")" && pwd)/grothmpi
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 0; }
-T=$(mktemp -d /tmp/gm-check.XXXXXX); trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib/common.sh"
+need python3
+gm_tmp check
 
 cat > "$T/t.json" <<'JSON'
 {"name": "chk", "mode": "check", "circuit": "test-synthetic", "constraints": 256,

@@ -11,12 +11,9 @@
 # form, is refused naming file, key and value. (Role claiming and the
 # domain count check: tests/unit/test_report.c, suite pipeline.)
 set -eu
-BUILD=${BUILD:-build}
-BIN=$(cd "$(dirname "$BUILD/grothmpi")" && pwd)/grothmpi
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 0; }
-T=$(mktemp -d /tmp/gm-dom.XXXXXX); trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib/common.sh"
+need python3
+gm_tmp dom
 . "$(cd "$(dirname "$0")" && pwd)/lib/journal.sh"
 SPLIT='synthetic:pack:1 l3:2 core:1 pu:1'
 

@@ -10,19 +10,14 @@
 # exactly the journaled units and completes; every proof verifies. Skips
 # (exit 0, with a message) without root or network namespaces.
 set -eu
-BUILD=${BUILD:-build}
-BIN=$(cd "$(dirname "$BUILD/grothmpi")" && pwd)/grothmpi
+. "$(dirname "$0")/lib/common.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
 P=gmn; NET=10.80.0
-command -v mpirun >/dev/null || { echo "SKIP: no mpirun"; exit 0; }
-[ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root for network namespaces"; exit 0; }
-if ! ip netns add gm-probe.$$ 2>/dev/null; then echo "SKIP: network namespaces unavailable"; exit 0; fi
-ip netns del gm-probe.$$
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+need mpirun
+need_netns
 T=$(mktemp -d /tmp/gm-nodelost.XXXXXX)
 cleanup() { sh "$HERE/netns/netns-down.sh" $P $NET; rm -rf "$T"; }
 trap cleanup EXIT
-fail() { echo "FAIL: $*"; exit 1; }
 . "$HERE/lib/journal.sh"
 sh "$HERE/netns/netns-down.sh" $P $NET # leftovers of a killed run
 sh "$HERE/netns/netns-up.sh" 3 $P $NET

@@ -11,14 +11,11 @@
 #    and every proof verifies.
 # Needs root and mount namespaces (unshare -m); skips otherwise.
 set -eu
-BUILD=${BUILD:-build}
-BIN=$(cd "$(dirname "$BUILD/grothmpi")" && pwd)/grothmpi
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-command -v mpirun >/dev/null || { echo "SKIP: no mpirun"; exit 0; }
+. "$(dirname "$0")/lib/common.sh"
+need mpirun
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root (mounts)"; exit 0; }
 unshare -m true 2>/dev/null || { echo "SKIP: no mount namespaces"; exit 0; }
-T=$(mktemp -d /tmp/gm-outfault.XXXXXX); trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+gm_tmp outfault
 cd "$T"
 N=24
 "$BIN" setup --circuit test-mul --out params --seed 00000000000000000000000000000000000000000000000000000000000000d4 > /dev/null

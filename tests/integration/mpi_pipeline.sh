@@ -6,11 +6,8 @@
 # (How the memory budget lowers the depth: tests/unit/test_report.c, suite
 # pipeline.)
 set -eu
-BUILD=${BUILD:-build}
-BIN=$(cd "$(dirname "$BUILD/grothmpi")" && pwd)/grothmpi
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-T=$(mktemp -d /tmp/gm-pipe.XXXXXX); trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib/common.sh"
+gm_tmp pipe
 . "$(cd "$(dirname "$0")" && pwd)/lib/journal.sh"
 
 mk() { # mk NAME OUTDIR DEPTH

@@ -11,15 +11,13 @@
 # CI run pays the 2 KiB setup (minutes on two cores) once, whichever test
 # runs first. Exit 0 = pass.
 set -eu
-BUILD=${BUILD:-build}
-BIN=$(cd "$(dirname "$BUILD/grothmpi")" && pwd)/grothmpi
+. "$(dirname "$0")/lib/common.sh"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_mpi_yield_when_idle=1
-command -v mpirun >/dev/null || { echo "SKIP: no mpirun"; exit 0; }
+need mpirun
 CACHE=${GROTHMPI_POREP_CACHE:-$BUILD/porep-cache}
 mkdir -p "$CACHE"
 CACHE=$(cd "$CACHE" && pwd)
-T=$(mktemp -d /tmp/gm-mpiporep.XXXXXX); trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+gm_tmp mpiporep
 
 "$BIN" porep seal --sector-size 2KiB --seed 21 --out "$T/sa" >"$T/seal.log" 2>&1 || { cat "$T/seal.log"; fail "seal a"; }
 "$BIN" porep seal --sector-size 2KiB --seed 22 --out "$T/sb" >"$T/seal.log" 2>&1 || { cat "$T/seal.log"; fail "seal b"; }

@@ -4,12 +4,9 @@
 # units with the same public inputs, every proof verifies with
 # `grothmpi verify`, and the journal and reports are complete.
 set -eu
-BUILD=${BUILD:-build}
-BIN=$(cd "$(dirname "$BUILD/grothmpi")" && pwd)/grothmpi
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-command -v mpirun >/dev/null || { echo "SKIP: no mpirun"; exit 0; }
-T=$(mktemp -d /tmp/gm-ranks.XXXXXX); trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib/common.sh"
+need mpirun
+gm_tmp ranks
 
 mk() { # mk NAME OUTDIR VERIFY
 cat > "$T/$1.json" <<JSON

@@ -3,12 +3,9 @@
 # the job) and a rerun that completes: nothing lost, nothing redone that was
 # journaled, no corrupt or partial proof file; a torn journal line is dropped.
 set -eu
-BUILD=${BUILD:-build}
-BIN=$(cd "$(dirname "$BUILD/grothmpi")" && pwd)/grothmpi
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-command -v mpirun >/dev/null || { echo "SKIP: no mpirun"; exit 0; }
-T=$(mktemp -d /tmp/gm-resume.XXXXXX); trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib/common.sh"
+need mpirun
+gm_tmp resume
 cd "$T"
 cat > c.json <<JSON
 { "name": "resume", "circuit": "test-synthetic", "constraints": 1024, "params": "params",

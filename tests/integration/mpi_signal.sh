@@ -12,13 +12,10 @@
 # SIGTERM, waits again, then SIGKILL; mpirun then exits 1 whatever the ranks
 # said, and rank 0's last line may be lost: see docs/reliability.md).
 set -eu
-BUILD=${BUILD:-build}
-BIN=$(cd "$(dirname "$BUILD/grothmpi")" && pwd)/grothmpi
+. "$(dirname "$0")/lib/common.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-command -v mpirun >/dev/null || { echo "SKIP: no mpirun"; exit 0; }
-T=$(mktemp -d /tmp/gm-signal.XXXXXX); trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+need mpirun
+gm_tmp signal
 cd "$T"
 SEED=00000000000000000000000000000000000000000000000000000000000000c3
 N=60 # units per campaign (scenario 4 needs more: see there)

@@ -9,12 +9,9 @@
 #  - a cache without a manifest (made before manifests existed): the campaign
 #    records the digest once, says so, and refuses a changed file afterwards.
 set -eu
-BUILD=${BUILD:-build}
-BIN=$(cd "$(dirname "$BUILD/grothmpi")" && pwd)/grothmpi
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-command -v mpirun >/dev/null || { echo "SKIP: no mpirun"; exit 0; }
-T=$(mktemp -d /tmp/gm-manifest.XXXXXX); trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib/common.sh"
+need mpirun
+gm_tmp manifest
 cd "$T"
 "$BIN" setup --circuit test-mul --out p --seed 00000000000000000000000000000000000000000000000000000000000000e5 > setup.out
 P=p/test-mul.params

@@ -7,12 +7,9 @@
 #    keeps the parameters (same digest) and proves; the file is format 2
 #    afterwards, and the next run loads it without recording.
 set -eu
-BUILD=${BUILD:-build}
-BIN=$(cd "$(dirname "$BUILD/grothmpi")" && pwd)/grothmpi
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-command -v mpirun >/dev/null || { echo "SKIP: no mpirun"; exit 0; }
-T=$(mktemp -d /tmp/gm-shapefmt.XXXXXX); trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib/common.sh"
+need mpirun
+gm_tmp shapefmt
 cd "$T"
 "$BIN" setup --circuit test-synthetic --constraints 256 --out p \
   --seed 00000000000000000000000000000000000000000000000000000000000000f8 > /dev/null

@@ -8,10 +8,8 @@
 # Before the lock, both generated with different seeds and one was refused
 # ("changed since its digest was checked"), or proved against a replaced file.
 set -eu
-BUILD=${BUILD:-build}
-BIN=$(cd "$(dirname "$BUILD/grothmpi")" && pwd)/grothmpi
-T=$(mktemp -d /tmp/gm-shared.XXXXXX); trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib/common.sh"
+gm_tmp shared
 cd "$T"
 for i in 1 2; do
   cat > c$i.json <<JSON

@@ -11,12 +11,9 @@
 # the prepare pools, not the thread count), and planning mode on the
 # synthetic 7995WX (12 L3 domains, nothing runs).
 set -eu
-BUILD=${BUILD:-build}
-BIN=$(cd "$(dirname "$BUILD/grothmpi")" && pwd)/grothmpi
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 0; }
-T=$(mktemp -d /tmp/gm-study.XXXXXX); trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib/common.sh"
+need python3
+gm_tmp study
 
 cat > "$T/study.json" <<JSON
 {

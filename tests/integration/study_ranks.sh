@@ -6,13 +6,10 @@
 # kept up between runs: each report has 2 ranks, only rank 0 writes). Also
 # the study's errors: an unknown axis and the depth hint, one line each.
 set -eu
-BUILD=${BUILD:-build}
-BIN=$(cd "$(dirname "$BUILD/grothmpi")" && pwd)/grothmpi
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-command -v mpirun >/dev/null || { echo "SKIP: no mpirun"; exit 0; }
-command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 0; }
-T=$(mktemp -d /tmp/gm-study-ranks.XXXXXX); trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib/common.sh"
+need mpirun
+need python3
+gm_tmp study-ranks
 
 mk() { # mk FILE AXES
 cat > "$T/$1" <<JSON
