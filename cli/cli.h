@@ -21,4 +21,15 @@ int cmd_report(int argc, char **argv);
 int cmd_study(int argc, char **argv);
 int cmd_params(int argc, char **argv);
 
+#include <stdbool.h>
+
+#include "groth16/groth16.h"
+
+/* The prover's stage rows of --verbose (abc, ntt, the five MSMs, verify),
+ * one line each as "<prefix>: <stage> <seconds> s". snarkjs_names: the
+ * MSMs named after the zkey's sections (msm_b1, msm_b2, msm_c) as
+ * `grothmpi snarkjs prove` prints them; otherwise bellperson's (msm_b_g1,
+ * msm_b_g2, msm_l). Defined in cmd_prove.c. */
+void cli_print_stages(const char *prefix, const groth16_timings_t *t, bool snarkjs_names);
+
 #endif

@@ -159,6 +159,23 @@ static int prove_c1_open(c1_src_t *src, groth16_circuit_t *circ, size_t *k, cons
 
 static double sec(uint64_t ns) { return (double)ns * 1e-9; }
 
+void cli_print_stages(const char *prefix, const groth16_timings_t *t, bool snarkjs_names)
+{
+    const struct {
+        const char *name, *snarkjs;
+        uint64_t ns;
+    } rows[] = {{"abc", "abc", t->abc},
+                {"ntt", "ntt", t->ntt},
+                {"msm_a", "msm_a", t->msm_a},
+                {"msm_b_g1", "msm_b1", t->msm_b_g1},
+                {"msm_b_g2", "msm_b2", t->msm_b_g2},
+                {"msm_l", "msm_c", t->msm_l},
+                {"msm_h", "msm_h", t->msm_h},
+                {"verify", "verify", t->verify}};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        printf("%s: %-10s %9.3f s\n", prefix, snarkjs_names ? rows[i].snarkjs : rows[i].name, sec(rows[i].ns));
+}
+
 /* ---- the campaign form ------------------------------------------------------- */
 
 /* The exit status of an interrupted campaign (EX_TEMPFAIL of sysexits.h):
@@ -439,14 +456,7 @@ int cmd_prove(int argc, char **argv)
         printf("prove: %-10s %9.3f s   (params, shape, prover; %zu MiB of points, %u threads)\n", "load",
                sec(t_load), groth16_params_memory(params) >> 20, topo_pool_size(pool));
         printf("prove: %-10s %9.3f s\n", "witness", sec(t_wit));
-        printf("prove: %-10s %9.3f s\n", "abc", sec(tm.abc));
-        printf("prove: %-10s %9.3f s\n", "ntt", sec(tm.ntt));
-        printf("prove: %-10s %9.3f s\n", "msm_a", sec(tm.msm_a));
-        printf("prove: %-10s %9.3f s\n", "msm_b_g1", sec(tm.msm_b_g1));
-        printf("prove: %-10s %9.3f s\n", "msm_b_g2", sec(tm.msm_b_g2));
-        printf("prove: %-10s %9.3f s\n", "msm_l", sec(tm.msm_l));
-        printf("prove: %-10s %9.3f s\n", "msm_h", sec(tm.msm_h));
-        printf("prove: %-10s %9.3f s\n", "verify", sec(tm.verify));
+        cli_print_stages("prove", &tm, false);
         printf("prove: %-10s %9.3f s\n", "write", sec(t1 - t0));
         printf("prove: %-10s %9.3f s   (prove total, %.3f s per proof)\n", "total", sec(tm.total),
                sec(tm.total) / (double)k);

@@ -117,18 +117,11 @@ static int snark_prove(int argc, char **argv)
     if (verbose) {
         printf("snarkjs prove: nVars %u, nPublic %u, domain 2^%u, %llu coefficients, %u threads\n", zk->n_vars,
                zk->n_public, zk->log_domain, (unsigned long long)zk->n_coefs, topo_pool_size(pool));
-        printf("snarkjs prove: %-8s %8.3f s   (zkey, witness%s, prover)\n", "load", sec(t_load),
+        printf("snarkjs prove: %-10s %9.3f s   (zkey, witness%s, prover)\n", "load", sec(t_load),
                r1cs ? ", r1cs check" : "");
-        printf("snarkjs prove: %-8s %8.3f s\n", "abc", sec(tm.abc));
-        printf("snarkjs prove: %-8s %8.3f s\n", "ntt", sec(tm.ntt));
-        printf("snarkjs prove: %-8s %8.3f s\n", "msm_a", sec(tm.msm_a));
-        printf("snarkjs prove: %-8s %8.3f s\n", "msm_b1", sec(tm.msm_b_g1));
-        printf("snarkjs prove: %-8s %8.3f s\n", "msm_b2", sec(tm.msm_b_g2));
-        printf("snarkjs prove: %-8s %8.3f s\n", "msm_c", sec(tm.msm_l));
-        printf("snarkjs prove: %-8s %8.3f s\n", "msm_h", sec(tm.msm_h));
-        printf("snarkjs prove: %-8s %8.3f s\n", "verify", sec(tm.verify));
-        printf("snarkjs prove: %-8s %8.3f s\n", "write", sec(t1 - t0));
-        printf("snarkjs prove: %-8s %8.3f s   (load + prove + write)\n", "total", sec(t_load + tm.total + t1 - t0));
+        cli_print_stages("snarkjs prove", &tm, true);
+        printf("snarkjs prove: %-10s %9.3f s\n", "write", sec(t1 - t0));
+        printf("snarkjs prove: %-10s %9.3f s   (load + prove + write)\n", "total", sec(t_load + tm.total + t1 - t0));
         printf("snarkjs prove: memory peak %.1f MiB (allocator), rss peak %.1f MiB\n",
                (double)gm_mem_peak() / 1048576.0, (double)gm_rss_peak() / 1048576.0);
     }
