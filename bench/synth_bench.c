@@ -244,6 +244,12 @@ int bench_synth_main(int argc, char **argv)
     printf("peak:    one partition's prepare path %.1f MiB (allocator) = %.1f bytes per constraint: goal <= %.0f, "
            "bellperson/cuzk ~%.0f\n",
            (double)mem_peak / 1048576.0, bpc, GOAL_BYTES, BELLPERSON_BYTES);
+    /* The prover's scratch (second m-vector, NTT domain) is made once per
+     * prover; what each further partition in flight adds is its witness
+     * and its prepared unit. */
+    double per_unit = (double)(mem_wit + groth16_prepared_bytes(pv));
+    printf("batch:   each further partition in flight holds its witness and h: %.1f MiB = %.1f bytes per "
+           "constraint\n", per_unit / 1048576.0, per_unit / (double)n);
     /* The shape is mapped from its cache file (cs_shape_load): its pages
      * are page cache, shared by the node's ranks and reclaimable, and count
      * in the RSS only while resident, so the RSS is given with and without
