@@ -319,9 +319,10 @@ bool cs_shape_cached(const char *dir, const char *id)
 }
 
 /* The mapped file as the loader walks it: every count is checked against
- * the bytes left before a pointer is formed from it, so a short or lying
- * file is a format error, never a read past the mapping (fuzz finding F1,
- * docs/reliability.md, was the fread loader's version of this). */
+ * the bytes left before a pointer is formed from it or anything is
+ * allocated for it, so a short or lying file is a format error, never a
+ * read past the mapping nor a reservation the file cannot back (fuzz
+ * finding F1, docs/reliability.md). */
 typedef struct {
     const uint8_t *p;
     uint64_t off, size;
