@@ -407,8 +407,9 @@ static int load_mapped(cs_shape_t *sh, cursor_t *c, const char *id, const char *
     if (!magic || memcmp(magic, SHAPE_MAGIC, 7) != 0)
         return gm_err_set(err, GM_EFORMAT, "%s: magic: not a grothmpi shape file", path);
     if (magic[7] != SHAPE_MAGIC[7])
-        return gm_err_set(err, GM_EFORMAT, "%s: magic: shape format %c, this build reads format %c: delete the file "
-                          "and run `grothmpi circuit shape` (or a campaign with setup auto) to record it again",
+        return gm_err_set(err, GM_EFORMAT, "%s: magic: shape format %c, this build reads format %c: record it again "
+                          "(a campaign on this cache does it by itself and keeps the parameters; for porep also `grothmpi circuit "
+                          "shape`)",
                           path, magic[7], SHAPE_MAGIC[7]);
     const uint32_t *id_len = take(c, 4);
     if (!id_len || *id_len > 100 || !take(c, header_bytes(*id_len) - 12))

@@ -22,7 +22,7 @@ old_format
 set +e; "$BIN" prove --params p --circuit test-synthetic --constraints 256 --out x.proof --threads 1 \
   > cli.out 2> cli.err; rc=$?; set -e
 [ $rc -ne 0 ] && [ "$(wc -l < cli.err)" -eq 1 ] || { cat cli.err; fail "prove: rc $rc or not one line"; }
-grep -q "$S: magic: shape format 1, this build reads format 2: delete the file and run" cli.err \
+grep -q "$S: magic: shape format 1, this build reads format 2: record it again" cli.err \
   || { cat cli.err; fail "prove: message"; }
 
 run() { # NAME
