@@ -276,21 +276,30 @@ static const char segv_xml[] =
     "  <support name=\"custom.exported_support\"/>\n"
     "</topology>\n";
 
-Test(regressions, topo_xml_malformed_does_not_crash)
+/* Writes xml to a new file, loads it as "xml:<path>" (*t on success) and
+ * removes it; path receives the file's name for the caller's messages. */
+static int topo_load_xml_text(topo_t **t, const char *xml, char path[64], err_t *err)
 {
-    char dir[] = "/tmp/gm-regr-XXXXXX", path[64], spec[80];
+    char dir[] = "/tmp/gm-regr-XXXXXX", spec[80];
     cr_assert_not_null(mkdtemp(dir));
-    snprintf(path, sizeof path, "%s/bad.xml", dir);
+    snprintf(path, 64, "%s/t.xml", dir);
     FILE *f = fopen(path, "wb");
     cr_assert_not_null(f);
-    cr_assert_eq(fwrite(segv_xml, 1, sizeof segv_xml - 1, f), sizeof segv_xml - 1);
+    cr_assert_eq(fwrite(xml, 1, strlen(xml), f), strlen(xml));
     fclose(f);
     snprintf(spec, sizeof spec, "xml:%s", path);
-    topo_t *t = NULL;
-    err_t err;
-    int rc = topo_load(&t, spec, &err);
+    int rc = topo_load(t, spec, err);
     unlink(path);
     rmdir(dir);
+    return rc;
+}
+
+Test(regressions, topo_xml_malformed_does_not_crash)
+{
+    char path[64];
+    topo_t *t = NULL;
+    err_t err;
+    int rc = topo_load_xml_text(&t, segv_xml, path, &err);
     if (rc == 0)
         topo_destroy(t);
     else
@@ -308,21 +317,12 @@ Test(regressions, topo_xml_malformed_does_not_crash)
  * sanitizer build, whose unit runs keep leak detection on. */
 Test(regressions, topo_xml_unknown_encoding_does_not_leak)
 {
-    char dir[] = "/tmp/gm-regr-XXXXXX", path[64], spec[80];
-    cr_assert_not_null(mkdtemp(dir));
-    snprintf(path, sizeof path, "%s/enc.xml", dir);
-    FILE *f = fopen(path, "w");
-    cr_assert_not_null(f);
-    fputs("<?xml version=\"1.0\" encoding=\"UTFe\"?>\n<topology/>\n", f);
-    fclose(f);
-    snprintf(spec, sizeof spec, "xml:%s", path);
+    char path[64];
     err_t err;
     topo_t *t = NULL;
-    int rc = topo_load(&t, spec, &err);
+    int rc = topo_load_xml_text(&t, "<?xml version=\"1.0\" encoding=\"UTFe\"?>\n<topology/>\n", path, &err);
     if (rc == 0)
         topo_destroy(t);
     else
         cr_expect(t == NULL && strstr(err.msg, path), "a refusal names the file: %s", err.msg);
-    unlink(path);
-    rmdir(dir);
 }

@@ -159,6 +159,19 @@ Test(study, compare_errors, .init = setup_dir, .fini = teardown_dir)
 #define S7995 "synthetic:pack:1 numa:1(memory=256GiB) l3:12(size=32MiB) l2:8(size=1MiB) l1d:1(size=32KiB) " \
               "l1i:1(size=32KiB) core:1 pu:2(indexes=2*96:1*2)"
 
+/* What study_print_plan prints for s (free it). */
+static char *plan_text(const study_t *s)
+{
+    char *txt = NULL;
+    size_t len = 0;
+    err_t err;
+    FILE *f = open_memstream(&txt, &len);
+    cr_assert_not_null(f);
+    cr_assert_eq(study_print_plan(s, f, &err), 0, "%s", err.msg);
+    fclose(f);
+    return txt;
+}
+
 static const char *campaign_obj =
     "{\"name\": \"c\", \"circuit\": \"test-synthetic\", \"constraints\": 64, \"params\": \"params\", "
     "\"sectors\": {\"count\": 4}, \"output\": \"out\"}";
@@ -184,11 +197,7 @@ Test(study, plan_7995wx, .init = setup_dir, .fini = teardown_dir)
                  0, "%s", err.msg);
     cr_assert(study_is_plan_only(s));
     cr_assert_eq(study_point_count(s), 6);
-    char *txt = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&txt, &len);
-    cr_assert_eq(study_print_plan(s, f, &err), 0, "%s", err.msg);
-    fclose(f);
+    char *txt = plan_text(s);
     cr_assert(strstr(txt, "12 L3 domains"), "%s", txt);
     cr_assert(strstr(txt, "domain 11  8 cores, 16 PUs, cpus 88-95,184-191"), "%s", txt);
     /* domains sets the prepare pools (resources.domains), not the MSM
@@ -269,11 +278,7 @@ Test(study, domains_on_campaign_topology, .init = setup_dir, .fini = teardown_di
     put("s.json", buf);
     cr_assert_eq(study_load(&s, p, &err), 0, "%s", err.msg);
     cr_assert_not(study_is_plan_only(s), "the runs happen here, on the described split");
-    char *txt = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&txt, &len);
-    cr_assert_eq(study_print_plan(s, f, &err), 0, "%s", err.msg);
-    fclose(f);
+    char *txt = plan_text(s);
     cr_assert(strstr(txt, "the campaign's resources.topology"), "%s", txt);
     cr_assert(strstr(txt, "point 0: domains=1\n  1 rank x 1 MSM thread,"), "%s", txt);
     cr_assert(strstr(txt, "prepare: 1 of 2 L3 domains"), "%s", txt);
