@@ -20,6 +20,7 @@
 #include "ec/ec.h"
 #include "ff/ff.h"
 #include "topo/topo.h"
+#include "ntt/ntt.h"
 
 #define BLST_FR_MUL_NS 20.4
 

@@ -8,7 +8,7 @@
  * "cpu" row is the process CPU time of a run: on a loaded machine it shows
  * how much of the wall time the run actually had the cores.
  * --porep SIZE adds one PoRep partition of that sector size, its witness from
- * synth's random consistent vanilla proofs (groth16_circuit_witness), its
+ * synth's random consistent vanilla proofs (circuit_witness), its
  * parameters from the same cache `grothmpi setup --circuit porep` and the
  * demo fill. Parameters are loaded trusted (sizes, counts, the curve equation
  * and the vk checked; no subgroup checks, which take minutes for PoRep and
@@ -27,6 +27,7 @@
 #include "groth16/groth16.h"
 #include "synth/synth.h"
 #include "topo/topo.h"
+#include "circuits/circuits.h"
 
 enum { ST_WITNESS, ST_ABC, ST_NTT, ST_MSM_A, ST_MSM_B1, ST_MSM_B2, ST_MSM_L, ST_MSM_H, ST_VERIFY, ST_TOTAL, ST_CPU, NST };
 static const char *const ST_NAMES[NST] = {"witness", "abc",  "ntt",   "msm_a",  "msm_b_g1",
@@ -62,7 +63,7 @@ static int parse_list(unsigned *out, int max, const char *s)
 }
 
 /* Makes sure dir holds parameters for c; returns 0 or prints and returns 1. */
-static int ensure_params(const char *dir, const groth16_circuit_t *c, topo_pool_t *pool)
+static int ensure_params(const char *dir, const circuit_t *c, topo_pool_t *pool)
 {
     char pp[4096], vp[4096], sp[4096];
     snprintf(pp, sizeof pp, "%s/%s.params", dir, c->id);
@@ -76,7 +77,7 @@ static int ensure_params(const char *dir, const groth16_circuit_t *c, topo_pool_
     uint8_t seed[GROTH16_SEED_BYTES];
     printf("bench prove: setup of %s into %s (once; not timed)\n", c->id, dir);
     fflush(stdout);
-    int rc = groth16_seed_random(seed, &err) || groth16_circuit_shape(&shape, c, &err) ||
+    int rc = groth16_seed_random(seed, &err) || circuit_shape(&shape, c, &err) ||
              cs_shape_save(shape, dir, c->id, &err) || groth16_setup(shape, seed, pp, vp, pool, &err);
     cs_shape_free(shape);
     if (rc) {
@@ -86,7 +87,7 @@ static int ensure_params(const char *dir, const groth16_circuit_t *c, topo_pool_
     return 0;
 }
 
-static int bench_one(const char *dir, const groth16_circuit_t *c, unsigned threads, unsigned runs, unsigned load_flags)
+static int bench_one(const char *dir, const circuit_t *c, unsigned threads, unsigned runs, unsigned load_flags)
 {
     err_t err;
     gm_err_clear(&err);
@@ -112,7 +113,7 @@ static int bench_one(const char *dir, const groth16_circuit_t *c, unsigned threa
     for (unsigned r = 0; r < runs; r++) {
         cs_t *cs;
         uint64_t w0 = gm_now_ns(), c0 = gm_process_cpu_ns();
-        if (groth16_circuit_witness(&cs, c, r + 1, &err))
+        if (circuit_witness(&cs, c, r + 1, &err))
             goto fail;
         v[ST_WITNESS][r] = (double)(gm_now_ns() - w0) * 1e-6;
         groth16_witness_t w = {cs_input_values(cs), cs_num_inputs(cs), cs_aux_values(cs), cs_num_aux(cs)};
@@ -216,9 +217,9 @@ int bench_prove_main(int argc, char **argv)
         return 1;
     }
     for (int i = 0; i < nlogs + (porep != NULL) && rc == 0; i++) {
-        groth16_circuit_t circ;
-        int prc = i < nlogs ? groth16_circuit_parse(&circ, "test-synthetic", 1ULL << logs[i], NULL, &err)
-                            : groth16_circuit_parse(&circ, "porep", 0, porep, &err);
+        circuit_t circ;
+        int prc = i < nlogs ? circuit_parse(&circ, "test-synthetic", 1ULL << logs[i], NULL, &err)
+                            : circuit_parse(&circ, "porep", 0, porep, &err);
         if (prc) {
             fprintf(stderr, "grothmpi: bench prove: %s\n", err.msg);
             rc = 2;

@@ -24,6 +24,7 @@ int cmd_params(int argc, char **argv);
 #include <stdbool.h>
 
 #include "groth16/groth16.h"
+#include "snarkjs/snarkjs.h"
 
 /* The prover's stage rows of --verbose (abc, ntt, the five MSMs, verify),
  * one line each as "<prefix>: <stage> <seconds> s". snarkjs_names: the

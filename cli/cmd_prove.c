@@ -22,6 +22,8 @@
 #include "synth/porep/porep.h"
 #include "synth/synth.h"
 #include "topo/topo.h"
+#include "snarkjs/snarkjs.h"
+#include "circuits/circuits.h"
 
 static void usage(FILE *f)
 {
@@ -64,18 +66,18 @@ typedef struct {
 } c1_src_t;
 
 /* The witness of C1 partition k, checked against the public inputs a
- * verifier derives (groth16_porep_c1_inputs): a C1 whose vanilla proofs name
+ * verifier derives (circuit_porep_c1_inputs): a C1 whose vanilla proofs name
  * other nodes than the graph and the seed give fails here, by name. */
-static int c1_witness(cs_t **cs, const groth16_circuit_t *c, const c1_src_t *src, unsigned k, err_t *err)
+static int c1_witness(cs_t **cs, const circuit_t *c, const c1_src_t *src, unsigned k, err_t *err)
 {
-    int rc = groth16_circuit_c1_witness(cs, c, &src->c1, k, err);
+    int rc = circuit_c1_witness(cs, c, &src->c1, k, err);
     if (rc)
         return rc;
-    size_t n = groth16_porep_input_count(&src->c1);
+    size_t n = circuit_porep_input_count(&src->c1);
     fr_t *want = calloc(n, sizeof *want);
     if (!want)
         return gm_err_set(err, GM_ENOMEM, "out of memory");
-    if ((rc = groth16_porep_c1_inputs(want, &src->c1, &src->g, k, err)) == 0) {
+    if ((rc = circuit_porep_c1_inputs(want, &src->c1, &src->g, k, err)) == 0) {
         const fr_t *got = cs_input_values(*cs) + 1;
         for (size_t j = 0; j < n && rc == 0; j++)
             if (!fr_eq(&got[j], &want[j])) {
@@ -93,12 +95,12 @@ static int c1_witness(cs_t **cs, const groth16_circuit_t *c, const c1_src_t *src
 }
 
 /* The witnesses of the run: k CS_WITNESS systems (from src when not NULL). */
-static int make_witnesses(cs_t **cs, groth16_witness_t *w, const groth16_circuit_t *c, uint64_t seed, size_t k,
+static int make_witnesses(cs_t **cs, groth16_witness_t *w, const circuit_t *c, uint64_t seed, size_t k,
                           const c1_src_t *src, err_t *err)
 {
     for (size_t i = 0; i < k; i++) {
         int rc = src ? c1_witness(&cs[i], c, src, src->first + (unsigned)i, err)
-                     : groth16_circuit_witness(&cs[i], c, seed + i, err);
+                     : circuit_witness(&cs[i], c, seed + i, err);
         if (rc)
             return rc;
         w[i].inputs = cs_input_values(cs[i]);
@@ -123,7 +125,7 @@ static json_t *inputs_json(const groth16_witness_t *w)
 /* --c1 FILE [--partition N]: reads and checks the C1, makes its graph and
  * circuit; *k = the number of partitions to prove. Returns 0, 2 (usage) or 1
  * (the file), err set; nothing to free after a failure. */
-static int prove_c1_open(c1_src_t *src, groth16_circuit_t *circ, size_t *k, const char *path, const char *part,
+static int prove_c1_open(c1_src_t *src, circuit_t *circ, size_t *k, const char *path, const char *part,
                          const char *circuit, long batch, err_t *err)
 {
     memset(src, 0, sizeof *src);
@@ -141,7 +143,7 @@ static int prove_c1_open(c1_src_t *src, groth16_circuit_t *circ, size_t *k, cons
     }
     if (porep_c1_read(&src->c1, path, err))
         return 1;
-    if (groth16_circuit_from_c1(circ, &src->c1, err) || groth16_porep_graph(&src->g, &src->c1, err)) {
+    if (circuit_from_c1(circ, &src->c1, err) || circuit_porep_graph(&src->g, &src->c1, err)) {
         porep_c1_free(&src->c1);
         return 1;
     }
@@ -371,7 +373,7 @@ int cmd_prove(int argc, char **argv)
     size_t k = (size_t)batch;
     err_t err;
     gm_err_clear(&err);
-    groth16_circuit_t circ;
+    circuit_t circ;
     c1_src_t c1src, *src = NULL;
     if (c1path) {
         int prc = prove_c1_open(&c1src, &circ, &k, c1path, part, circuit, batch, &err);
@@ -383,7 +385,7 @@ int cmd_prove(int argc, char **argv)
     } else if (part) {
         fprintf(stderr, "grothmpi: prove: --partition needs --c1\n");
         return 2;
-    } else if (groth16_circuit_parse(&circ, circuit, size, sector, &err)) {
+    } else if (circuit_parse(&circ, circuit, size, sector, &err)) {
         fprintf(stderr, "grothmpi: prove: %s\n", err.msg);
         return 2;
     }

@@ -29,6 +29,7 @@
 #include "groth16/groth16.h"
 #include "synth/synth.h"
 #include "topo/topo.h"
+#include "circuits/circuits.h"
 
 static void usage(FILE *f)
 {
@@ -172,8 +173,8 @@ int cmd_setup(int argc, char **argv)
     }
     err_t err;
     gm_err_clear(&err);
-    groth16_circuit_t circ;
-    if (groth16_circuit_parse(&circ, circuit, size, sector, &err)) {
+    circuit_t circ;
+    if (circuit_parse(&circ, circuit, size, sector, &err)) {
         fprintf(stderr, "grothmpi: setup: %s\n", err.msg);
         return 2;
     }
@@ -224,11 +225,11 @@ int cmd_setup(int argc, char **argv)
     if (topo_pool_create_flat(&pool, threads, &err))
         goto fail;
     uint64_t t0 = gm_now_ns();
-    if (!quiet && circ.kind == GROTH16_CIRCUIT_POREP) {
+    if (!quiet && circ.kind == CIRCUIT_POREP) {
         fprintf(stderr, "setup: %s: recording the shape of one PoRep partition\n", circ.id);
         fflush(stderr);
     }
-    if (groth16_circuit_shape(&shape, &circ, &err))
+    if (circuit_shape(&shape, &circ, &err))
         goto fail;
     uint64_t t1 = gm_now_ns();
     groth16_counts_t n;

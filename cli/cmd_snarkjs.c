@@ -19,6 +19,7 @@
 #include "base/base.h"
 #include "cli/cli.h"
 #include "groth16/groth16.h"
+#include "snarkjs/snarkjs.h"
 
 static void usage(FILE *f)
 {

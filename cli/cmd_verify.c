@@ -7,7 +7,7 @@
  * With --c1 FILE instead of --inputs, the proofs are PoRep partition proofs
  * (a sector proof: partitions concatenated, or one with --partition N) and
  * the inputs are derived from the C1's replica_id, comm_d, comm_r, seed and
- * SDR graph as rust-fil-proofs derives them (groth16_porep_c1_inputs). */
+ * SDR graph as rust-fil-proofs derives them (circuit_porep_c1_inputs). */
 #include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -18,6 +18,7 @@
 #include "cli/cli.h"
 #include "groth16/groth16.h"
 #include "synth/porep/porep.h"
+#include "circuits/circuits.h"
 
 static void usage(FILE *f)
 {
@@ -63,18 +64,18 @@ static int c1_inputs(fr_t *inputs, size_t n, size_t k, const char *path, long pa
     if (rc)
         return rc;
     size_t want = part >= 0 ? 1 : c1.partitions;
-    if (groth16_porep_input_count(&c1) != n)
+    if (circuit_porep_input_count(&c1) != n)
         rc = gm_err_set(err, GM_EINVAL, "%s: %zu public inputs per partition, the verifying key has %zu", path,
-                        groth16_porep_input_count(&c1), n);
+                        circuit_porep_input_count(&c1), n);
     else if (part >= (long)c1.partitions)
         rc = gm_err_set(err, GM_EINVAL, "--partition: %ld is not in 0..%u", part, c1.partitions - 1);
     else if (k != want)
         rc = gm_err_set(err, GM_EINVAL, "%s: %zu proofs, %s needs %zu (%s)", pfp, k, path, want,
                         part >= 0 ? "--partition" : "one per partition");
     else
-        rc = groth16_porep_graph(&g, &c1, err);
+        rc = circuit_porep_graph(&g, &c1, err);
     for (size_t i = 0; rc == 0 && i < k; i++)
-        rc = groth16_porep_c1_inputs(inputs + i * n, &c1, &g, part >= 0 ? (unsigned)part : (unsigned)i, err);
+        rc = circuit_porep_c1_inputs(inputs + i * n, &c1, &g, part >= 0 ? (unsigned)part : (unsigned)i, err);
     porep_graph_destroy(&g);
     porep_c1_free(&c1);
     return rc;

@@ -2,7 +2,7 @@
  * ec/ec.h — the BLS12-381 groups and what is built on them:
  *   G1: y^2 = x^3 + 4 over Fp;  G2: y^2 = x^3 + 4(u + 1) over Fp2 (M-twist);
  *   serialization in the Zcash / blst / bellperson encoding; the optimal ate
- *   pairing; multi-scalar multiplication (MSM) and the NTT over Fr.
+ *   pairing; multi-scalar multiplication (MSM). The NTT over Fr is in ntt/.
  *
  * Conventions for every function below unless it says otherwise:
  *  - Affine points carry an `inf` flag; when set, x and y are ignored (and
@@ -183,49 +183,8 @@ void pairing(fp12_t *out, const g1_affine_t *p, const g2_affine_t *q);
  * n = 0); Groth16 verification is such a check. */
 bool pairing_product_is_one(const g1_affine_t *p, const g2_affine_t *q, size_t n);
 
-/* ---- NTT over Fr (ec/ntt.c) ------------------------------------------------------------------ */
-
 #include "base/base.h"   /* err_t, status codes */
 #include "topo/topo.h"   /* topo_pool_t: the caller's pool runs the tiles */
-
-/* A precomputed domain of size n = 2^log_n (1 <= log_n <= 28): the twiddle
- * tables of both directions (O(sqrt n) memory, 2 MiB at 2^28). Create it once
- * per size and reuse it across proofs; it is read-only after creation, so
- * several threads (or pools) may transform with one domain at the same time,
- * each with its own scratch. w below is the domain's primitive n-th root of
- * unity: 7^((r-1)/2^32) squared 32 - log_n times (bellperson's and snarkjs's
- * choice), g = 7 the coset shift (FR_GENERATOR). */
-typedef struct ntt_domain ntt_domain_t;
-
-/* Returns 0, GM_EINVAL (log_n out of range) or GM_ENOMEM; *out is NULL on
- * failure. */
-int ntt_domain_create(ntt_domain_t **out, unsigned log_n, err_t *err)
-    __attribute__((warn_unused_result));
-void ntt_domain_destroy(ntt_domain_t *d);             /* NULL allowed */
-size_t ntt_domain_size(const ntt_domain_t *d);        /* n */
-unsigned ntt_domain_log_size(const ntt_domain_t *d);  /* log_n */
-
-/* Bytes of scratch the transforms below need when run by a pool of nworkers
- * workers (topo_pool_size(pool); 1 for a NULL pool): at most
- * nworkers * 8 * 2^floor(log_n/2) * 32 bytes (4 MiB per worker at 2^28). */
-size_t ntt_scratch_size(const ntt_domain_t *d, unsigned nworkers);
-
-/* In-place transforms of the n reduced Fr values a[0 .. n), natural order in
- * and out:
- *   ntt_forward         a[k] <- sum_j a[j] w^(jk)              (evaluations)
- *   ntt_inverse         a[j] <- (1/n) sum_k a[k] w^(-jk)        (coefficients)
- *   ntt_coset_forward   a[i] <- a[i] g^i, then ntt_forward      (bellperson's
- *                       coset_fft: evaluations on the coset g*<w>)
- *   ntt_coset_inverse   ntt_inverse, then a[i] <- a[i] g^(-i)   (icoset_fft)
- * so inverse(forward(x)) = x and coset_inverse(coset_forward(x)) = x.
- * scratch holds ntt_scratch_size(d, topo_pool_size(pool)) bytes, 64-byte
- * aligned (gm_alloc), owned by the caller and not shared with a concurrent
- * call; a must not overlap it. pool may be NULL (the caller's thread only);
- * results do not depend on the pool. Neither allocates nor fails. */
-void ntt_forward(const ntt_domain_t *d, fr_t *a, void *scratch, topo_pool_t *pool);
-void ntt_inverse(const ntt_domain_t *d, fr_t *a, void *scratch, topo_pool_t *pool);
-void ntt_coset_forward(const ntt_domain_t *d, fr_t *a, void *scratch, topo_pool_t *pool);
-void ntt_coset_inverse(const ntt_domain_t *d, fr_t *a, void *scratch, topo_pool_t *pool);
 
 /* ---- multi-scalar multiplication (ec/msm.c) ----------------------------------------------------- */
 

@@ -24,7 +24,7 @@ FUZZ_CFLAGS  := -std=gnu11 -O1 -g -march=x86-64-v3 -fno-omit-frame-pointer -I. -
                 $(FUZZ_SAN) -fsanitize=fuzzer-no-link -Wall -Wno-unused-function $(PKGS_CFLAGS)
 # What the harnesses link: the parsers' folders only (not mpi/, gpu/, study/,
 # cli/), so a folder being written elsewhere cannot break the fuzz build.
-FUZZ_NEED    := jobs groth16 synth/porep synth ec topo ff base
+FUZZ_NEED    := jobs circuits snarkjs groth16 synth/porep synth ec ntt topo ff base
 FUZZ_LIBDIRS := $(filter $(FUZZ_NEED),$(PRESENT))
 FUZZ_LIBDIRS := $(if $(filter jobs,$(FUZZ_LIBDIRS)),,$(if $(wildcard jobs/*.c),jobs)) $(FUZZ_LIBDIRS)
 FUZZ_LDLIBS  := $(filter-out -ljemalloc -lmpi -lcudart_static -lstdc++ -L%,$(LDLIBS))

@@ -12,6 +12,7 @@
 #include "fuzz/fuzz.h"
 #include "groth16/groth16.h"
 #include "synth/synth.h"
+#include "circuits/circuits.h"
 
 static cs_shape_t *test_mul;
 
@@ -20,9 +21,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     (void)argc;
     (void)argv;
     fuzz_init_ff();
-    groth16_circuit_t c;
+    circuit_t c;
     err_t err;
-    if (groth16_circuit_parse(&c, "test-mul", 0, NULL, &err) != 0 || groth16_circuit_shape(&test_mul, &c, &err) != 0)
+    if (circuit_parse(&c, "test-mul", 0, NULL, &err) != 0 || circuit_shape(&test_mul, &c, &err) != 0)
         fuzz_fail("test-mul shape: %s", err.msg);
     return 0;
 }

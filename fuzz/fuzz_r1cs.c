@@ -12,6 +12,7 @@
 #include "ff/ff.h"
 #include "fuzz/fuzz.h"
 #include "groth16/groth16.h"
+#include "snarkjs/snarkjs.h"
 
 FUZZ_INIT_FF_ONLY()
 

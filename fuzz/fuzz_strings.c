@@ -1,7 +1,7 @@
 /* fuzz/fuzz_strings.c — the small string parsers behind options and
  * campaign values: porep_sector_size_parse, porep_api_parse (synth/porep),
- * jobs_size_parse (jobs/) and groth16_circuit_parse (groth16/).
- * Input: byte 0 selects the parser; for groth16_circuit_parse bytes 1..8
+ * jobs_size_parse (jobs/) and circuit_parse (groth16/).
+ * Input: byte 0 selects the parser; for circuit_parse bytes 1..8
  * are the size (u64 LE) and the rest is "name\0sector-size".
  * Properties: an accepted sector size is positive; an accepted API version
  * prints as one of the three names and parses back to itself; an accepted
@@ -15,6 +15,7 @@
 #include "groth16/groth16.h"
 #include "jobs/jobs.h"
 #include "synth/porep/porep.h"
+#include "circuits/circuits.h"
 
 FUZZ_INIT_FF_ONLY()
 
@@ -42,8 +43,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         char *s = fuzz_strndup(body, len);
         const char *sector = memchr(body, 0, len) ? s + strlen(s) + 1 : NULL;
-        groth16_circuit_t c;
-        int rc = groth16_circuit_parse(&c, s, sz, sector, &err);
+        circuit_t c;
+        int rc = circuit_parse(&c, s, sz, sector, &err);
         if (rc == 0) {
             size_t n = strnlen(c.id, sizeof c.id);
             FUZZ_CHECK(n >= 1 && n < sizeof c.id, "circuit id length");

@@ -1,7 +1,7 @@
 /*
  * gpu/gpu.h — the CUDA backend: G1 MSM and the Fr NTT on an NVIDIA GPU
  * (sm_90 machine code for H100/H200, PTX for the others), with the same
- * results as ec/'s msm_g1 and ntt_* on the CPU.
+ * results as ec/'s msm_g1 and ntt/'s ntt_* on the CPU.
  *
  * Conventions (besides base/base.h's):
  *  - Inputs and outputs are host memory in ec/ and ff/ types (Montgomery,
@@ -107,7 +107,7 @@ typedef enum {
     GPU_NTT_COSET_INVERSE = 3, /* ntt_coset_inverse */
 } gpu_ntt_dir_t;
 
-/* The transform of ec/'s ntt_* of the same name on a[0 .. 2^log_n) (host
+/* The transform of ntt/'s ntt_* of the same name on a[0 .. 2^log_n) (host
  * memory, natural order in and out, same roots w and shift g = 7), log_n in
  * 1..28 (the device holds 2 n values and n / 2 twiddles: 16 GiB at 2^28).
  * Returns 0, GM_ENOTSUP (ctx NULL), GM_EINVAL (log_n), GM_ENOMEM, GM_EGPU;

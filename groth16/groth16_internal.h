@@ -27,34 +27,4 @@ uint64_t g16_density(uint64_t **out, const cs_shape_t *shape, int mat);
 
 static inline bool g16_bit(const uint64_t *bm, uint64_t j) { return (bm[j >> 6] >> (j & 63)) & 1; }
 
-/* n uniformly random Fr values from getrandom (64 bytes each, reduced), or
- * with bits = 128 values below 2^128. Returns 0 or GM_ESYS. */
-int g16_random_fr(fr_t *out, size_t n, unsigned bits, err_t *err);
-
-/* out = 64 little-endian bytes reduced mod r (bias < 2^-250). */
-void g16_fr_from_64(fr_t *out, const uint8_t in[64]);
-
-/* An atomic streaming writer: writes go to "<path>.tmp.<pid>"; close renames
- * over path after fflush + fsync and fsyncs the directory; abort removes the
- * temporary file. */
-typedef struct {
-    FILE *f;
-    char path[4096];
-    char tmp[4200];
-    int failed_errno;
-} g16_writer_t;
-
-int g16_writer_open(g16_writer_t *w, const char *path, err_t *err);
-/* Buffered write; errors are remembered and reported by close. */
-void g16_writer_put(g16_writer_t *w, const void *p, size_t n);
-void g16_writer_put_u32be(g16_writer_t *w, uint32_t v);
-int g16_writer_close(g16_writer_t *w, err_t *err);
-void g16_writer_abort(g16_writer_t *w);
-
-/* out[i] = scalars[i] times the generator of G1 (g2: G2), as affine points
- * (g1_affine_t or g2_affine_t arrays of n), by the setup's fixed-base tables
- * (setup.c), in tasks on pool. For setups other than groth16_setup (the
- * snarkjs powers of tau, snarkjs_ptau.c). Returns 0 or GM_ENOMEM. */
-int g16_fixed_base_gen(void *out, bool g2, const fr_t *scalars, size_t n, topo_pool_t *pool, err_t *err);
-
 #endif /* GM_GROTH16_INTERNAL_H */

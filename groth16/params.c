@@ -50,7 +50,7 @@ static void put_u32be(uint8_t *p, uint32_t v)
     p[3] = (uint8_t)v;
 }
 
-void g16_fr_from_64(fr_t *out, const uint8_t in[64])
+void groth16_fr_from_wide(fr_t *out, const uint8_t in[64])
 {
     /* lo + hi * 2^256 mod r, 2^256 mod r = 2 * (2^255 mod r). */
     fr_t lo, hi, t;
@@ -80,7 +80,7 @@ static int fill_random(void *buf, size_t n, err_t *err)
     return 0;
 }
 
-int g16_random_fr(fr_t *out, size_t n, unsigned bits, err_t *err)
+int groth16_random_fr(fr_t *out, size_t n, unsigned bits, err_t *err)
 {
     for (size_t i = 0; i < n; i++) {
         uint8_t b[64];
@@ -91,7 +91,7 @@ int g16_random_fr(fr_t *out, size_t n, unsigned bits, err_t *err)
             memset(b + 16, 0, 48);
             fr_from_bytes_le_mod(&out[i], b);
         } else {
-            g16_fr_from_64(&out[i], b);
+            groth16_fr_from_wide(&out[i], b);
         }
     }
     return 0;
@@ -304,7 +304,7 @@ int groth16_proof_from_bytes(groth16_proof_t *out, const uint8_t in[GROTH16_PROO
 
 /* ---- files ---------------------------------------------------------------------------------- */
 
-int g16_writer_open(g16_writer_t *w, const char *path, err_t *err)
+int groth16_writer_open(groth16_writer_t *w, const char *path, err_t *err)
 {
     memset(w, 0, sizeof *w);
     if ((size_t)snprintf(w->path, sizeof w->path, "%s", path) >= sizeof w->path)
@@ -317,7 +317,7 @@ int g16_writer_open(g16_writer_t *w, const char *path, err_t *err)
     return 0;
 }
 
-void g16_writer_put(g16_writer_t *w, const void *p, size_t n)
+void groth16_writer_put(groth16_writer_t *w, const void *p, size_t n)
 {
     if (w->failed_errno || n == 0)
         return;
@@ -325,14 +325,14 @@ void g16_writer_put(g16_writer_t *w, const void *p, size_t n)
         w->failed_errno = errno ? errno : EIO;
 }
 
-void g16_writer_put_u32be(g16_writer_t *w, uint32_t v)
+void groth16_writer_put_u32be(groth16_writer_t *w, uint32_t v)
 {
     uint8_t b[4];
     put_u32be(b, v);
-    g16_writer_put(w, b, 4);
+    groth16_writer_put(w, b, 4);
 }
 
-void g16_writer_abort(g16_writer_t *w)
+void groth16_writer_abort(groth16_writer_t *w)
 {
     if (w->f) {
         fclose(w->f);
@@ -359,7 +359,7 @@ static void fsync_dir_of(const char *path)
     }
 }
 
-int g16_writer_close(g16_writer_t *w, err_t *err)
+int groth16_writer_close(groth16_writer_t *w, err_t *err)
 {
     int e = w->failed_errno;
     if (!e && (fflush(w->f) != 0 || fsync(fileno(w->f)) != 0))
@@ -384,12 +384,12 @@ int g16_writer_close(g16_writer_t *w, err_t *err)
 
 int groth16_write_file(const char *path, const void *buf, size_t len, err_t *err)
 {
-    g16_writer_t w;
-    int rc = g16_writer_open(&w, path, err);
+    groth16_writer_t w;
+    int rc = groth16_writer_open(&w, path, err);
     if (rc)
         return rc;
-    g16_writer_put(&w, buf, len);
-    return g16_writer_close(&w, err);
+    groth16_writer_put(&w, buf, len);
+    return groth16_writer_close(&w, err);
 }
 
 int groth16_read_file(uint8_t **out, size_t *len, const char *path, err_t *err)

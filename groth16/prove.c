@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "groth16/groth16_internal.h"
+#include "ntt/ntt.h"
 
 struct groth16_prover {
     const groth16_params_t *params;
@@ -436,7 +437,7 @@ static int finish_one(groth16_prover_t *pv, groth16_proof_t *out, const groth16_
 static int draw_rs(fr_t r_s[2], const fr_t *rs, size_t i, err_t *err)
 {
     if (!rs)
-        return g16_random_fr(r_s, 2, 256, err);
+        return groth16_random_fr(r_s, 2, 256, err);
     r_s[0] = rs[2 * i];
     r_s[1] = rs[2 * i + 1];
     return 0;

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "groth16/groth16_internal.h"
+#include "ntt/ntt.h"
 
 /* ---- toxic waste ---------------------------------------------------------------------- */
 
@@ -47,7 +48,7 @@ static void derive(fr_t *out, const uint8_t seed[GROTH16_SEED_BYTES], const char
             msg[n++] = half;
             SHA256(msg, n, wide + 32 * half);
         }
-        g16_fr_from_64(out, wide);
+        groth16_fr_from_wide(out, wide);
         if (!fr_is_zero(out))
             return;
     }
@@ -183,9 +184,9 @@ typedef struct {
 } emitter_t;
 
 /* Appends a section: u32 BE count, then count points scalar_i * G. */
-static void emit_section(emitter_t *e, g16_writer_t *w, bool g2, uint64_t count, scalar_fn fn, void *ctx)
+static void emit_section(emitter_t *e, groth16_writer_t *w, bool g2, uint64_t count, scalar_fn fn, void *ctx)
 {
-    g16_writer_put_u32be(w, (uint32_t)count);
+    groth16_writer_put_u32be(w, (uint32_t)count);
     size_t sz = g2 ? G2_UNCOMPRESSED_BYTES : G1_UNCOMPRESSED_BYTES;
     for (uint64_t i0 = 0; i0 < count; i0 += CHUNK) {
         uint64_t n = count - i0 < CHUNK ? count - i0 : CHUNK;
@@ -193,7 +194,7 @@ static void emit_section(emitter_t *e, g16_writer_t *w, bool g2, uint64_t count,
         mul_job_t j = {.fb1 = e->fb1, .fb2 = e->fb2, .g2 = g2, .scalars = e->chunk_scalars, .n = n,
                        .bytes = e->chunk_bytes, .scratch = e->scratch, .scratch_per_worker = e->scratch_per_worker};
         topo_pool_run(e->pool, (size_t)((n + TASK - 1) / TASK), mul_task, &j);
-        g16_writer_put(w, e->chunk_bytes, (size_t)n * sz);
+        groth16_writer_put(w, e->chunk_bytes, (size_t)n * sz);
     }
 }
 
@@ -310,7 +311,7 @@ int groth16_setup(const cs_shape_t *shape, const uint8_t seed[GROTH16_SEED_BYTES
     g2_fb_t *fb2 = NULL;
     emitter_t e = {0};
     groth16_vk_t vk = {0};
-    g16_writer_t w = {0};
+    groth16_writer_t w = {0};
     bool writing = false;
 
     lag = gm_alloc((size_t)m * sizeof(fr_t));
@@ -416,7 +417,7 @@ int groth16_setup(const cs_shape_t *shape, const uint8_t seed[GROTH16_SEED_BYTES
     }
 
     if (params_path) {
-        if ((rc = g16_writer_open(&w, params_path, err)))
+        if ((rc = groth16_writer_open(&w, params_path, err)))
             goto fail;
         writing = true;
         size_t vkb = groth16_vk_bytes(vk.n_ic);
@@ -426,7 +427,7 @@ int groth16_setup(const cs_shape_t *shape, const uint8_t seed[GROTH16_SEED_BYTES
             goto fail;
         }
         groth16_vk_to_bytes(buf, &vk);
-        g16_writer_put(&w, buf, vkb);
+        groth16_writer_put(&w, buf, vkb);
         gm_free(buf);
 
         fr_t coeff;
@@ -448,7 +449,7 @@ int groth16_setup(const cs_shape_t *shape, const uint8_t seed[GROTH16_SEED_BYTES
         emit_section(&e, &w, true, cnt_b, col_scalars, &bc2);
 
         writing = false;
-        if ((rc = g16_writer_close(&w, err)))
+        if ((rc = groth16_writer_close(&w, err)))
             goto fail;
     }
     if (vk_path && (rc = groth16_vk_save(&vk, vk_path, err)))
@@ -457,7 +458,7 @@ int groth16_setup(const cs_shape_t *shape, const uint8_t seed[GROTH16_SEED_BYTES
 
 fail:
     if (writing)
-        g16_writer_abort(&w);
+        groth16_writer_abort(&w);
     memset(&tw, 0, sizeof tw);
     gm_free(lag);
     gm_free(u);
@@ -508,7 +509,7 @@ static void gen_task(void *arg, size_t task, unsigned worker)
     }
 }
 
-int g16_fixed_base_gen(void *out, bool g2, const fr_t *scalars, size_t n, topo_pool_t *pool, err_t *err)
+int groth16_fixed_base_gen(void *out, bool g2, const fr_t *scalars, size_t n, topo_pool_t *pool, err_t *err)
 {
     g1_fb_t *fb1 = NULL;
     g2_fb_t *fb2 = NULL;

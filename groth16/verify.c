@@ -96,7 +96,7 @@ int groth16_verify_batch(const groth16_pvk_t *pvk, const groth16_proof_t *proofs
         rc = gm_err_set(err, GM_ENOMEM, "verify: out of memory for a batch of %zu proofs", k);
         goto done;
     }
-    if ((rc = g16_random_fr(rho, k, 128, err)))
+    if ((rc = groth16_random_fr(rho, k, 128, err)))
         goto done;
     fr_t rsum = FR_ZERO;
     g1_jac_t csum, t, pj;

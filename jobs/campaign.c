@@ -376,7 +376,7 @@ static int parse_obj(jobs_campaign_t *c, json_t *root, const char *file, const c
     }
     err_t e2;
     gm_err_clear(&e2);
-    if (groth16_circuit_parse(&c->circuit, circ, constraints ? constraints : compressions, sector_size, &e2))
+    if (circuit_parse(&c->circuit, circ, constraints ? constraints : compressions, sector_size, &e2))
         return gm_err_set(err, GM_EINVAL, "%s: circuit: '%s': %s", file, circ, e2.msg);
 
     /* parameters */
@@ -616,16 +616,16 @@ char *jobs_campaign_to_text(const jobs_campaign_t *c)
     if (!o)
         return NULL;
     json_object_set_new(o, "name", json_string(c->name));
-    const char *cname = c->circuit.kind == GROTH16_CIRCUIT_TEST_MUL         ? "test-mul"
-                        : c->circuit.kind == GROTH16_CIRCUIT_TEST_SYNTHETIC ? "test-synthetic"
-                        : c->circuit.kind == GROTH16_CIRCUIT_TEST_SHA256    ? "test-sha256"
+    const char *cname = c->circuit.kind == CIRCUIT_TEST_MUL         ? "test-mul"
+                        : c->circuit.kind == CIRCUIT_TEST_SYNTHETIC ? "test-synthetic"
+                        : c->circuit.kind == CIRCUIT_TEST_SHA256    ? "test-sha256"
                                                                             : "porep";
     json_object_set_new(o, "circuit", json_string(cname));
-    if (c->circuit.kind == GROTH16_CIRCUIT_TEST_SYNTHETIC)
+    if (c->circuit.kind == CIRCUIT_TEST_SYNTHETIC)
         json_object_set_new(o, "constraints", json_integer((json_int_t)c->circuit.size));
-    if (c->circuit.kind == GROTH16_CIRCUIT_TEST_SHA256)
+    if (c->circuit.kind == CIRCUIT_TEST_SHA256)
         json_object_set_new(o, "compressions", json_integer((json_int_t)c->circuit.size));
-    if (c->circuit.kind == GROTH16_CIRCUIT_POREP) {
+    if (c->circuit.kind == CIRCUIT_POREP) {
         /* The string form jobs_campaign_parse reads ("2KiB"), not a number
          * (fuzz finding F2: the other ranks refused rank 0's text). */
         char ssize[32];

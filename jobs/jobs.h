@@ -26,6 +26,7 @@
 #include "base/base.h"
 #include "groth16/groth16.h"
 #include "synth/synth.h"
+#include "circuits/circuits.h"
 
 #define JOBS_MAX_SECTORS 100000
 #define JOBS_MAX_PARTITIONS 64
@@ -67,7 +68,7 @@ typedef struct {
     char name[JOBS_ID_LEN];
     char file[JOBS_PATH_LEN];       /* where it was read from (messages), "" when parsed from text */
     jobs_mode_t mode;
-    groth16_circuit_t circuit;      /* id is the parameter cache key */
+    circuit_t circuit;      /* id is the parameter cache key */
     char params_dir[JOBS_PATH_LEN]; /* absolute */
     bool setup_auto;                /* "setup": "auto": generate missing parameters (test setup) */
     bool has_setup_seed;

@@ -7,7 +7,7 @@
  *            same public inputs on any rank, in any run.
  *  - SEALED, C1: one partition of the SDR PoRep circuit from a C1 JSON
  *            (porep_c1_read) or a sealed directory (porep_c1_prove with the
- *            sector's seed), through groth16_circuit_c1_witness (synth/porep's
+ *            sector's seed), through circuit_c1_witness (synth/porep's
  *            porep_c1_witness), public inputs checked against the derived ones.
  * A source is used by one thread at a time (the pipeline's witness thread).
  */
@@ -46,7 +46,7 @@ static int witness_test(jobs_source_t *s, size_t u, cs_mode_t mode, cs_t **out, 
     const jobs_sector_t *sec = &s->c->sectors[un.sector];
     err_t e2;
     gm_err_clear(&e2);
-    int rc = groth16_circuit_witness_mode(out, &s->c->circuit, jobs_unit_seed(sec->seed, un.partition), mode, &e2);
+    int rc = circuit_witness_mode(out, &s->c->circuit, jobs_unit_seed(sec->seed, un.partition), mode, &e2);
     if (rc)
         return gm_err_set(err, rc, "sector %s partition %u: %s", sec->id, un.partition, e2.msg);
     return 0;
@@ -59,7 +59,7 @@ static int witness_test(jobs_source_t *s, size_t u, cs_mode_t mode, cs_t **out, 
  * stay in a small most-recently-used cache, so the partitions of a 32 GiB
  * sector (10 units, S apart in the partition-major order) do not read it ten
  * times when S is small. The witness's public inputs are checked against
- * those a verifier derives (groth16_porep_c1_inputs), as `grothmpi prove
+ * those a verifier derives (circuit_porep_c1_inputs), as `grothmpi prove
  * --c1` does: a C1 whose vanilla proofs name other nodes than the graph and
  * seed give fails here, by sector. */
 static void entry_clear(c1_entry_t *e)
@@ -90,14 +90,14 @@ static int witness_porep(jobs_source_t *s, size_t u, cs_mode_t mode, cs_t **out,
     if (un.partition >= e->c1.partitions)
         return gm_err_set(err, GM_EINVAL, "%s: sector %s (%s '%s'): partition %u: its C1 has %u partition(s)", file,
                           sec->id, what, sec->path, un.partition, e->c1.partitions);
-    if ((rc = groth16_circuit_c1_witness_mode(out, &s->c->circuit, &e->c1, un.partition, mode, &e2)))
+    if ((rc = circuit_c1_witness_mode(out, &s->c->circuit, &e->c1, un.partition, mode, &e2)))
         return gm_err_set(err, rc, "%s: sector %s (%s '%s') partition %u: %s", file, sec->id, what, sec->path,
                           un.partition, e2.msg);
-    size_t n = groth16_porep_input_count(&e->c1);
+    size_t n = circuit_porep_input_count(&e->c1);
     fr_t *want = calloc(n, sizeof *want);
     if (!want)
         rc = gm_err_set(&e2, GM_ENOMEM, "out of memory");
-    else if ((rc = groth16_porep_c1_inputs(want, &e->c1, &e->g, un.partition, &e2)) == 0) {
+    else if ((rc = circuit_porep_c1_inputs(want, &e->c1, &e->g, un.partition, &e2)) == 0) {
         const fr_t *got = cs_input_values(*out) + 1;
         for (size_t j = 0; j < n && rc == 0; j++)
             if (!fr_eq(&got[j], &want[j])) {
@@ -127,7 +127,7 @@ int jobs_source_open(jobs_source_t **out, const jobs_campaign_t *c, err_t *err)
     s->c = c;
     for (int i = 0; i < C1_CACHE; i++)
         s->cache[i].sector = SIZE_MAX;
-    s->witness = c->circuit.kind == GROTH16_CIRCUIT_POREP ? witness_porep : witness_test;
+    s->witness = c->circuit.kind == CIRCUIT_POREP ? witness_porep : witness_test;
     *out = s;
     return 0;
 }
@@ -199,12 +199,12 @@ static int sector_c1(jobs_source_t *s, size_t si, c1_entry_t **out, err_t *err)
     }
     if (rc)
         return rc;
-    groth16_circuit_t circ;
-    if ((rc = groth16_circuit_from_c1(&circ, &e->c1, err)) == 0 && strcmp(circ.id, s->c->circuit.id) != 0)
+    circuit_t circ;
+    if ((rc = circuit_from_c1(&circ, &e->c1, err)) == 0 && strcmp(circ.id, s->c->circuit.id) != 0)
         rc = gm_err_set(err, GM_EINVAL, "a %s C1 (circuit %s), the campaign proves %s", e->c1.proof->name, circ.id,
                         s->c->circuit.id);
     if (rc == 0)
-        rc = groth16_porep_graph(&e->g, &e->c1, err);
+        rc = circuit_porep_graph(&e->g, &e->c1, err);
     if (rc) {
         porep_c1_free(&e->c1);
         memset(&e->c1, 0, sizeof e->c1);

@@ -44,6 +44,7 @@
 #include <unistd.h>
 
 #include "mpi/mpi_internal.h"
+#include "circuits/circuits.h"
 
 typedef struct {
     int32_t code;
@@ -152,7 +153,7 @@ static int ensure_params(const jobs_campaign_t *c, unsigned threads, mpi_progres
         snprintf(line, sizeof line, "setup: %s is in an older format; recording it again", sp);
         note(fn, arg, line);
         cs_shape_t *shape = NULL;
-        int rc = groth16_circuit_shape(&shape, &c->circuit, err);
+        int rc = circuit_shape(&shape, &c->circuit, err);
         if (!rc)
             rc = cs_shape_save(shape, c->params_dir, c->circuit.id, err);
         cs_shape_free(shape);
@@ -173,7 +174,7 @@ static int ensure_params(const jobs_campaign_t *c, unsigned threads, mpi_progres
         return rc;
     topo_pool_t *pool = NULL;
     cs_shape_t *shape = NULL;
-    if ((rc = topo_pool_create_flat(&pool, threads, err)) || (rc = groth16_circuit_shape(&shape, &c->circuit, err)) ||
+    if ((rc = topo_pool_create_flat(&pool, threads, err)) || (rc = circuit_shape(&shape, &c->circuit, err)) ||
         (rc = cs_shape_save(shape, c->params_dir, c->circuit.id, err)) ||
         (rc = groth16_setup(shape, seed, pp, vp, pool, err)))
         goto out;

@@ -373,9 +373,9 @@ static int load_spec(topo_t **out, const char *spec, err_t *err)
  * and dereferences missing ones later (fuzz finding F4: SIGSEGV in
  * hwloc_bitmap_compare_first inside hwloc_topology_load). So an XML file is
  * loaded, and everything extracted from it, first in a child process; only
- * when the child gets through does this process load it. The child reports
- * through a pipe (one byte once load_spec returned), so a crash, an abort or
- * a sanitizer's exit all read as EOF. Costs one fork and a second parse
+ * when the child gets through does this process load it. The child sends
+ * load_spec's err_t through a pipe (a refusal is reported from it), so a
+ * crash, an abort or a sanitizer's exit all read as EOF. Costs one fork and a second parse
  * (milliseconds for a machine-sized XML); "this" and synthetic specs are not
  * probed. */
 #define XML_PROBE_TIMEOUT_MS 60000
@@ -411,9 +411,13 @@ static int probe_xml(const char *spec, err_t *err)
             (void)signal(deadly[i], SIG_DFL);
         topo_t *t = NULL;
         err_t e;
-        char r = load_spec(&t, spec, &e) == 0 ? 0 : 1;
-        ssize_t w = write(fds[1], &r, 1);
-        _exit(w == 1 ? 0 : 1); /* no atexit handlers, no leak check of t */
+        memset(&e, 0, sizeof e);
+        /* The whole err_t goes back: a refusal is reported from here, so the
+         * parent never runs hwloc's importer on a file it refuses (hwloc
+         * leaks the objects of a half-imported file: fuzz finding F8). */
+        e.code = load_spec(&t, spec, &e);
+        ssize_t w = write(fds[1], &e, sizeof e);
+        _exit(w == (ssize_t)sizeof e ? 0 : 1); /* no atexit handlers, no leak check of t */
     }
     close(fds[1]);
     struct pollfd pfd = {.fd = fds[0], .events = POLLIN};
@@ -421,11 +425,11 @@ static int probe_xml(const char *spec, err_t *err)
     do
         pr = poll(&pfd, 1, XML_PROBE_TIMEOUT_MS);
     while (pr < 0 && errno == EINTR);
-    char r;
+    err_t child;
     ssize_t n = 0;
     if (pr > 0) {
         do
-            n = read(fds[0], &r, 1);
+            n = read(fds[0], &child, sizeof child);
         while (n < 0 && errno == EINTR);
     }
     close(fds[0]);
@@ -436,8 +440,12 @@ static int probe_xml(const char *spec, err_t *err)
     do
         w = waitpid(pid, &status, 0);
     while (w < 0 && errno == EINTR);
-    if (n == 1)
-        return 0; /* loaded, or refused cleanly: the caller's load says which */
+    if (n == (ssize_t)sizeof child) {
+        if (child.code == 0)
+            return 0; /* it loads: the caller loads it again in this process */
+        child.msg[sizeof child.msg - 1] = 0;
+        return gm_err_set(err, child.code, "%s", child.msg);
+    }
     if (pr == 0)
         return gm_err_set(err, GM_EFORMAT, "topology '%s': hwloc could not load it (no answer in %d s)", spec,
                           XML_PROBE_TIMEOUT_MS / 1000);

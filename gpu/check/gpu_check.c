@@ -32,6 +32,8 @@
 #include "groth16/groth16.h"
 #include "synth/synth.h"
 #include "topo/topo.h"
+#include "ntt/ntt.h"
+#include "circuits/circuits.h"
 
 static int failures;
 static FILE *md;
@@ -380,7 +382,7 @@ static int gpu_msm_host(gpu_ctx_t *ctx, g1_jac_t *out, const g1_affine_t *pts, s
 static void check_proof(gpu_ctx_t *ctx, unsigned log_rows, topo_pool_t *pool)
 {
     err_t err;
-    groth16_circuit_t circ;
+    circuit_t circ;
     cs_shape_t *sh = NULL;
     cs_t *cs = NULL;
     groth16_params_t *pp = NULL;
@@ -390,9 +392,9 @@ static void check_proof(gpu_ctx_t *ctx, unsigned log_rows, topo_pool_t *pool)
     if (fd >= 0)
         close(fd);
     uint8_t seed[GROTH16_SEED_BYTES] = {1, 2, 3};
-    if (groth16_circuit_parse(&circ, "test-synthetic", (uint64_t)1 << log_rows, NULL, &err) ||
-        groth16_circuit_shape(&sh, &circ, &err) || groth16_setup(sh, seed, params, NULL, pool, &err) ||
-        groth16_circuit_witness(&cs, &circ, 7, &err) ||
+    if (circuit_parse(&circ, "test-synthetic", (uint64_t)1 << log_rows, NULL, &err) ||
+        circuit_shape(&sh, &circ, &err) || groth16_setup(sh, seed, params, NULL, pool, &err) ||
+        circuit_witness(&cs, &circ, 7, &err) ||
         groth16_params_load(&pp, params, sh, GROTH16_LOAD_TRUST, pool, &err) ||
         groth16_prover_create(&pv, pp, sh, pool, &err)) {
         report(false, "groth16 proof: setup: %s", err.msg);

@@ -25,6 +25,7 @@
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wcomment"
 #include "tests/unit/testutil.h"
+#include "ntt/ntt.h"
 #pragma GCC diagnostic pop
 
 static void rand_fr(fr_t *out, test_rng_t *rng)

@@ -28,6 +28,7 @@
 #include "tests/unit/testutil.h"
 #pragma GCC diagnostic pop
 #include "topo/topo.h"
+#include "circuits/circuits.h"
 
 static void init(void) { cr_assert_eq(ff_init(FF_PATH_AUTO), 0); }
 
@@ -37,7 +38,7 @@ TestSuite(groth16, .init = init);
 
 typedef struct {
     char dir[64], params[128], vk[128];
-    groth16_circuit_t circ;
+    circuit_t circ;
     cs_shape_t *shape;
     groth16_params_t *pp;
     groth16_prover_t *pv;
@@ -56,8 +57,8 @@ static void fx_open(fx_t *f, const char *circuit, uint64_t size, unsigned thread
     snprintf(f->vk, sizeof f->vk, "%s/c.vk", f->dir);
     if (threads > 1)
         cr_assert_eq(topo_pool_create_flat(&f->pool, threads, &err), 0);
-    cr_assert_eq(groth16_circuit_parse(&f->circ, circuit, size, NULL, &err), 0, "%s", err.msg);
-    cr_assert_eq(groth16_circuit_shape(&f->shape, &f->circ, &err), 0, "%s", err.msg);
+    cr_assert_eq(circuit_parse(&f->circ, circuit, size, NULL, &err), 0, "%s", err.msg);
+    cr_assert_eq(circuit_shape(&f->shape, &f->circ, &err), 0, "%s", err.msg);
     for (int i = 0; i < GROTH16_SEED_BYTES; i++)
         f->seed[i] = (uint8_t)test_rng_next(rng);
     cr_assert_eq(groth16_setup(f->shape, f->seed, f->params, f->vk, f->pool, &err), 0, "%s", err.msg);
@@ -86,7 +87,7 @@ static cs_t *fx_witness(fx_t *f, uint64_t seed, groth16_witness_t *w)
 {
     cs_t *cs;
     err_t err;
-    cr_assert_eq(groth16_circuit_witness(&cs, &f->circ, seed, &err), 0, "%s", err.msg);
+    cr_assert_eq(circuit_witness(&cs, &f->circ, seed, &err), 0, "%s", err.msg);
     w->inputs = cs_input_values(cs);
     w->n_inputs = cs_num_inputs(cs);
     w->aux = cs_aux_values(cs);
@@ -562,18 +563,18 @@ Test(groth16, setup_is_deterministic_in_the_seed)
 Test(groth16, circuit_names)
 {
     err_t err;
-    groth16_circuit_t c;
-    cr_assert_eq(groth16_circuit_parse(&c, "test-synthetic", 100, NULL, &err), GM_EINVAL);
-    cr_assert_eq(groth16_circuit_parse(&c, "nope", 0, NULL, &err), GM_EINVAL);
+    circuit_t c;
+    cr_assert_eq(circuit_parse(&c, "test-synthetic", 100, NULL, &err), GM_EINVAL);
+    cr_assert_eq(circuit_parse(&c, "nope", 0, NULL, &err), GM_EINVAL);
     cr_assert(strstr(err.msg, "test-mul"));
-    cr_assert_eq(groth16_circuit_parse(&c, "test-synthetic", 64, NULL, &err), 0);
+    cr_assert_eq(circuit_parse(&c, "test-synthetic", 64, NULL, &err), 0);
     cr_assert_str_eq(c.id, "test-synthetic-64");
     cs_shape_t *sh;
-    cr_assert_eq(groth16_circuit_shape(&sh, &c, &err), 0, "%s", err.msg);
+    cr_assert_eq(circuit_shape(&sh, &c, &err), 0, "%s", err.msg);
     cr_assert_eq(sh->n_rows, 64);
     cs_shape_free(sh);
-    cr_assert_eq(groth16_circuit_parse(&c, "porep", 0, "2KiB", &err), 0);
+    cr_assert_eq(circuit_parse(&c, "porep", 0, "2KiB", &err), 0);
     cr_assert_str_eq(c.id, "porep-2048-v2");
     cr_assert_eq(c.size, 2048); /* its shape and witnesses: test_porep_prove.c, porep_prove.sh */
-    cr_assert_eq(groth16_circuit_parse(&c, "porep", 0, "3KiB", &err), GM_EINVAL);
+    cr_assert_eq(circuit_parse(&c, "porep", 0, "3KiB", &err), GM_EINVAL);
 }

@@ -1,5 +1,5 @@
 /*
- * tests/unit/test_ntt.c — the NTT over Fr (ec/ntt.c) against a naive O(n^2)
+ * tests/unit/test_ntt.c — the NTT over Fr (ntt/ntt.c) against a naive O(n^2)
  * DFT written here for every size 2^1 .. 2^10, round trips up to 2^16, and
  * pool == caller's thread. The roots are recomputed here from r and the
  * generator 7, sharing no code with the module.
@@ -16,6 +16,7 @@
 #include "tests/unit/testutil.h"
 #pragma GCC diagnostic pop
 #include "topo/topo.h"
+#include "ntt/ntt.h"
 
 static void rand_fr(fr_t *out, test_rng_t *rng)
 {

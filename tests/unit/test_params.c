@@ -25,6 +25,7 @@
 #include "tests/unit/testutil.h"
 #pragma GCC diagnostic pop
 #include "topo/topo.h"
+#include "circuits/circuits.h"
 
 static void init(void) { cr_assert_eq(ff_init(FF_PATH_AUTO), 0); }
 
@@ -52,9 +53,9 @@ static void pf_open(pf_t *f, uint64_t rows)
     snprintf(f->params, sizeof f->params, "%s/c.params", f->dir);
     snprintf(f->vk, sizeof f->vk, "%s/c.vk", f->dir);
     snprintf(f->bad, sizeof f->bad, "%s/bad.params", f->dir);
-    groth16_circuit_t c;
-    cr_assert_eq(groth16_circuit_parse(&c, "test-synthetic", rows, NULL, &err), 0);
-    cr_assert_eq(groth16_circuit_shape(&f->shape, &c, &err), 0, "%s", err.msg);
+    circuit_t c;
+    cr_assert_eq(circuit_parse(&c, "test-synthetic", rows, NULL, &err), 0);
+    cr_assert_eq(circuit_shape(&f->shape, &c, &err), 0, "%s", err.msg);
     uint8_t seed[GROTH16_SEED_BYTES];
     for (int i = 0; i < GROTH16_SEED_BYTES; i++)
         seed[i] = (uint8_t)test_rng_next(&rng);
@@ -187,10 +188,10 @@ Test(params, counts_against_the_shape)
     pf_open(&f, 16);
     err_t err;
     /* Another shape: every count differs; the first section named is ic or h. */
-    groth16_circuit_t c;
+    circuit_t c;
     cs_shape_t *other;
-    cr_assert_eq(groth16_circuit_parse(&c, "test-synthetic", 32, NULL, &err), 0);
-    cr_assert_eq(groth16_circuit_shape(&other, &c, &err), 0);
+    cr_assert_eq(circuit_parse(&c, "test-synthetic", 32, NULL, &err), 0);
+    cr_assert_eq(circuit_shape(&other, &c, &err), 0);
     groth16_params_t *p;
     cr_assert_eq(groth16_params_load(&p, f.params, other, 0, NULL, &err), GM_EFORMAT);
     cr_assert(strstr(err.msg, "section h: 15 points, the circuit needs 31"), "%s", err.msg);
@@ -205,7 +206,7 @@ Test(params, counts_against_the_shape)
     cr_assert(strstr(err.msg, "section"), "%s", err.msg);
     /* The prover refuses parameters of another circuit. */
     cr_assert_eq(groth16_params_load(&p, f.params, NULL, 0, NULL, &err), 0);
-    cr_assert_eq(groth16_circuit_shape(&other, &c, &err), 0);
+    cr_assert_eq(circuit_shape(&other, &c, &err), 0);
     groth16_prover_t *pv;
     cr_assert_eq(groth16_prover_create(&pv, p, other, NULL, &err), GM_EINVAL);
     cr_assert(strstr(err.msg, "section"), "%s", err.msg);

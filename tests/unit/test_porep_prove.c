@@ -1,7 +1,7 @@
 /*
  * tests/unit/test_porep_prove.c — the PoRep partition inside groth16/:
- * witnesses from C1 data (groth16_circuit_c1_witness), the public inputs a
- * verifier derives from a C1 (groth16_porep_c1_inputs, rust-fil-proofs'
+ * witnesses from C1 data (circuit_c1_witness), the public inputs a
+ * verifier derives from a C1 (circuit_porep_c1_inputs, rust-fil-proofs'
  * StackedCompound::generate_public_inputs), and proofs whose public inputs
  * were tampered with.
  *
@@ -30,6 +30,7 @@
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wcomment"
 #include "tests/unit/testutil.h"
+#include "circuits/circuits.h"
 #pragma GCC diagnostic pop
 
 static void init(void) { cr_assert_eq(ff_init(FF_PATH_AUTO), 0); }
@@ -56,7 +57,7 @@ static void c1_open(c1fx_t *f, uint32_t proof_id, test_rng_t *rng)
     const porep_proof_t *p = porep_proof_by_id(proof_id);
     cr_assert(p);
     cr_assert_eq(porep_c1_synthetic(&f->c1, p, seed, &f->h, &err), 0, "%s", err.msg);
-    cr_assert_eq(groth16_porep_graph(&f->g, &f->c1, &err), 0, "%s", err.msg);
+    cr_assert_eq(circuit_porep_graph(&f->g, &f->c1, &err), 0, "%s", err.msg);
     cr_assert_eq(porep_c1_verify(&f->c1, &f->g, &f->h, "synthetic", &err), 0, "%s", err.msg);
 }
 
@@ -109,7 +110,7 @@ static void check_inputs_against_vanilla(const porep_c1_t *c1, const fr_t *in, u
         cr_assert_eq(fr_u64(&in[n++]), c, "challenge %u: comm_c index", i);
         cr_assert_eq(c, p->labeling[0].node, "challenge %u: labeling node", i);
     }
-    cr_assert_eq(n, groth16_porep_input_count(c1));
+    cr_assert_eq(n, circuit_porep_input_count(c1));
 }
 
 Test(porep_prove, c1_inputs_follow_the_vanilla_proofs, .timeout = 60)
@@ -120,10 +121,10 @@ Test(porep_prove, c1_inputs_follow_the_vanilla_proofs, .timeout = 60)
     for (size_t t = 0; t < sizeof ids / sizeof ids[0]; t++) {
         c1fx_t f;
         c1_open(&f, ids[t], &rng);
-        cr_assert_eq(groth16_porep_input_count(&f.c1), N_IN);
+        cr_assert_eq(circuit_porep_input_count(&f.c1), N_IN);
         fr_t in[N_IN];
         err_t err;
-        cr_assert_eq(groth16_porep_c1_inputs(in, &f.c1, &f.g, 0, &err), 0, "%s", err.msg);
+        cr_assert_eq(circuit_porep_c1_inputs(in, &f.c1, &f.g, 0, &err), 0, "%s", err.msg);
         check_inputs_against_vanilla(&f.c1, in, 0);
         c1_close(&f);
     }
@@ -137,11 +138,11 @@ Test(porep_prove, c1_inputs_of_a_32gib_partition, .timeout = 120)
     c1fx_t f;
     c1_open(&f, 8, &rng); /* StackedDrg32GiBV1_1 */
     cr_assert_eq(f.c1.partitions, 10);
-    cr_assert_eq(groth16_porep_input_count(&f.c1), 327);
+    cr_assert_eq(circuit_porep_input_count(&f.c1), 327);
     fr_t in[327];
     err_t err;
     unsigned k = (unsigned)(test_rng_next(&rng) % 10);
-    cr_assert_eq(groth16_porep_c1_inputs(in, &f.c1, &f.g, k, &err), 0, "%s", err.msg);
+    cr_assert_eq(circuit_porep_c1_inputs(in, &f.c1, &f.g, k, &err), 0, "%s", err.msg);
     check_inputs_against_vanilla(&f.c1, in, k);
     c1_close(&f);
 }
@@ -155,11 +156,11 @@ Test(porep_prove, c1_witness_satisfies_the_circuit, .timeout = 300)
     c1fx_t f;
     c1_open(&f, 5, &rng);
     err_t err;
-    groth16_circuit_t circ;
-    cr_assert_eq(groth16_circuit_from_c1(&circ, &f.c1, &err), 0, "%s", err.msg);
+    circuit_t circ;
+    cr_assert_eq(circuit_from_c1(&circ, &f.c1, &err), 0, "%s", err.msg);
     cr_assert_str_eq(circ.id, "porep-2048-v2");
 
-    /* the composition groth16_circuit_c1_witness uses, in CHECK mode */
+    /* the composition circuit_c1_witness uses, in CHECK mode */
     stacked_config_t cfg;
     poseidon_set_t ps;
     stacked_witness_t *w;
@@ -177,11 +178,11 @@ Test(porep_prove, c1_witness_satisfies_the_circuit, .timeout = 300)
     cs_destroy(cs);
 
     /* the WITNESS-mode system: its inputs are the derived ones */
-    cr_assert_eq(groth16_circuit_c1_witness(&cs, &circ, &f.c1, 0, &err), 0, "%s", err.msg);
+    cr_assert_eq(circuit_c1_witness(&cs, &circ, &f.c1, 0, &err), 0, "%s", err.msg);
     cr_assert_eq(cs_num_inputs(cs), N_IN + 1);
     cr_assert_eq(cs_num_aux(cs), 2685673);
     fr_t in[N_IN];
-    cr_assert_eq(groth16_porep_c1_inputs(in, &f.c1, &f.g, 0, &err), 0, "%s", err.msg);
+    cr_assert_eq(circuit_porep_c1_inputs(in, &f.c1, &f.g, 0, &err), 0, "%s", err.msg);
     const fr_t *got = cs_input_values(cs);
     cr_assert(fr_eq(&got[0], &FR_ONE));
     for (int j = 0; j < N_IN; j++)
@@ -266,7 +267,7 @@ Test(porep_prove, tampered_public_input_is_rejected, .timeout = 120)
     c1_open(&f, 5, &rng);
     err_t err;
     fr_t in[N_IN];
-    cr_assert_eq(groth16_porep_c1_inputs(in, &f.c1, &f.g, 0, &err), 0, "%s", err.msg);
+    cr_assert_eq(circuit_porep_c1_inputs(in, &f.c1, &f.g, 0, &err), 0, "%s", err.msg);
 
     char dir[64], pp[128], vkp[128];
     snprintf(dir, sizeof dir, "/tmp/gm_pp_XXXXXX");
@@ -320,11 +321,11 @@ Test(porep_prove, tampered_public_input_is_rejected, .timeout = 120)
     c1fx_t g;
     c1_open(&g, 5, &rng);
     fr_t other[N_IN];
-    cr_assert_eq(groth16_porep_c1_inputs(other, &g.c1, &g.g, 0, &err), 0, "%s", err.msg);
+    cr_assert_eq(circuit_porep_c1_inputs(other, &g.c1, &g.g, 0, &err), 0, "%s", err.msg);
     cr_assert_eq(groth16_verify(&pvk, &proof, other, N_IN, &err), GM_EVERIFY);
     /* a C1 whose seed alone changed: same commitments, other challenges */
     f.c1.seed[0] ^= 1;
-    cr_assert_eq(groth16_porep_c1_inputs(other, &f.c1, &f.g, 0, &err), 0, "%s", err.msg);
+    cr_assert_eq(circuit_porep_c1_inputs(other, &f.c1, &f.g, 0, &err), 0, "%s", err.msg);
     cr_assert(memcmp(other, in, 3 * sizeof(fr_t)) == 0);
     cr_assert_eq(groth16_verify(&pvk, &proof, other, N_IN, &err), GM_EVERIFY);
 
@@ -351,33 +352,33 @@ Test(porep_prove, errors_name_the_problem, .timeout = 60)
     c1_open(&f, 5, &rng);
     err_t err;
     fr_t in[N_IN];
-    groth16_circuit_t circ;
+    circuit_t circ;
     cs_t *cs = (cs_t *)&rng;
 
     /* partition out of range */
-    cr_assert_eq(groth16_porep_c1_inputs(in, &f.c1, &f.g, 1, &err), GM_EINVAL);
+    cr_assert_eq(circuit_porep_c1_inputs(in, &f.c1, &f.g, 1, &err), GM_EINVAL);
     cr_assert(strstr(err.msg, "partition 1"), "%s", err.msg);
-    cr_assert_eq(groth16_circuit_from_c1(&circ, &f.c1, &err), 0, "%s", err.msg);
-    cr_assert_eq(groth16_circuit_c1_witness(&cs, &circ, &f.c1, 1, &err), GM_EINVAL);
+    cr_assert_eq(circuit_from_c1(&circ, &f.c1, &err), 0, "%s", err.msg);
+    cr_assert_eq(circuit_c1_witness(&cs, &circ, &f.c1, 1, &err), GM_EINVAL);
     cr_assert_null(cs);
     cr_assert(strstr(err.msg, "--partition"), "%s", err.msg);
 
     /* a circuit of another size */
-    groth16_circuit_t other;
-    cr_assert_eq(groth16_circuit_parse(&other, "porep", 0, "8MiB", &err), 0, "%s", err.msg);
-    cr_assert_eq(groth16_circuit_c1_witness(&cs, &other, &f.c1, 0, &err), GM_EINVAL);
+    circuit_t other;
+    cr_assert_eq(circuit_parse(&other, "porep", 0, "8MiB", &err), 0, "%s", err.msg);
+    cr_assert_eq(circuit_c1_witness(&cs, &other, &f.c1, 0, &err), GM_EINVAL);
     cr_assert(strstr(err.msg, "porep-8388608"), "%s", err.msg);
 
     /* a C1 whose challenge count is not the circuit's */
     f.c1.challenges = 3;
-    cr_assert_eq(groth16_circuit_from_c1(&circ, &f.c1, &err), GM_EINVAL);
+    cr_assert_eq(circuit_from_c1(&circ, &f.c1, &err), GM_EINVAL);
     cr_assert(strstr(err.msg, "3 challenges"), "%s", err.msg);
     f.c1.challenges = 2;
 
     /* a commitment that is not a field element */
     porep_dom_t keep = f.c1.comm_r;
     memset(f.c1.comm_r.b, 0xff, 32);
-    cr_assert_eq(groth16_porep_c1_inputs(in, &f.c1, &f.g, 0, &err), GM_ENONCANON);
+    cr_assert_eq(circuit_porep_c1_inputs(in, &f.c1, &f.g, 0, &err), GM_ENONCANON);
     cr_assert(strstr(err.msg, "comm_r"), "%s", err.msg);
     f.c1.comm_r = keep;
 
@@ -386,14 +387,14 @@ Test(porep_prove, errors_name_the_problem, .timeout = 60)
     uint8_t id[32];
     porep_id_make(id, porep_proof_by_id(6));
     cr_assert_eq(porep_graph_init(&g8, 1u << 18, id, POREP_API_1_1, &err), 0);
-    cr_assert_eq(groth16_porep_c1_inputs(in, &f.c1, &g8, 0, &err), GM_EINVAL);
+    cr_assert_eq(circuit_porep_c1_inputs(in, &f.c1, &g8, 0, &err), GM_EINVAL);
     porep_graph_destroy(&g8);
 
     /* feature proofs have other challenges */
     const porep_proof_t *keep_p = f.c1.proof;
     f.c1.proof = porep_proof_by_id(10);
     porep_graph_t gf;
-    cr_assert_eq(groth16_porep_graph(&gf, &f.c1, &err), GM_ENOTSUP);
+    cr_assert_eq(circuit_porep_graph(&gf, &f.c1, &err), GM_ENOTSUP);
     cr_assert(strstr(err.msg, "SyntheticPoRep"), "%s", err.msg);
     f.c1.proof = keep_p;
     c1_close(&f);

@@ -26,6 +26,7 @@
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wcomment"
 #include "tests/unit/testutil.h"
+#include "snarkjs/snarkjs.h"
 #pragma GCC diagnostic pop
 
 #define VDIR "tests/vectors/snarkjs/"

@@ -1,10 +1,10 @@
 /*
- * groth16/snarkjs_wtns.c — circom's witness file (.wtns; circom_runtime's
+ * snarkjs/wtns.c — circom's witness file (.wtns; circom_runtime's
  * calculateWTNSBin, snarkjs src/wtns_utils.js):
  *   section 1 (40 bytes): u32 n8 = 32, prime[32], u32 nWitness
  *   section 2: nWitness x 32 bytes, standard form, little-endian
  */
-#include "groth16/snarkjs_internal.h"
+#include "snarkjs/snarkjs_internal.h"
 
 void snarkjs_wtns_free(snarkjs_wtns_t *w)
 {

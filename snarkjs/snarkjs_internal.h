@@ -1,5 +1,5 @@
 /*
- * groth16/snarkjs_internal.h — shared by groth16/snarkjs_*.c only: the
+ * snarkjs/snarkjs_internal.h — shared by groth16/snarkjs_*.c only: the
  * "binfile" container of circom and snarkjs (@iden3/binfileutils) and the
  * little-endian field decoders of their files.
  */
@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-#include "groth16/groth16.h"
+#include "snarkjs/snarkjs.h"
 
 /* The largest section id we index (zkey uses 1..10, r1cs 1..5, ptau 1..15). */
 #define SJ_MAX_SECTION 16

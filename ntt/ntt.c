@@ -39,7 +39,7 @@
 #include <string.h>
 
 #include "base/base.h"
-#include "ec/ec.h"
+#include "ntt/ntt.h"
 #include "topo/topo.h"
 
 #define NTT_LOG_MAX 28

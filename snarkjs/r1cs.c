@@ -1,5 +1,5 @@
 /*
- * groth16/snarkjs_r1cs.c — circom's .r1cs (r1csfile/src/r1csfile.js) and the
+ * snarkjs/r1cs.c — circom's .r1cs (r1csfile/src/r1csfile.js) and the
  * witness check `snarkjs wtns check` does.
  *
  *   section 1 (64 bytes): u32 n8 = 32, prime[32], u32 nWires, nPubOut,
@@ -9,7 +9,7 @@
  *   section 3: nWires x u64 labels (optional for us)
  *   sections 4, 5: custom gates (not supported)
  */
-#include "groth16/snarkjs_internal.h"
+#include "snarkjs/snarkjs_internal.h"
 
 void snarkjs_r1cs_free(snarkjs_r1cs_t *r)
 {

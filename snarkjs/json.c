@@ -1,5 +1,5 @@
 /*
- * groth16/snarkjs_json.c — snarkjs's proof.json, public.json and
+ * snarkjs/json.c — snarkjs's proof.json, public.json and
  * verification_key.json, and its verifier.
  *
  * Writing reproduces `snarkjs groth16 prove` byte for byte: bfj.write with
@@ -14,7 +14,7 @@
 #include <jansson.h>
 #include <stdio.h>
 
-#include "groth16/snarkjs_internal.h"
+#include "snarkjs/snarkjs_internal.h"
 
 /* ---- writing ------------------------------------------------------------------------------------- */
 

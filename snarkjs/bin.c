@@ -1,5 +1,5 @@
 /*
- * groth16/snarkjs_bin.c — the container every circom / snarkjs binary file
+ * snarkjs/bin.c — the container every circom / snarkjs binary file
  * uses (@iden3/binfileutils): magic, version, then (id, size, data) sections
  * in any order; and the decoders of the little-endian Montgomery values and
  * points snarkjs stores ("LEM").
@@ -8,7 +8,7 @@
  * before anything is dereferenced, so a truncated or corrupt file gives an
  * error naming the section, never a read out of bounds.
  */
-#include "groth16/snarkjs_internal.h"
+#include "snarkjs/snarkjs_internal.h"
 
 /* r and q of BLS12-381, little-endian bytes. */
 const uint8_t SJ_R_LE[32] = {

@@ -1,5 +1,5 @@
 /*
- * groth16/circuits.c — the built-in circuits of `grothmpi setup|prove
+ * circuits/circuits.c — the built-in circuits of `grothmpi setup|prove
  * --circuit`: small test circuits written against synth's constraint system
  * (the same code runs in SHAPE mode for setup and in WITNESS mode for the
  * prover), and the SDR PoRep partition circuit (synth's StackedCircuit),
@@ -24,7 +24,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "groth16/groth16_internal.h"
+#include "circuits/circuits.h"
+#include "groth16/groth16.h"
 
 typedef struct {
     uint64_t s;
@@ -45,7 +46,7 @@ static void sm64_fr(sm64_t *r, fr_t *out)
         uint64_t x = sm64_next(r);
         memcpy(b + 8 * i, &x, 8);
     }
-    g16_fr_from_64(out, b);
+    groth16_fr_from_wide(out, b);
 }
 
 /* "2KiB" .. "64GiB" (or a byte count) naming a registered PoRep size. */
@@ -61,28 +62,28 @@ static int parse_sector(uint64_t *out, const char *s, err_t *err)
     return 0;
 }
 
-int groth16_circuit_parse(groth16_circuit_t *out, const char *name, uint64_t size, const char *sector_size,
+int circuit_parse(circuit_t *out, const char *name, uint64_t size, const char *sector_size,
                           err_t *err)
 {
     memset(out, 0, sizeof *out);
     if (strcmp(name, "test-mul") == 0) {
-        out->kind = GROTH16_CIRCUIT_TEST_MUL;
+        out->kind = CIRCUIT_TEST_MUL;
         snprintf(out->id, sizeof out->id, "test-mul");
     } else if (strcmp(name, "test-synthetic") == 0) {
-        out->kind = GROTH16_CIRCUIT_TEST_SYNTHETIC;
+        out->kind = CIRCUIT_TEST_SYNTHETIC;
         out->size = size ? size : 1024;
         if (out->size < 8 || (out->size & (out->size - 1)) || out->size > (1ULL << 28))
             return gm_err_set(err, GM_EINVAL, "--constraints: %llu is not a power of two in 8..2^28",
                               (unsigned long long)out->size);
         snprintf(out->id, sizeof out->id, "test-synthetic-%llu", (unsigned long long)out->size);
     } else if (strcmp(name, "test-sha256") == 0) {
-        out->kind = GROTH16_CIRCUIT_TEST_SHA256;
+        out->kind = CIRCUIT_TEST_SHA256;
         out->size = size ? size : 1;
         if (out->size > 4096)
             return gm_err_set(err, GM_EINVAL, "--compressions: %llu is not in 1..4096", (unsigned long long)out->size);
         snprintf(out->id, sizeof out->id, "test-sha256-%llu", (unsigned long long)out->size);
     } else if (strcmp(name, "porep") == 0) {
-        out->kind = GROTH16_CIRCUIT_POREP;
+        out->kind = CIRCUIT_POREP;
         int rc = parse_sector(&out->size, sector_size, err);
         if (rc)
             return rc;
@@ -213,7 +214,7 @@ typedef struct {
 /* Synthesizes one partition into cs (any mode). In WITNESS/CHECK mode the
  * value arrays are reserved first from a counting run (0.1 s for 512 MiB),
  * so they never grow by doubling: the peak stays one copy of z. */
-static int synth_porep(cs_t *cs, const groth16_circuit_t *c, const porep_src_t *src, err_t *err)
+static int synth_porep(cs_t *cs, const circuit_t *c, const porep_src_t *src, err_t *err)
 {
     stacked_config_t cfg;
     poseidon_set_t ps;
@@ -247,14 +248,14 @@ done:
 }
 
 /* seed: the witness's seed; with_witness false: zeros (COUNT/SHAPE). */
-static int synthesize(cs_t *cs, const groth16_circuit_t *c, uint64_t seed, bool with_witness, err_t *err)
+static int synthesize(cs_t *cs, const circuit_t *c, uint64_t seed, bool with_witness, err_t *err)
 {
     sm64_t rng = {seed ^ 0x67726f74686d7069ULL};
     switch (c->kind) {
-    case GROTH16_CIRCUIT_TEST_MUL: synth_mul(cs, &rng); break;
-    case GROTH16_CIRCUIT_TEST_SYNTHETIC: synth_synthetic(cs, &rng, c->size); break;
-    case GROTH16_CIRCUIT_TEST_SHA256: synth_sha256(cs, &rng, c->size); break;
-    case GROTH16_CIRCUIT_POREP: {
+    case CIRCUIT_TEST_MUL: synth_mul(cs, &rng); break;
+    case CIRCUIT_TEST_SYNTHETIC: synth_synthetic(cs, &rng, c->size); break;
+    case CIRCUIT_TEST_SHA256: synth_sha256(cs, &rng, c->size); break;
+    case CIRCUIT_POREP: {
         porep_src_t src = {with_witness, seed, NULL, 0};
         return synth_porep(cs, c, &src, err);
     }
@@ -262,7 +263,7 @@ static int synthesize(cs_t *cs, const groth16_circuit_t *c, uint64_t seed, bool 
     return cs_status(cs, err);
 }
 
-int groth16_circuit_shape(cs_shape_t **out, const groth16_circuit_t *c, err_t *err)
+int circuit_shape(cs_shape_t **out, const circuit_t *c, err_t *err)
 {
     *out = NULL;
     cs_t *cs;
@@ -276,12 +277,12 @@ int groth16_circuit_shape(cs_shape_t **out, const groth16_circuit_t *c, err_t *e
     return rc;
 }
 
-int groth16_circuit_witness(cs_t **out, const groth16_circuit_t *c, uint64_t seed, err_t *err)
+int circuit_witness(cs_t **out, const circuit_t *c, uint64_t seed, err_t *err)
 {
-    return groth16_circuit_witness_mode(out, c, seed, CS_WITNESS, err);
+    return circuit_witness_mode(out, c, seed, CS_WITNESS, err);
 }
 
-int groth16_circuit_witness_mode(cs_t **out, const groth16_circuit_t *c, uint64_t seed, cs_mode_t mode, err_t *err)
+int circuit_witness_mode(cs_t **out, const circuit_t *c, uint64_t seed, cs_mode_t mode, err_t *err)
 {
     *out = NULL;
     if (mode != CS_WITNESS && mode != CS_CHECK)
@@ -300,11 +301,11 @@ int groth16_circuit_witness_mode(cs_t **out, const groth16_circuit_t *c, uint64_
 
 /* ---- PoRep from C1 -------------------------------------------------------------------------- */
 
-int groth16_circuit_from_c1(groth16_circuit_t *out, const porep_c1_t *c1, err_t *err)
+int circuit_from_c1(circuit_t *out, const porep_c1_t *c1, err_t *err)
 {
     char size[32];
     porep_sector_size_format(size, sizeof size, c1->shape.sector_size);
-    int rc = groth16_circuit_parse(out, "porep", 0, size, err);
+    int rc = circuit_parse(out, "porep", 0, size, err);
     if (rc)
         return rc;
     stacked_config_t cfg;
@@ -318,18 +319,18 @@ int groth16_circuit_from_c1(groth16_circuit_t *out, const porep_c1_t *c1, err_t 
     return 0;
 }
 
-int groth16_circuit_c1_witness(cs_t **out, const groth16_circuit_t *c, const porep_c1_t *c1, unsigned k, err_t *err)
+int circuit_c1_witness(cs_t **out, const circuit_t *c, const porep_c1_t *c1, unsigned k, err_t *err)
 {
-    return groth16_circuit_c1_witness_mode(out, c, c1, k, CS_WITNESS, err);
+    return circuit_c1_witness_mode(out, c, c1, k, CS_WITNESS, err);
 }
 
-int groth16_circuit_c1_witness_mode(cs_t **out, const groth16_circuit_t *c, const porep_c1_t *c1, unsigned k,
+int circuit_c1_witness_mode(cs_t **out, const circuit_t *c, const porep_c1_t *c1, unsigned k,
                                     cs_mode_t mode, err_t *err)
 {
     *out = NULL;
     if (mode != CS_WITNESS && mode != CS_CHECK)
         return gm_err_set(err, GM_EINVAL, "circuit %s: a witness is made in CS_WITNESS or CS_CHECK mode", c->id);
-    if (c->kind != GROTH16_CIRCUIT_POREP || c->size != c1->shape.sector_size)
+    if (c->kind != CIRCUIT_POREP || c->size != c1->shape.sector_size)
         return gm_err_set(err, GM_EINVAL, "circuit %s: not the PoRep circuit of the C1's %llu-byte sector", c->id,
                           (unsigned long long)c1->shape.sector_size);
     if (k >= c1->partitions)
@@ -347,7 +348,7 @@ int groth16_circuit_c1_witness_mode(cs_t **out, const groth16_circuit_t *c, cons
     return 0;
 }
 
-int groth16_porep_graph(porep_graph_t *g, const porep_c1_t *c1, err_t *err)
+int circuit_porep_graph(porep_graph_t *g, const porep_c1_t *c1, err_t *err)
 {
     memset(g, 0, sizeof *g);
     if (c1->proof->api == POREP_API_1_2)
@@ -358,7 +359,7 @@ int groth16_porep_graph(porep_graph_t *g, const porep_c1_t *c1, err_t *err)
     return porep_graph_init(g, c1->shape.nodes, id, c1->proof->api, err);
 }
 
-size_t groth16_porep_input_count(const porep_c1_t *c1) { return 3 + (size_t)c1->challenges * 18; }
+size_t circuit_porep_input_count(const porep_c1_t *c1) { return 3 + (size_t)c1->challenges * 18; }
 
 static int dom_fr(fr_t *out, const porep_dom_t *d, const char *what, err_t *err)
 {
@@ -367,7 +368,7 @@ static int dom_fr(fr_t *out, const porep_dom_t *d, const char *what, err_t *err)
     return 0;
 }
 
-int groth16_porep_c1_inputs(fr_t *out, const porep_c1_t *c1, const porep_graph_t *g, unsigned k, err_t *err)
+int circuit_porep_c1_inputs(fr_t *out, const porep_c1_t *c1, const porep_graph_t *g, unsigned k, err_t *err)
 {
     if (k >= c1->partitions)
         return gm_err_set(err, GM_EINVAL, "C1 %s: partition %u is not in 0..%u", c1->proof->name, k,

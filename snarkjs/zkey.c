@@ -1,5 +1,5 @@
 /*
- * groth16/snarkjs_zkey.c — snarkjs's Groth16 proving key (.zkey; snarkjs
+ * snarkjs/zkey.c — snarkjs's Groth16 proving key (.zkey; snarkjs
  * src/zkey_utils.js, src/zkey_new.js) for BLS12-381:
  *   1  u32 protocol (1 = Groth16)
  *   2  header, 964 bytes: u32 n8q = 48, q, u32 n8r = 32, r, u32 nVars,
@@ -26,7 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "groth16/snarkjs_internal.h"
+#include "snarkjs/snarkjs_internal.h"
 
 #define HEADER_BYTES 964
 #define COEF_BYTES 44

@@ -1,5 +1,5 @@
 /*
- * groth16/snarkjs_prove.c — the prover of `snarkjs groth16 prove`
+ * snarkjs/prove.c — the prover of `snarkjs groth16 prove`
  * (src/groth16_prove.js) and rapidsnark, over a decoded .zkey:
  *
  *   Aev[c] += value w[s] for each section-4 entry of matrix 0 (Bev: 1);
@@ -13,7 +13,7 @@
  *   pi_C = sum_{i > nPublic} w_i C_i + sum h_j H_j + s pi_A + r B1 - r s delta1
  *
  * Roots of unity. snarkjs (ffjavascript) takes w_2^32 = 5^((r-1)/2^32); our
- * NTT (ec/ntt.c) takes 7^((r-1)/2^32), bellperson's. Both generate the same
+ * NTT (ntt/ntt.c) takes 7^((r-1)/2^32), bellperson's. Both generate the same
  * group of order 2^32, and 5's root is 7's raised to J = SNARKJS_ROOT_EXP
  * (odd), so for every k <= 32 w5_k = w7_k^(J mod 2^k). Row c of the zkey is
  * the point w5_n^c = w7_n^(J c mod n), so the rows are scattered to index
@@ -23,8 +23,8 @@
  */
 #include <string.h>
 
-#include "groth16/groth16_internal.h"
-#include "groth16/snarkjs_internal.h"
+#include "snarkjs/snarkjs_internal.h"
+#include "ntt/ntt.h"
 
 struct snarkjs_prover {
     const snarkjs_zkey_t *zk;
@@ -219,7 +219,7 @@ int snarkjs_prove(snarkjs_prover_t *pv, groth16_proof_t *out, const fr_t *w, siz
     if (rs) {
         r_s[0] = rs[0];
         r_s[1] = rs[1];
-    } else if ((rc = g16_random_fr(r_s, 2, 256, err))) {
+    } else if ((rc = groth16_random_fr(r_s, 2, 256, err))) {
         goto done;
     }
 

@@ -1,5 +1,5 @@
 /*
- * groth16/snarkjs_ptau.c — a prepared snarkjs powers-of-tau file (.ptau, as
+ * snarkjs/ptau.c — a prepared snarkjs powers-of-tau file (.ptau, as
  * `snarkjs powersoftau prepare phase2` leaves it) computed directly from
  * known toxic waste, for development and tests: `prepare phase2` needs hours
  * on BLS12-381 above 2^13 on two cores (one group iFFT per power in wasm),
@@ -20,26 +20,25 @@
  * power + 1 lacks tau^(2N-1), which changes the H points but no proof; this
  * file has the exact block.)
  */
-#include "groth16/groth16_internal.h"
-#include "groth16/snarkjs_internal.h"
+#include "snarkjs/snarkjs_internal.h"
 
 #define CHUNK ((size_t)1 << 16)
 
 typedef struct {
-    g16_writer_t w;
+    groth16_writer_t w;
     topo_pool_t *pool;
     void *pts;      /* CHUNK G2 affine points */
     uint8_t *bytes; /* CHUNK * 192 */
     err_t *err;
 } ptau_out_t;
 
-static void put_u32(g16_writer_t *w, uint32_t v)
+static void put_u32(groth16_writer_t *w, uint32_t v)
 {
     uint8_t b[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
-    g16_writer_put(w, b, 4);
+    groth16_writer_put(w, b, 4);
 }
 
-static void put_section(g16_writer_t *w, uint32_t id, uint64_t size)
+static void put_section(groth16_writer_t *w, uint32_t id, uint64_t size)
 {
     put_u32(w, id);
     put_u32(w, (uint32_t)size);
@@ -58,7 +57,7 @@ static int emit(ptau_out_t *o, bool g2, const fr_t *scalars, size_t n)
 {
     for (size_t i0 = 0; i0 < n; i0 += CHUNK) {
         size_t cnt = n - i0 < CHUNK ? n - i0 : CHUNK;
-        int rc = g16_fixed_base_gen(o->pts, g2, scalars + i0, cnt, o->pool, o->err);
+        int rc = groth16_fixed_base_gen(o->pts, g2, scalars + i0, cnt, o->pool, o->err);
         if (rc)
             return rc;
         size_t sz = g2 ? 192 : 96;
@@ -84,7 +83,7 @@ static int emit(ptau_out_t *o, bool g2, const fr_t *scalars, size_t n)
                 fp_le(b + 48, &p->y);
             }
         }
-        g16_writer_put(&o->w, o->bytes, cnt * sz);
+        groth16_writer_put(&o->w, o->bytes, cnt * sz);
     }
     return 0;
 }
@@ -145,15 +144,15 @@ int snarkjs_ptau_write(const char *path, unsigned power, const uint8_t seed[GROT
         rc = gm_err_set(err, GM_ENOMEM, "ptau: out of memory for power %u", power);
         goto done;
     }
-    if ((rc = g16_writer_open(&o.w, path, err)))
+    if ((rc = groth16_writer_open(&o.w, path, err)))
         goto done;
-    g16_writer_put(&o.w, "ptau", 4);
+    groth16_writer_put(&o.w, "ptau", 4);
     put_u32(&o.w, 1);
     put_u32(&o.w, 11);
     /* 1: header */
     put_section(&o.w, 1, 60);
     put_u32(&o.w, 48);
-    g16_writer_put(&o.w, SJ_Q_LE, 48);
+    groth16_writer_put(&o.w, SJ_Q_LE, 48);
     put_u32(&o.w, power);
     put_u32(&o.w, power);
     /* 2..5: powers of tau */
@@ -199,10 +198,10 @@ int snarkjs_ptau_write(const char *path, unsigned power, const uint8_t seed[GROT
                 goto fail;
         }
     }
-    rc = g16_writer_close(&o.w, err);
+    rc = groth16_writer_close(&o.w, err);
     goto done;
 fail:
-    g16_writer_abort(&o.w);
+    groth16_writer_abort(&o.w);
 done:
     gm_free(sc);
     gm_free(sc2);

@@ -1,0 +1,118 @@
+/*
+ * circuits/circuits.h — the catalogue of circuits grothmpi proves by name:
+ * the built-in test circuits, and Filecoin's PoRep partition (synth/porep's
+ * StackedCircuit) with its witness and public inputs from a C1 file. It sits
+ * above groth16/ and synth/porep/ so that Groth16 itself knows no circuit.
+ *
+ * Conventions: those of base/base.h (status codes, err_t); witnesses are
+ * synth/ cs_t objects in CS_WITNESS (or CS_CHECK) mode.
+ */
+#ifndef GM_CIRCUITS_H
+#define GM_CIRCUITS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/base.h"
+#include "ff/ff.h"
+#include "synth/porep/porep.h"
+#include "synth/synth.h"
+
+
+/* The circuits `grothmpi setup|prove --circuit` know. Test circuits:
+ *  test-mul        x * y = t, t * x = out (out public): 2 constraints;
+ *  test-synthetic  n_rows = `size` (a power of two >= 8): a random-ish chain
+ *                  of squares, products, linear steps and bits, so A and B
+ *                  are sparse in different columns and scalars 0/1 occur;
+ *  test-sha256     `size` chained SHA-256 compressions (synth's gadget) of
+ *                  private blocks, the digest packed into 2 public inputs;
+ *  porep           one partition of the SDR PoRep circuit (synth's
+ *                  StackedCircuit) for a sector size: 2,687,921 constraints
+ *                  and 40 inputs at 2 KiB; the seeded witness is synth's
+ *                  random consistent one (stacked_witness_random), a real one
+ *                  comes from a C1 file (circuit_c1_witness). */
+typedef enum {
+    CIRCUIT_TEST_MUL = 0,
+    CIRCUIT_TEST_SYNTHETIC = 1,
+    CIRCUIT_TEST_SHA256 = 2,
+    CIRCUIT_POREP = 3,
+} circuit_kind_t;
+
+typedef struct {
+    circuit_kind_t kind;
+    uint64_t size;   /* synthetic: constraints (rows); sha256: compressions; porep: sector bytes */
+    char id[64];     /* the cache key: "test-mul", "test-synthetic-1024", "test-sha256-2", "porep-2048-v2" */
+} circuit_t;
+
+/* Parses a circuit name and its size argument (size 0: the default, 1024
+ * rows / 1 compression; for porep, sector_size is required, e.g. "2KiB").
+ * Returns 0, GM_EINVAL (unknown name, bad size; err lists the names). */
+int circuit_parse(circuit_t *out, const char *name, uint64_t size, const char *sector_size,
+                          err_t *err) __attribute__((warn_unused_result));
+
+/* Records the circuit's shape. Returns 0, GM_ENOMEM or synth's errors. */
+int circuit_shape(cs_shape_t **out, const circuit_t *c, err_t *err)
+    __attribute__((warn_unused_result));
+
+/* Synthesizes a satisfying witness chosen by seed into a new CS_WITNESS cs_t
+ * (*out; the caller reads cs_input_values / cs_aux_values and destroys it).
+ * Returns as circuit_shape. */
+int circuit_witness(cs_t **out, const circuit_t *c, uint64_t seed, err_t *err)
+    __attribute__((warn_unused_result));
+
+/* As circuit_witness in mode CS_WITNESS or CS_CHECK (synth.h): in
+ * CS_CHECK every constraint is evaluated as it is enforced, without
+ * matrices, and cs_is_satisfied on *out names the first one that fails.
+ * Returns as circuit_witness, or GM_EINVAL for another mode. */
+int circuit_witness_mode(cs_t **out, const circuit_t *c, uint64_t seed, cs_mode_t mode, err_t *err)
+    __attribute__((warn_unused_result));
+
+/* ---- PoRep partitions from C1 (SealCommitPhase1Output) ------------------------
+ * c1 is what porep_c1_read returns; partition k is 0 .. c1->partitions - 1. */
+
+/* The porep circuit of the C1's sector size (id "porep-<bytes>"). Returns 0
+ * or GM_EINVAL (a size, challenge count, partition count or layer count the
+ * circuit does not have; err names both). */
+int circuit_from_c1(circuit_t *out, const porep_c1_t *c1, err_t *err)
+    __attribute__((warn_unused_result));
+
+/* Synthesizes the witness of partition k from the C1's vanilla proofs into a
+ * new CS_WITNESS cs_t (*out, as circuit_witness). c must be
+ * circuit_from_c1's circuit. The witness's public inputs are those
+ * the vanilla proofs carry; circuit_porep_c1_inputs gives the ones a
+ * verifier derives, which the caller should compare. Returns 0, GM_EINVAL
+ * (k out of range, another circuit, a C1 value that is not a field
+ * element), GM_ENOMEM or synth's errors. */
+int circuit_c1_witness(cs_t **out, const circuit_t *c, const porep_c1_t *c1, unsigned k,
+                               err_t *err) __attribute__((warn_unused_result));
+
+/* As circuit_c1_witness in mode CS_WITNESS or CS_CHECK (see
+ * circuit_witness_mode). */
+int circuit_c1_witness_mode(cs_t **out, const circuit_t *c, const porep_c1_t *c1, unsigned k,
+                                    cs_mode_t mode, err_t *err) __attribute__((warn_unused_result));
+
+/* The SDR graph of the C1's registered proof (porep_graph_init with its
+ * porep_id and API version; about 0.1 s for 32 GiB). Call
+ * porep_graph_destroy after success. Returns 0, GM_ENOTSUP (API 1.2 feature
+ * proofs: their challenges are not the interactive ones), or
+ * porep_graph_init's errors. */
+int circuit_porep_graph(porep_graph_t *g, const porep_c1_t *c1, err_t *err) __attribute__((warn_unused_result));
+
+/* The number of public inputs of one partition, without ONE: 3 + 18 per
+ * challenge (39 for 2 KiB .. 512 MiB, 327 for 32 and 64 GiB). */
+size_t circuit_porep_input_count(const porep_c1_t *c1);
+
+/* The public inputs of partition k (without ONE) into out
+ * (circuit_porep_input_count entries), derived as rust-fil-proofs'
+ * StackedCompound::generate_public_inputs does, from the C1's replica_id,
+ * comm_d, comm_r and seed and from the graph g (circuit_porep_graph), never
+ * from its vanilla proofs: replica_id, comm_d, comm_r, then per challenge
+ * c of partition k (porep_challenges_derive): c (comm_d inclusion), the 14
+ * parents of c (6 DRG, 8 expander: their comm_c inclusions), c (the
+ * challenge), c (comm_r_last inclusion), c (comm_c inclusion). Returns 0,
+ * GM_EINVAL (k out of range, g of another size) or GM_ENONCANON (replica_id,
+ * comm_d or comm_r is not below r; err names it). */
+int circuit_porep_c1_inputs(fr_t *out, const porep_c1_t *c1, const porep_graph_t *g, unsigned k, err_t *err)
+    __attribute__((warn_unused_result));
+
+#endif /* GM_CIRCUITS_H */

@@ -1,0 +1,207 @@
+/*
+ * snarkjs/snarkjs.h — circom and snarkjs interoperability:
+ * circom's `.r1cs` and `.wtns`, snarkjs's Groth16 `.zkey` (BLS12-381 only),
+ * and snarkjs's `proof.json`, `public.json` and `verification_key.json`.
+ * Layouts: docs/snarkjs.md. Files of another curve (bn128, ...), protocol
+ * (plonk, fflonk) or a newer container version are rejected with
+ * GM_ENOTSUP; truncated or inconsistent files with GM_EFORMAT, the message
+ * naming file, section and value: "c.zkey: section 9 (PointsH): 1234 bytes,
+ * expected domainSize * 96 = 393216". Nothing is trusted before it is
+ * range-checked, so no input can make these readers read out of bounds.
+ * Field values in the structures below are ordinary reduced fr_t (the files'
+ * standard or Montgomery encodings are converted on reading).
+ */
+#ifndef GM_SNARKJS_H
+#define GM_SNARKJS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/base.h"
+#include "ec/ec.h"
+#include "ff/ff.h"
+#include "groth16/groth16.h"
+#include "topo/topo.h"
+
+
+/* A circom R1CS: constraint i is <A_i, w> * <B_i, w> - <C_i, w> = 0, each
+ * linear combination a run of terms (wire, coefficient). */
+typedef struct {
+    uint32_t n_wires, n_pub_out, n_pub_in, n_prv_in, n_constraints;
+    uint64_t n_labels;
+    /* Term ranges: combination m (0 = A, 1 = B, 2 = C) of constraint i holds
+     * terms lc_start[3 i + m] .. lc_start[3 i + m + 1] - 1. */
+    uint64_t *lc_start;  /* 3 n_constraints + 1 entries */
+    uint32_t *wire;      /* n_terms, each < n_wires */
+    fr_t *coef;          /* n_terms */
+    uint64_t n_terms;
+} snarkjs_r1cs_t;
+
+/* Decodes an .r1cs from buf[0 .. n) (`what` names it in messages). Checks:
+ * container "r1cs" version 1; header (section 1) n8 = 32, prime = BLS12-381's
+ * r (GM_ENOTSUP naming the curve otherwise), nPubOut + nPubIn + nPrvIn <
+ * nWires; section 2 holds exactly nConstraints constraints, every wire <
+ * nWires and coefficient < r; section 3 (labels), when present, nWires u64.
+ * Custom gates (sections 4, 5) are GM_ENOTSUP. Returns 0, GM_EFORMAT,
+ * GM_ENOTSUP, GM_ENOMEM; *out NULL on failure. */
+int snarkjs_r1cs_from_bytes(snarkjs_r1cs_t **out, const uint8_t *buf, size_t n, const char *what, err_t *err)
+    __attribute__((warn_unused_result));
+/* Reads and decodes the file at path (as from_bytes; GM_EIO when unreadable). */
+int snarkjs_r1cs_load(snarkjs_r1cs_t **out, const char *path, err_t *err) __attribute__((warn_unused_result));
+void snarkjs_r1cs_free(snarkjs_r1cs_t *r);   /* NULL allowed */
+
+/* Checks a full witness w[0 .. n) (w[0] = 1) against every constraint.
+ * Returns 0, GM_EINVAL (n != n_wires, or w[0] != 1) or GM_EVERIFY naming the
+ * first constraint that does not hold ("what: constraint 17 is not
+ * satisfied"). */
+int snarkjs_r1cs_check(const snarkjs_r1cs_t *r, const fr_t *w, size_t n, const char *what, err_t *err)
+    __attribute__((warn_unused_result));
+
+/* A witness (.wtns): w[0 .. n), w[0] = 1, w[1 .. nPublic] the public signals. */
+typedef struct {
+    fr_t *w;
+    size_t n;
+} snarkjs_wtns_t;
+
+/* Decodes a .wtns: container "wtns" version <= 2, section 1 n8 = 32, prime
+ * = r (GM_ENOTSUP naming the curve otherwise), nWitness >= 1, section 2
+ * exactly nWitness x 32 bytes, each value < r (standard form, little-endian),
+ * w[0] = 1 (the constant wire). Returns 0,
+ * GM_EFORMAT, GM_ENOTSUP, GM_ENOMEM; *out zeroed on failure. */
+int snarkjs_wtns_from_bytes(snarkjs_wtns_t *out, const uint8_t *buf, size_t n, const char *what, err_t *err)
+    __attribute__((warn_unused_result));
+int snarkjs_wtns_load(snarkjs_wtns_t *out, const char *path, err_t *err) __attribute__((warn_unused_result));
+void snarkjs_wtns_free(snarkjs_wtns_t *w);   /* NULL allowed; zeroes *w */
+
+/* One section-4 entry of a zkey: value times w[signal] is added to row
+ * `constraint` of matrix A (matrix 0) or B (matrix 1). */
+typedef struct {
+    uint32_t matrix, constraint, signal;
+    fr_t value;   /* the coefficient itself (the file's coef 2^512 mod r, converted) */
+} snarkjs_coef_t;
+
+/* A Groth16 proving key (.zkey). The vk holds alpha_g1, beta_g1, beta_g2,
+ * gamma_g2, delta_g1, delta_g2 and ic (nPublic + 1 points). */
+typedef struct {
+    uint32_t n_vars, n_public, domain_size, log_domain;
+    groth16_vk_t vk;
+    snarkjs_coef_t *coefs;
+    uint64_t n_coefs;
+    g1_affine_t *a, *b1;   /* n_vars each */
+    g2_affine_t *b2;       /* n_vars */
+    g1_affine_t *c;        /* n_vars - n_public - 1 */
+    g1_affine_t *h;        /* domain_size */
+} snarkjs_zkey_t;
+
+typedef enum {
+    /* Every point: canonical coordinates, on the curve (infinity allowed, as
+     * snarkjs writes it for unused wires); the vk points also in the subgroup. */
+    SNARKJS_ZKEY_DEFAULT = 0,
+    /* Also check every point of sections 5-9 for the subgroup (about 50 us
+     * per G1 point on one core: seconds for large keys). */
+    SNARKJS_ZKEY_SUBGROUP = 1 << 0,
+} snarkjs_zkey_flags_t;
+
+/* Decodes a zkey from buf[0 .. n): container "zkey" version <= 2 (section
+ * ids looked up, any order), section 1 protocol = 1 (Groth16; plonk and
+ * fflonk are GM_ENOTSUP), section 2 the 964-byte header with n8q = 48, q and
+ * n8r = 32, r of BLS12-381 (other curves GM_ENOTSUP), nPublic < nVars,
+ * domainSize a power of two in 2 .. 2^28 (larger: GM_ENOTSUP); sections 3-9
+ * of exactly the sizes the header implies; coefficient entries with matrix
+ * 0 or 1, constraint < domainSize, signal < nVars, value < r. Points are
+ * decoded on pool as `flags` says. The first bad point in file order is
+ * reported ("c.zkey: section 5 (PointsA): point 3: not on the curve").
+ * Returns 0, GM_EFORMAT, GM_ENOTSUP, GM_ENONCANON, GM_ENOTONCURVE,
+ * GM_ESUBGROUP, GM_ENOMEM; *out NULL on failure. */
+int snarkjs_zkey_from_bytes(snarkjs_zkey_t **out, const uint8_t *buf, size_t n, const char *what,
+                            snarkjs_zkey_flags_t flags, topo_pool_t *pool, err_t *err)
+    __attribute__((warn_unused_result));
+/* Maps the file at path and decodes it (GM_EIO when it cannot be read). */
+int snarkjs_zkey_load(snarkjs_zkey_t **out, const char *path, snarkjs_zkey_flags_t flags, topo_pool_t *pool,
+                      err_t *err) __attribute__((warn_unused_result));
+void snarkjs_zkey_free(snarkjs_zkey_t *zk);   /* NULL allowed */
+
+/* A prover for one zkey (which must outlive it): the NTT domain and every
+ * scratch buffer sized once. Returns 0 or GM_ENOMEM. pool: as groth16_prover_create. */
+typedef struct snarkjs_prover snarkjs_prover_t;
+int snarkjs_prover_create(snarkjs_prover_t **out, const snarkjs_zkey_t *zk, topo_pool_t *pool, err_t *err)
+    __attribute__((warn_unused_result));
+void snarkjs_prover_destroy(snarkjs_prover_t *pv);   /* NULL allowed */
+
+/* Proves the witness w[0 .. n) as `snarkjs groth16 prove` does
+ * (src/groth16_prove.js): the A and B rows from the zkey's coefficients, C =
+ * A.B rowwise, h on the odd coset of the size-2n domain (ffjavascript's roots
+ * of unity, generator 5) without division by Z, the MSMs over sections 5-9.
+ * rs: NULL draws r and s from getrandom; otherwise rs[0] = r, rs[1] = s
+ * (tests). Unless GROTH16_PROVE_NO_VERIFY, the proof is checked against the
+ * zkey's vk and w[1 .. n_public] before it is returned. times (may be NULL)
+ * receives the stages (abc, ntt, the MSMs: msm_l holds section 8 (C)).
+ * Returns 0, GM_EINVAL (n != n_vars or w[0] != 1; err says both), GM_EVERIFY
+ * (the proof does not verify: the witness does not satisfy the circuit, or
+ * the zkey is inconsistent), GM_ESYS (getrandom). out undefined on failure. */
+int snarkjs_prove(snarkjs_prover_t *pv, groth16_proof_t *out, const fr_t *w, size_t n, const fr_t *rs,
+                  groth16_prove_flags_t flags, topo_pool_t *pool, groth16_timings_t *times, err_t *err)
+    __attribute__((warn_unused_result));
+
+/* The zkey's verifying key prepared (for snarkjs_prove's check and tests). */
+const groth16_pvk_t *snarkjs_prover_pvk(const snarkjs_prover_t *pv);
+
+/* Writes proof.json exactly as `snarkjs groth16 prove` does (bfj, one-space
+ * indent, no trailing newline): pi_a [x, y, "1"], pi_b [[x.c0, x.c1], [y.c0,
+ * y.c1], ["1", "0"]], pi_c, "protocol": "groth16", "curve": "bls12381";
+ * decimal strings of the affine coordinates (a point at infinity as
+ * ["0", "1", "0"], as ffjavascript's toObject writes it). Atomic. Returns 0,
+ * GM_EIO or GM_ENOMEM. */
+int snarkjs_proof_write_json(const char *path, const groth16_proof_t *proof, err_t *err)
+    __attribute__((warn_unused_result));
+/* Writes public.json: ["v1", ..., "vn"] in the same layout. Atomic. */
+int snarkjs_public_write_json(const char *path, const fr_t *pub, size_t n, err_t *err)
+    __attribute__((warn_unused_result));
+/* The same texts in a gm_alloc'd NUL-terminated buffer (*out). Returns 0 or GM_ENOMEM. */
+int snarkjs_proof_to_json(char **out, const groth16_proof_t *proof, err_t *err) __attribute__((warn_unused_result));
+int snarkjs_public_to_json(char **out, const fr_t *pub, size_t n, err_t *err) __attribute__((warn_unused_result));
+
+/* Reads proof.json as snarkjs does: decimal or "0x" hex strings (or JSON
+ * integers), a third coordinate of 1 (affine), 0 (infinity) or another value
+ * (Jacobian Z). Unlike snarkjs, the points must also be in the subgroup.
+ * "protocol", when present, must be "groth16" and "curve" "bls12381"
+ * (GM_ENOTSUP otherwise). Returns 0, GM_EIO, GM_EFORMAT (not JSON, a missing
+ * key, a bad number; err names the key), GM_ENONCANON, GM_ENOTONCURVE,
+ * GM_ESUBGROUP, GM_ENOTSUP. */
+int snarkjs_proof_read_json(groth16_proof_t *out, const char *path, err_t *err) __attribute__((warn_unused_result));
+/* Reads public.json: an array of numbers < r. *out gm_alloc'd (n may be 0).
+ * Returns 0, GM_EIO, GM_EFORMAT, GM_ENONCANON (a value >= r), GM_ENOMEM. */
+int snarkjs_public_read_json(fr_t **out, size_t *n, const char *path, err_t *err)
+    __attribute__((warn_unused_result));
+/* Reads verification_key.json (protocol groth16, curve bls12381; vk_alpha_1,
+ * vk_beta_2, vk_gamma_2, vk_delta_2, IC with nPublic + 1 points, all checked
+ * for curve and subgroup; vk_alphabeta_12 is not read). beta_g1 and
+ * delta_g1, which the file lacks, are set to infinity. Returns as
+ * snarkjs_proof_read_json, plus GM_ENOMEM. *out zeroed on failure. */
+int snarkjs_vk_read_json(groth16_vk_t *out, const char *path, err_t *err) __attribute__((warn_unused_result));
+
+/* Verifies like `snarkjs groth16 verify`: e(A, B) = e(alpha, beta)
+ * e(IC_0 + sum pub_i IC_i, gamma) e(C, delta). Returns 0, GM_EVERIFY, or
+ * GM_EINVAL (the number of public values differs from the key's nPublic). */
+int snarkjs_verify(const groth16_vk_t *vk, const groth16_proof_t *proof, const fr_t *pub, size_t n, err_t *err)
+    __attribute__((warn_unused_result));
+
+/* snarkjs's primitive 2^k-th root of unity (ffjavascript Fr.w[k]: from the
+ * non-residue 5, not 7 as fr_root_of_unity), and the exponent J with
+ * w5_k = w7_k^(J mod 2^k) for every k <= 32 (both are 2^32-th roots). */
+#define SNARKJS_ROOT_EXP 0xe25f4955u
+void snarkjs_root_of_unity(fr_t *out, unsigned k);
+
+/* Writes a prepared powers-of-tau file for snarkjs (what `snarkjs powersoftau
+ * new` + `contribute` + `prepare phase2` leave: sections 1-7 and 12-15, no
+ * contributions) for 2^power constraints, from the toxic waste of seed
+ * (groth16_toxic_from_seed's tau, alpha, beta). INSECURE: a development
+ * ceremony; whoever has the seed can forge proofs. snarkjs `groth16 setup`
+ * accepts it; `prepare phase2` takes hours on BLS12-381 at 2^16, this takes
+ * seconds (fixed-base multiplications on pool). Atomic. Returns 0, GM_EINVAL
+ * (power not in 1..24, or tau a root of unity), GM_ENOMEM, GM_EIO. */
+int snarkjs_ptau_write(const char *path, unsigned power, const uint8_t seed[GROTH16_SEED_BYTES], topo_pool_t *pool,
+                       err_t *err) __attribute__((warn_unused_result));
+
+#endif /* GM_SNARKJS_H */
