@@ -780,9 +780,9 @@ FF_INLINE void mont_inv_gcd(uint64_t *v_out, const uint64_t *x, const uint64_t *
 
 /* ---- whole functions, one shape for every field ------------------------------ */
 
-/* pre_pow: square and multiply from the top bit of e (a plain integer). */
+/* pre_pow_impl: square and multiply from the top bit of e (a plain integer). */
 #define FF_DEFINE_POW(pre, T, ONE)                                                                 \
-    void pre##_pow(T *out, const T *a, const uint64_t *e, size_t nlimbs)                           \
+    FF_INLINE void pre##_pow_impl(T *out, const T *a, const uint64_t *e, size_t nlimbs)            \
     {                                                                                              \
         T acc = ONE, base = *a;                                                                    \
         for (size_t i = nlimbs; i-- > 0;)                                                          \
@@ -794,11 +794,11 @@ FF_INLINE void mont_inv_gcd(uint64_t *v_out, const uint64_t *x, const uint64_t *
         *out = acc;                                                                                \
     }
 
-/* pre_batch_inv: Montgomery's trick, one inversion and 3(n-1) multiplications.
+/* pre_batch_inv_impl: Montgomery's trick, one inversion and 3(n-1) multiplications.
  * scratch[i] holds the product of the non-zero a[0..i]; zeros are skipped and
  * map to zero. a[i] is read before out[i] is written, so out may alias a. */
 #define FF_DEFINE_BATCH_INV(pre, T, ONE, ZERO)                                                     \
-    void pre##_batch_inv(T *out, const T *a, size_t n, T *scratch)                                 \
+    FF_INLINE void pre##_batch_inv_impl(T *out, const T *a, size_t n, T *scratch)                  \
     {                                                                                              \
         T acc = ONE, inv, t;                                                                       \
         for (size_t i = 0; i < n; i++) {                                                           \
@@ -819,44 +819,47 @@ FF_INLINE void mont_inv_gcd(uint64_t *v_out, const uint64_t *x, const uint64_t *
     }
 
 /*
- * The public wrappers of one prime field: pre (fp, fr), its type T, limb
- * count N, modulus MOD, MINV = -MOD^-1 mod 2^64, ONE = R mod MOD, R2 =
- * R^2 mod MOD, HALF = (MOD - 1)/2 (plain), INV_ROUNDS outer GCD rounds and
- * INV_FIX = 2^(33 INV_ROUNDS) R^3 mod MOD (plain), DEC_MAX the to_dec
- * buffer size. Each checks its contract
- * (ff.h: inputs and outputs reduced) under GM_VERIFY and dispatches the
- * multiply on ff_path_selected.
+ * The arithmetic of one prime field as static pre_<verb>_impl functions: pre
+ * (fp, fr), its type T, limb count N, modulus MOD, MINV = -MOD^-1 mod 2^64,
+ * ONE = R mod MOD, R2 = R^2 mod MOD, HALF = (MOD - 1)/2 (plain), INV_ROUNDS
+ * outer GCD rounds and INV_FIX = 2^(33 INV_ROUNDS) R^3 mod MOD (plain),
+ * DEC_MAX the to_dec buffer size. Each checks its contract (ff.h: inputs and
+ * outputs reduced) under GM_VERIFY and dispatches the multiply on
+ * ff_path_selected. The field's .c file defines the public functions of ff.h
+ * by name, each a one-line call of its _impl; always_inline makes each public
+ * function the whole routine (no extra call or jump on the hot path), and grep
+ * finds every definition.
  */
 #define FF_VERIFY_REDUCED(MOD, N, a) GM_VERIFY(mont_lt((a)->l, MOD, N))
 
 #define FF_DEFINE_FIELD(pre, T, N, MOD, MINV, ONE, ZERO, R2, HALF, INV_ROUNDS, INV_FIX, DEC_MAX)   \
-    bool pre##_is_zero(const T *a) { return mont_is_zero(a->l, N); }                               \
-    bool pre##_is_one(const T *a) { return mont_eq(a->l, ONE.l, N); }                              \
-    bool pre##_eq(const T *a, const T *b) { return mont_eq(a->l, b->l, N); }                       \
-    void pre##_add(T *out, const T *a, const T *b)                                                 \
+    FF_INLINE bool pre##_is_zero_impl(const T *a) { return mont_is_zero(a->l, N); }                \
+    FF_INLINE bool pre##_is_one_impl(const T *a) { return mont_eq(a->l, ONE.l, N); }               \
+    FF_INLINE bool pre##_eq_impl(const T *a, const T *b) { return mont_eq(a->l, b->l, N); }        \
+    FF_INLINE void pre##_add_impl(T *out, const T *a, const T *b)                                  \
     {                                                                                              \
         FF_VERIFY_REDUCED(MOD, N, a);                                                              \
         FF_VERIFY_REDUCED(MOD, N, b);                                                              \
         mont_add(out->l, a->l, b->l, MOD, N);                                                      \
     }                                                                                              \
-    void pre##_sub(T *out, const T *a, const T *b)                                                 \
+    FF_INLINE void pre##_sub_impl(T *out, const T *a, const T *b)                                  \
     {                                                                                              \
         FF_VERIFY_REDUCED(MOD, N, a);                                                              \
         FF_VERIFY_REDUCED(MOD, N, b);                                                              \
         mont_sub(out->l, a->l, b->l, MOD, N);                                                      \
     }                                                                                              \
-    void pre##_neg(T *out, const T *a)                                                             \
+    FF_INLINE void pre##_neg_impl(T *out, const T *a)                                              \
     {                                                                                              \
         FF_VERIFY_REDUCED(MOD, N, a);                                                              \
         mont_neg(out->l, a->l, MOD, N);                                                            \
     }                                                                                              \
-    void pre##_dbl(T *out, const T *a) { pre##_add(out, a, a); }                                   \
-    void pre##_half(T *out, const T *a)                                                            \
+    FF_INLINE void pre##_dbl_impl(T *out, const T *a) { pre##_add_impl(out, a, a); }               \
+    FF_INLINE void pre##_half_impl(T *out, const T *a)                                             \
     {                                                                                              \
         FF_VERIFY_REDUCED(MOD, N, a);                                                              \
         mont_half(out->l, a->l, MOD, N);                                                           \
     }                                                                                              \
-    void pre##_mul(T *out, const T *a, const T *b)                                                 \
+    FF_INLINE void pre##_mul_impl(T *out, const T *a, const T *b)                                  \
     {                                                                                              \
         FF_VERIFY_REDUCED(MOD, N, a);                                                              \
         FF_VERIFY_REDUCED(MOD, N, b);                                                              \
@@ -866,7 +869,7 @@ FF_INLINE void mont_inv_gcd(uint64_t *v_out, const uint64_t *x, const uint64_t *
             mont_mul(out->l, a->l, b->l, MOD, MINV, N);                                            \
         FF_VERIFY_REDUCED(MOD, N, out);                                                            \
     }                                                                                              \
-    void pre##_sqr(T *out, const T *a)                                                             \
+    FF_INLINE void pre##_sqr_impl(T *out, const T *a)                                              \
     {                                                                                              \
         FF_VERIFY_REDUCED(MOD, N, a);                                                              \
         if (ff_path_selected == FF_PATH_ADX)                                                       \
@@ -875,14 +878,14 @@ FF_INLINE void mont_inv_gcd(uint64_t *v_out, const uint64_t *x, const uint64_t *
             mont_mul(out->l, a->l, a->l, MOD, MINV, N);                                            \
         FF_VERIFY_REDUCED(MOD, N, out);                                                            \
     }                                                                                              \
-    void pre##_set_u64(T *out, uint64_t v)                                                         \
+    FF_INLINE void pre##_set_u64_impl(T *out, uint64_t v)                                          \
     {                                                                                              \
         T t = {{v}}; /* v < 2^64 < MOD */                                                          \
         pre##_mul(out, &t, &R2);                                                                   \
     }                                                                                              \
-    /* Variable-time binary GCD (mont_inv_gcd), then one multiply by INV_FIX:   \
-     * x^-1 2^(-33K) * 2^(33K) R^3 / R = (x/R)^-1 R, the Montgomery inverse. */ \
-    void pre##_inv(T *out, const T *a)                                                             \
+    /* Variable-time binary GCD (mont_inv_gcd), then one multiply by INV_FIX:                      \
+     * x^-1 2^(-33K) * 2^(33K) R^3 / R = (x/R)^-1 R, the Montgomery inverse. */                    \
+    FF_INLINE void pre##_inv_impl(T *out, const T *a)                                              \
     {                                                                                              \
         FF_VERIFY_REDUCED(MOD, N, a);                                                              \
         T v;                                                                                       \
@@ -891,14 +894,14 @@ FF_INLINE void mont_inv_gcd(uint64_t *v_out, const uint64_t *x, const uint64_t *
     }                                                                                              \
     FF_DEFINE_POW(pre, T, ONE)                                                                     \
     FF_DEFINE_BATCH_INV(pre, T, ONE, ZERO)                                                         \
-    /* Euler's criterion: a^((MOD-1)/2) is 1, -1 or 0. */                                        \
-    int pre##_legendre(const T *a)                                                                 \
+    /* Euler's criterion: a^((MOD-1)/2) is 1, -1 or 0. */                                          \
+    FF_INLINE int pre##_legendre_impl(const T *a)                                                  \
     {                                                                                              \
         T t;                                                                                       \
-        pre##_pow(&t, a, HALF, N);                                                                 \
-        return pre##_is_zero(&t) ? 0 : pre##_is_one(&t) ? 1 : -1;                                  \
+        pre##_pow_impl(&t, a, HALF, N);                                                            \
+        return pre##_is_zero_impl(&t) ? 0 : pre##_is_one_impl(&t) ? 1 : -1;                        \
     }                                                                                              \
-    int pre##_from_limbs(T *out, const uint64_t in[N])                                             \
+    FF_INLINE int pre##_from_limbs_impl(T *out, const uint64_t in[N])                              \
     {                                                                                              \
         if (!mont_lt(in, MOD, N))                                                                  \
             return GM_ENONCANON;                                                                   \
@@ -907,48 +910,48 @@ FF_INLINE void mont_inv_gcd(uint64_t *v_out, const uint64_t *x, const uint64_t *
         pre##_mul(out, &t, &R2);                                                                   \
         return GM_OK;                                                                              \
     }                                                                                              \
-    void pre##_to_limbs(uint64_t out[N], const T *a)                                               \
+    FF_INLINE void pre##_to_limbs_impl(uint64_t out[N], const T *a)                                \
     {                                                                                              \
         T one = {{1}}, t;                                                                          \
         pre##_mul(&t, a, &one); /* a*R * 1 * R^-1 = a */                                           \
         memcpy(out, t.l, sizeof t.l);                                                              \
     }                                                                                              \
-    int pre##_from_bytes_be(T *out, const uint8_t in[8 * N])                                       \
+    FF_INLINE int pre##_from_bytes_be_impl(T *out, const uint8_t in[8 * N])                        \
     {                                                                                              \
         uint64_t l[N];                                                                             \
         limbs_from_be(l, in, N);                                                                   \
-        return pre##_from_limbs(out, l);                                                           \
+        return pre##_from_limbs_impl(out, l);                                                      \
     }                                                                                              \
-    int pre##_from_bytes_le(T *out, const uint8_t in[8 * N])                                       \
+    FF_INLINE int pre##_from_bytes_le_impl(T *out, const uint8_t in[8 * N])                        \
     {                                                                                              \
         uint64_t l[N];                                                                             \
         limbs_from_le(l, in, N);                                                                   \
-        return pre##_from_limbs(out, l);                                                           \
+        return pre##_from_limbs_impl(out, l);                                                      \
     }                                                                                              \
-    void pre##_to_bytes_be(uint8_t out[8 * N], const T *a)                                         \
+    FF_INLINE void pre##_to_bytes_be_impl(uint8_t out[8 * N], const T *a)                          \
     {                                                                                              \
         uint64_t l[N];                                                                             \
-        pre##_to_limbs(l, a);                                                                      \
+        pre##_to_limbs_impl(l, a);                                                                 \
         limbs_to_be(out, l, N);                                                                    \
     }                                                                                              \
-    void pre##_to_bytes_le(uint8_t out[8 * N], const T *a)                                         \
+    FF_INLINE void pre##_to_bytes_le_impl(uint8_t out[8 * N], const T *a)                          \
     {                                                                                              \
         uint64_t l[N];                                                                             \
-        pre##_to_limbs(l, a);                                                                      \
+        pre##_to_limbs_impl(l, a);                                                                 \
         limbs_to_le(out, l, N);                                                                    \
     }                                                                                              \
-    int pre##_from_dec(T *out, const char *s)                                                      \
+    FF_INLINE int pre##_from_dec_impl(T *out, const char *s)                                       \
     {                                                                                              \
         uint64_t l[N];                                                                             \
         int rc = limbs_from_dec(l, s, MOD, N);                                                     \
         if (rc != GM_OK)                                                                           \
             return rc;                                                                             \
-        return pre##_from_limbs(out, l);                                                           \
+        return pre##_from_limbs_impl(out, l);                                                      \
     }                                                                                              \
-    void pre##_to_dec(char buf[DEC_MAX], const T *a)                                               \
+    FF_INLINE void pre##_to_dec_impl(char buf[DEC_MAX], const T *a)                                \
     {                                                                                              \
         uint64_t l[N];                                                                             \
-        pre##_to_limbs(l, a);                                                                      \
+        pre##_to_limbs_impl(l, a);                                                                 \
         limbs_to_dec(buf, l, N);                                                                   \
     }
 

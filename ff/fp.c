@@ -42,6 +42,35 @@ static const fp_t FP_INV_FIX = {{
 FF_DEFINE_FIELD(fp, fp_t, FP_LIMBS, FP_MODULUS, FP_MINV, FP_ONE, FP_ZERO_ELEM, FP_R2, FP_HALF,
                 FP_INV_ROUNDS, FP_INV_FIX, FP_DEC_MAX)
 
+/* ---- the public functions of ff/ff.h (the arithmetic is the shape above) --- */
+
+void fp_set_u64(fp_t *out, uint64_t v) { fp_set_u64_impl(out, v); }
+bool fp_is_zero(const fp_t *a) { return fp_is_zero_impl(a); }
+bool fp_is_one(const fp_t *a) { return fp_is_one_impl(a); }
+bool fp_eq(const fp_t *a, const fp_t *b) { return fp_eq_impl(a, b); }
+void fp_add(fp_t *out, const fp_t *a, const fp_t *b) { fp_add_impl(out, a, b); }
+void fp_sub(fp_t *out, const fp_t *a, const fp_t *b) { fp_sub_impl(out, a, b); }
+void fp_neg(fp_t *out, const fp_t *a) { fp_neg_impl(out, a); }
+void fp_dbl(fp_t *out, const fp_t *a) { fp_dbl_impl(out, a); }
+void fp_half(fp_t *out, const fp_t *a) { fp_half_impl(out, a); }
+void fp_mul(fp_t *out, const fp_t *a, const fp_t *b) { fp_mul_impl(out, a, b); }
+void fp_sqr(fp_t *out, const fp_t *a) { fp_sqr_impl(out, a); }
+void fp_inv(fp_t *out, const fp_t *a) { fp_inv_impl(out, a); }
+void fp_batch_inv(fp_t *out, const fp_t *a, size_t n, fp_t *scratch)
+{
+    fp_batch_inv_impl(out, a, n, scratch);
+}
+void fp_pow(fp_t *out, const fp_t *a, const uint64_t *e, size_t nlimbs) { fp_pow_impl(out, a, e, nlimbs); }
+int fp_legendre(const fp_t *a) { return fp_legendre_impl(a); }
+int fp_from_bytes_be(fp_t *out, const uint8_t in[FP_BYTES]) { return fp_from_bytes_be_impl(out, in); }
+int fp_from_bytes_le(fp_t *out, const uint8_t in[FP_BYTES]) { return fp_from_bytes_le_impl(out, in); }
+void fp_to_bytes_be(uint8_t out[FP_BYTES], const fp_t *a) { fp_to_bytes_be_impl(out, a); }
+void fp_to_bytes_le(uint8_t out[FP_BYTES], const fp_t *a) { fp_to_bytes_le_impl(out, a); }
+int fp_from_limbs(fp_t *out, const uint64_t in[FP_LIMBS]) { return fp_from_limbs_impl(out, in); }
+void fp_to_limbs(uint64_t out[FP_LIMBS], const fp_t *a) { fp_to_limbs_impl(out, a); }
+int fp_from_dec(fp_t *out, const char *s) { return fp_from_dec_impl(out, s); }
+void fp_to_dec(char buf[FP_DEC_MAX], const fp_t *a) { fp_to_dec_impl(buf, a); }
+
 /* p = 3 mod 4: a^((p+1)/4) is a root whenever one exists; one squaring
  * checks that it does. */
 bool fp_sqrt(fp_t *out, const fp_t *a)

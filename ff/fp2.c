@@ -126,6 +126,15 @@ void fp2_inv(fp2_t *out, const fp2_t *a)
 FF_DEFINE_BATCH_INV(fp2, fp2_t, FP2_ONE, FP2_ZERO)
 FF_DEFINE_POW(fp2, fp2_t, FP2_ONE)
 
+void fp2_batch_inv(fp2_t *out, const fp2_t *a, size_t n, fp2_t *scratch)
+{
+    fp2_batch_inv_impl(out, a, n, scratch);
+}
+void fp2_pow(fp2_t *out, const fp2_t *a, const uint64_t *e, size_t nlimbs)
+{
+    fp2_pow_impl(out, a, e, nlimbs);
+}
+
 /* a is a square in Fp2 exactly when its norm is a square in Fp. */
 int fp2_legendre(const fp2_t *a)
 {

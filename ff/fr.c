@@ -45,6 +45,35 @@ static const fr_t FR_INV_FIX = {{
 FF_DEFINE_FIELD(fr, fr_t, FR_LIMBS, FR_MODULUS, FR_MINV, FR_ONE, FR_ZERO, FR_R2, FR_HALF,
                 FR_INV_ROUNDS, FR_INV_FIX, FR_DEC_MAX)
 
+/* ---- the public functions of ff/ff.h (the arithmetic is the shape above) --- */
+
+void fr_set_u64(fr_t *out, uint64_t v) { fr_set_u64_impl(out, v); }
+bool fr_is_zero(const fr_t *a) { return fr_is_zero_impl(a); }
+bool fr_is_one(const fr_t *a) { return fr_is_one_impl(a); }
+bool fr_eq(const fr_t *a, const fr_t *b) { return fr_eq_impl(a, b); }
+void fr_add(fr_t *out, const fr_t *a, const fr_t *b) { fr_add_impl(out, a, b); }
+void fr_sub(fr_t *out, const fr_t *a, const fr_t *b) { fr_sub_impl(out, a, b); }
+void fr_neg(fr_t *out, const fr_t *a) { fr_neg_impl(out, a); }
+void fr_dbl(fr_t *out, const fr_t *a) { fr_dbl_impl(out, a); }
+void fr_half(fr_t *out, const fr_t *a) { fr_half_impl(out, a); }
+void fr_mul(fr_t *out, const fr_t *a, const fr_t *b) { fr_mul_impl(out, a, b); }
+void fr_sqr(fr_t *out, const fr_t *a) { fr_sqr_impl(out, a); }
+void fr_inv(fr_t *out, const fr_t *a) { fr_inv_impl(out, a); }
+void fr_batch_inv(fr_t *out, const fr_t *a, size_t n, fr_t *scratch)
+{
+    fr_batch_inv_impl(out, a, n, scratch);
+}
+void fr_pow(fr_t *out, const fr_t *a, const uint64_t *e, size_t nlimbs) { fr_pow_impl(out, a, e, nlimbs); }
+int fr_legendre(const fr_t *a) { return fr_legendre_impl(a); }
+int fr_from_bytes_be(fr_t *out, const uint8_t in[FR_BYTES]) { return fr_from_bytes_be_impl(out, in); }
+int fr_from_bytes_le(fr_t *out, const uint8_t in[FR_BYTES]) { return fr_from_bytes_le_impl(out, in); }
+void fr_to_bytes_be(uint8_t out[FR_BYTES], const fr_t *a) { fr_to_bytes_be_impl(out, a); }
+void fr_to_bytes_le(uint8_t out[FR_BYTES], const fr_t *a) { fr_to_bytes_le_impl(out, a); }
+int fr_from_limbs(fr_t *out, const uint64_t in[FR_LIMBS]) { return fr_from_limbs_impl(out, in); }
+void fr_to_limbs(uint64_t out[FR_LIMBS], const fr_t *a) { fr_to_limbs_impl(out, a); }
+int fr_from_dec(fr_t *out, const char *s) { return fr_from_dec_impl(out, s); }
+void fr_to_dec(char buf[FR_DEC_MAX], const fr_t *a) { fr_to_dec_impl(buf, a); }
+
 /* 2^256 < 3r: at most two subtractions of r. */
 void fr_from_bytes_le_mod(fr_t *out, const uint8_t in[FR_BYTES])
 {
