@@ -47,7 +47,8 @@ extern const g2_affine_t G2_GENERATOR;
 /* ---- G1 ----------------------------------------------------------------------------- */
 /*
  * Written once for G1 and G2 (ec/ec_shape.h, instantiated over Fp by ec/g1.c
- * and over Fp2 by ec/g2.c); the G2 section below has the same contracts. Costs
+ * and over Fp2 by ec/g2.c, which define these functions by name); the G2
+ * section below has the same contracts. Costs
  * are in field multiplications (M, squarings included) of Fp resp. Fp2.
  * Unless a line says otherwise: outputs may alias inputs of the same type; the
  * identity and P = Q, P = -Q are handled; GM_VERIFY builds check that point

