@@ -68,10 +68,10 @@ void gm_err_clear(err_t *err);
 /* Returns n bytes aligned to 64 (n may be 0), or NULL when n overflows or
  * memory is exhausted. The block is uninitialised. Free with gm_free, never
  * with free(): the block starts 64 bytes into the allocation. */
-void *gm_alloc(size_t n);
+void *gm_alloc(size_t n) __attribute__((warn_unused_result));
 
 /* As gm_alloc, zero-filled; count * size is checked for overflow. */
-void *gm_calloc(size_t count, size_t size);
+void *gm_calloc(size_t count, size_t size) __attribute__((warn_unused_result));
 
 /* Frees a block from gm_alloc/gm_calloc; NULL is allowed. */
 void gm_free(void *p);

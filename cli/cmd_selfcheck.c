@@ -122,7 +122,11 @@ int cmd_selfcheck(int argc, char **argv)
         printf("selfcheck, field kernels: %s\n", ff_path_name());
         failed += run_checks();
     }
-    ff_init(chosen);
+    if (ff_init(chosen) != 0) {
+        fprintf(stderr, "grothmpi: selfcheck: cannot return to the %s field kernels\n",
+                chosen == FF_PATH_ADX ? "adx" : "portable");
+        return 1;
+    }
     if (failed) {
         fprintf(stderr, "grothmpi: selfcheck: %d check(s) FAILED: this build computes wrong results\n", failed);
         return 1;

@@ -13,7 +13,8 @@
  *    its name ends in _unsafe, which says what it excludes.
  *  - Field elements follow ff/ff.h (Montgomery, reduced). Outputs come first
  *    and may alias inputs.
- *  - Functions taking points that came from outside (bytes) validate them;
+ *  - Functions taking points that came from outside (bytes) validate them
+ *    and return a status (warn_unused_result);
  *    functions taking g1_affine_t etc. assume valid points (GM_VERIFY checks
  *    on-curve in debug builds).
  *  - Nothing here starts threads: multi-threaded work is split into tiles that
@@ -112,9 +113,12 @@ void g1_to_bytes_uncompressed(uint8_t out[G1_UNCOMPRESSED_BYTES], const g1_affin
  *  GM_ESUBGROUP   on the curve but not in G1 (skipped by the _unchecked
  *                 variants, which trust the source, e.g. --trust-params).
  * out is untouched on failure. */
-int g1_from_bytes_compressed(g1_affine_t *out, const uint8_t in[G1_COMPRESSED_BYTES]);
-int g1_from_bytes_uncompressed(g1_affine_t *out, const uint8_t in[G1_UNCOMPRESSED_BYTES]);
-int g1_from_bytes_uncompressed_unchecked(g1_affine_t *out, const uint8_t in[G1_UNCOMPRESSED_BYTES]);
+int g1_from_bytes_compressed(g1_affine_t *out, const uint8_t in[G1_COMPRESSED_BYTES])
+    __attribute__((warn_unused_result));
+int g1_from_bytes_uncompressed(g1_affine_t *out, const uint8_t in[G1_UNCOMPRESSED_BYTES])
+    __attribute__((warn_unused_result));
+int g1_from_bytes_uncompressed_unchecked(g1_affine_t *out, const uint8_t in[G1_UNCOMPRESSED_BYTES])
+    __attribute__((warn_unused_result));
 
 /* ---- G2 (same shapes and contracts over Fp2; M below is an Fp2 multiplication) ------ */
 
@@ -151,9 +155,12 @@ void g2_xyzz_to_jac(g2_jac_t *out, const g2_xyzz_t *p);
 /* G2 encodings: x = (c1, c0) big-endian (c1 first, as Zcash), then y likewise. */
 void g2_to_bytes_compressed(uint8_t out[G2_COMPRESSED_BYTES], const g2_affine_t *p);
 void g2_to_bytes_uncompressed(uint8_t out[G2_UNCOMPRESSED_BYTES], const g2_affine_t *p);
-int g2_from_bytes_compressed(g2_affine_t *out, const uint8_t in[G2_COMPRESSED_BYTES]);
-int g2_from_bytes_uncompressed(g2_affine_t *out, const uint8_t in[G2_UNCOMPRESSED_BYTES]);
-int g2_from_bytes_uncompressed_unchecked(g2_affine_t *out, const uint8_t in[G2_UNCOMPRESSED_BYTES]);
+int g2_from_bytes_compressed(g2_affine_t *out, const uint8_t in[G2_COMPRESSED_BYTES])
+    __attribute__((warn_unused_result));
+int g2_from_bytes_uncompressed(g2_affine_t *out, const uint8_t in[G2_UNCOMPRESSED_BYTES])
+    __attribute__((warn_unused_result));
+int g2_from_bytes_uncompressed_unchecked(g2_affine_t *out, const uint8_t in[G2_UNCOMPRESSED_BYTES])
+    __attribute__((warn_unused_result));
 
 /* ---- pairing ---------------------------------------------------------------------------------- */
 

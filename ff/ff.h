@@ -11,7 +11,9 @@
  *    the *_from_* / *_to_* functions.
  *  - Outputs come first; any output may alias any input.
  *  - No function allocates, prints or fails on a reduced input, except those
- *    returning int, which return 0 or a negative gm_status_t (base/base.h).
+ *    returning int, which return 0 or a negative gm_status_t (base/base.h),
+ *    and the square roots (false: no root). All of those are
+ *    warn_unused_result; their outputs are untouched on failure.
  *  - Not constant time: grothmpi proves with public parameters and its
  *    randomness (r, s) is fresh per proof, and speed is the point. Do not use
  *    these functions for long-term secret keys.
@@ -52,7 +54,7 @@ typedef enum {
  * or GM_ENOTSUP when FF_PATH_ADX is asked for on a CPU without BMI2/ADX (the
  * path is then left unchanged). Call from main (or a test's setup) before any
  * thread starts; the choice is the project's one global, read-only afterwards. */
-int ff_init(ff_path_t path);
+int ff_init(ff_path_t path) __attribute__((warn_unused_result));
 
 /* The path in use now (never FF_PATH_AUTO); "portable" or "adx" as text. */
 ff_path_t ff_path(void);
@@ -87,27 +89,27 @@ void fp_pow(fp_t *out, const fp_t *a, const uint64_t *e, size_t nlimbs);
 int fp_legendre(const fp_t *a);
 /* out = a square root of a (either one); returns false, out untouched, when a
  * is not a square. */
-bool fp_sqrt(fp_t *out, const fp_t *a);
+bool fp_sqrt(fp_t *out, const fp_t *a) __attribute__((warn_unused_result));
 /* The "sign" of the Zcash encoding: true when the canonical value of a is
  * lexicographically largest, i.e. a > (p - 1) / 2. */
 bool fp_is_lex_largest(const fp_t *a);
 
 /* Canonical bytes: 48 bytes big-endian (the curve encodings) or little-endian.
  * from_* returns GM_ENONCANON when the value is >= p (out untouched). */
-int fp_from_bytes_be(fp_t *out, const uint8_t in[FP_BYTES]);
-int fp_from_bytes_le(fp_t *out, const uint8_t in[FP_BYTES]);
+int fp_from_bytes_be(fp_t *out, const uint8_t in[FP_BYTES]) __attribute__((warn_unused_result));
+int fp_from_bytes_le(fp_t *out, const uint8_t in[FP_BYTES]) __attribute__((warn_unused_result));
 void fp_to_bytes_be(uint8_t out[FP_BYTES], const fp_t *a);
 void fp_to_bytes_le(uint8_t out[FP_BYTES], const fp_t *a);
 /* Plain integer limbs (little-endian, not Montgomery) in and out; from returns
  * GM_ENONCANON when >= p. */
-int fp_from_limbs(fp_t *out, const uint64_t in[FP_LIMBS]);
+int fp_from_limbs(fp_t *out, const uint64_t in[FP_LIMBS]) __attribute__((warn_unused_result));
 void fp_to_limbs(uint64_t out[FP_LIMBS], const fp_t *a);
 /* Decimal strings, as snarkjs JSON writes them ("0" .. "p-1", no sign, no
  * leading zeros except "0"). from returns GM_EFORMAT for an empty string, a
  * non-digit or leading zeros, GM_ENONCANON for a value >= p. to writes at most
  * 116 bytes and a NUL; buf must hold FP_DEC_MAX. */
 #define FP_DEC_MAX 118
-int fp_from_dec(fp_t *out, const char *s);
+int fp_from_dec(fp_t *out, const char *s) __attribute__((warn_unused_result));
 void fp_to_dec(char buf[FP_DEC_MAX], const fp_t *a);
 
 /* ---- Fr ------------------------------------------------------------------------ */
@@ -130,18 +132,18 @@ void fr_inv(fr_t *out, const fr_t *a);          /* inverse of 0 is 0 */
 void fr_batch_inv(fr_t *out, const fr_t *a, size_t n, fr_t *scratch);
 void fr_pow(fr_t *out, const fr_t *a, const uint64_t *e, size_t nlimbs);
 int fr_legendre(const fr_t *a);
-bool fr_sqrt(fr_t *out, const fr_t *a);
+bool fr_sqrt(fr_t *out, const fr_t *a) __attribute__((warn_unused_result));
 /* 32 bytes; from_* returns GM_ENONCANON when >= r. */
-int fr_from_bytes_be(fr_t *out, const uint8_t in[FR_BYTES]);
-int fr_from_bytes_le(fr_t *out, const uint8_t in[FR_BYTES]);
+int fr_from_bytes_be(fr_t *out, const uint8_t in[FR_BYTES]) __attribute__((warn_unused_result));
+int fr_from_bytes_le(fr_t *out, const uint8_t in[FR_BYTES]) __attribute__((warn_unused_result));
 void fr_to_bytes_be(uint8_t out[FR_BYTES], const fr_t *a);
 void fr_to_bytes_le(uint8_t out[FR_BYTES], const fr_t *a);
 /* Any 32 bytes little-endian, reduced mod r (for hashes and random scalars). */
 void fr_from_bytes_le_mod(fr_t *out, const uint8_t in[FR_BYTES]);
-int fr_from_limbs(fr_t *out, const uint64_t in[FR_LIMBS]);
+int fr_from_limbs(fr_t *out, const uint64_t in[FR_LIMBS]) __attribute__((warn_unused_result));
 void fr_to_limbs(uint64_t out[FR_LIMBS], const fr_t *a);   /* plain integer */
 #define FR_DEC_MAX 80
-int fr_from_dec(fr_t *out, const char *s);
+int fr_from_dec(fr_t *out, const char *s) __attribute__((warn_unused_result));
 void fr_to_dec(char buf[FR_DEC_MAX], const fr_t *a);
 /* The 2^32-th primitive root of unity 7^((r-1)/2^32) and the multiplicative
  * generator 7 (Fr's 2-adicity is 32). */
@@ -172,7 +174,7 @@ void fp2_batch_inv(fp2_t *out, const fp2_t *a, size_t n, fp2_t *scratch);
 void fp2_pow(fp2_t *out, const fp2_t *a, const uint64_t *e, size_t nlimbs);
 void fp2_frobenius(fp2_t *out, const fp2_t *a);             /* a^p = conj(a) */
 int fp2_legendre(const fp2_t *a);                           /* via the norm */
-bool fp2_sqrt(fp2_t *out, const fp2_t *a);                  /* false: no root */
+bool fp2_sqrt(fp2_t *out, const fp2_t *a) __attribute__((warn_unused_result));                  /* false: no root */
 /* Zcash sign of an Fp2 element: c1 lexicographically largest, or c1 == 0 and
  * c0 lexicographically largest. */
 bool fp2_is_lex_largest(const fp2_t *a);

@@ -121,7 +121,7 @@ int jobs_campaign_parse(jobs_campaign_t *out, const char *text, const char *what
 /* The campaign as normalized JSON text (every key, absolute paths, sectors
  * as an explicit array), which jobs_campaign_parse reads back to an equal
  * campaign. malloc'd (free it); NULL when out of memory. */
-char *jobs_campaign_to_text(const jobs_campaign_t *c);
+char *jobs_campaign_to_text(const jobs_campaign_t *c) __attribute__((warn_unused_result));
 
 /* Frees the sector array and zeroes *c; NULL allowed. */
 void jobs_campaign_free(jobs_campaign_t *c);

@@ -166,7 +166,8 @@ int study_compare(study_delta_t **rows, size_t *nrows, const char *a_path, const
 
 /* The absolute and relative difference of a row: b - a and (b - a) / a * 100.
  * Returns false (n/a) when the row is unavailable, and *pct is NAN when a is 0. */
-bool study_delta_of(const study_delta_t *r, double *abs, double *pct);
+bool study_delta_of(const study_delta_t *r, double *abs, double *pct)
+    __attribute__((warn_unused_result));
 
 /* Prints the comparison as a perf-stat-like table (n/a where unavailable). */
 void study_print_compare(const study_delta_t *rows, size_t nrows, const char *a_name, const char *b_name, FILE *f);

@@ -474,7 +474,8 @@ typedef struct {
 int poseidon_set_init(poseidon_set_t *s, err_t *err) __attribute__((warn_unused_result));
 void poseidon_set_free(poseidon_set_t *s);
 /* The instance for arity 2, 4, 8 or 11; NULL for others. */
-const poseidon_t *poseidon_set_get(const poseidon_set_t *s, unsigned arity);
+const poseidon_t *poseidon_set_get(const poseidon_set_t *s, unsigned arity)
+    __attribute__((warn_unused_result));
 
 /* ==== the SDR PoRep circuit (StackedCircuit) ================================ */
 

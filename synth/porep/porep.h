@@ -59,11 +59,12 @@ typedef struct {
 /* The registered seal proof of this sector size and API version without a
  * feature (V1: ids 0..4, V1_1: ids 5..9), or NULL when there is none (an
  * unregistered size, or API 1.2, whose proofs all carry a feature). */
-const porep_proof_t *porep_proof_find(uint64_t sector_size, porep_api_t api);
+const porep_proof_t *porep_proof_find(uint64_t sector_size, porep_api_t api)
+    __attribute__((warn_unused_result));
 
 /* The registered seal proof with this id (0..19, the SyntheticPoRep and
  * NonInteractivePoRep features included), or NULL. */
-const porep_proof_t *porep_proof_by_id(uint32_t id);
+const porep_proof_t *porep_proof_by_id(uint32_t id) __attribute__((warn_unused_result));
 
 /* Writes the 32-byte porep_id of a registered seal proof as
  * filecoin-proofs-api computes it: the id as u64 little-endian in bytes 0..7,

@@ -425,5 +425,5 @@ Test(fp2, adx_wide_kernels)
         fp4_sqr_adx(&t, &u, &t, &u);               /* outputs alias inputs */
         cr_assert(fp2_eq(&t, &w0) && fp2_eq(&u, &w1), "fp4_sqr_adx aliased at %d", it);
     }
-    ff_init(FF_PATH_PORTABLE);
+    cr_assert_eq(ff_init(FF_PATH_PORTABLE), GM_OK);
 }
