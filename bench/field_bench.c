@@ -1,7 +1,7 @@
 /*
  * field_bench.c — `grothmpi bench field`: ns per field, curve and pairing
- * operation, each against blst measured on the same kind of 2-core VM
- * (../shared/reference/anchors.md, Part D: blst @ dece82e, 1 thread).
+ * operation, each against blst (@ dece82e, 1 thread) measured on the same
+ * kind of 2-core VM.
  *
  * Each figure is the min and median of R runs (default 7); a run times a loop
  * long enough to take a few milliseconds, in the thread's CPU time, so that

@@ -2,8 +2,8 @@
  * msm_bench.c — `grothmpi bench msm`: µs per point of msm_g1 at 2^16, 2^18,
  * 2^20 and msm_g2 at 2^16, on one thread and on all (--threads N), against
  * blst's single-threaded Pippenger measured on the same kind of 2-core VM
- * (../shared/reference/anchors.md, Part D: blst @ dece82e; G1 14.6 µs/point
- * at 2^12, 10.5 at 2^16, 8.9 at 2^20; G2 27 at 2^16).
+ * (blst @ dece82e: G1 14.6 µs/point at 2^12, 10.5 at 2^16, 8.9 at 2^20; G2
+ * 27 at 2^16).
  *
  * Bases: P + i*D (two scalar multiplications, then one mixed addition per
  * point and one batch conversion to affine), built once, outside the timed

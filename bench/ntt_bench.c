@@ -2,8 +2,8 @@
  * ntt_bench.c — `grothmpi bench ntt`: ns per butterfly ((n/2) log2 n of
  * them per transform) of the forward and the inverse coset NTT over Fr at
  * 2^20, 2^22 and 2^24, on one thread and on all (--threads N). No peer figure
- * was measured on the reference VM (anchors.md Part D has none for the NTT),
- * so the table shows the Fr multiplication bound instead: one butterfly costs
+ * was measured on the reference VM for the NTT, so the table shows the Fr
+ * multiplication bound instead: one butterfly costs
  * at least one Fr multiplication (blst: 20.4 ns throughput on that VM).
  *
  * Each figure is the min and median wall time of R runs (default 3) and the

@@ -160,18 +160,12 @@ static void pairing_add_step(fp2_t *l0, fp2_t *l1, fp2_t *l4, pairing_state_t *s
  * Invariants: n >= 1 pairs, none at infinity; after the bits consumed so far
  * form k, s[i].t = k Q_i with Z != 0 (k < |x| < r, so T != +-Q in the chord
  * step); f is never 0.
- * Cost: 6625 Fp products and 23k Fp additions per one-pair loop, now on the
+ * Cost: 6625 Fp products and 23k Fp additions per one-pair loop, on the
  * inline branch-free Fp kernels and the lazily reduced Fp2 product
- * (ff_internal.h, ff/mont_adx.c: 3 half-products + 2 reductions). Profile
- * (perf, ADX): fp2_mul_adx ~45%, fp6_mul / mul_by_014 adds ~15%.
- * History: 355 us before the inline adds (fp_add + fp_sub were 44% of the
- * pairing, a mispredicted branch and a store-forwarding stall each), 300 us
- * with them, 285 us with whole-Fp2 kernels, 271 us with lazy Fp2 products,
- * 254 us with register-only adds. Portable path: 560 us.
+ * (ff_internal.h, ff/mont_adx.c: 3 half-products + 2 reductions), which
+ * takes the largest share of the time (bench/README.md has the profile and
+ * the timings; `grothmpi bench field` times the whole pairing).
  */
-/* 254 us on AMD EPYC (2596 MHz, 2-vCPU VM, load ~10), 1 thread, ADX path, min of 7 runs
- * of 50 pairing_miller_loop(G1, G2) (thread CPU time, /tmp timing program linked against
- * build-perf/lib*.a), 2026-11-29 */
 static void pairing_miller_chunk(fp12_t *out, pairing_state_t *s, size_t n)
 {
     fp12_t f = FP12_ONE;
@@ -279,17 +273,9 @@ static void pairing_cyc_exp_x(fp12_t *out, const fp12_t *a)
  */
 /* Cost: 7757 Fp products and 32k Fp additions; the 315 cyclotomic squarings
  * (5 x 63) are 3 lazily reduced Fp4 squarings each (ff/mont_adx.c:
- * fp4_sqr_adx, 6 half-products + 4 reductions, as blst's sqr_fp4), about 55%
- * of this function. History: 467 us before, 384 us with inline branch-free Fp
- * adds, 365 us with lazy Fp2 products, 331 us with lazy Fp4 squarings, 311 us
- * with register-only adds. Portable path: 667 us.
- * The whole pairing (`grothmpi bench field --runs 7`, ADX): 568 us min,
- * 577 us median, against blst's 597 us min, 599 us median run right after on
- * the same VM (/tmp/blstbench 5, blst @ dece82e): 0.95x blst; it was 822 us
- * against 595 us (1.38x) before this work. */
-/* 311 us on AMD EPYC (2596 MHz, 2-vCPU VM, load ~10), 1 thread, ADX path, min of 7 runs
- * of 50 pairing_final_exp (thread CPU time, /tmp timing program linked against
- * build-perf/lib*.a), 2026-11-29 */
+ * fp4_sqr_adx, 6 half-products + 4 reductions, as blst's sqr_fp4), about
+ * half of this function. `grothmpi bench field` times the whole pairing
+ * against blst; bench/README.md has the timings of this step. */
 void pairing_final_exp(fp12_t *out, const fp12_t *f)
 {
     fp12_t m, t, a, b, c, d;

@@ -265,12 +265,10 @@ static const uint64_t FFP_PM[6] __attribute__((aligned(64))) = {FFP_P0, FFP_P1, 
  * cmovnc takes d when the subtraction did not borrow. 13 registers (a's
  * pointer is reused once a is loaded; a "memory" clobber instead of memory
  * operands for *a and *b, which would each want one more address register),
- * which GCC and clang find at -O3 even with a frame pointer; the sanitizer, GM_VERIFY and fuzz builds (-O1, frame
- * pointer, instrumentation: clang finds too few) use the variant below. All of a and b is read before out is
- * written (aliasing is fine).
- * 2.3 ns/add (independent chains; 3.4 ns for the variant below) on AMD EPYC
- * (2-vCPU VM, load ~10), 1 thread, /tmp timing program over 8M adds,
- * 2026-11-29 */
+ * which GCC and clang find at -O3 even with a frame pointer; the sanitizer,
+ * GM_VERIFY and fuzz builds (-O1, frame pointer, instrumentation: clang finds
+ * too few) use the slower variant below. All of a and b is read before out is
+ * written (aliasing is fine). bench/README.md has the timings of both. */
 FF_INLINE void ffp_add(fp_t *out, const fp_t *a, const fp_t *b)
 {
     uint64_t r0, r1, r2, r3, r4, r5, d1, d2, d3, d4, d5;
@@ -433,7 +431,7 @@ FF_INLINE void ffp_neg(fp_t *out, const fp_t *a)
 
 /* The portable CIOS (mont_mul) out of line, for ffp_mul: a, b < 2p, out < p
  * (fp2.c; inlining it into every tower call site made the portable pairing
- * 17% slower, 1195 -> 1396 us, from code size). */
+ * slower from code size, bench/README.md). */
 void fp_mul_lazy_portable(fp_t *out, const fp_t *a, const fp_t *b);
 
 /* out = a*b/R mod p, fully reduced; a, b < 2p (lazy inputs allowed: the CIOS
@@ -625,10 +623,8 @@ FF_INLINE void limbs_to_dec(char *buf, const uint64_t *x, int n)
  * can overshoot, making a new a or b negative: the row is then negated.
  * Variable time (ff.h: these fields handle no long-term secrets).
  */
-/* fp_inv 2.4 us, fr_inv 1.4 us (either kernel path) on AMD EPYC (2596 MHz, 2-vCPU VM,
- * load ~7), 1 thread, min of 7 runs of 5000 chained inversions (thread CPU time, /tmp
- * timing program; Fermat a^(p-2) measured the same way: 21.2 us ADX, 49.0 us portable),
- * 2026-11-29 */
+/* About 9x faster than Fermat's a^(p-2) on the ADX path (`grothmpi bench
+ * field` times Fp inverse; bench/README.md). */
 typedef struct { int64_t f0, g0, f1, g1; } gcd_mat_t;
 
 FF_INLINE int limbs_bitlen(const uint64_t *x, int n)

@@ -67,9 +67,7 @@
  * Invariants: t < 2p after every row (p < 2^381 < 2^384/4); one conditional
  * subtraction (sub/sbb, cmovnc) brings the result below p.
  */
-/* 30.7 ns/mul (fp_sqr 31.2 ns) on AMD EPYC (2596 MHz, 2-vCPU VM, load ~7), 1 thread,
- * min of 7 runs of 500k x 4 independent fp_mul chains (thread CPU time, /tmp timing
- * program; portable path 69.1 ns), 2026-11-29 */
+/* `grothmpi bench field` times it (Fp mul, Fp sqr); bench/README.md. */
 static inline __attribute__((always_inline)) void mont_mul6_adx(uint64_t out[6], const uint64_t *a,
                                                                   const uint64_t *b)
 {
@@ -111,9 +109,7 @@ static inline __attribute__((always_inline)) void mont_mul6_adx(uint64_t out[6],
 
 /* fr: out = a*b/2^256 mod r, a, b < r: the same shape with four rows of four
  * limbs; t in five registers; r < 2^255 < 2^256/2 keeps t < 2r. */
-/* 15.4 ns/mul on AMD EPYC (2596 MHz, 2-vCPU VM, load ~7), 1 thread, min of 7 runs of
- * 500k x 4 independent fr_mul chains (thread CPU time, /tmp timing program; portable
- * path 24.2 ns), 2026-11-29 */
+/* `grothmpi bench field` times it (Fr mul); bench/README.md. */
 static inline __attribute__((always_inline)) void mont_mul4_adx(uint64_t out[4], const uint64_t *a,
                                                                   const uint64_t *b)
 {
@@ -167,9 +163,6 @@ void fr_sqr_adx(fr_t *out, const fr_t *a) { mont_mul4_adx(out->l, a->l, a->l); }
  * one reduction (lazy reduction, fp2_mul_adx). Any a, b < 2^384; r must not
  * overlap a or b.
  */
-/* 15.5 ns on AMD EPYC (2596 MHz, 2-vCPU VM, load ~10), 1 thread, min of 7 runs of
- * 200k x 4 independent chains (thread CPU time, /tmp timing program linked against
- * build-perf/libff.a), 2026-11-29 */
 static inline __attribute__((always_inline)) void mul_384_adx(uint64_t r[12], const uint64_t *a,
                                                                const uint64_t *b)
 {
@@ -218,9 +211,6 @@ static inline __attribute__((always_inline)) void mul_384_adx(uint64_t r[12], co
  * the low half (each leaves < 2^384 in six registers); the high half is added
  * after them (the exact sum is < 2p < 2^382, no carry out).
  */
-/* 18.5 ns on AMD EPYC (2596 MHz, 2-vCPU VM, load ~10), 1 thread, min of 7 runs of
- * 200k x 4 independent chains (thread CPU time, /tmp timing program linked against
- * build-perf/libff.a), 2026-11-29 */
 static inline __attribute__((always_inline)) void redc_768_adx(uint64_t out[6], const uint64_t t[12])
 {
     uint64_t t0, t1, t2, t3, t4, t5, t6, lo, hi, x;
@@ -298,9 +288,7 @@ void fp_redc_768_adx(fp_t *out, const uint64_t t[12]) { redc_768_adx(out->l, t);
  * with p 2^384 added when negative it lies in [0, p 2^384); both redc inputs
  * are therefore < p 2^384 and the outputs < p. out may alias a or b.
  */
-/* 91.8 ns (fp2_mul_adx_full: 102.3 ns) on AMD EPYC (2596 MHz, 2-vCPU VM, load ~10), 1 thread, min of 7 runs of
- * 200k x 4 independent chains (thread CPU time, /tmp timing program linked against
- * build-perf/libff.a), 2026-11-29 */
+/* Faster than fp2_mul_adx_full below; bench/README.md has both timings. */
 void fp2_mul_adx(fp2_t *out, const fp2_t *a, const fp2_t *b)
 {
     uint64_t t0[12], t1[12], t2[12];
@@ -361,9 +349,6 @@ static inline __attribute__((always_inline)) void sqr_fp2x2_adx(uint64_t r0[12],
  * p 2^384 added (fix_sign_768), so every redc input is in [0, p 2^384) and
  * every output < p. Outputs may alias inputs.
  */
-/* 203 ns (six Montgomery products alone: 6 x 31 ns) on AMD EPYC (2596 MHz, 2-vCPU VM, load ~10), 1 thread, min of 7 runs of
- * 200k x 4 independent chains (thread CPU time, /tmp timing program linked against
- * build-perf/libff.a), 2026-11-29 */
 void fp4_sqr_adx(fp2_t *o0, fp2_t *o1, const fp2_t *z0, const fp2_t *z1)
 {
     uint64_t a0[12], a1[12], b0[12], b1[12], c0[12], c1[12];
@@ -399,9 +384,6 @@ void fp4_sqr_adx(fp2_t *o0, fp2_t *o1, const fp2_t *z0, const fp2_t *z1)
  * b0 + b1, 2 a0 are < 2p, which the kernel accepts (its result before the
  * final subtraction is < (4p^2 + 2^384 p) / 2^384 < 2p); outputs < p.
  */
-/* 102.3 ns (fp2_sqr_adx: 66.4 ns) on AMD EPYC (2596 MHz, 2-vCPU VM, load ~10), 1 thread, min of 7 runs of
- * 200k x 4 independent chains (thread CPU time, /tmp timing program linked against
- * build-perf/libff.a), 2026-11-29 */
 void fp2_mul_adx_full(fp2_t *out, const fp2_t *a, const fp2_t *b)
 {
     fp_t v0, v1, sa, sb;

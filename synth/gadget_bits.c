@@ -10,10 +10,8 @@
  * gadget is built from these, and it is 99% of the PoRep circuit, so every
  * function is a few branches in COUNT and WITNESS mode: terms are only
  * formed when the cs_t records them, and bit allocation and constraint
- * counting are inline (cs_i_alloc_bit, cs_i_count).
- * COUNT: 101 M constraints/s (32 GiB partition in 1.29 s); WITNESS: 18.8 M
- * constraints/s (2 KiB partition, values reserved) on AMD EPYC (shared VM),
- * 1 thread, ad-hoc timing of stacked_synthesize (no bench yet), 2026-11-29.
+ * counting are inline (cs_i_alloc_bit, cs_i_count). `grothmpi bench synth`
+ * measures the witness (bench/README.md).
  */
 #include "synth/synth_internal.h"
 

@@ -448,9 +448,8 @@ static inline void full_sboxes(fr_t *restrict st, const fr_t *restrict key, unsi
  * (2) Invariants: every fr_t stays reduced (ff.h contracts); crc is consumed
  * in order and k ends at rf * t + rp (checked under GM_VERIFY); round r of
  * the partial rounds uses sparse matrix r.
- * (3) Measured (median, thread CPU time; bench/README.md has the table): */
-/* 13.0 / 22.4 / 48.8 / 64.7 µs per hash for arity 2 / 4 / 8 / 11 (plain form 18.7 / 43.9 / 131.3 /
- * 225.0 µs) on AMD EPYC (2-vCPU VM, load 5), 1 thread, grothmpi bench poseidon, 2026-11-29 */
+ * (3) Measured by `grothmpi bench poseidon`, against the plain form;
+ * bench/README.md has the table. */
 void poseidon_hash(const poseidon_t *p, fr_t *out, const fr_t *in)
 {
     fr_t st[POSEIDON_MAX_WIDTH], tmp;

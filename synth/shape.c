@@ -512,11 +512,8 @@ int cs_shape_load(cs_shape_t **out, const char *dir, const char *id, err_t *err)
  * z, the shape and the coefficients are read-only; every output is a
  * reduced Fr (fr_add/fr_sub/fr_mul keep [0, r)); columns < n_inputs +
  * n_aux and ids < n_coeffs (checked by the loader / the recorder).
- * Figures: a/b/c alone, median CPU time; CS_ABC_EXACT from the bench as it
- * is, CS_ABC_C_FROM_AB from a copy of the bench patched to call
- * cs_shape_abc_mode (bench/README.md "## synth"); 12.1 M/s before the 0/1 test.
- * 17.19 M constraints/s (CS_ABC_EXACT; 22.26 with CS_ABC_C_FROM_AB) on AMD EPYC (2 vCPUs, shared, load ~7),
- * 1 thread, grothmpi bench synth --porep 512MiB --partition 0 --runs 3 --cache /tmp/pp-cache, 2026-11-29 */
+ * `grothmpi bench synth` measures a/b/c (bench/README.md "## synth" has the
+ * figures of both modes). */
 
 typedef struct {
     const cs_shape_t *sh;

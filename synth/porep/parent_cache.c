@@ -37,9 +37,7 @@
  * (Hashing each Feistel round through EVP instead, 48 BLAKE2b-512 calls per
  * node, ran at 88 k nodes/s per thread.)
  * Invariant: first + count <= g->nodes <= UINT32_MAX, so nodes fit in u32.
- * 345 ns/node (2.9 M nodes/s) per thread, of which 107 ns are the two
- * ChaCha8 blocks, on AMD EPYC (2-vCPU shared VM), 1 thread, a 2^20-node
- * tile of the 512 MiB V1_1 graph timed with gm_thread_cpu_ns, 2026-11-29 */
+ * docs/porep.md has the cost per node (the ChaCha8 blocks are about a third). */
 void porep_parent_cache_fill(uint8_t *out, const porep_graph_t *g, uint64_t first, uint64_t count)
 {
     GM_ASSERT(first <= g->nodes && count <= g->nodes - first);

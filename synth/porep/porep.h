@@ -236,7 +236,7 @@ int porep_parent_cache_write(uint8_t digest[32], const char *path, const porep_g
                              const char *expect_hex, topo_pool_t *pool, porep_progress_fn progress,
                              void *progress_arg, err_t *err) __attribute__((warn_unused_result));
 
-/* ==== sealing data and vanilla proofs (issue 5) ================================
+/* ==== sealing data and vanilla proofs ==========================================
  *
  * Everything below works on 32-byte "domains" as rust-fil-proofs stores
  * them: a label, a data node, a tree node or a commitment is 32 bytes, read

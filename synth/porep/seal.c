@@ -287,7 +287,7 @@ static int read_doms(porep_dom_t *out, const char *path, uint64_t n, err_t *err)
  *   tree_r (8/7 N, the data read back into its leaves, then + label_L)
  *                               -> labels freed -> tree_r_last -> tree-r-last.dat.
  * Peak: max(2N, (L + 8/7) N) nodes of 32 bytes, 3.1 x the sector for L = 2
- * (it was 6.3 x with everything in memory until the end).
+ * (6.3 x if everything stayed in memory until the end).
  * Files: each is written to its temporary ("<name>.tmp.<pid>") when ready and
  * all are renamed at the very end, seal.json last: a seal interrupted
  * before that leaves only temporaries (removed by the next writer in this

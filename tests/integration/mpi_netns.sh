@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/integration/mpi_netns.sh — a campaign across 3 "hosts" (network
-# namespaces on a bridge, platform.md §3), ranks talking TCP: 1 rank on
+# namespaces on a bridge), ranks talking TCP: 1 rank on
 # gmh1, 2 on gmh2, 1 on gmh3 (4 ranks). Every proof verifies and the report
 # names the three hosts. Skips (exit 0, with a message) without root or
 # network namespaces.

@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/integration/mpi_node_lost.sh — a node lost mid-campaign: 3 "hosts"
-# (network namespaces on a bridge, platform.md §3), one rank each, talking
+# (network namespaces on a bridge), one rank each, talking
 # TCP; once units are journaled, host 3's link is cut (its rank and daemon
 # keep running, unreachable, as when a switch port or a node's NIC dies).
 # With the keepalive settings docs/reliability.md gives, mpirun notices the

@@ -5,10 +5,9 @@
  *
  * Known answers: rust-fil-proofs' circuitinfo for 32 GiB ("32 GiB PoRep
  * constraints: 130278541, public inputs: 328, partitions: 10", quoted in
- * rust-fil-proofs PR #1325). Other sizes: the per-gadget formula of
- * /work/shared/reference/porep-circuit.md §2.3, whose gadget costs are pinned
- * by bellperson / neptune / rust-fil-proofs tests; it is recomputed here
- * from those costs, independently of the circuit code.
+ * rust-fil-proofs PR #1325). Other sizes: a per-gadget formula whose gadget
+ * costs are pinned by bellperson / neptune / rust-fil-proofs tests; it is
+ * recomputed here from those costs, independently of the circuit code.
  */
 #include <criterion/criterion.h>
 #include <string.h>

@@ -11,7 +11,7 @@ need() { for c; do command -v "$c" >/dev/null || { echo "SKIP: no $c"; exit 0; }
 # gm_tmp NAME: T, a new directory /tmp/gm-NAME.XXXXXX, removed on exit
 gm_tmp() { T=$(mktemp -d "/tmp/gm-$1.XXXXXX"); trap 'rm -rf "$T"' EXIT; }
 # need_netns: skips the test without root or network namespaces (the
-# several-hosts tests, platform.md §3)
+# several-hosts tests)
 need_netns() {
   [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root for network namespaces"; exit 0; }
   ip netns add "gm-probe.$$" 2>/dev/null || { echo "SKIP: network namespaces unavailable"; exit 0; }

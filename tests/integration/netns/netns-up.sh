@@ -2,8 +2,8 @@
 # tests/integration/netns/netns-up.sh N PREFIX NET — N "hosts" PREFIX1..PREFIXN,
 # each a network namespace with a veth on bridge br-PREFIX, addresses
 # NET.1X/24 (the root namespace is NET.1), and /etc/hosts lines for them.
-# (platform.md §3.1, parametrised so that tests of different folders do not
-# collide.) Needs root. Example: netns-up.sh 3 gmh 10.78.0
+# (Parametrised so that tests of different folders do not collide.) Needs
+# root. Example: netns-up.sh 3 gmh 10.78.0
 set -e
 N=${1:-3}; P=${2:-gmh}; NET=${3:-10.78.0}
 ip link add "br-$P" type bridge 2>/dev/null || true
