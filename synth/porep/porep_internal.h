@@ -38,6 +38,11 @@ void porep_hex(char *out, const uint8_t *in, size_t n);
 /* Parses exactly 2n hex digits; returns 0 or -1. */
 int porep_unhex(uint8_t *out, const char *s, size_t n);
 
+/* A challenge from 32 random bytes, as rust-fil-proofs' bigint_to_challenge:
+ * the bytes as a little-endian integer mod (nodes - 1), plus 1 (node 0 is
+ * never challenged). nodes in 2..2^32. */
+uint64_t porep_challenge_from_bytes(const uint8_t h[32], uint64_t nodes);
+
 #endif
 
 /* ---- where the nodes of a sector come from (a sealed directory or a sparse
