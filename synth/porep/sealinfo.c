@@ -20,6 +20,7 @@
 #include <openssl/params.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "synth/porep/porep_internal.h"
@@ -106,20 +107,20 @@ static int chacha20_stream(uint8_t *out, size_t n, const uint8_t key[32], uint64
     return ok ? 0 : gm_err_set(err, GM_ENOTSUP, "synthetic challenges: libcrypto's ChaCha20 failed");
 }
 
-/* SyntheticPoRep: the seed selects, for each challenge of partition k, an
- * index below min(nodes, 2^18) into the synthetic challenges, which are 32
- * bytes each of a second stream keyed from replica_id and comm_r. */
-static int challenges_synthetic(uint64_t *out, const porep_config_t *c, const porep_dom_t *replica_id,
-                                const porep_dom_t *comm_r, const uint8_t seed[32], unsigned k, err_t *err)
+/* SyntheticPoRep: the seed selects, for each challenge, an index below
+ * n_synth into the synthetic challenges, which are 32 bytes each of a second
+ * stream keyed from replica_id and comm_r. */
+int porep_synth_challenges(uint64_t *out, unsigned n, uint64_t first, uint64_t nodes, uint64_t n_synth,
+                           const porep_dom_t *replica_id, const porep_dom_t *comm_r, const uint8_t seed[32], err_t *err)
 {
-    uint64_t nodes = c->shape.nodes, n_synth = nodes < (1u << 18) ? nodes : (1u << 18);
     uint8_t kgen[32], ksel[32], idx[4 * 64], ch[32];
     int rc;
+    GM_ASSERT(n <= 64);
     if ((rc = blake2b256_keyed(kgen, "filecoin.io|PoRep|1|Synthetic|1|Generation", replica_id->b, comm_r->b, err)) ||
         (rc = blake2b256_keyed(ksel, "filecoin.io|PoRep|1|Synthetic|1|Selection", replica_id->b, seed, err)) ||
-        (rc = chacha20_stream(idx, 4 * (size_t)c->challenges, ksel, (uint64_t)k * c->challenges * 4, err)))
+        (rc = chacha20_stream(idx, 4 * (size_t)n, ksel, first * 4, err)))
         return rc;
-    for (unsigned i = 0; i < c->challenges; i++) {
+    for (unsigned i = 0; i < n; i++) {
         uint32_t s = (uint32_t)idx[4 * i] | (uint32_t)idx[4 * i + 1] << 8 | (uint32_t)idx[4 * i + 2] << 16 |
                      (uint32_t)idx[4 * i + 3] << 24;
         if ((rc = chacha20_stream(ch, 32, kgen, (uint64_t)(s % n_synth) * 32, err)))
@@ -157,7 +158,12 @@ int porep_challenges(uint64_t *out, const porep_config_t *c, const porep_dom_t *
         return gm_err_set(err, GM_EINVAL, "partition %u is not in 0..%u", k, c->partitions - 1);
     GM_ASSERT(c->challenges <= 64);
     switch (c->kind) {
-    case POREP_CHAL_SYNTHETIC: return challenges_synthetic(out, c, replica_id, comm_r, seed, k, err);
+    case POREP_CHAL_SYNTHETIC: {
+        /* rust-fil-proofs' default count of synthetic challenges */
+        uint64_t n_synth = c->shape.nodes < (1u << 18) ? c->shape.nodes : (1u << 18);
+        return porep_synth_challenges(out, c->challenges, (uint64_t)k * c->challenges, c->shape.nodes, n_synth,
+                                      replica_id, comm_r, seed, err);
+    }
     case POREP_CHAL_NI: return challenges_ni(out, c, replica_id, comm_r, k, err);
     case POREP_CHAL_INTERACTIVE: break;
     }
@@ -322,19 +328,29 @@ static int json_u64(porep_seal_info_t *s, json_t *v, uint64_t *out, const char *
     return 0;
 }
 
-/* serde's u64 beyond i64: jansson reads it as a real (losing bits), so a
- * sector_id is taken from the text instead when it is large. */
-static int record_sector_id(porep_seal_info_t *s, const char *line, size_t len, json_t *v)
+/* serde writes a u64 sector_id as a plain number, which jansson refuses
+ * above INT64_MAX; so the number is read from the text and blanked (to 0)
+ * in a copy before the copy is parsed. Returns its offset in line, or -1. */
+static long sector_id_at(const char *line, size_t len)
 {
-    if (v && json_is_integer(v) && json_integer_value(v) >= 0)
-        return json_u64(s, v, &s->sector_id, "sector_id");
-    const char *k = memmem(line, len, "\"sector_id\":", 12);
+    const char *k = memmem(line, len, "\"sector_id\"", 11);
     if (!k)
-        return entry_fail(s, "sector_id: missing");
+        return -1;
+    size_t o = (size_t)(k - line) + 11;
+    while (o < len && (line[o] == ' ' || line[o] == ':'))
+        o++;
+    return o < len && line[o] >= '0' && line[o] <= '9' ? (long)o : -1;
+}
+
+static int record_sector_id(porep_seal_info_t *s, const char *line, size_t len)
+{
+    long o = sector_id_at(line, len);
+    if (o < 0)
+        return entry_fail(s, "sector_id: missing or not a non-negative integer");
     errno = 0;
     char *end;
-    unsigned long long x = strtoull(k + 12, &end, 10);
-    if (errno || end == k + 12 || k[12] == '-')
+    unsigned long long x = strtoull(line + o, &end, 10);
+    if (errno)
         return entry_fail(s, "sector_id: not a u64");
     s->sector_id = x;
     return 0;
@@ -388,7 +404,7 @@ static int parse_record(porep_seal_info_t *s, json_t *o, const char *line, size_
     if ((rc = json_byte_array(s, field(s, o, "comm_r", ""), s->comm_r.b, 32, NULL, NULL, "comm_r")) ||
         (rc = json_byte_array(s, field(s, o, "comm_d", ""), s->comm_d.b, 32, NULL, NULL, "comm_d")) ||
         (rc = json_byte_array(s, field(s, o, "prover_id", ""), s->prover_id, 32, NULL, NULL, "prover_id")) ||
-        (rc = record_sector_id(s, line, len, json_object_get(o, "sector_id"))) ||
+        (rc = record_sector_id(s, line, len)) ||
         (rc = json_byte_array(s, field(s, o, "ticket", ""), s->ticket, 32, NULL, NULL, "ticket")) ||
         (rc = json_byte_array(s, field(s, o, "seed", ""), s->seed, 32, NULL, NULL, "seed")) ||
         (rc = json_byte_array(s, field(s, o, "proof", ""), NULL, 0, &s->proof, &s->proof_len, "proof")))
@@ -546,7 +562,17 @@ int porep_seal_info_parse(porep_seal_info_t **out, size_t *n, const char *text, 
                     return gm_err_set(err, GM_ENOMEM, "%s: out of memory", name);
                 }
                 snprintf(s->label, sizeof s->label, "%s line %u", name, line);
-                json_t *o = json_loadb(text + p, e - p, JSON_REJECT_DUPLICATES, &je);
+                char *copy = gm_alloc(e - p + 1);
+                if (!copy) {
+                    porep_seal_info_free(v, cnt);
+                    return gm_err_set(err, GM_ENOMEM, "%s: out of memory", name);
+                }
+                memcpy(copy, text + p, e - p);
+                long so = sector_id_at(copy, e - p);
+                for (size_t d = so < 0 ? e - p : (size_t)so; d < e - p && copy[d] >= '0' && copy[d] <= '9'; d++)
+                    copy[d] = d == (size_t)so ? '0' : ' ';
+                json_t *o = json_loadb(copy, e - p, JSON_REJECT_DUPLICATES, &je);
+                gm_free(copy);
                 if (!o)
                     entry_fail(s, "column %d: not valid JSON: %s", je.column, je.text);
                 else if (!json_is_object(o))
