@@ -11,6 +11,8 @@ int cmd_bench(int argc, char **argv);
 int cmd_selfcheck(int argc, char **argv);
 int cmd_topo(int argc, char **argv);
 int cmd_porep(int argc, char **argv);
+/* `porep verify-seal` and `porep param-name` (cli/cmd_porep_seal.c): argv[0] is the action. */
+int cmd_porep_seal(int argc, char **argv);
 int cmd_setup(int argc, char **argv);
 int cmd_prove(int argc, char **argv);
 int cmd_verify(int argc, char **argv);

@@ -9,6 +9,7 @@
  *   c1            derive the interactive challenges of a sealed sector, write C1 JSON
  *   synthetic     a sparse synthetic C1 of any size (32GiB, 64GiB) that verifies
  *   verify-c1     check every path, label and encoding of a C1 JSON file natively
+ *   verify-seal, param-name   in cli/cmd_porep_seal.c
  *
  * Errors are one line on stderr; exit 0 success, 1 failure, 2 usage error.
  */
@@ -56,6 +57,11 @@ static void usage(FILE *f)
             "               a sparse synthetic C1 of any size (32GiB, 64GiB) that verifies natively\n"
             "  verify-c1    FILE\n"
             "               check every challenge, path, column, label and encoding of a C1 file\n"
+            "  verify-seal  (--vk FILE | --params-dir DIR) (--seal-info FILE | one seal's flags)\n"
+            "               verify PoRep proofs from public data alone, as rust-fil-proofs' verify_seal\n"
+            "               (grothmpi porep verify-seal --help)\n"
+            "  param-name   (--proof-id N | --sector-size S [--api V] [--feature F])\n"
+            "               Filecoin's v28 .params/.vk file names of the sector's circuit\n"
             "\n"
             "options:\n"
             "  --sector-size S  2KiB, 8MiB, 512MiB, 32GiB or 64GiB (or a byte count)\n"
@@ -715,6 +721,8 @@ int cmd_porep(int argc, char **argv)
         return argc < 2 ? 2 : 0;
     }
     const char *action = argv[1];
+    if (strcmp(action, "verify-seal") == 0 || strcmp(action, "param-name") == 0)
+        return cmd_porep_seal(argc - 1, argv + 1);
     opts_t o;
     int rc;
     static const struct {

@@ -484,7 +484,10 @@ void porep_c1_free(porep_c1_t *c);
  * does not match it, a Merkle proof kind or path length that does not fit
  * the sector's tree shape included). Text that is not JSON is GM_EFORMAT
  * with line and column; a file that cannot be read is GM_EIO. Unknown fields
- * are ignored, as serde does. Memory: jansson's tree while reading (about
+ * are ignored, as serde does. The wrapper lotus-bench and curio write,
+ * {"SectorNum", "Phase1Out": base64 of that JSON, "SectorSize"}, is read
+ * too (Phase1Out not base64 or not JSON, or a SectorSize that is not the
+ * registered proof's, is GM_EFORMAT naming the field). Memory: jansson's tree while reading (about
  * 0.5 GB for the 37 MB C1 of a 32 GiB sector), then 25 MB of proofs. *c is
  * zero-filled on failure; on success call porep_c1_free. */
 int porep_c1_read(porep_c1_t *c, const char *path, err_t *err) __attribute__((warn_unused_result));
@@ -751,6 +754,10 @@ int porep_cid_decode(porep_dom_t *out, const char *cid, porep_cid_kind_t want, c
 
 /* Encodes a commitment as its CID text ("baga6ea4sea..." / "bagboea4b5a..."). */
 void porep_cid_encode(char out[POREP_CID_TEXT_LEN], const porep_dom_t *d, porep_cid_kind_t kind);
+
+/* Parses exactly 2n hex digits (either case) into out; returns 0, or -1
+ * (out partly written) for anything else. */
+int porep_unhex(uint8_t *out, const char *s, size_t n);
 
 /* Standard base64 (RFC 4648, '=' padding optional) into out (cap bytes).
  * Returns the decoded length, or -1 for text that is not base64 or does not

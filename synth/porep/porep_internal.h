@@ -35,8 +35,6 @@ int porep_write_file(const char *path, const void *data, size_t n, err_t *err) _
 /* Lower-case hex of n bytes into out (2n + 1 chars). */
 void porep_hex(char *out, const uint8_t *in, size_t n);
 
-/* Parses exactly 2n hex digits; returns 0 or -1. */
-int porep_unhex(uint8_t *out, const char *s, size_t n);
 
 /* A challenge from 32 random bytes, as rust-fil-proofs' bigint_to_challenge:
  * the bytes as a little-endian integer mod (nodes - 1), plus 1 (node 0 is

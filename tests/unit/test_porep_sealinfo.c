@@ -13,10 +13,12 @@
  *  - seven SealRegressionRecord lines of rust-fil-proofs'
  *    filecoin-proofs/tests/seal_regression_records-v16.json / -v18.json.
  */
+#define _GNU_SOURCE /* mkdtemp */
 #include <criterion/criterion.h>
 #include <openssl/evp.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "synth/porep/porep_internal.h"
 #include "testutil.h"
@@ -324,4 +326,52 @@ Test(porep_sealinfo, seal_verify_info)
               "%s", s[1].msg);
     porep_seal_info_free(s, n);
     porep_seal_info_free(r, 7);
+}
+
+Test(porep_sealinfo, c1_in_the_lotus_bench_wrapper, .timeout = 60)
+{
+    err_t err;
+    porep_hashers_t h;
+    cr_assert_eq(porep_hashers_init(&h, &err), 0, "%s", err.msg);
+    porep_c1_t c, back;
+    uint8_t seed[32] = {42};
+    cr_assert_eq(porep_c1_synthetic(&c, porep_proof_by_id(5), seed, &h, &err), 0, "%s", err.msg);
+    char dir[] = "/tmp/gm-c1wrap-XXXXXX", bare[64], wrapped[64];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(bare, sizeof bare, "%s/c1.json", dir);
+    snprintf(wrapped, sizeof wrapped, "%s/c1.wrapped.json", dir);
+    cr_assert_eq(porep_c1_write(&c, bare, &err), 0, "%s", err.msg);
+    FILE *f = fopen(bare, "rb");
+    cr_assert_not_null(f);
+    static char text[1 << 20], b64[(1 << 20) / 3 * 4 + 8];
+    size_t n = fread(text, 1, sizeof text, f);
+    fclose(f);
+    cr_assert(n > 0 && n < sizeof text);
+    porep_base64_encode(b64, (const uint8_t *)text, n);
+    for (int size = 2048; size <= 4096; size *= 2) {
+        f = fopen(wrapped, "wb");
+        cr_assert_not_null(f);
+        fprintf(f, "{\"SectorNum\": 1, \"Phase1Out\": \"%s\", \"SectorSize\": %d}\n", b64, size);
+        fclose(f);
+        int rc = porep_c1_read(&back, wrapped, &err);
+        if (size == 2048) {
+            cr_assert_eq(rc, 0, "%s", err.msg);
+            cr_assert(memcmp(&back.comm_r, &c.comm_r, 32) == 0 && back.partitions == c.partitions);
+            cr_assert(memcmp(&back.proofs[1], &c.proofs[1], sizeof c.proofs[1]) == 0);
+            porep_c1_free(&back);
+        } else {
+            cr_assert_eq(rc, GM_EFORMAT);
+            cr_assert(strstr(err.msg, "SectorSize: 4096"), "%s", err.msg);
+        }
+    }
+    f = fopen(wrapped, "wb");
+    fprintf(f, "{\"SectorNum\": 1, \"Phase1Out\": \"e30=!\", \"SectorSize\": 2048}\n");
+    fclose(f);
+    cr_assert_eq(porep_c1_read(&back, wrapped, &err), GM_EFORMAT);
+    cr_assert(strstr(err.msg, "Phase1Out: not base64"), "%s", err.msg);
+    remove(bare);
+    remove(wrapped);
+    rmdir(dir);
+    porep_c1_free(&c);
+    porep_hashers_free(&h);
 }
