@@ -45,7 +45,8 @@ static void usage(FILE *f)
             "  flags for one seal:\n"
             "    --comm-r X --comm-d X   64 hex digits, or the commitment's CID (bagboea4b5a.../baga6ea4sea...)\n"
             "    --prover-id HEX | --actor N   the prover (an actor id gives lotus' prover_id)\n"
-            "    --sector-id N --ticket HEX --seed HEX\n"
+            "    --sector-id N --ticket X --seed X   64 hex digits, or text hashed with SHA-256\n"
+            "                            (as porep seal and porep c1 take them)\n"
             "    --proof-id N            a registered seal proof 0..19, or\n"
             "    --sector-size S --api V [--porep-id HEX] [--feature synthetic|non-interactive]\n"
             "    --proof FILE [--proof-format raw|hex|base64]   partitions x 192 bytes\n"
@@ -279,8 +280,11 @@ static int seal_from_flags(porep_seal_info_t *s, const vs_opts_t *o)
     char *end;
     if ((rc = comm_opt(&s->comm_r, o->comm_r, POREP_CID_SEALED, "--comm-r")) ||
         (rc = comm_opt(&s->comm_d, o->comm_d, POREP_CID_UNSEALED, "--comm-d")) ||
-        (rc = hex32_opt(s->ticket, o->ticket, "--ticket")) || (rc = hex32_opt(s->seed, o->seed, "--seed")))
+        0)
         return rc;
+    /* as `porep seal` and `porep c1` take them */
+    porep_seed_parse(s->ticket, o->ticket);
+    porep_seed_parse(s->seed, o->seed);
     if (o->prover_id && o->actor) {
         fprintf(stderr, CMD ": give --prover-id or --actor, not both\n");
         return 2;
