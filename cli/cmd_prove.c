@@ -47,6 +47,8 @@ static void usage(FILE *f)
             "                       JSON); the circuit follows from it (--circuit not needed)\n"
             "  --partition N        with --c1: only partition N (default: all, in order)\n"
             "  --out FILE           the proofs, 192 bytes each, concatenated\n"
+            "  --proof-format F     raw (default), hex or base64: how --out holds them (hex and\n"
+            "                       base64 as lotus-bench prints proofs; porep verify-seal reads all three)\n"
             "  --public FILE        public inputs as JSON (default: <out>.public.json):\n"
             "                       an array of decimal strings, or one per proof with --batch\n"
             "  --batch K            K proofs of K witnesses (seeds S, S+1, ...) (default 1)\n"
@@ -319,6 +321,29 @@ static int prove_campaign(int argc, char **argv)
     return rc && res.rank == 0 ? 1 : 0;
 }
 
+/* The proofs as raw bytes, or as one line of hex or base64 text (what
+ * lotus-bench prints). */
+static int write_proofs(const char *path, const uint8_t *b, size_t n, const char *format, err_t *err)
+{
+    if (strcmp(format, "raw") == 0)
+        return groth16_write_file(path, b, n, err);
+    char *t = malloc(2 * n + 8);
+    if (!t)
+        return gm_err_set(err, GM_ENOMEM, "out of memory for the %s text of the proofs", format);
+    if (strcmp(format, "hex") == 0) {
+        static const char digits[] = "0123456789abcdef";
+        for (size_t i = 0; i < n; i++)
+            t[2 * i] = digits[b[i] >> 4], t[2 * i + 1] = digits[b[i] & 15];
+        t[2 * n] = '\0';
+    } else {
+        porep_base64_encode(t, b, n);
+    }
+    strcat(t, "\n");
+    int rc = groth16_write_file(path, t, strlen(t), err);
+    free(t);
+    return rc;
+}
+
 int cmd_prove(int argc, char **argv)
 {
     if (is_campaign_form(argc, argv))
@@ -331,9 +356,10 @@ int cmd_prove(int argc, char **argv)
         {"witness-seed", required_argument, 0, 'w'}, {"threads", required_argument, 0, 't'},
         {"trust-params", no_argument, 0, 'T'}, {"no-verify", no_argument, 0, 'N'},
         {"verbose", no_argument, 0, 'v'}, {"help", no_argument, 0, 'h'},
-        {"c1", required_argument, 0, 'C'}, {"partition", required_argument, 0, 'K'}, {0, 0, 0, 0}};
+        {"c1", required_argument, 0, 'C'}, {"partition", required_argument, 0, 'K'},
+        {"proof-format", required_argument, 0, 'F'}, {0, 0, 0, 0}};
     const char *dir = NULL, *circuit = NULL, *sector = NULL, *out = NULL, *pub = NULL;
-    const char *c1path = NULL, *part = NULL;
+    const char *c1path = NULL, *part = NULL, *format = "raw";
     uint64_t size = 0, wseed = 1;
     long batch = 1;
     unsigned threads = 0;
@@ -357,6 +383,7 @@ int cmd_prove(int argc, char **argv)
         case 'v': verbose = true; break;
         case 'C': c1path = optarg; break;
         case 'K': part = optarg; break;
+        case 'F': format = optarg; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
@@ -364,6 +391,10 @@ int cmd_prove(int argc, char **argv)
     if (!dir || !(circuit || c1path) || !out || optind != argc) {
         fprintf(stderr, "grothmpi: prove: --params, --circuit (or --c1) and --out are required\n");
         usage(stderr);
+        return 2;
+    }
+    if (strcmp(format, "raw") != 0 && strcmp(format, "hex") != 0 && strcmp(format, "base64") != 0) {
+        fprintf(stderr, "grothmpi: prove: --proof-format: '%s' is not raw, hex or base64\n", format);
         return 2;
     }
     if (batch < 1 || batch > 1024) {
@@ -449,7 +480,7 @@ int cmd_prove(int argc, char **argv)
     }
     /* Public inputs first: a proof file never exists without its inputs. */
     if (groth16_write_file(pubpath, text, strlen(text), &err) ||
-        groth16_write_file(out, bytes, k * GROTH16_PROOF_BYTES, &err))
+        write_proofs(out, bytes, k * GROTH16_PROOF_BYTES, format, &err))
         goto fail;
     t1 = gm_now_ns();
     printf("prove: %s: %zu proof%s written to %s (%s), public inputs in %s\n", circ.id, k, k == 1 ? "" : "s", out,

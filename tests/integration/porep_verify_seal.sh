@@ -119,6 +119,24 @@ cp "$VK" "$dir/fil/$name"
 grep -q "line 5: FAIL: .*328 ic points\|line 5: FAIL: .*40 ic points" "$dir/out" || bad "records line 5: $(cat "$dir/out")"
 grep -q "line 7: FAIL: .*SnarkPack aggregate" "$dir/out" || bad "records line 7: $(cat "$dir/out")"
 
+# --- prove --proof-format: the same proof as raw bytes, hex and base64 (test-mul: fast) --------------
+"$BIN" setup --circuit test-mul --out "$dir/tm" --seed 1111111111111111111111111111111111111111111111111111111111111111 \
+    --threads 1 >/dev/null 2>&1 || bad "setup test-mul"
+for f in raw hex base64; do
+    "$BIN" prove --params "$dir/tm" --circuit test-mul --out "$dir/tm.$f" --proof-format "$f" --threads 1 >/dev/null \
+        2>&1 || bad "prove --proof-format $f"
+done
+# each proof has its own randomness: decode the text forms and verify them
+tr -d '\n' <"$dir/tm.hex" | xxd -r -p >"$dir/tm.hex.bin"
+base64 -d "$dir/tm.base64" >"$dir/tm.base64.bin"
+for f in raw hex.bin base64.bin; do
+    [ "$(wc -c <"$dir/tm.$f")" -eq 192 ] || bad "prove --proof-format: tm.$f is $(wc -c <"$dir/tm.$f") bytes"
+    "$BIN" verify --vk "$dir/tm/test-mul.vk" --proof "$dir/tm.$f" --inputs "$dir/tm.${f%%.*}.public.json" \
+        >/dev/null 2>&1 || bad "prove --proof-format: tm.$f does not verify"
+done
+"$BIN" prove --params "$dir/tm" --circuit test-mul --out "$dir/x" --proof-format octal >/dev/null 2>&1
+[ $? -eq 2 ] || bad "prove --proof-format octal: not exit 2"
+
 # --- usage errors ------------------------------------------------------------------------------------
 "$BIN" porep verify-seal --seal-info "$dir/svi.json" >/dev/null 2>&1; [ $? -eq 2 ] || bad "no key: not exit 2"
 "$BIN" porep verify-seal --vk "$VK" --comm-r "$CR" >/dev/null 2>"$dir/err"; [ $? -eq 2 ] || bad "missing flags: not exit 2"
