@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/base.h"
 #include "cli/cli.h"
@@ -38,7 +39,9 @@ static void usage(FILE *f)
             "SIGTERM or SIGINT stops a campaign cleanly: no new units, the ones in flight are\n"
             "written and journaled, exit status 75 (rerun to resume); a second signal aborts.\n"
             "Exit status: 0 done, 1 failed, 2 usage, 75 interrupted.\n\n"
-            "  --params DIR         the cache `grothmpi setup --out DIR` filled\n"
+            "  --params DIR         the cache `grothmpi setup --out DIR` filled, or for porep a\n"
+            "                       directory of Filecoin's v28 files (/var/tmp/filecoin-proof-parameters):\n"
+            "                       its .params is found by rust-fil-proofs' name for the sector size\n"
             "  --circuit NAME       test-mul | test-synthetic | test-sha256 | porep\n"
             "  --constraints N      test-synthetic: rows (as at setup)\n"
             "  --compressions N     test-sha256: compressions (as at setup)\n"
@@ -422,6 +425,19 @@ int cmd_prove(int argc, char **argv)
     }
     char pp[4096], pubpath[4200];
     snprintf(pp, sizeof pp, "%s/%s.params", dir, circ.id);
+    bool filecoin = false;
+    if (circ.kind == CIRCUIT_POREP && access(pp, R_OK) != 0) {
+        /* a directory of Filecoin's files (paramfetch's): the .params under
+         * rust-fil-proofs' v28 name for this sector size */
+        porep_config_t pc;
+        const porep_proof_t *pr = src ? src->c1.proof : porep_proof_find(circ.size, POREP_API_1_1);
+        char fp[4096];
+        if (pr && porep_config_from_proof(&pc, pr, &err) == 0 && porep_param_find(fp, NULL, sizeof fp, dir, &pc,
+                                                                                   &err) == 0) {
+            snprintf(pp, sizeof pp, "%s", fp);
+            filecoin = true;
+        }
+    }
     if (pub)
         snprintf(pubpath, sizeof pubpath, "%s", pub);
     else
@@ -445,8 +461,14 @@ int cmd_prove(int argc, char **argv)
     uint64_t t0 = gm_now_ns(), t1;
     if (topo_pool_create_flat(&pool, threads, &err))
         goto fail;
-    if (cs_shape_load(&shape, dir, circ.id, &err))
-        goto fail;
+    if (cs_shape_load(&shape, dir, circ.id, &err)) {
+        /* Filecoin's directory has no shape file of ours: record it (not
+         * written there; seconds for 2 KiB, minutes for 32 GiB) */
+        if (!filecoin || circuit_shape(&shape, &circ, &err))
+            goto fail;
+    }
+    if (filecoin && verbose)
+        printf("prove: %s: Filecoin's parameters %s\n", circ.id, pp);
     if (groth16_params_load(&params, pp, shape, trust ? GROTH16_LOAD_TRUST : GROTH16_LOAD_DEFAULT, pool, &err))
         goto fail;
     if (groth16_prover_create(&pv, params, shape, pool, &err))

@@ -12,8 +12,11 @@
 #   - a lotus SealVerifyInfo array of two entries verifies as one batch;
 #     with the second one's seed changed, the fallback names that entry only; a CID of
 #     the wrong codec is refused with a message naming both codecs;
-#   - --params-dir finds our .vk under Filecoin's v28 name (the swap a
-#     Filecoin user makes the other way round), and names the file it lacks;
+#   - the proof is made through a directory in Filecoin's layout (our
+#     .params linked under its v28 name, `prove --params DIR`), and
+#     verify-seal --params-dir finds our .vk under its v28 name (the swap a
+#     Filecoin user makes the other way round) and names the file it lacks;
+#     another circuit's file under that name is refused naming the count;
 #   - rust-fil-proofs' regression records are read line by line and each
 #     line gets its verdict (against our key they cannot verify: Filecoin's
 #     2 KiB .vk is in no public repository; docs/porep.md);
@@ -41,13 +44,19 @@ VK="$CACHE/porep-2048-v2.vk"
 [ "$(json "$dir/cc/seal.json" unsealed_cid)" = baga6ea4seaqpy7usqklokfx2vxuynmupslkeutzexe2uqurdg5vhtebhxqmpqmy ] ||
     bad "CC sector: unsealed_cid $(json "$dir/cc/seal.json" unsealed_cid)"
 
+# --- Filecoin's directory layout: `prove --params DIR` finds the .params by its v28 name -------------
+# (ours, linked under Filecoin's name with no shape file: the shape is recorded in memory)
+PNAME=$("$BIN" porep param-name --proof-id 5 | sed -n 1p)
+mkdir -p "$dir/filp" "$dir/filbad"
+ln -s "$(cd "$CACHE" && pwd)/porep-2048-v2.params" "$dir/filp/$PNAME"
+
 # --- a sealed and proved sector---------------------------------------------------------------
 for i in 1; do
     "$BIN" porep seal --sector-size 2KiB --seed "s$i" --actor "100$i" --sector-id "$((40 + i))" --ticket "t$i" \
         --out "$dir/s$i" --quiet >/dev/null 2>"$dir/err" || { bad "seal $i: $(cat "$dir/err")"; exit 1; }
     "$BIN" porep c1 "$dir/s$i" --seed "r$i" --out "$dir/c1-$i.json" >/dev/null 2>"$dir/err" ||
         { bad "c1 $i: $(cat "$dir/err")"; exit 1; }
-    "$BIN" prove --params "$CACHE" --c1 "$dir/c1-$i.json" --out "$dir/p$i.bin" --trust-params >/dev/null \
+    "$BIN" prove --params "$dir/filp" --c1 "$dir/c1-$i.json" --out "$dir/p$i.bin" --trust-params >/dev/null \
         2>"$dir/err" || { bad "prove $i: $(cat "$dir/err")"; exit 1; }
 done
 S=$dir/s1
@@ -136,6 +145,11 @@ for f in raw hex.bin base64.bin; do
 done
 "$BIN" prove --params "$dir/tm" --circuit test-mul --out "$dir/x" --proof-format octal >/dev/null 2>&1
 [ $? -eq 2 ] || bad "prove --proof-format octal: not exit 2"
+# another circuit's parameters under Filecoin's 2 KiB name: the error names what differs
+ln -s "$dir/tm/test-mul.params" "$dir/filbad/$PNAME"
+"$BIN" prove --params "$dir/filbad" --c1 "$dir/c1-1.json" --out "$dir/x" --trust-params >/dev/null 2>"$dir/err" &&
+    bad "prove with test-mul parameters under the 2 KiB name succeeds"
+grep -q "$PNAME: section ic: 2 points, the circuit needs 40" "$dir/err" || bad "wrong params: $(cat "$dir/err")"
 
 # --- usage errors ------------------------------------------------------------------------------------
 "$BIN" porep verify-seal --seal-info "$dir/svi.json" >/dev/null 2>&1; [ $? -eq 2 ] || bad "no key: not exit 2"
