@@ -60,10 +60,7 @@ static void usage(FILE *f)
 
 static int parse_opts(vs_opts_t *o, int argc, char **argv, const char *cmd)
 {
-    static const struct {
-        const char *name;
-        size_t off;
-    } table[] = {
+    static const cli_opt_t table[] = {
         {"--vk", offsetof(vs_opts_t, vk)},
         {"--params-dir", offsetof(vs_opts_t, params_dir)},
         {"--seal-info", offsetof(vs_opts_t, seal_info)},
@@ -83,35 +80,8 @@ static int parse_opts(vs_opts_t *o, int argc, char **argv, const char *cmd)
         {"--feature", offsetof(vs_opts_t, feature)},
     };
     memset(o, 0, sizeof *o);
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout);
-            return -1;
-        }
-        size_t k = 0, n = sizeof table / sizeof table[0];
-        const char *val = NULL;
-        for (; k < n; k++) {
-            size_t len = strlen(table[k].name);
-            if (strncmp(a, table[k].name, len) != 0 || (a[len] != '=' && a[len] != '\0'))
-                continue;
-            if (a[len] == '=')
-                val = a + len + 1;
-            else if (i + 1 < argc)
-                val = argv[++i];
-            else {
-                fprintf(stderr, "grothmpi porep %s: %s needs a value\n", cmd, a);
-                return 2;
-            }
-            break;
-        }
-        if (k == n) {
-            fprintf(stderr, "grothmpi porep %s: unknown option '%s' (grothmpi porep %s --help)\n", cmd, a, cmd);
-            return 2;
-        }
-        *(const char **)((char *)o + table[k].off) = val;
-    }
-    return 0;
+    return cli_opts_parse(o, table, sizeof table / sizeof table[0], NULL, 0, CLI_NO_POSITIONAL, argc, argv, cmd,
+                          usage);
 }
 
 /* The config from --proof-id, or --sector-size/--api/--porep-id/--feature.
