@@ -24,7 +24,7 @@
 #include "synth/porep/porep.h"
 
 typedef struct {
-    const char *vk, *params_dir, *seal_info, *proof, *proof_format;
+    const char *vk, *params_dir, *manifest, *seal_info, *proof, *proof_format;
     const char *comm_r, *comm_d, *prover_id, *actor, *sector_id, *ticket, *seed;
     const char *proof_id, *sector_size, *api, *porep_id, *feature;
 } vs_opts_t;
@@ -51,7 +51,9 @@ static void usage(FILE *f)
             "    --sector-size S --api V [--porep-id HEX] [--feature synthetic|non-interactive]\n"
             "    --proof FILE [--proof-format raw|hex|base64]   partitions x 192 bytes\n"
             "Keys: --vk FILE is used for every seal; --params-dir DIR (e.g.\n"
-            "/var/tmp/filecoin-proof-parameters) finds each seal's .vk by Filecoin's file name.\n"
+            "/var/tmp/filecoin-proof-parameters) finds each seal's .vk by Filecoin's file name;\n"
+            "--manifest FILE (Filecoin's parameters.json, or a manifest.json) checks each key's\n"
+            "digest before it is used.\n"
             "Seals sharing a key are verified in one batch; a failing batch is redone per seal.\n"
             "\n"
             "param-name prints the v28 .params and .vk file names rust-fil-proofs gives the\n"
@@ -63,6 +65,7 @@ static int parse_opts(vs_opts_t *o, int argc, char **argv, const char *cmd)
     static const cli_opt_t table[] = {
         {"--vk", offsetof(vs_opts_t, vk)},
         {"--params-dir", offsetof(vs_opts_t, params_dir)},
+        {"--manifest", offsetof(vs_opts_t, manifest)},
         {"--seal-info", offsetof(vs_opts_t, seal_info)},
         {"--proof", offsetof(vs_opts_t, proof)},
         {"--proof-format", offsetof(vs_opts_t, proof_format)},
@@ -292,8 +295,10 @@ typedef struct {
     size_t n, cap;
 } keys_t;
 
-/* The key at path, loaded once. NULL only when out of memory. */
-static vkey_t *key_get(keys_t *ks, const char *path)
+/* The key at path, loaded once (its digest checked against manifest's
+ * entry for its file name first, when manifest is not NULL). NULL only when
+ * out of memory. */
+static vkey_t *key_get(keys_t *ks, const char *path, const char *manifest)
 {
     for (size_t i = 0; i < ks->n; i++)
         if (strcmp(ks->k[i].path, path) == 0)
@@ -310,6 +315,22 @@ static vkey_t *key_get(keys_t *ks, const char *path)
     memset(k, 0, sizeof *k);
     snprintf(k->path, sizeof k->path, "%s", path);
     err_t err;
+    if (manifest) {
+        char digest[GROTH16_DIGEST_HEX + 1];
+        const char *slash = strrchr(path, '/');
+        bool listed = false;
+        if ((k->status = groth16_file_digest(digest, NULL, path, &err)) ||
+            (k->status = groth16_manifest_check(&listed, manifest, slash ? slash + 1 : path, digest, path, &err))) {
+            snprintf(k->msg, sizeof k->msg, "%s", err.msg);
+            return k;
+        }
+        if (!listed) {
+            k->status = GM_EVERIFY;
+            gm_err_set(&err, GM_EVERIFY, "%s: not listed in %s (digest %s)", path, manifest, digest);
+            snprintf(k->msg, sizeof k->msg, "%s", err.msg);
+            return k;
+        }
+    }
     if ((k->status = groth16_vk_load(&k->vk, path, &err)) ||
         (k->status = groth16_pvk_prepare(&k->pvk, &k->vk, &err)))
         snprintf(k->msg, sizeof k->msg, "%s", err.msg);
@@ -377,7 +398,7 @@ static void prepare(prepared_t *p, porep_seal_info_t *s, const vs_opts_t *o, key
         seal_fail(s, rc, "%s: %s", s->label, err.msg);
         return;
     }
-    if (!(p->key = key_get(ks, vkpath))) {
+    if (!(p->key = key_get(ks, vkpath, o->manifest))) {
         seal_fail(s, GM_ENOMEM, "%s: out of memory", s->label);
         return;
     }

@@ -120,6 +120,16 @@ grep -q "no readable $name for the 2KiB PoRep circuit" "$dir/out" || bad "missin
 cp "$VK" "$dir/fil/$name"
 "$BIN" porep verify-seal --params-dir "$dir/fil" --seal-info "$dir/svi.json" >"$dir/out" 2>&1 ||
     bad "--params-dir: $(cat "$dir/out")"
+# its digest checked against a parameters.json-style manifest first
+dg=$("$BIN" params digest "$dir/fil/$name" | cut -d' ' -f1)
+printf '{"%s": {"cid": "Qm", "digest": "%s", "sector_size": 2048}}\n' "$name" "$dg" >"$dir/parameters.json"
+"$BIN" porep verify-seal --params-dir "$dir/fil" --manifest "$dir/parameters.json" --seal-info "$dir/svi.json" \
+    >"$dir/out" 2>&1 || bad "--manifest: $(cat "$dir/out")"
+printf '{"%s": {"cid": "Qm", "digest": "%s", "sector_size": 2048}}\n' "$name" 00112233445566778899aabbccddeeff \
+    >"$dir/parameters.json"
+"$BIN" porep verify-seal --params-dir "$dir/fil" --manifest "$dir/parameters.json" --seal-info "$dir/svi.json" \
+    >"$dir/out" 2>&1 && bad "--manifest with another digest verifies"
+grep -q "00112233445566778899aabbccddeeff" "$dir/out" || bad "--manifest mismatch: $(cat "$dir/out")"
 
 # --- rust-fil-proofs' regression records: per-line verdicts ----------------------------------------------
 "$BIN" porep verify-seal --vk "$VK" --seal-info tests/vectors/porep/seal_regression_records.jsonl >"$dir/out" 2>&1 &&

@@ -375,3 +375,29 @@ Test(porep_sealinfo, c1_in_the_lotus_bench_wrapper, .timeout = 60)
     porep_c1_free(&c);
     porep_hashers_free(&h);
 }
+
+Test(porep_sealinfo, param_find_by_filecoins_names)
+{
+    err_t err;
+    porep_config_t c;
+    cr_assert_eq(porep_config_from_proof(&c, porep_proof_by_id(5), &err), 0, "%s", err.msg);
+    char dir[] = "/tmp/gm-pfind-XXXXXX", params[4096], vk[4096], name[POREP_PARAM_NAME_LEN], path[4300];
+    cr_assert_not_null(mkdtemp(dir));
+    cr_assert_eq(porep_param_find(params, vk, sizeof vk, dir, &c, &err), GM_EIO);
+    porep_param_name(name, &c, "vk");
+    cr_assert(strstr(err.msg, name) && strstr(err.msg, "2KiB"), "%s", err.msg);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    cr_assert_not_null(f);
+    fclose(f);
+    /* the vk alone is enough when params is not wanted */
+    cr_assert_eq(porep_param_find(NULL, vk, sizeof vk, dir, &c, &err), 0, "%s", err.msg);
+    cr_assert_str_eq(vk, path);
+    cr_assert_eq(porep_param_find(params, vk, sizeof vk, dir, &c, &err), GM_EIO);
+    porep_param_name(name, &c, "params");
+    cr_assert(strstr(err.msg, name), "%s", err.msg);
+    char small[16];
+    cr_assert_eq(porep_param_find(NULL, small, sizeof small, dir, &c, &err), GM_EINVAL);
+    remove(path);
+    rmdir(dir);
+}
