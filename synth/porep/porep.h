@@ -497,7 +497,8 @@ int porep_c1_read(porep_c1_t *c, const char *path, err_t *err) __attribute__((wa
 int porep_c1_write(const porep_c1_t *c, const char *path, err_t *err) __attribute__((warn_unused_result));
 
 /* Checks every vanilla proof of c natively: the challenges are those derived
- * from replica_id and seed (interactive proofs; feature proofs are
+ * for its registered proof (porep_challenges: interactive from replica_id
+ * and seed, SyntheticPoRep also from comm_r; NonInteractivePoRep proofs are
  * GM_ENOTSUP), every path hashes to its root and proves its node, the
  * parents are the graph's, columns hash to their tree_c leaves, tree_c roots
  * agree, comm_r = Poseidon2(comm_c, comm_r_last), each label is the hash of
@@ -561,10 +562,12 @@ int porep_seal(porep_sealed_t *out, const char *dir, const porep_seal_opts_t *o,
  * and field). */
 int porep_sealed_load(porep_sealed_t *out, const char *dir, err_t *err) __attribute__((warn_unused_result));
 
-/* C1 of a sealed directory: derives the challenges of every partition from
- * replica_id and seed and builds their vanilla proofs from the sector files.
- * c is filled (call porep_c1_free). Returns 0, GM_EIO, GM_EFORMAT (files of
- * the wrong size) or GM_ENOMEM. */
+/* C1 of a sealed directory: derives the challenges of every partition
+ * (porep_challenges for the sector's registered proof: interactive, or
+ * SyntheticPoRep from replica_id, comm_r and the seed) and builds their
+ * vanilla proofs from the sector files. c is filled (call porep_c1_free).
+ * Returns 0, GM_EIO, GM_EFORMAT (files of the wrong size), GM_ENOMEM, or
+ * porep_challenges' GM_ENOTSUP. */
 int porep_c1_prove(porep_c1_t *c, const char *dir, const uint8_t seed[32], const porep_hashers_t *h, err_t *err)
     __attribute__((warn_unused_result));
 

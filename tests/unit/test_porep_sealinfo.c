@@ -401,3 +401,52 @@ Test(porep_sealinfo, param_find_by_filecoins_names)
     remove(path);
     rmdir(dir);
 }
+
+Test(porep_sealinfo, synthetic_porep_c1_of_a_sealed_sector, .timeout = 120)
+{
+    /* StackedDrg2KiBV1_2_Feat_SyntheticPoRep (id 10): the C1 built from a
+     * sealed sector carries the synthetic challenges (checked against
+     * porep_challenges), verifies, and stops verifying when relabelled as
+     * the interactive StackedDrg2KiBV1_1 (id 5) */
+    err_t err;
+    porep_hashers_t h;
+    cr_assert_eq(porep_hashers_init(&h, &err), 0, "%s", err.msg);
+    char dir[] = "/tmp/gm-synseal-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    porep_seal_opts_t o;
+    memset(&o, 0, sizeof o);
+    o.proof = porep_proof_by_id(10);
+    porep_seed_parse(o.seed, "synthetic data");
+    porep_seed_parse(o.ticket, "synthetic ticket");
+    o.sector_id = 9;
+    porep_sealed_t s;
+    cr_assert_eq(porep_seal(&s, dir, &o, NULL, NULL, NULL, &err), 0, "%s", err.msg);
+    uint8_t seed[32];
+    porep_seed_parse(seed, "synthetic seed");
+    porep_c1_t c;
+    cr_assert_eq(porep_c1_prove(&c, dir, seed, &h, &err), 0, "%s", err.msg);
+    porep_config_t cfg;
+    cr_assert_eq(porep_config_from_proof(&cfg, c.proof, &err), 0, "%s", err.msg);
+    uint64_t want[2];
+    cr_assert_eq(porep_challenges(want, &cfg, &c.replica_id, &c.comm_r, seed, 0, &err), 0, "%s", err.msg);
+    cr_assert_eq(c.proofs[0].c_x.index, want[0]);
+    cr_assert_eq(c.proofs[1].c_x.index, want[1]);
+    porep_graph_t g;
+    cr_assert_eq(porep_config_graph(&g, &cfg, &err), 0, "%s", err.msg);
+    cr_assert_eq(porep_c1_verify(&c, &g, &h, "syn.json", &err), 0, "%s", err.msg);
+    porep_graph_destroy(&g);
+    c.proof = porep_proof_by_id(5);
+    porep_config_t c5;
+    cr_assert_eq(porep_config_from_proof(&c5, c.proof, &err), 0, "%s", err.msg);
+    cr_assert_eq(porep_config_graph(&g, &c5, &err), 0, "%s", err.msg);
+    cr_assert_eq(porep_c1_verify(&c, &g, &h, "syn.json", &err), GM_EVERIFY);
+    porep_graph_destroy(&g);
+    porep_c1_free(&c);
+    for (int i = 0; i < POREP_SEAL_FILES; i++) {
+        char p[128];
+        snprintf(p, sizeof p, "%s/%s", dir, porep_seal_files[i]);
+        remove(p);
+    }
+    rmdir(dir);
+    porep_hashers_free(&h);
+}
