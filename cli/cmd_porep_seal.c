@@ -10,7 +10,7 @@
  * a verifying key in one batch (one multi-pairing with random weights); when
  * a batch fails, each seal is verified on its own so the failures are named.
  * One line per seal on stdout; exit 0 when every seal verifies, 1 when any
- * does not, 2 for a usage error.
+ * does not or a file cannot be read, 2 for a usage error.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -55,6 +55,8 @@ static void usage(FILE *f)
             "--manifest FILE (Filecoin's parameters.json, or a manifest.json) checks each key's\n"
             "digest before it is used.\n"
             "Seals sharing a key are verified in one batch; a failing batch is redone per seal.\n"
+            "One line per seal (OK or FAIL and why), then a count. Exit status: 0 every seal\n"
+            "verifies, 1 some do not (or a file cannot be read), 2 usage error.\n"
             "\n"
             "param-name prints the v28 .params and .vk file names rust-fil-proofs gives the\n"
             "config's circuit (the same for V1, V1_1, synthetic and NI of one sector size).\n");
@@ -452,7 +454,7 @@ static int run_verify_seal(const vs_opts_t *o)
         }
         if ((rc = porep_seal_info_read(&seals, &n, o->seal_info, &err))) {
             fprintf(stderr, CMD ": %s\n", err.msg);
-            return rc == GM_EIO ? 1 : 2;
+            return 1;
         }
     } else {
         seals = gm_calloc(1, sizeof *seals);
