@@ -10,15 +10,9 @@
  * by the caller, so a witness is reproducible from (circuit, seed); so is
  * the random PoRep witness (stacked_witness_random's seed).
  *
- * The PoRep public inputs of a C1 partition are derived here, not read from
- * the vanilla proofs, exactly as rust-fil-proofs' StackedCompound::
- * generate_public_inputs derives them (storage-proofs-porep
- * stacked/circuit/proof.rs): replica_id, comm_d, comm_r, then per challenge
- * of partition k (InteractiveChallenges from replica_id and the seed) the
- * PoR inputs of comm_d (the challenge), of the 6 DRG and 8 expander parents
- * in comm_c (each parent's node: a private-root PoR's only input is its leaf
- * index), the challenge as a number, and the PoR inputs of comm_r_last and
- * comm_c (the challenge twice).
+ * The PoRep public inputs of a C1 partition are derived, not read from the
+ * vanilla proofs: the C1's replica_id, comm_d, comm_r and seed go to
+ * synth/porep's porep_public_inputs, the function verify-seal uses too.
  */
 #include <stdio.h>
 #include <string.h>
@@ -351,47 +345,31 @@ int circuit_c1_witness_mode(cs_t **out, const circuit_t *c, const porep_c1_t *c1
 int circuit_porep_graph(porep_graph_t *g, const porep_c1_t *c1, err_t *err)
 {
     memset(g, 0, sizeof *g);
-    if (c1->proof->api == POREP_API_1_2)
-        return gm_err_set(err, GM_ENOTSUP, "C1 %s: feature proofs (synthetic, non-interactive) are not supported",
-                          c1->proof->name);
-    uint8_t id[32];
-    porep_id_make(id, c1->proof);
-    return porep_graph_init(g, c1->shape.nodes, id, c1->proof->api, err);
+    porep_config_t cfg;
+    int rc = porep_config_from_proof(&cfg, c1->proof, err);
+    return rc ? rc : porep_config_graph(g, &cfg, err);
 }
 
 size_t circuit_porep_input_count(const porep_c1_t *c1) { return 3 + (size_t)c1->challenges * 18; }
 
-static int dom_fr(fr_t *out, const porep_dom_t *d, const char *what, err_t *err)
-{
-    if (fr_from_bytes_le(out, d->b) != 0)
-        return gm_err_set(err, GM_ENONCANON, "C1: %s is not below the scalar modulus r", what);
-    return 0;
-}
-
+/* The C1 carries what verify-seal reads from a seal's public data (replica_id
+ * already derived), so both feed porep_public_inputs. */
 int circuit_porep_c1_inputs(fr_t *out, const porep_c1_t *c1, const porep_graph_t *g, unsigned k, err_t *err)
 {
+    porep_config_t cfg;
+    int rc = porep_config_from_proof(&cfg, c1->proof, err);
+    if (rc)
+        return rc;
     if (k >= c1->partitions)
         return gm_err_set(err, GM_EINVAL, "C1 %s: partition %u is not in 0..%u", c1->proof->name, k,
                           c1->partitions - 1);
-    if (g->nodes != c1->shape.nodes || c1->challenges > 64)
-        return gm_err_set(err, GM_EINVAL, "C1 %s: the graph has %llu nodes, the C1's sector %llu",
-                          c1->proof->name, (unsigned long long)g->nodes, (unsigned long long)c1->shape.nodes);
-    int rc;
-    if ((rc = dom_fr(&out[0], &c1->replica_id, "replica_id", err)) ||
-        (rc = dom_fr(&out[1], &c1->comm_d, "comm_d", err)) || (rc = dom_fr(&out[2], &c1->comm_r, "comm_r", err)))
-        return rc;
-    uint64_t ch[64];
-    porep_challenges_derive(ch, c1->challenges, g->nodes, &c1->replica_id, c1->seed, k);
-    size_t n = 3;
-    for (unsigned i = 0; i < c1->challenges; i++) {
-        uint32_t parents[POREP_DEGREE];
-        porep_graph_parents(parents, g, (uint32_t)ch[i]);
-        fr_set_u64(&out[n++], ch[i]); /* comm_d PoR */
-        for (unsigned p = 0; p < POREP_DEGREE; p++)
-            fr_set_u64(&out[n++], parents[p]); /* 6 DRG, then 8 expander, PoR in comm_c */
-        fr_set_u64(&out[n++], ch[i]); /* the challenge */
-        fr_set_u64(&out[n++], ch[i]); /* comm_r_last PoR */
-        fr_set_u64(&out[n++], ch[i]); /* comm_c PoR */
-    }
+    if (cfg.challenges != c1->challenges || cfg.partitions != c1->partitions)
+        return gm_err_set(err, GM_EINVAL, "C1 %s: %u partitions of %u challenges; its config has %u of %u",
+                          c1->proof->name, c1->partitions, c1->challenges, cfg.partitions, cfg.challenges);
+    porep_public_t pub = {.cfg = &cfg, .replica_id = c1->replica_id, .comm_d = c1->comm_d, .comm_r = c1->comm_r};
+    memcpy(pub.seed, c1->seed, 32);
+    err_t e;
+    if ((rc = porep_public_inputs(out, &pub, g, k, &e)))
+        return gm_err_set(err, rc, "C1 %s: %s", c1->proof->name, e.msg);
     return 0;
 }

@@ -93,9 +93,8 @@ int circuit_c1_witness_mode(cs_t **out, const circuit_t *c, const porep_c1_t *c1
 
 /* The SDR graph of the C1's registered proof (porep_graph_init with its
  * porep_id and API version; about 0.1 s for 32 GiB). Call
- * porep_graph_destroy after success. Returns 0, GM_ENOTSUP (API 1.2 feature
- * proofs: their challenges are not the interactive ones), or
- * porep_graph_init's errors. */
+ * porep_graph_destroy after success. Returns 0 or porep_graph_init's
+ * errors. */
 int circuit_porep_graph(porep_graph_t *g, const porep_c1_t *c1, err_t *err) __attribute__((warn_unused_result));
 
 /* The number of public inputs of one partition, without ONE: 3 + 18 per
@@ -103,15 +102,13 @@ int circuit_porep_graph(porep_graph_t *g, const porep_c1_t *c1, err_t *err) __at
 size_t circuit_porep_input_count(const porep_c1_t *c1);
 
 /* The public inputs of partition k (without ONE) into out
- * (circuit_porep_input_count entries), derived as rust-fil-proofs'
- * StackedCompound::generate_public_inputs does, from the C1's replica_id,
- * comm_d, comm_r and seed and from the graph g (circuit_porep_graph), never
- * from its vanilla proofs: replica_id, comm_d, comm_r, then per challenge
- * c of partition k (porep_challenges_derive): c (comm_d inclusion), the 14
- * parents of c (6 DRG, 8 expander: their comm_c inclusions), c (the
- * challenge), c (comm_r_last inclusion), c (comm_c inclusion). Returns 0,
- * GM_EINVAL (k out of range, g of another size) or GM_ENONCANON (replica_id,
- * comm_d or comm_r is not below r; err names it). */
+ * (circuit_porep_input_count entries): porep_public_inputs (synth/porep) of
+ * the C1's replica_id, comm_d, comm_r and seed, with the challenges of its
+ * registered proof's kind (interactive, synthetic or NI), never from its
+ * vanilla proofs. g is circuit_porep_graph's. Returns 0, GM_EINVAL (k out of
+ * range, g of another size, a C1 whose partition or challenge count is not
+ * its proof's) or GM_ENONCANON (replica_id, comm_d or comm_r is not below r;
+ * err names it). */
 int circuit_porep_c1_inputs(fr_t *out, const porep_c1_t *c1, const porep_graph_t *g, unsigned k, err_t *err)
     __attribute__((warn_unused_result));
 

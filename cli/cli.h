@@ -11,6 +11,8 @@ int cmd_bench(int argc, char **argv);
 int cmd_selfcheck(int argc, char **argv);
 int cmd_topo(int argc, char **argv);
 int cmd_porep(int argc, char **argv);
+/* `porep verify-seal` and `porep param-name` (cli/cmd_porep_seal.c): argv[0] is the action. */
+int cmd_porep_seal(int argc, char **argv);
 int cmd_setup(int argc, char **argv);
 int cmd_prove(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
@@ -22,6 +24,28 @@ int cmd_study(int argc, char **argv);
 int cmd_params(int argc, char **argv);
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* One option of a table-driven parser: its name and the offset of its field
+ * (a const char * for a value option, an int for a flag). */
+typedef struct {
+    const char *name;
+    size_t off;
+} cli_opt_t;
+
+#define CLI_NO_POSITIONAL SIZE_MAX
+
+/* Reads argv[1..argc) into the struct at o: "--name value" and
+ * "--name=value" of vals set their const char * field, a flag of flags sets
+ * its int to 1, and (unless pos_off is CLI_NO_POSITIONAL) the first
+ * argument not starting with '-' sets the const char * at pos_off. Messages
+ * read "grothmpi porep <cmd>: ...". Returns 0, 2 (unknown option or a
+ * missing value, printed on stderr) or -1 (--help: help(stdout) called).
+ * Defined in cmd_porep.c. */
+int cli_opts_parse(void *o, const cli_opt_t *vals, size_t nv, const cli_opt_t *flags, size_t nf, size_t pos_off,
+                   int argc, char **argv, const char *cmd, void (*help)(FILE *));
 
 #include "groth16/groth16.h"
 #include "snarkjs/snarkjs.h"

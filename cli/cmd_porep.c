@@ -9,6 +9,7 @@
  *   c1            derive the interactive challenges of a sealed sector, write C1 JSON
  *   synthetic     a sparse synthetic C1 of any size (32GiB, 64GiB) that verifies
  *   verify-c1     check every path, label and encoding of a C1 JSON file natively
+ *   verify-seal, param-name   in cli/cmd_porep_seal.c
  *
  * Errors are one line on stderr; exit 0 success, 1 failure, 2 usage error.
  */
@@ -56,6 +57,11 @@ static void usage(FILE *f)
             "               a sparse synthetic C1 of any size (32GiB, 64GiB) that verifies natively\n"
             "  verify-c1    FILE\n"
             "               check every challenge, path, column, label and encoding of a C1 file\n"
+            "  verify-seal  (--vk FILE | --params-dir DIR) (--seal-info FILE | one seal's flags)\n"
+            "               verify PoRep proofs from public data alone, as rust-fil-proofs' verify_seal\n"
+            "               (grothmpi porep verify-seal --help)\n"
+            "  param-name   (--proof-id N | --sector-size S [--api V] [--feature F])\n"
+            "               Filecoin's v28 .params/.vk file names of the sector's circuit\n"
             "\n"
             "options:\n"
             "  --sector-size S  2KiB, 8MiB, 512MiB, 32GiB or 64GiB (or a byte count)\n"
@@ -68,45 +74,31 @@ static void usage(FILE *f)
             "  --quiet          no progress lines\n");
 }
 
-/* Reads --name value / --name=value pairs. Returns 0, 2 (usage error,
- * printed) or -1 (--help: usage printed to stdout). */
-static int parse_opts(opts_t *o, int argc, char **argv, const char *cmd)
+int cli_opts_parse(void *o, const cli_opt_t *vals, size_t nv, const cli_opt_t *flags, size_t nf, size_t pos_off,
+                   int argc, char **argv, const char *cmd, void (*help)(FILE *))
 {
-    static const struct {
-        const char *name;
-        size_t off;
-    } table[] = {
-        {"--sector-size", offsetof(opts_t, sector_size)}, {"--api", offsetof(opts_t, api)},
-        {"--proof-id", offsetof(opts_t, proof_id)},       {"--out", offsetof(opts_t, out)},
-        {"--node", offsetof(opts_t, node)},               {"--threads", offsetof(opts_t, threads)},
-        {"--seed", offsetof(opts_t, seed)},               {"--data", offsetof(opts_t, data)},
-        {"--prover-id", offsetof(opts_t, prover_id)},     {"--actor", offsetof(opts_t, actor)},
-        {"--sector-id", offsetof(opts_t, sector_id)},     {"--ticket", offsetof(opts_t, ticket)},
-    };
-    memset(o, 0, sizeof *o);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout);
+            help(stdout);
             return -1;
         }
-        if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
-            o->quiet = 1;
+        size_t f = 0;
+        while (f < nf && strcmp(a, flags[f].name) != 0)
+            f++;
+        if (f < nf) {
+            *(int *)((char *)o + flags[f].off) = 1;
             continue;
         }
-        if (strcmp(a, "--zero") == 0) {
-            o->zero = 1;
+        if (a[0] != '-' && pos_off != CLI_NO_POSITIONAL && !*(const char **)((char *)o + pos_off)) {
+            *(const char **)((char *)o + pos_off) = a;
             continue;
         }
-        if (a[0] != '-' && !o->pos) {
-            o->pos = a;
-            continue;
-        }
-        size_t k = 0, n = sizeof table / sizeof table[0];
+        size_t k = 0;
         const char *val = NULL;
-        for (; k < n; k++) {
-            size_t len = strlen(table[k].name);
-            if (strncmp(a, table[k].name, len) != 0)
+        for (; k < nv; k++) {
+            size_t len = strlen(vals[k].name);
+            if (strncmp(a, vals[k].name, len) != 0)
                 continue;
             if (a[len] == '=') {
                 val = a + len + 1;
@@ -121,13 +113,31 @@ static int parse_opts(opts_t *o, int argc, char **argv, const char *cmd)
                 break;
             }
         }
-        if (k == n) {
+        if (k == nv) {
             fprintf(stderr, "grothmpi porep %s: unknown option '%s' (grothmpi porep --help)\n", cmd, a);
             return 2;
         }
-        *(const char **)((char *)o + table[k].off) = val;
+        *(const char **)((char *)o + vals[k].off) = val;
     }
     return 0;
+}
+
+/* Reads the options of the actions in this file. Returns as cli_opts_parse. */
+static int parse_opts(opts_t *o, int argc, char **argv, const char *cmd)
+{
+    static const cli_opt_t table[] = {
+        {"--sector-size", offsetof(opts_t, sector_size)}, {"--api", offsetof(opts_t, api)},
+        {"--proof-id", offsetof(opts_t, proof_id)},       {"--out", offsetof(opts_t, out)},
+        {"--node", offsetof(opts_t, node)},               {"--threads", offsetof(opts_t, threads)},
+        {"--seed", offsetof(opts_t, seed)},               {"--data", offsetof(opts_t, data)},
+        {"--prover-id", offsetof(opts_t, prover_id)},     {"--actor", offsetof(opts_t, actor)},
+        {"--sector-id", offsetof(opts_t, sector_id)},     {"--ticket", offsetof(opts_t, ticket)},
+    };
+    static const cli_opt_t flags[] = {
+        {"--quiet", offsetof(opts_t, quiet)}, {"-q", offsetof(opts_t, quiet)}, {"--zero", offsetof(opts_t, zero)}};
+    memset(o, 0, sizeof *o);
+    return cli_opts_parse(o, table, sizeof table / sizeof table[0], flags, sizeof flags / sizeof flags[0],
+                          offsetof(opts_t, pos), argc, argv, cmd, usage);
 }
 
 /* Parses a decimal u64 in [lo, hi]; prints and returns 2 when it is not. */
@@ -715,6 +725,8 @@ int cmd_porep(int argc, char **argv)
         return argc < 2 ? 2 : 0;
     }
     const char *action = argv[1];
+    if (strcmp(action, "verify-seal") == 0 || strcmp(action, "param-name") == 0)
+        return cmd_porep_seal(argc - 1, argv + 1);
     opts_t o;
     int rc;
     static const struct {

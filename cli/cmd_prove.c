@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/base.h"
 #include "cli/cli.h"
@@ -38,7 +39,9 @@ static void usage(FILE *f)
             "SIGTERM or SIGINT stops a campaign cleanly: no new units, the ones in flight are\n"
             "written and journaled, exit status 75 (rerun to resume); a second signal aborts.\n"
             "Exit status: 0 done, 1 failed, 2 usage, 75 interrupted.\n\n"
-            "  --params DIR         the cache `grothmpi setup --out DIR` filled\n"
+            "  --params DIR         the cache `grothmpi setup --out DIR` filled, or for porep a\n"
+            "                       directory of Filecoin's v28 files (/var/tmp/filecoin-proof-parameters):\n"
+            "                       its .params is found by rust-fil-proofs' name for the sector size\n"
             "  --circuit NAME       test-mul | test-synthetic | test-sha256 | porep\n"
             "  --constraints N      test-synthetic: rows (as at setup)\n"
             "  --compressions N     test-sha256: compressions (as at setup)\n"
@@ -47,6 +50,8 @@ static void usage(FILE *f)
             "                       JSON); the circuit follows from it (--circuit not needed)\n"
             "  --partition N        with --c1: only partition N (default: all, in order)\n"
             "  --out FILE           the proofs, 192 bytes each, concatenated\n"
+            "  --proof-format F     raw (default), hex or base64: how --out holds them (hex and\n"
+            "                       base64 as lotus-bench prints proofs; porep verify-seal reads all three)\n"
             "  --public FILE        public inputs as JSON (default: <out>.public.json):\n"
             "                       an array of decimal strings, or one per proof with --batch\n"
             "  --batch K            K proofs of K witnesses (seeds S, S+1, ...) (default 1)\n"
@@ -319,6 +324,29 @@ static int prove_campaign(int argc, char **argv)
     return rc && res.rank == 0 ? 1 : 0;
 }
 
+/* The proofs as raw bytes, or as one line of hex or base64 text (what
+ * lotus-bench prints). */
+static int write_proofs(const char *path, const uint8_t *b, size_t n, const char *format, err_t *err)
+{
+    if (strcmp(format, "raw") == 0)
+        return groth16_write_file(path, b, n, err);
+    char *t = malloc(2 * n + 8);
+    if (!t)
+        return gm_err_set(err, GM_ENOMEM, "out of memory for the %s text of the proofs", format);
+    if (strcmp(format, "hex") == 0) {
+        static const char digits[] = "0123456789abcdef";
+        for (size_t i = 0; i < n; i++)
+            t[2 * i] = digits[b[i] >> 4], t[2 * i + 1] = digits[b[i] & 15];
+        t[2 * n] = '\0';
+    } else {
+        porep_base64_encode(t, b, n);
+    }
+    strcat(t, "\n");
+    int rc = groth16_write_file(path, t, strlen(t), err);
+    free(t);
+    return rc;
+}
+
 int cmd_prove(int argc, char **argv)
 {
     if (is_campaign_form(argc, argv))
@@ -331,9 +359,10 @@ int cmd_prove(int argc, char **argv)
         {"witness-seed", required_argument, 0, 'w'}, {"threads", required_argument, 0, 't'},
         {"trust-params", no_argument, 0, 'T'}, {"no-verify", no_argument, 0, 'N'},
         {"verbose", no_argument, 0, 'v'}, {"help", no_argument, 0, 'h'},
-        {"c1", required_argument, 0, 'C'}, {"partition", required_argument, 0, 'K'}, {0, 0, 0, 0}};
+        {"c1", required_argument, 0, 'C'}, {"partition", required_argument, 0, 'K'},
+        {"proof-format", required_argument, 0, 'F'}, {0, 0, 0, 0}};
     const char *dir = NULL, *circuit = NULL, *sector = NULL, *out = NULL, *pub = NULL;
-    const char *c1path = NULL, *part = NULL;
+    const char *c1path = NULL, *part = NULL, *format = "raw";
     uint64_t size = 0, wseed = 1;
     long batch = 1;
     unsigned threads = 0;
@@ -357,6 +386,7 @@ int cmd_prove(int argc, char **argv)
         case 'v': verbose = true; break;
         case 'C': c1path = optarg; break;
         case 'K': part = optarg; break;
+        case 'F': format = optarg; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
@@ -364,6 +394,10 @@ int cmd_prove(int argc, char **argv)
     if (!dir || !(circuit || c1path) || !out || optind != argc) {
         fprintf(stderr, "grothmpi: prove: --params, --circuit (or --c1) and --out are required\n");
         usage(stderr);
+        return 2;
+    }
+    if (strcmp(format, "raw") != 0 && strcmp(format, "hex") != 0 && strcmp(format, "base64") != 0) {
+        fprintf(stderr, "grothmpi: prove: --proof-format: '%s' is not raw, hex or base64\n", format);
         return 2;
     }
     if (batch < 1 || batch > 1024) {
@@ -391,6 +425,19 @@ int cmd_prove(int argc, char **argv)
     }
     char pp[4096], pubpath[4200];
     snprintf(pp, sizeof pp, "%s/%s.params", dir, circ.id);
+    bool filecoin = false;
+    if (circ.kind == CIRCUIT_POREP && access(pp, R_OK) != 0) {
+        /* a directory of Filecoin's files (paramfetch's): the .params under
+         * rust-fil-proofs' v28 name for this sector size */
+        porep_config_t pc;
+        const porep_proof_t *pr = src ? src->c1.proof : porep_proof_find(circ.size, POREP_API_1_1);
+        char fp[4096];
+        if (pr && porep_config_from_proof(&pc, pr, &err) == 0 && porep_param_find(fp, NULL, sizeof fp, dir, &pc,
+                                                                                   &err) == 0) {
+            snprintf(pp, sizeof pp, "%s", fp);
+            filecoin = true;
+        }
+    }
     if (pub)
         snprintf(pubpath, sizeof pubpath, "%s", pub);
     else
@@ -414,8 +461,14 @@ int cmd_prove(int argc, char **argv)
     uint64_t t0 = gm_now_ns(), t1;
     if (topo_pool_create_flat(&pool, threads, &err))
         goto fail;
-    if (cs_shape_load(&shape, dir, circ.id, &err))
-        goto fail;
+    if (cs_shape_load(&shape, dir, circ.id, &err)) {
+        /* Filecoin's directory has no shape file of ours: record it (not
+         * written there; seconds for 2 KiB, minutes for 32 GiB) */
+        if (!filecoin || circuit_shape(&shape, &circ, &err))
+            goto fail;
+    }
+    if (filecoin && verbose)
+        printf("prove: %s: Filecoin's parameters %s\n", circ.id, pp);
     if (groth16_params_load(&params, pp, shape, trust ? GROTH16_LOAD_TRUST : GROTH16_LOAD_DEFAULT, pool, &err))
         goto fail;
     if (groth16_prover_create(&pv, params, shape, pool, &err))
@@ -449,7 +502,7 @@ int cmd_prove(int argc, char **argv)
     }
     /* Public inputs first: a proof file never exists without its inputs. */
     if (groth16_write_file(pubpath, text, strlen(text), &err) ||
-        groth16_write_file(out, bytes, k * GROTH16_PROOF_BYTES, &err))
+        write_proofs(out, bytes, k * GROTH16_PROOF_BYTES, format, &err))
         goto fail;
     t1 = gm_now_ns();
     printf("prove: %s: %zu proof%s written to %s (%s), public inputs in %s\n", circ.id, k, k == 1 ? "" : "s", out,

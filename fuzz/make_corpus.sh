@@ -79,6 +79,20 @@ cp1 c1 "$tmp/c1.json" synthetic-2KiB-v1_1
 "$BIN" porep seal --sector-size 2KiB --seed fuzz --out "$tmp/sealed" --threads 1 --quiet >/dev/null
 cp1 sealed "$tmp/sealed/seal.json" seal-2KiB
 
+# --- verify-seal's readers: records, SealVerifyInfo, CIDs, base64 --------------------------
+# (the 2 KiB regression records are rust-fil-proofs' data: tests/vectors/porep/README.md)
+head -n 4 tests/vectors/porep/seal_regression_records.jsonl | sed -n 2p >"$tmp/a"; put sealinfo 0 "$tmp/a" record-2KiB-v1_1
+head -n 4 tests/vectors/porep/seal_regression_records.jsonl | sed -n 4p >"$tmp/a"; put sealinfo 0 "$tmp/a" record-2KiB-synthetic
+cr=$(sed -n 's/.*"sealed_cid": "\(.*\)".*/\1/p' "$tmp/sealed/seal.json")
+cd=$(sed -n 's/.*"unsealed_cid": "\(.*\)".*/\1/p' "$tmp/sealed/seal.json")
+printf '[{"SealProof": 5, "SectorID": {"Miner": 1000, "Number": 1}, "DealIDs": [], "Randomness": "%s", "InteractiveRandomness": "%s", "Proof": "%s", "SealedCID": {"/": "%s"}, "UnsealedCID": {"/": "%s"}}]' \
+    "$(head -c 32 /dev/zero | base64 -w0)" "$(head -c 32 /dev/zero | tr '\000' '\001' | base64 -w0)" \
+    "$(head -c 192 "$tmp/syn.proof" | base64 -w0)" "$cr" "$cd" >"$tmp/a"
+put sealinfo 0 "$tmp/a" svi-2KiB
+printf '%s' "$cr" >"$tmp/a"; put sealinfo 1 "$tmp/a" cid-sealed
+printf '%s' "$cd" >"$tmp/a"; put sealinfo 1 "$tmp/a" cid-unsealed
+printf 'TWFueSBoYW5kcyBtYWtlIGxpZ2h0IHdvcmsu' >"$tmp/a"; put sealinfo 2 "$tmp/a" base64
+
 # --- small string parsers ---------------------------------------------------------------
 s() { printf '%s' "$3" >"$tmp/a"; put strings "$1" "$tmp/a" "$2"; }
 s 0 sector-2KiB 2KiB; s 0 sector-32gib 32gib; s 0 sector-bytes 536870912

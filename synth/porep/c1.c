@@ -515,6 +515,40 @@ static int rd_c1(rd_t *r, json_t *root, porep_c1_t *c)
     return 0;
 }
 
+/* lotus-bench and curio keep the C1 as base64 in a wrapper, {"SectorNum",
+ * "Phase1Out", "SectorSize"}: replaces *root by the JSON inside it. A file
+ * without Phase1Out is the bare C1 and stays as it is. */
+static int unwrap_phase1out(json_t **root, long long *sector_size, const char *path, err_t *err)
+{
+    *sector_size = -1;
+    json_t *w = json_object_get(*root, "Phase1Out");
+    if (!w)
+        return 0;
+    const char *t = json_string_value(w);
+    if (!t)
+        return gm_err_set(err, GM_EFORMAT, "%s: Phase1Out: expected a base64 string", path);
+    size_t len = strlen(t), cap = len / 4 * 3 + 3;
+    uint8_t *buf = gm_alloc(cap);
+    if (!buf)
+        return gm_err_set(err, GM_ENOMEM, "%s: Phase1Out: out of memory for %zu bytes", path, cap);
+    long n = porep_base64_decode(buf, cap, t, len);
+    if (n < 0) {
+        gm_free(buf);
+        return gm_err_set(err, GM_EFORMAT, "%s: Phase1Out: not base64", path);
+    }
+    json_error_t je;
+    json_t *inner = json_loadb((const char *)buf, (size_t)n, JSON_REJECT_DUPLICATES, &je);
+    gm_free(buf);
+    if (!inner)
+        return gm_err_set(err, GM_EFORMAT, "%s: Phase1Out: the decoded text is not valid JSON (line %d column %d: "
+                          "%s)", path, je.line, je.column, je.text);
+    json_t *size = json_object_get(*root, "SectorSize");
+    *sector_size = json_is_integer(size) ? (long long)json_integer_value(size) : -1;
+    json_decref(*root);
+    *root = inner;
+    return 0;
+}
+
 int porep_c1_read(porep_c1_t *c, const char *path, err_t *err)
 {
     memset(c, 0, sizeof *c);
@@ -532,7 +566,13 @@ int porep_c1_read(porep_c1_t *c, const char *path, err_t *err)
                           je.text);
     rd_t r = {.file = path, .err = err};
     r.path[0] = '\0';
-    int rc = rd_c1(&r, root, c);
+    long long wrapped_size;
+    int rc = unwrap_phase1out(&root, &wrapped_size, path, err);
+    if (rc == 0)
+        rc = rd_c1(&r, root, c);
+    if (rc == 0 && wrapped_size >= 0 && (uint64_t)wrapped_size != c->shape.sector_size)
+        rc = gm_err_set(err, GM_EFORMAT, "%s: SectorSize: %lld, but Phase1Out holds a %s C1 of %llu bytes", path,
+                        wrapped_size, c->proof->name, (unsigned long long)c->shape.sector_size);
     json_decref(root);
     if (rc) {
         porep_c1_free(c);

@@ -13,7 +13,7 @@
 #include <openssl/evp.h>
 #include <string.h>
 
-#include "synth/porep/porep.h"
+#include "synth/porep/porep_internal.h"
 
 int porep_shape_init(porep_shape_t *s, uint64_t sector_size, err_t *err)
 {
@@ -169,12 +169,18 @@ void porep_challenges_derive(uint64_t *out, unsigned n, uint64_t nodes, const po
         const void *parts[] = {replica_id->b, seed, jb};
         const size_t lens[] = {32, 32, 4};
         sha256_parts(h, parts, lens, 3);
-        /* h as a little-endian integer mod (nodes - 1), most significant byte first */
-        uint64_t m = nodes - 1, r = 0;
-        for (int b = 31; b >= 0; b--)
-            r = ((r << 8) | h[b]) % m;
-        out[i] = r + 1;
+        out[i] = porep_challenge_from_bytes(h, nodes);
     }
+}
+
+uint64_t porep_challenge_from_bytes(const uint8_t h[32], uint64_t nodes)
+{
+    /* h as a little-endian integer mod (nodes - 1), most significant byte
+     * first; r < 2^32 keeps r << 8 inside u64 */
+    uint64_t m = nodes - 1, r = 0;
+    for (int b = 31; b >= 0; b--)
+        r = ((r << 8) | h[b]) % m;
+    return r + 1;
 }
 
 int porep_encode(porep_dom_t *replica, const porep_dom_t *key, const porep_dom_t *data)

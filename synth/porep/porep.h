@@ -485,7 +485,10 @@ void porep_c1_free(porep_c1_t *c);
  * does not match it, a Merkle proof kind or path length that does not fit
  * the sector's tree shape included). Text that is not JSON is GM_EFORMAT
  * with line and column; a file that cannot be read is GM_EIO. Unknown fields
- * are ignored, as serde does. Memory: jansson's tree while reading (about
+ * are ignored, as serde does. The wrapper lotus-bench and curio write,
+ * {"SectorNum", "Phase1Out": base64 of that JSON, "SectorSize"}, is read
+ * too (Phase1Out not base64 or not JSON, or a SectorSize that is not the
+ * registered proof's, is GM_EFORMAT naming the field). Memory: jansson's tree while reading (about
  * 0.5 GB for the 37 MB C1 of a 32 GiB sector), then 25 MB of proofs. *c is
  * zero-filled on failure; on success call porep_c1_free. */
 int porep_c1_read(porep_c1_t *c, const char *path, err_t *err) __attribute__((warn_unused_result));
@@ -495,7 +498,8 @@ int porep_c1_read(porep_c1_t *c, const char *path, err_t *err) __attribute__((wa
 int porep_c1_write(const porep_c1_t *c, const char *path, err_t *err) __attribute__((warn_unused_result));
 
 /* Checks every vanilla proof of c natively: the challenges are those derived
- * from replica_id and seed (interactive proofs; feature proofs are
+ * for its registered proof (porep_challenges: interactive from replica_id
+ * and seed, SyntheticPoRep also from comm_r; NonInteractivePoRep proofs are
  * GM_ENOTSUP), every path hashes to its root and proves its node, the
  * parents are the graph's, columns hash to their tree_c leaves, tree_c roots
  * agree, comm_r = Poseidon2(comm_c, comm_r_last), each label is the hash of
@@ -559,10 +563,12 @@ int porep_seal(porep_sealed_t *out, const char *dir, const porep_seal_opts_t *o,
  * and field). */
 int porep_sealed_load(porep_sealed_t *out, const char *dir, err_t *err) __attribute__((warn_unused_result));
 
-/* C1 of a sealed directory: derives the challenges of every partition from
- * replica_id and seed and builds their vanilla proofs from the sector files.
- * c is filled (call porep_c1_free). Returns 0, GM_EIO, GM_EFORMAT (files of
- * the wrong size) or GM_ENOMEM. */
+/* C1 of a sealed directory: derives the challenges of every partition
+ * (porep_challenges for the sector's registered proof: interactive, or
+ * SyntheticPoRep from replica_id, comm_r and the seed) and builds their
+ * vanilla proofs from the sector files. c is filled (call porep_c1_free).
+ * Returns 0, GM_EIO, GM_EFORMAT (files of the wrong size), GM_ENOMEM, or
+ * porep_challenges' GM_ENOTSUP. */
 int porep_c1_prove(porep_c1_t *c, const char *dir, const uint8_t seed[32], const porep_hashers_t *h, err_t *err)
     __attribute__((warn_unused_result));
 
@@ -602,5 +608,188 @@ int porep_temp_path(char *out, size_t n, const char *path, long pid) __attribute
  * directory is not an error. Returns 0, or GM_EIO (err names the directory
  * or the file that could not be removed). */
 int porep_temp_sweep(const char *path, unsigned *removed, err_t *err) __attribute__((warn_unused_result));
+
+/* ==== verify-seal: a sector's public data (issue 20) ===========================
+ *
+ * What rust-fil-proofs' verify_seal takes (filecoin-proofs api/seal.rs):
+ * a PoRepConfig (sector size, partitions, porep_id, API version, features),
+ * comm_r, comm_d, prover_id, sector_id, ticket, seed and the proof bytes.
+ * From these alone the verifier derives replica_id, the challenges and
+ * every public input of each partition (porep_public_inputs); the C1 path
+ * (groth16_porep_c1_inputs) feeds the same function.
+ */
+
+/* How the challenges of a partition are drawn (storage-proofs-porep
+ * stacked/vanilla/challenges.rs): interactive (from replica_id and the seed),
+ * SyntheticPoRep (the seed selects among 2^18 synthetic challenges drawn
+ * from replica_id and comm_r) or NonInteractivePoRep (from replica_id and
+ * comm_r; no seed). */
+typedef enum {
+    POREP_CHAL_INTERACTIVE = 0,
+    POREP_CHAL_SYNTHETIC = 1,
+    POREP_CHAL_NI = 2,
+} porep_chal_kind_t;
+
+/* rust-fil-proofs' PoRepConfig, with what it implies. */
+typedef struct {
+    porep_shape_t shape;      /* of sector_size */
+    porep_api_t api;
+    uint8_t porep_id[32];
+    porep_chal_kind_t kind;
+    unsigned partitions;      /* Groth16 proofs per sector: 1 or 10; NI: 13 or 126 */
+    unsigned challenges;      /* per partition: ceil(minimum challenges / partitions) */
+} porep_config_t;
+
+/* Fills *c from its parts. The sector size must be registered (2KiB, 8MiB,
+ * 512MiB, 32GiB, 64GiB); partitions and challenges follow from the size and
+ * kind as rust-fil-proofs' PoRepConfig::new_groth16_with_features and
+ * setup_params compute them (interactive and synthetic: 2 challenges in 1
+ * partition below 32 GiB, 176 in 10 from 32 GiB; NI: 26 in 13, 2253 in 126).
+ * Returns 0 or GM_EINVAL (err names the size, or an API version below 1.2
+ * with a feature). */
+int porep_config_init(porep_config_t *c, uint64_t sector_size, const uint8_t porep_id[32], porep_api_t api,
+                      porep_chal_kind_t kind, err_t *err) __attribute__((warn_unused_result));
+
+/* The config of a registered seal proof (ids 0..19; 10..14 are synthetic,
+ * 15..19 non-interactive), with porep_id from porep_id_make. Returns 0 or
+ * GM_EINVAL. */
+int porep_config_from_proof(porep_config_t *c, const porep_proof_t *p, err_t *err)
+    __attribute__((warn_unused_result));
+
+/* "interactive", "SyntheticPoRep" or "NonInteractivePoRep". */
+const char *porep_chal_kind_name(porep_chal_kind_t k);
+
+/* The challenges of partition k (< c->partitions) into out (c->challenges
+ * entries), each in 1 .. nodes - 1. comm_r is used by the synthetic and NI
+ * kinds, seed by the interactive and synthetic ones. Returns 0, GM_EINVAL
+ * (k out of range) or GM_ENOTSUP (libcrypto lacks ChaCha20 or BLAKE2BMAC). */
+int porep_challenges(uint64_t *out, const porep_config_t *c, const porep_dom_t *replica_id,
+                     const porep_dom_t *comm_r, const uint8_t seed[32], unsigned k, err_t *err)
+    __attribute__((warn_unused_result));
+
+/* What the circuit's public inputs are derived from. */
+typedef struct {
+    const porep_config_t *cfg;
+    porep_dom_t replica_id, comm_d, comm_r;
+    uint8_t seed[32];
+} porep_public_t;
+
+/* Public inputs per partition, without ONE: 3 + 18 per challenge (39 for
+ * 2 KiB .. 512 MiB, 327 for 32 and 64 GiB). */
+size_t porep_public_input_count(const porep_config_t *c);
+
+/* The public inputs of partition k (porep_public_input_count entries) as
+ * StackedCompound::generate_public_inputs derives them: replica_id, comm_d,
+ * comm_r, then per challenge c: c (comm_d inclusion), the 6 DRG and 8
+ * expander parents of c (their comm_c inclusions), c, c (comm_r_last
+ * inclusion), c (comm_c inclusion). g is the graph of p->cfg (nodes,
+ * porep_id, API). Returns 0, GM_EINVAL (k out of range, a graph of another
+ * size), GM_ENONCANON (replica_id, comm_d or comm_r not below r; err names
+ * it) or porep_challenges' errors. */
+int porep_public_inputs(fr_t *out, const porep_public_t *p, const porep_graph_t *g, unsigned k, err_t *err)
+    __attribute__((warn_unused_result));
+
+/* The graph of a config (porep_graph_init with its nodes, porep_id, API). */
+int porep_config_graph(porep_graph_t *g, const porep_config_t *c, err_t *err) __attribute__((warn_unused_result));
+
+/* One seal to verify, as read from a regression record, a SealVerifyInfo or
+ * flags. status is 0, or the error that reading this entry met (msg holds its
+ * line); the other entries of the same file are still read. */
+typedef struct {
+    char label[96];           /* "records.json line 3", "svi.json[2]" */
+    int status;
+    char msg[GM_ERR_MSG_LEN];
+    porep_config_t cfg;
+    porep_dom_t comm_r, comm_d;
+    uint8_t prover_id[32], ticket[32], seed[32];
+    uint64_t sector_id;
+    uint8_t *proof;           /* gm_alloc'd */
+    size_t proof_len;
+} porep_seal_info_t;
+
+/* Frees an array of n entries from porep_seal_info_read (NULL allowed). */
+void porep_seal_info_free(porep_seal_info_t *s, size_t n);
+
+/* Reads seals to verify from text (len bytes, named `name` in messages):
+ *  - JSON Lines of rust-fil-proofs' SealRegressionRecord (filecoin-proofs
+ *    tests/regression.rs: porep_config{sector_size, partitions, porep_id,
+ *    api_version "V1_x_0", api_features}, comm_r, comm_d, prover_id,
+ *    sector_id, ticket, seed, proof; byte arrays as arrays of numbers);
+ *    blank lines are skipped;
+ *  - one lotus SealVerifyInfo object, or an array of them (go-state-types
+ *    proof.SealVerifyInfo: SealProof, SectorID{Miner, Number}, Randomness and
+ *    InteractiveRandomness and Proof in base64, SealedCID and UnsealedCID as
+ *    {"/": "<cid>"}).
+ * Each entry is one element of *out (n of them); an entry that does not
+ * parse has status GM_EFORMAT and a message naming the line or index and
+ * the field. Returns 0 (even when entries failed), GM_EFORMAT (no entry at
+ * all, or not JSON) or GM_ENOMEM. *out is NULL on failure. */
+int porep_seal_info_parse(porep_seal_info_t **out, size_t *n, const char *text, size_t len, const char *name,
+                          err_t *err) __attribute__((warn_unused_result));
+
+/* As porep_seal_info_parse on a file's contents; GM_EIO when it cannot be
+ * read. */
+int porep_seal_info_read(porep_seal_info_t **out, size_t *n, const char *path, err_t *err)
+    __attribute__((warn_unused_result));
+
+/* replica_id and the public-input source of one seal (pub->cfg points into
+ * s). Refuses, as verify_seal does, an all-zero comm_r or comm_d, and one
+ * that is not below r (GM_EINVAL / GM_ENONCANON, err names the field). */
+int porep_seal_info_public(porep_public_t *pub, const porep_seal_info_t *s, err_t *err)
+    __attribute__((warn_unused_result));
+
+/* ---- commitments as CIDs (go-fil-commcid) ------------------------------------ */
+
+/* A commitment CID: CIDv1, codec fil-commitment-unsealed (0xf101) with
+ * multihash sha2-256-trunc254-padded (0x1012), or fil-commitment-sealed
+ * (0xf102) with poseidon-bls12_381-a1-fc1 (0xb401); 32-byte digests. */
+typedef enum { POREP_CID_UNSEALED = 0, POREP_CID_SEALED = 1 } porep_cid_kind_t;
+
+#define POREP_CID_TEXT_LEN 80 /* "b" + base32 of 39 bytes, NUL */
+
+/* Decodes a multibase string (base32 lower case, prefix 'b'; upper case 'B'
+ * also) into a commitment of the given kind. `what` names the source in
+ * messages ("svi.json[0]: SealedCID"). Returns 0 or GM_EFORMAT: not base32,
+ * not CIDv1, another codec (err names the codec found and the one expected,
+ * e.g. an unsealed CID where a sealed one belongs), another multihash or a
+ * digest that is not 32 bytes. */
+int porep_cid_decode(porep_dom_t *out, const char *cid, porep_cid_kind_t want, const char *what, err_t *err)
+    __attribute__((warn_unused_result));
+
+/* Encodes a commitment as its CID text ("baga6ea4sea..." / "bagboea4b5a..."). */
+void porep_cid_encode(char out[POREP_CID_TEXT_LEN], const porep_dom_t *d, porep_cid_kind_t kind);
+
+/* Parses exactly 2n hex digits (either case) into out; returns 0, or -1
+ * (out partly written) for anything else. */
+int porep_unhex(uint8_t *out, const char *s, size_t n);
+
+/* Standard base64 (RFC 4648, '=' padding optional) into out (cap bytes).
+ * Returns the decoded length, or -1 for text that is not base64 or does not
+ * fit. */
+long porep_base64_decode(uint8_t *out, size_t cap, const char *s, size_t len);
+
+/* Standard base64 with padding of n bytes into out (4 * ceil(n / 3) + 1). */
+void porep_base64_encode(char *out, const uint8_t *in, size_t n);
+
+/* ---- Filecoin's parameter file names (storage-proofs-core parameter_cache.rs) -- */
+
+#define POREP_PARAM_VERSION 28
+#define POREP_PARAM_NAME_LEN 192
+
+/* The file name rust-fil-proofs' parameter cache gives the Groth16
+ * parameters of a config's circuit: "v28-" + the circuit's cache prefix
+ * ("stacked-proof-of-replication-merkletree-poseidon_hasher-8-<sub>-<top>-sha256_hasher")
+ * + "-" + SHA-256 (hex) of the public parameters' identifier string, then
+ * "." and ext ("params", "vk"). The identifier names the graph's node count,
+ * the layers and the challenges per partition and the tree shape, so
+ * interactive, synthetic and NI configs of one size share their files. */
+void porep_param_name(char out[POREP_PARAM_NAME_LEN], const porep_config_t *c, const char *ext);
+
+/* Looks in dir for the config's files by those names: writes dir/<name>.vk
+ * into vk and dir/<name>.params into params (n bytes each; params may be
+ * NULL when only the vk is wanted). Returns 0, GM_EINVAL (a path longer than
+ * n) or GM_EIO (err names the missing file and the sector size). */
+int porep_param_find(char *params, char *vk, size_t n, const char *dir, const porep_config_t *c, err_t *err)
+    __attribute__((warn_unused_result));
 
 #endif /* GM_SYNTH_POREP_H */

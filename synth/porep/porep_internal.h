@@ -35,8 +35,18 @@ int porep_write_file(const char *path, const void *data, size_t n, err_t *err) _
 /* Lower-case hex of n bytes into out (2n + 1 chars). */
 void porep_hex(char *out, const uint8_t *in, size_t n);
 
-/* Parses exactly 2n hex digits; returns 0 or -1. */
-int porep_unhex(uint8_t *out, const char *s, size_t n);
+
+/* A challenge from 32 random bytes, as rust-fil-proofs' bigint_to_challenge:
+ * the bytes as a little-endian integer mod (nodes - 1), plus 1 (node 0 is
+ * never challenged). nodes in 2..2^32. */
+uint64_t porep_challenge_from_bytes(const uint8_t h[32], uint64_t nodes);
+
+/* SyntheticPoRep challenges first .. first + n - 1 (n <= 64) of a sector of
+ * `nodes` nodes with n_synth synthetic challenges (rust-fil-proofs uses
+ * min(nodes, 2^18); its hard-coded test uses 21). Returns 0 or GM_ENOTSUP. */
+int porep_synth_challenges(uint64_t *out, unsigned n, uint64_t first, uint64_t nodes, uint64_t n_synth,
+                           const porep_dom_t *replica_id, const porep_dom_t *comm_r, const uint8_t seed[32], err_t *err)
+    __attribute__((warn_unused_result));
 
 #endif
 

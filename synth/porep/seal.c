@@ -182,14 +182,19 @@ static int sealed_save(const porep_sealed_t *s, const char *dir, err_t *err)
     porep_hex(h[4], s->comm_c.b, 32);
     porep_hex(h[5], s->comm_r_last.b, 32);
     porep_hex(h[6], s->comm_r.b, 32);
+    /* the CIDs lotus shows for them (SealVerifyInfo, chain state) */
+    char cid_r[POREP_CID_TEXT_LEN], cid_d[POREP_CID_TEXT_LEN];
+    porep_cid_encode(cid_r, &s->comm_r, POREP_CID_SEALED);
+    porep_cid_encode(cid_d, &s->comm_d, POREP_CID_UNSEALED);
     char text[2048];
     int n = snprintf(text, sizeof text,
                      "{\n  \"registered_proof\": \"%s\",\n  \"sector_size\": %llu,\n  \"prover_id\": \"%s\",\n"
                      "  \"sector_id\": %llu,\n  \"ticket\": \"%s\",\n  \"replica_id\": \"%s\",\n"
                      "  \"comm_d\": \"%s\",\n  \"comm_c\": \"%s\",\n  \"comm_r_last\": \"%s\",\n  \"comm_r\": \"%s\",\n"
+                     "  \"sealed_cid\": \"%s\",\n  \"unsealed_cid\": \"%s\",\n"
                      "  \"files\": [\"tree-d.dat\", \"labels.dat\", \"tree-c.dat\", \"tree-r-last.dat\"]\n}\n",
                      s->proof->name, (unsigned long long)s->shape.sector_size, h[0],
-                     (unsigned long long)s->sector_id, h[1], h[2], h[3], h[4], h[5], h[6]);
+                     (unsigned long long)s->sector_id, h[1], h[2], h[3], h[4], h[5], h[6], cid_r, cid_d);
     return porep_write_file(path, text, (size_t)n, err);
 }
 

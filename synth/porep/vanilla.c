@@ -143,6 +143,20 @@ static int open_sized(int *fd, const char *dir, const char *name, uint64_t bytes
     return 0;
 }
 
+/* The challenges of partition k of c, of its registered proof's kind
+ * (interactive; SyntheticPoRep from replica_id, comm_r and the seed). */
+static int c1_challenges(uint64_t *ch, const porep_c1_t *c, unsigned k, err_t *err)
+{
+    porep_config_t cfg;
+    int rc = porep_config_from_proof(&cfg, c->proof, err);
+    if (rc)
+        return rc;
+    if (cfg.challenges != c->challenges)
+        return gm_err_set(err, GM_EINVAL, "C1 %s: %u challenges per partition, its config has %u", c->proof->name,
+                          c->challenges, cfg.challenges);
+    return porep_challenges(ch, &cfg, &c->replica_id, &c->comm_r, c->seed, k, err);
+}
+
 int porep_c1_prove(porep_c1_t *c, const char *dir, const uint8_t seed[32], const porep_hashers_t *h, err_t *err)
 {
     memset(c, 0, sizeof *c);
@@ -172,7 +186,8 @@ int porep_c1_prove(porep_c1_t *c, const char *dir, const uint8_t seed[32], const
     porep_src_t src = {&f, f_tree_d, f_tree_c, f_tree_r, f_label};
     for (unsigned k = 0; k < c->partitions && !rc; k++) {
         uint64_t ch[32];
-        porep_challenges_derive(ch, c->challenges, s.shape.nodes, &s.replica_id, seed, k);
+        if ((rc = c1_challenges(ch, c, k, err)))
+            break;
         for (unsigned i = 0; i < c->challenges && !rc; i++)
             rc = porep_vproof_build(&c->proofs[(size_t)k * c->challenges + i], &src, &s.shape, &g, h, ch[i], err);
     }
@@ -340,9 +355,10 @@ int porep_c1_verify(const porep_c1_t *c, const porep_graph_t *g, const porep_has
 {
     vctx_t v = {c, h, name, "", err};
     const char *variant = porep_c1_variant(c->proof);
-    if (c->proof->id >= 10)
-        return gm_err_set(err, GM_ENOTSUP, "%s: registered_proof: %s: only interactive PoRep (V1, V1_1) challenges "
-                                           "are derived here", name, c->proof->name);
+    if (c->proof->id >= 15)
+        return gm_err_set(err, GM_ENOTSUP, "%s: registered_proof: %s: NonInteractivePoRep C1s (13 or 126 partitions) "
+                                           "are not checked here; interactive and SyntheticPoRep ones are",
+                          name, c->proof->name);
     if (g->nodes != c->shape.nodes)
         return gm_err_set(err, GM_EINVAL, "%s: the graph has %llu nodes, the proof %llu", name,
                           (unsigned long long)g->nodes, (unsigned long long)c->shape.nodes);
@@ -361,7 +377,9 @@ int porep_c1_verify(const porep_c1_t *c, const porep_graph_t *g, const porep_has
         return vfail(&v, "is not Poseidon2(comm_c, comm_r_last) of the roots in vanilla_proofs.%s[0][0]", variant);
     for (unsigned k = 0; k < c->partitions; k++) {
         uint64_t ch[32];
-        porep_challenges_derive(ch, c->challenges, c->shape.nodes, &c->replica_id, c->seed, k);
+        int rc = c1_challenges(ch, c, k, err);
+        if (rc)
+            return rc;
         for (unsigned i = 0; i < c->challenges; i++) {
             snprintf(v.where, sizeof v.where, "vanilla_proofs.%s[%u][%u] (challenge %llu)", variant, k, i,
                      (unsigned long long)ch[i]);
