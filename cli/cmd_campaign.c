@@ -59,7 +59,7 @@ static void usage(FILE *f)
 
 static int write_text(const char *path, const char *text, err_t *err)
 {
-    return groth16_write_file(path, text, strlen(text), err);
+    return gm_file_write(path, text, strlen(text), err);
 }
 
 /* Pretty JSON (2-space indent, key order kept) of compact JSON text, with a

@@ -448,8 +448,8 @@ int cmd_prove(int argc, char **argv)
         goto fail;
     }
     /* Public inputs first: a proof file never exists without its inputs. */
-    if (groth16_write_file(pubpath, text, strlen(text), &err) ||
-        groth16_write_file(out, bytes, k * GROTH16_PROOF_BYTES, &err))
+    if (gm_file_write(pubpath, text, strlen(text), &err) ||
+        gm_file_write(out, bytes, k * GROTH16_PROOF_BYTES, &err))
         goto fail;
     t1 = gm_now_ns();
     printf("prove: %s: %zu proof%s written to %s (%s), public inputs in %s\n", circ.id, k, k == 1 ? "" : "s", out,

@@ -253,7 +253,7 @@ int cmd_setup(int argc, char **argv)
                        circ.id, hex, (unsigned long long)shape->n_constraints, (unsigned long long)shape->n_inputs,
                        (unsigned long long)shape->n_aux, (unsigned long long)n.h, (unsigned long long)n.l,
                        (unsigned long long)n.a, (unsigned long long)n.b_g1, (unsigned long long)n.b_g2);
-    if (groth16_write_file(rp, rec, (size_t)len, &err))
+    if (gm_file_write(rp, rec, (size_t)len, &err))
         goto fail;
     char digest[GROTH16_DIGEST_HEX + 1], mp[4200], name[200];
     uint64_t psize = 0;

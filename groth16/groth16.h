@@ -17,9 +17,8 @@
  *    by the matching *_free / *_destroy, which accept NULL.
  *  - Work is split into tasks run by the caller's topo pool (NULL: the
  *    calling thread). No function here starts threads, prints or exits.
- *  - Files are written atomically: a temporary name in the same directory,
- *    fsync, rename, fsync of the directory; on failure the temporary file is
- *    removed and the target is untouched.
+ *  - Files are written atomically through base/'s file API (gm_afile_*,
+ *    gm_file_write): on failure the target is untouched.
  *
  * File layout (bellperson `Parameters::write`, byte-exact):
  *   vk:   alpha_g1, beta_g1 (96 B each), beta_g2, gamma_g2 (192 B each),
@@ -364,40 +363,11 @@ int groth16_random_fr(fr_t *out, size_t n, unsigned bits, err_t *err) __attribut
 /* out = 64 little-endian bytes reduced mod r (bias < 2^-250). */
 void groth16_fr_from_wide(fr_t *out, const uint8_t in[64]);
 
-/* An atomic streaming writer: writes go to "<path>.tmp.<pid>"; close renames
- * over path after fflush + fsync and fsyncs the directory; abort removes the
- * temporary file. */
-typedef struct {
-    FILE *f;
-    char path[4096];
-    char tmp[4200];
-    int failed_errno;
-} groth16_writer_t;
-
-int groth16_writer_open(groth16_writer_t *w, const char *path, err_t *err) __attribute__((warn_unused_result));
-/* Buffered write; errors are remembered and reported by close. */
-void groth16_writer_put(groth16_writer_t *w, const void *p, size_t n);
-void groth16_writer_put_u32be(groth16_writer_t *w, uint32_t v);
-int groth16_writer_close(groth16_writer_t *w, err_t *err) __attribute__((warn_unused_result));
-void groth16_writer_abort(groth16_writer_t *w);
-
 /* out[i] = scalars[i] times the generator of G1 (g2: G2), as affine points
  * (g1_affine_t or g2_affine_t arrays of n), by the setup's fixed-base tables
  * (setup.c), in tasks on pool. For setups other than groth16_setup (the
  * snarkjs powers of tau, snarkjs_ptau.c). Returns 0 or GM_ENOMEM. */
 int groth16_fixed_base_gen(void *out, bool g2, const fr_t *scalars, size_t n, topo_pool_t *pool, err_t *err)
-    __attribute__((warn_unused_result));
-
-/* ==== files ================================================================ */
-
-/* Writes buf[0 .. len) to path atomically (temporary name, fsync, rename,
- * directory fsync). Returns 0 or GM_EIO (err names the path and the call). */
-int groth16_write_file(const char *path, const void *buf, size_t len, err_t *err)
-    __attribute__((warn_unused_result));
-
-/* Reads a whole file into a gm_alloc'd buffer (*out, *len; an empty file
- * gives a 1-byte buffer and len 0). Returns 0, GM_EIO or GM_ENOMEM. */
-int groth16_read_file(uint8_t **out, size_t *len, const char *path, err_t *err)
     __attribute__((warn_unused_result));
 
 /* ==== parameter digests and manifests (groth16/manifest.c) ================= */

@@ -11,7 +11,7 @@
  *    "circuit": "porep-2048"}}. Readers need only "digest"; other keys
  *    (Filecoin's "cid", "sector_size") are ignored, so either file can be
  *    given wherever a manifest is read.
- *  - Writes are atomic (groth16_write_file): read, change one entry, write
+ *  - Writes are atomic (gm_file_write): read, change one entry, write
  *    the whole object back. Two writers at once keep one of the two writes
  *    (a Slurm array's tasks record the same digest for the same file, so
  *    nothing is lost in the case that happens).
@@ -172,7 +172,7 @@ int groth16_manifest_record(const char *manifest, const char *name, const char *
     text = t2;
     text[n] = '\n';
     text[n + 1] = 0;
-    rc = groth16_write_file(manifest, text, n + 1, err);
+    rc = gm_file_write(manifest, text, n + 1, err);
 out:
     free(text);
     json_decref(e);

@@ -9,7 +9,7 @@
  *    an array of decimal strings), OUT/report.json, OUT/report.csv.
  *  - Order of a write: public inputs, then proof (each atomically: temporary
  *    "<name>.tmp.<pid>", fsync, rename, directory fsync, by
- *    groth16_write_file), then one journal line appended and fsynced. A crash
+ *    gm_file_write), then one journal line appended and fsynced. A crash
  *    at any point leaves either no journal line (the unit is proved again and
  *    its files replaced) or a line whose files are complete.
  *  - The journal is text. Line 1: "grothmpi-journal 1 circuit=<id>
@@ -85,7 +85,7 @@ static int file_sha(uint8_t out[32], const char *path, size_t want)
 {
     uint8_t *buf;
     size_t len;
-    if (groth16_read_file(&buf, &len, path, NULL))
+    if (gm_file_read(&buf, &len, path, NULL))
         return -1;
     int rc = (want && len != want) ? -1 : 0;
     if (!rc)
@@ -172,10 +172,10 @@ int mr_out_open(mr_out_t **out, const jobs_campaign_t *c, const uint8_t vk_sha[3
 
     size_t jlen = 0;
     if (access(o->journal, F_OK) != 0) {
-        if ((rc = groth16_write_file(o->journal, header, strlen(header), err)))
+        if ((rc = gm_file_write(o->journal, header, strlen(header), err)))
             goto fail;
     } else {
-        if ((rc = groth16_read_file(&jbuf, &jlen, o->journal, err)))
+        if ((rc = gm_file_read(&jbuf, &jlen, o->journal, err)))
             goto fail;
         size_t hl = strlen(header);
         if (jlen < hl || memcmp(jbuf, header, hl) != 0) {
@@ -248,7 +248,7 @@ int mr_out_open(mr_out_t **out, const jobs_campaign_t *c, const uint8_t vk_sha[3
             }
             pos = complete ? end + 1 : end;
         }
-        if (dropped && (rc = groth16_write_file(o->journal, keep, klen, err)))
+        if (dropped && (rc = gm_file_write(o->journal, keep, klen, err)))
             goto fail;
     }
     o->fd = open(o->journal, O_WRONLY | O_APPEND | O_CLOEXEC);
@@ -278,8 +278,8 @@ int mr_out_write(mr_out_t *o, size_t u, const uint8_t proof[GROTH16_PROOF_BYTES]
     snprintf(qp, sizeof qp, "%s/%s.public.json", o->proofs, name);
     int rc;
     size_t ql = strlen(pub_json);
-    if ((rc = groth16_write_file(qp, pub_json, ql, err)) ||
-        (rc = groth16_write_file(pp, proof, GROTH16_PROOF_BYTES, err)))
+    if ((rc = gm_file_write(qp, pub_json, ql, err)) ||
+        (rc = gm_file_write(pp, proof, GROTH16_PROOF_BYTES, err)))
         return rc;
     uint8_t s1[32], s2[32];
     SHA256(proof, GROTH16_PROOF_BYTES, s1);

@@ -99,7 +99,7 @@ static bool stamp_matches(const jobs_campaign_t *c, const char *digest, uint64_t
              (unsigned long long)size);
     uint8_t *buf;
     size_t len;
-    if (groth16_read_file(&buf, &len, sp, NULL))
+    if (gm_file_read(&buf, &len, sp, NULL))
         return false;
     bool ok = len == strlen(want) && memcmp(buf, want, len) == 0;
     gm_free(buf);
@@ -184,7 +184,7 @@ static int ensure_params(const jobs_campaign_t *c, unsigned threads, mpi_progres
     int len = snprintf(rec, sizeof rec, "circuit %s\nseed %s\nconstraints %llu\ninputs %llu\naux %llu\n", c->circuit.id,
                        hex, (unsigned long long)shape->n_constraints, (unsigned long long)shape->n_inputs,
                        (unsigned long long)shape->n_aux);
-    rc = groth16_write_file(rp, rec, (size_t)len, err);
+    rc = gm_file_write(rp, rec, (size_t)len, err);
     /* The manifest entry is written with the file, so the check before
      * every later use compares against what was generated here. */
     char digest[GROTH16_DIGEST_HEX + 1], mp[JOBS_PATH_LEN + 80], name[80];
@@ -273,7 +273,7 @@ static int vk_digest(uint8_t out[32], const jobs_campaign_t *c, err_t *err)
     snprintf(vp, sizeof vp, "%s/%s.vk", c->params_dir, c->circuit.id);
     uint8_t *buf;
     size_t len;
-    int rc = groth16_read_file(&buf, &len, vp, err);
+    int rc = gm_file_read(&buf, &len, vp, err);
     if (rc)
         return rc;
     SHA256(buf, len, out);
@@ -714,7 +714,7 @@ int mpi_campaign_run(const char *campaign_path, const mpi_opts_t *opts, mpi_prog
                          (unsigned long long)wp.ident.size);
         err_t e4;
         gm_err_clear(&e4);
-        if (groth16_write_file(sp, rec, (size_t)n, &e4))
+        if (gm_file_write(sp, rec, (size_t)n, &e4))
             snprintf(line, sizeof line, "params: every point checked, but no stamp: %s", e4.msg);
         else
             snprintf(line, sizeof line, "params: every point checked (once per node); recorded in %s", sp);
