@@ -153,6 +153,10 @@ int gm_file_temp_name(char *out, size_t n, const char *path, long pid) __attribu
  * temporary cannot be removed; err names it). */
 int gm_file_sweep_temps(const char *path, unsigned *removed, err_t *err) __attribute__((warn_unused_result));
 
+/* As gm_file_sweep_temps for the dead writers' temporaries of every target
+ * in directory dir ("<name>.tmp.<pid>", name not empty). Returns as it. */
+int gm_dir_sweep_temps(const char *dir, unsigned *removed, err_t *err) __attribute__((warn_unused_result));
+
 /* Flags of gm_afile_open; 0 is the plain atomic write. */
 typedef enum {
     GM_AFILE_SWEEP = 1, /* first remove dead writers' temporaries of path (gm_file_sweep_temps) */

@@ -45,14 +45,25 @@ static const char *split_dir(char dir[GM_PATH_MAX], const char *path)
     return base;
 }
 
-/* The pid in a temporary's name "<base>.tmp.<pid>", or 0 when name is not
- * one of base's temporaries (other suffix, not all digits, out of range). */
+/* The pid in a temporary's name "<base>.tmp.<pid>" (base NULL: any target's
+ * temporary "<anything>.tmp.<pid>"), or 0 when name is not one (other
+ * suffix, not all digits, out of range). */
 static long temp_pid(const char *name, const char *base)
 {
-    size_t bl = strlen(base);
-    if (strncmp(name, base, bl) != 0 || strncmp(name + bl, ".tmp.", 5) != 0)
-        return 0;
-    const char *d = name + bl + 5;
+    const char *d;
+    if (base) {
+        size_t bl = strlen(base);
+        if (strncmp(name, base, bl) != 0 || strncmp(name + bl, ".tmp.", 5) != 0)
+            return 0;
+        d = name + bl + 5;
+    } else {
+        const char *t = strstr(name, ".tmp.");
+        if (!t || t == name)
+            return 0;
+        d = t + 5;
+        while (strstr(d, ".tmp.")) /* the last ".tmp." is the suffix */
+            d = strstr(d, ".tmp.") + 5;
+    }
     if (!*d || strlen(d) > 10)
         return 0;
     for (const char *c = d; *c; c++)
@@ -62,14 +73,12 @@ static long temp_pid(const char *name, const char *base)
     return pid > 0 && pid <= 0x7fffffffL ? pid : 0;
 }
 
-int gm_file_sweep_temps(const char *path, unsigned *removed, err_t *err)
+/* Removes, from directory dir, the temporaries of base (NULL: of any target)
+ * whose writer is dead; path names them in messages. */
+static int sweep(const char *dir, const char *base, const char *path, unsigned *removed, err_t *err)
 {
     if (removed)
         *removed = 0;
-    if (strlen(path) >= GM_PATH_MAX)
-        return gm_err_set(err, GM_EIO, "%s: path too long", path);
-    char dir[GM_PATH_MAX];
-    const char *base = split_dir(dir, path);
     DIR *d = opendir(dir);
     if (!d) /* no directory: nothing to sweep (the writer reports the real error) */
         return errno == ENOENT || errno == ENOTDIR ? 0
@@ -97,6 +106,22 @@ int gm_file_sweep_temps(const char *path, unsigned *removed, err_t *err)
     }
     closedir(d);
     return rc;
+}
+
+int gm_file_sweep_temps(const char *path, unsigned *removed, err_t *err)
+{
+    if (removed)
+        *removed = 0;
+    if (strlen(path) >= GM_PATH_MAX)
+        return gm_err_set(err, GM_EIO, "%s: path too long", path);
+    char dir[GM_PATH_MAX];
+    const char *base = split_dir(dir, path);
+    return sweep(dir, base, path, removed, err);
+}
+
+int gm_dir_sweep_temps(const char *dir, unsigned *removed, err_t *err)
+{
+    return sweep(dir, NULL, dir, removed, err);
 }
 
 int gm_afile_open(gm_afile_t *a, const char *path, unsigned flags, err_t *err)

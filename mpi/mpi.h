@@ -109,6 +109,24 @@ typedef struct {
 int mpi_campaign_run(const char *campaign_path, const mpi_opts_t *opts, mpi_progress_fn progress, void *arg,
                      mpi_result_t *res, err_t *err) __attribute__((warn_unused_result));
 
+/* ---- the journal of an output directory -------------------------------------------- */
+
+/* What OUTPUT/journal says, read without MPI (for `grothmpi campaign status`);
+ * the same reader the prover resumes with, except that the proof files are
+ * not hashed. */
+typedef struct {
+    bool exists;  /* false: no journal (the campaign has not started) */
+    size_t done;  /* distinct units with a "done" line that checks */
+    size_t torn;  /* lines that do not check (a torn last line after a kill) */
+} mpi_journal_status_t;
+
+/* Reads output_dir/journal into *out. A missing journal is not an error
+ * (exists false). Returns 0, GM_EIO (unreadable), GM_EFORMAT (line 1 is not
+ * a grothmpi journal header; err names the file), GM_EINVAL (path too long)
+ * or GM_ENOMEM. */
+int mpi_journal_status(mpi_journal_status_t *out, const char *output_dir, err_t *err)
+    __attribute__((warn_unused_result));
+
 /* ---- the cluster report ------------------------------------------------------------ */
 
 /* Reads a report.json (docs/report.md). Returns 0, GM_EIO, GM_EFORMAT (not

@@ -275,5 +275,32 @@ Test(base, sweep_removes_only_dead_writers_temporaries)
     }
     listing(names, sizeof names, dir);
     cr_expect_str_eq(names, "");
+    /* the directory sweep: dead writers' temporaries of any target */
+    static const char *const dead[] = {"a.json", "b.proof.tmp.1.x", ".tmp.5"};
+    for (int i = 0; i < 3; i++) {
+        if (i == 0)
+            snprintf(name, sizeof name, "%s/%s.tmp.%ld", dir, dead[i], (long)child);
+        else
+            snprintf(name, sizeof name, "%s/%s", dir, dead[i]);
+        f = fopen(name, "w");
+        cr_assert_not_null(f);
+        fclose(f);
+    }
+    snprintf(name, sizeof name, "%s/live.tmp.%ld", dir, (long)getppid());
+    f = fopen(name, "w");
+    cr_assert_not_null(f);
+    fclose(f);
+    cr_assert_eq(gm_dir_sweep_temps(dir, &removed, &err), 0, "%s", err.msg);
+    cr_expect_eq(removed, 1);
+    listing(names, sizeof names, dir);
+    char want[128];
+    snprintf(want, sizeof want, ".tmp.5 b.proof.tmp.1.x live.tmp.%ld", (long)getppid());
+    cr_expect_str_eq(names, want);
+    for (int i = 1; i < 3; i++) {
+        snprintf(name, sizeof name, "%s/%s", dir, dead[i]);
+        unlink(name);
+    }
+    snprintf(name, sizeof name, "%s/live.tmp.%ld", dir, (long)getppid());
+    unlink(name);
     cr_expect_eq(rmdir(dir), 0);
 }
