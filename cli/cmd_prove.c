@@ -19,6 +19,7 @@
 #include "groth16/groth16.h"
 #include "jobs/jobs.h"
 #include "mpi/mpi.h"
+#include "params/params.h"
 #include "synth/porep/porep.h"
 #include "synth/synth.h"
 #include "topo/topo.h"
@@ -29,12 +30,15 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: grothmpi prove --params DIR --circuit NAME --out proof.bin [options]\n"
-            "       [mpirun -np N] grothmpi prove CAMPAIGN.json | --campaign FILE [--mem-budget SIZE] [--threads N]\n\n"
+            "       [mpirun -np N] grothmpi prove CAMPAIGN.json | --campaign FILE [--mem-budget SIZE] [--threads N]\n"
+            "                                 [--check-params]\n\n"
             "The campaign form proves every unit of a campaign (docs/campaign.md) on every\n"
             "rank of the MPI job, resumes from the output directory's journal, and prints\n"
             "the cluster report (also in OUTPUT/report.json and report.csv).\n"
             "  --mem-budget SIZE    per rank, e.g. 4GiB (default: the campaign's, else half\n"
             "                       the node's RAM over its ranks)\n"
+            "  --check-params       hash the parameter file and check every point and shape\n"
+            "                       index even where the cache's stamps say they are unchanged\n"
             "SIGTERM or SIGINT stops a campaign cleanly: no new units, the ones in flight are\n"
             "written and journaled, exit status 75 (rerun to resume); a second signal aborts.\n"
             "Exit status: 0 done, 1 failed, 2 usage, 75 interrupted.\n\n"
@@ -253,6 +257,7 @@ static int prove_campaign(int argc, char **argv)
     static const struct option opts[] = {{"campaign", required_argument, 0, 'C'},
                                          {"mem-budget", required_argument, 0, 'm'},
                                          {"threads", required_argument, 0, 't'},
+                                         {"check-params", no_argument, 0, 'K'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     const char *file = NULL;
@@ -272,6 +277,7 @@ static int prove_campaign(int argc, char **argv)
             }
             break;
         case 't': mo.threads = (unsigned)strtoul(optarg, NULL, 0); break;
+        case 'K': mo.check_params = true; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
@@ -389,8 +395,13 @@ int cmd_prove(int argc, char **argv)
         fprintf(stderr, "grothmpi: prove: %s\n", err.msg);
         return 2;
     }
-    char pp[4096], pubpath[4200];
-    snprintf(pp, sizeof pp, "%s/%s.params", dir, circ.id);
+    params_paths_t paths;
+    if (params_paths(&paths, dir, circ.id, &err)) {
+        fprintf(stderr, "grothmpi: prove: %s\n", err.msg);
+        return 2;
+    }
+    const char *pp = paths.params;
+    char pubpath[4200];
     if (pub)
         snprintf(pubpath, sizeof pubpath, "%s", pub);
     else
@@ -414,7 +425,7 @@ int cmd_prove(int argc, char **argv)
     uint64_t t0 = gm_now_ns(), t1;
     if (topo_pool_create_flat(&pool, threads, &err))
         goto fail;
-    if (cs_shape_load(&shape, dir, circ.id, &err))
+    if (params_shape_load(&shape, NULL, &paths, false, &err))
         goto fail;
     if (groth16_params_load(&params, pp, shape, trust ? GROTH16_LOAD_TRUST : GROTH16_LOAD_DEFAULT, pool, &err))
         goto fail;

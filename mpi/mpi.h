@@ -57,6 +57,9 @@ typedef struct {
      * only read, never written, here. See mpi_campaign_run for what a stop
      * does. */
     const volatile sig_atomic_t *interrupt;
+    /* --check-params: the parameter file is hashed, every point checked and
+     * the shape's every index checked, whatever the stamps say (params/). */
+    bool check_params;
 } mpi_opts_t;
 
 /* A cluster report (opaque; rank 0 builds it, mpi_report_load reads it back). */

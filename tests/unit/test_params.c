@@ -26,6 +26,7 @@
 #pragma GCC diagnostic pop
 #include "topo/topo.h"
 #include "circuits/circuits.h"
+#include "params/params.h"
 
 static void init(void) { cr_assert_eq(ff_init(FF_PATH_AUTO), 0); }
 
@@ -354,21 +355,21 @@ Test(params, vk_file_errors)
  * hex digits, as Filecoin's parameters.json records digests. */
 Test(params, file_digest_known_answers)
 {
-    char dir[] = "/tmp/gm-digest.XXXXXX", path[64], d[GROTH16_DIGEST_HEX + 1];
+    char dir[] = "/tmp/gm-digest.XXXXXX", path[64], d[PARAMS_DIGEST_HEX + 1];
     cr_assert(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/f", dir);
     err_t err;
     uint64_t size = 99;
     cr_assert_eq(gm_file_write(path, "abc", 3, &err), 0);
-    cr_assert_eq(groth16_file_digest(d, &size, path, &err), 0, "%s", err.msg);
+    cr_assert_eq(params_file_digest(d, &size, path, &err), 0, "%s", err.msg);
     cr_expect_str_eq(d, "ba80a53f981c4d0d6a2797b69f12f6e9");
     cr_expect_eq(size, 3);
     cr_assert_eq(gm_file_write(path, "", 0, &err), 0);
-    cr_assert_eq(groth16_file_digest(d, &size, path, &err), 0, "%s", err.msg);
+    cr_assert_eq(params_file_digest(d, &size, path, &err), 0, "%s", err.msg);
     cr_expect_str_eq(d, "786a02f742015903c6c6fd852552d272");
     cr_expect_eq(size, 0);
     unlink(path);
-    cr_expect_eq(groth16_file_digest(d, NULL, path, &err), GM_EIO);
+    cr_expect_eq(params_file_digest(d, NULL, path, &err), GM_EIO);
     cr_expect(strstr(err.msg, "cannot open"), "%s", err.msg);
     rmdir(dir);
 }
@@ -382,28 +383,28 @@ Test(params, manifest_record_and_check)
     bool listed = true;
     const char *d1 = "00112233445566778899aabbccddeeff", *d2 = "ffeeddccbbaa99887766554433221100";
     /* no manifest: not listed, not an error */
-    cr_assert_eq(groth16_manifest_check(&listed, m, "a.params", d1, "a.params", &err), 0);
+    cr_assert_eq(params_manifest_check(&listed, m, "a.params", d1, "a.params", &err), 0);
     cr_expect(!listed);
-    cr_assert_eq(groth16_manifest_record(m, "a.params", d1, 10, "a", &err), 0, "%s", err.msg);
-    cr_assert_eq(groth16_manifest_record(m, "b.params", d2, 20, NULL, &err), 0, "%s", err.msg);
-    cr_assert_eq(groth16_manifest_check(&listed, m, "a.params", d1, "a.params", &err), 0, "%s", err.msg);
+    cr_assert_eq(params_manifest_record(m, "a.params", d1, 10, "a", &err), 0, "%s", err.msg);
+    cr_assert_eq(params_manifest_record(m, "b.params", d2, 20, NULL, &err), 0, "%s", err.msg);
+    cr_assert_eq(params_manifest_check(&listed, m, "a.params", d1, "a.params", &err), 0, "%s", err.msg);
     cr_expect(listed, "a kept after b was recorded");
-    cr_assert_eq(groth16_manifest_check(&listed, m, "b.params", d2, "b.params", &err), 0, "%s", err.msg);
+    cr_assert_eq(params_manifest_check(&listed, m, "b.params", d2, "b.params", &err), 0, "%s", err.msg);
     cr_expect(listed);
-    cr_assert_eq(groth16_manifest_check(&listed, m, "c.params", d1, "c.params", &err), 0);
+    cr_assert_eq(params_manifest_check(&listed, m, "c.params", d1, "c.params", &err), 0);
     cr_expect(!listed);
     /* another digest: refused, naming both */
-    cr_expect_eq(groth16_manifest_check(&listed, m, "a.params", d2, "/x/a.params", &err), GM_EVERIFY);
+    cr_expect_eq(params_manifest_check(&listed, m, "a.params", d2, "/x/a.params", &err), GM_EVERIFY);
     cr_expect(!listed);
     cr_expect(strstr(err.msg, "/x/a.params: BLAKE2b digest ffeeddcc") && strstr(err.msg, "lists 00112233"), "%s",
               err.msg);
     /* a damaged manifest is an error, never silently "not listed" */
     cr_assert_eq(gm_file_write(m, "{\"a.params\": {\"digest\": 7}}", 27, &err), 0);
-    cr_expect_eq(groth16_manifest_check(&listed, m, "a.params", d1, "a.params", &err), GM_EFORMAT);
+    cr_expect_eq(params_manifest_check(&listed, m, "a.params", d1, "a.params", &err), GM_EFORMAT);
     cr_expect(strstr(err.msg, "a.params.digest"), "%s", err.msg);
     cr_assert_eq(gm_file_write(m, "[1", 2, &err), 0);
-    cr_expect_eq(groth16_manifest_check(&listed, m, "a.params", d1, "a.params", &err), GM_EFORMAT);
-    cr_expect_eq(groth16_manifest_record(m, "a.params", d1, 10, "a", &err), GM_EFORMAT, "not overwritten");
+    cr_expect_eq(params_manifest_check(&listed, m, "a.params", d1, "a.params", &err), GM_EFORMAT);
+    cr_expect_eq(params_manifest_record(m, "a.params", d1, 10, "a", &err), GM_EFORMAT, "not overwritten");
     unlink(m);
     rmdir(dir);
 }
