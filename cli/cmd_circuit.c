@@ -4,9 +4,11 @@
  * of one partition without building matrices or a witness; `shape` records
  * the matrices into a parameter cache (params/), under the circuit's id.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/base.h"
 #include "cli/cli.h"
@@ -122,6 +124,10 @@ static int do_shape(const char *size_arg, const char *dir)
     if (circuit_parse(&circ, "porep", 0, size_arg, &err) || params_paths(&p, dir, circ.id, &err)) {
         fprintf(stderr, "grothmpi: circuit shape: %s\n", err.msg);
         return 2;
+    }
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "grothmpi: circuit shape: %s: cannot create: %s\n", dir, strerror(errno));
+        return 1;
     }
     uint64_t t0 = gm_now_ns();
     if (params_shape_record(&sh, &p, &circ, &err)) {
