@@ -2,36 +2,43 @@
  * mpi/run.c — mpi_campaign_run: one campaign on every rank of the job.
  *
  * DESIGN
- *  - Phases, in this order, every rank taking part in each:
- *     1. MPI_Init_thread(SERIALIZED) unless MPI is already up; a private
- *        duplicate of MPI_COMM_WORLD; the ranks on this node (shared-memory
- *        split) to share the node's cores and RAM among them.
- *     2. Rank 0 alone: reads and validates the campaign (jobs/), generates
- *        missing test parameters ("setup": "auto"), checks the parameter
- *        file's digest against the cache's manifest.json, opens the output
- *        directory and its journal (resume.c: which units are finished).
- *        Then ONE broadcast: a status and either the normalized campaign
- *        text or nothing. A bad campaign thus fails on rank 0 before any
- *        other rank does work, and no rank waits for anything after it.
- *     3. Every rank: parses the text, loads the topology, its prover pool,
- *        the shape and the parameters (every point checked unless
- *        trust_params), creates the prover and the unit source, sizes the
- *        pipeline from the memory budget. Then ONE gather of every rank's
- *        status and message to rank 0 and one broadcast of the verdict, so
- *        an unreadable parameter file on any node stops every rank, and
- *        rank 0 names the rank, host and file.
- *     4. The roles (pipeline.c, dispatch.c) until every unit is written or
- *        an error stopped the hand-out and every rank has drained.
- *     5. Rank 0 builds the report from every rank's DONE metrics and writes
- *        report.json and report.csv; one broadcast of the final status.
+ *  - This file is the MPI driver only: the parameter cache (generation,
+ *    digests, manifest, stamps, shapes) is params/'s, the output directory
+ *    and journal resume.c's, the roles pipeline.c's and dispatch.c's.
+ *  - Phases, in this order, every rank taking part in each, one function
+ *    each (phase_*):
+ *     1. phase_mpi_init: MPI_Init_thread(SERIALIZED) unless MPI is already
+ *        up; a private duplicate of MPI_COMM_WORLD; the ranks on this node
+ *        (shared-memory split) to share the node's cores and RAM among them.
+ *     2. phase_validate: rank 0 alone (root_prepare) reads and validates the
+ *        campaign (jobs/), ensures the parameters (params_ensure: generates
+ *        missing test parameters with "setup": "auto", checks the digest
+ *        against the cache's manifest.json), opens the output directory and
+ *        its journal (resume.c: which units are finished). Then ONE
+ *        broadcast: a status and either the normalized campaign text or
+ *        nothing. A bad campaign thus fails on rank 0 before any other rank
+ *        does work, and no rank waits for anything after it.
+ *     3. phase_setup: every rank parses the text, loads the topology, its
+ *        prover pool, the shape and the parameters (every point checked
+ *        unless trust_params or the check stamp), creates the prover and the
+ *        unit source, sizes the pipeline from the memory budget. Then ONE
+ *        gather of every rank's status and message to rank 0 and one
+ *        broadcast of the verdict, so an unreadable parameter file on any
+ *        node stops every rank, and rank 0 names the rank, host and file.
+ *     4. phase_dispatch: the roles (pipeline.c, dispatch.c) until every unit
+ *        is written or an error stopped the hand-out and every rank has
+ *        drained.
+ *     5. phase_report: rank 0 builds the report from every rank's DONE
+ *        metrics and writes report.json and report.csv; one broadcast of the
+ *        final status.
  *  - MPI calls: the main thread in phases 1-3 and 5, the comm role in phase
  *    4; topo_pool_run's start and end order them, so at most one thread is
  *    ever inside MPI (MPI_THREAD_SERIALIZED).
  *  - A stop request (mpi_opts_t.interrupt, SIGTERM/SIGINT): dispatch.c
  *    drains every rank and the run ends with GM_ECANCELED after the units
  *    in flight are written; phase 5 runs as usual (report, final status).
- *  - A killed rank: mpirun aborts the whole job (platform.md §2.1); what
- *    rank 0 had written and journaled stays, and the next run resumes.
+ *  - A killed rank: mpirun aborts the whole job; what rank 0 had written
+ *    and journaled stays, and the next run resumes.
  */
 #include <mpi.h>
 #include <errno.h>
