@@ -8,7 +8,7 @@
  *   <id>.params          bellperson Parameters layout (groth16/)
  *   <id>.vk              the verifying key
  *   <id>.shape           the recorded shape (synth/'s cache format)
- *   <id>.setup           how the test parameters were made (params_setup_record)
+ *   <id>.setup           how the test parameters were made (circuit, seed, counts)
  *   <id>.params.stamp    the file identity (device, inode, size, mtime) under
  *                        which <id>.params last had its digest computed, and
  *                        that digest: an unchanged file is not hashed again
