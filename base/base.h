@@ -1,6 +1,7 @@
 /*
  * base/base.h — what every folder of grothmpi uses: status codes and error
- * messages, the one allocation entry point, assertions, clocks and logging.
+ * messages, the one allocation entry point, assertions, clocks, logging and
+ * file I/O (atomic write, read, map, directory fsync).
  *
  * Conventions (hold for every public header of the project):
  *  - Functions that can fail return an int: 0 (GM_OK) or a negative gm_status_t.
@@ -21,6 +22,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* The one project-wide status enum. gm_strerror gives each a short text. */
 typedef enum {
@@ -124,5 +126,110 @@ void gm_log_init(void);
 void gm_log_set_level(gm_log_level_t level);
 /* Writes "grothmpi: <level>: message\n" to stderr in one write call. */
 void gm_log(gm_log_level_t level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- files ------------------------------------------------------------------
+ *
+ * The one owner of file I/O. Every output file of grothmpi is written
+ * atomically: to the temporary "<path>.tmp.<pid>" in the same directory
+ * (gm_file_temp_name, the only temporary-name rule), flushed, fsynced,
+ * renamed over path, and the directory fsynced, so a reader sees the old file
+ * or the whole new one and a crash never leaves a half-written target. On any
+ * failure the temporary is removed and path is untouched. Messages name the
+ * path (and the temporary where it matters) and the call that failed.
+ */
+
+#define GM_PATH_MAX 4096
+
+/* Writes "<path>.tmp.<pid>" into out[0 .. n). Returns 0, or GM_EINVAL when it
+ * does not fit (out is then unspecified). */
+int gm_file_temp_name(char *out, size_t n, const char *path, long pid) __attribute__((warn_unused_result));
+
+/* Removes the temporaries of path ("<path>.tmp.<pid>", gm_file_temp_name)
+ * whose writer no longer exists (kill(pid, 0) says ESRCH): a process killed
+ * by SIGKILL or a crash cannot remove its own. Temporaries of live processes,
+ * of this process, and names that only look similar are kept. *removed (may
+ * be NULL) counts the files removed. A missing directory is not an error.
+ * Returns 0 or GM_EIO (the directory cannot be listed, or a dead writer's
+ * temporary cannot be removed; err names it). */
+int gm_file_sweep_temps(const char *path, unsigned *removed, err_t *err) __attribute__((warn_unused_result));
+
+/* As gm_file_sweep_temps for the dead writers' temporaries of every target
+ * in directory dir ("<name>.tmp.<pid>", name not empty). Returns as it. */
+int gm_dir_sweep_temps(const char *dir, unsigned *removed, err_t *err) __attribute__((warn_unused_result));
+
+/* Flags of gm_afile_open; 0 is the plain atomic write. */
+typedef enum {
+    GM_AFILE_SWEEP = 1, /* first remove dead writers' temporaries of path (gm_file_sweep_temps) */
+} gm_afile_flags_t;
+
+/* An output file being written atomically. f is the temporary, open for
+ * buffered writes (the caller may fprintf/fwrite to it directly; errors then
+ * surface at commit); tmp its name. */
+typedef struct {
+    FILE *f;
+    int failed_errno; /* first error of gm_afile_write, reported by commit */
+    char path[GM_PATH_MAX];
+    char tmp[GM_PATH_MAX + 32];
+} gm_afile_t;
+
+/* Creates the temporary of path (truncating one of this process's name).
+ * Returns 0, or GM_EIO (path too long, the directory cannot take the file,
+ * or GM_AFILE_SWEEP could not remove a stale temporary; err names the path,
+ * the temporary and errno's text). After a failure there is nothing to abort. */
+int gm_afile_open(gm_afile_t *a, const char *path, unsigned flags, err_t *err) __attribute__((warn_unused_result));
+
+/* Appends n bytes; an error is remembered and reported by gm_afile_commit. */
+void gm_afile_write(gm_afile_t *a, const void *p, size_t n);
+
+/* Flushes, fsyncs and closes the temporary, renames it over path and fsyncs
+ * the directory. Returns 0 or GM_EIO (a write, fsync, close, rename or the
+ * directory fsync failed; err names path and the call). On failure before
+ * the rename the temporary is removed and path keeps its old contents; a
+ * failure of the directory fsync leaves the new file in place. a->f is NULL
+ * afterwards either way. */
+int gm_afile_commit(gm_afile_t *a, err_t *err) __attribute__((warn_unused_result));
+
+/* Closes and removes the temporary (after an error). Safe after commit, after
+ * a failed open of a zeroed a, and twice. */
+void gm_afile_abort(gm_afile_t *a);
+
+/* Writes buf[0 .. len) to path atomically (gm_afile_*). Returns as
+ * gm_afile_open and gm_afile_commit. */
+int gm_file_write(const char *path, const void *buf, size_t len, err_t *err) __attribute__((warn_unused_result));
+
+/* Reads the whole file at path into a gm_alloc'd buffer (*out, free with
+ * gm_free; an empty file gives a 1-byte buffer and *len 0). Returns 0,
+ * GM_EIO (cannot open, stat or read, or the file shrank while read; err names
+ * path and the call) or GM_ENOMEM; *out is NULL and *len 0 after a failure. */
+int gm_file_read(uint8_t **out, size_t *len, const char *path, err_t *err) __attribute__((warn_unused_result));
+
+/* A file mapped read-only (MAP_PRIVATE). An empty file maps to data NULL,
+ * size 0. The mapping stays valid after the file is renamed over or removed:
+ * grothmpi replaces files only by rename, so the mapped inode never changes. */
+typedef struct {
+    const uint8_t *data;
+    size_t size;
+} gm_map_t;
+
+/* Advice passed to madvise(2) for the whole mapping. */
+typedef enum {
+    GM_MAP_NORMAL = 0,
+    GM_MAP_SEQUENTIAL = 1, /* read once, front to back */
+    GM_MAP_WILLNEED = 2,   /* read soon, start reading ahead */
+} gm_map_advice_t;
+
+/* Maps the regular file at path. Returns 0, or GM_EIO (cannot open, stat or
+ * map, or not a regular file; err names path and the call); *m is zeroed
+ * after a failure. */
+int gm_file_map(gm_map_t *m, const char *path, gm_map_advice_t advice, err_t *err) __attribute__((warn_unused_result));
+
+/* Unmaps a mapping from gm_file_map and zeroes *m; a zeroed *m is allowed. */
+void gm_file_unmap(gm_map_t *m);
+
+/* fsyncs the directory that holds path ("." when path has no slash), so a
+ * rename into it is durable. File systems that cannot sync directories
+ * (EINVAL) count as success. Returns 0 or GM_EIO (err names path, the
+ * directory and the call). */
+int gm_dir_fsync(const char *path, err_t *err) __attribute__((warn_unused_result));
 
 #endif /* GM_BASE_H */

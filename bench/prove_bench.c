@@ -28,6 +28,7 @@
 #include "synth/synth.h"
 #include "topo/topo.h"
 #include "circuits/circuits.h"
+#include "params/params.h"
 
 enum { ST_WITNESS, ST_ABC, ST_NTT, ST_MSM_A, ST_MSM_B1, ST_MSM_B2, ST_MSM_L, ST_MSM_H, ST_VERIFY, ST_TOTAL, ST_CPU, NST };
 static const char *const ST_NAMES[NST] = {"witness", "abc",  "ntt",   "msm_a",  "msm_b_g1",
@@ -62,32 +63,29 @@ static int parse_list(unsigned *out, int max, const char *s)
     return n;
 }
 
-/* Makes sure dir holds parameters for c; returns 0 or prints and returns 1. */
-static int ensure_params(const char *dir, const circuit_t *c, topo_pool_t *pool)
+static void note_stdout(void *arg, const char *line)
 {
-    char pp[4096], vp[4096], sp[4096];
-    snprintf(pp, sizeof pp, "%s/%s.params", dir, c->id);
-    snprintf(vp, sizeof vp, "%s/%s.vk", dir, c->id);
-    snprintf(sp, sizeof sp, "%s/%s.shape", dir, c->id);
-    struct stat st;
-    if (stat(pp, &st) == 0 && stat(vp, &st) == 0 && stat(sp, &st) == 0)
-        return 0;
-    err_t err;
-    cs_shape_t *shape = NULL;
-    uint8_t seed[GROTH16_SEED_BYTES];
-    printf("bench prove: setup of %s into %s (once; not timed)\n", c->id, dir);
+    (void)arg;
+    printf("bench prove: %s\n", line);
     fflush(stdout);
-    int rc = groth16_seed_random(seed, &err) || circuit_shape(&shape, c, &err) ||
-             cs_shape_save(shape, dir, c->id, &err) || groth16_setup(shape, seed, pp, vp, pool, &err);
-    cs_shape_free(shape);
-    if (rc) {
+}
+
+/* Makes sure dir holds parameters for c (params_ensure: made once, not
+ * timed); returns 0 or prints and returns 1. */
+static int ensure_params(const params_paths_t *p, const circuit_t *c, bool check)
+{
+    err_t err;
+    gm_err_clear(&err);
+    params_ensure_t r;
+    params_ensure_opts_t o = {.note = note_stdout};
+    if (params_ensure(&r, p, c, PARAMS_ENSURE_GENERATE | (check ? PARAMS_ENSURE_FULL : 0), &o, &err)) {
         fprintf(stderr, "grothmpi: bench prove: setup: %s\n", err.msg);
         return 1;
     }
     return 0;
 }
 
-static int bench_one(const char *dir, const circuit_t *c, unsigned threads, unsigned runs, unsigned load_flags)
+static int bench_one(const params_paths_t *p, const circuit_t *c, unsigned threads, unsigned runs, unsigned load_flags)
 {
     err_t err;
     gm_err_clear(&err);
@@ -97,12 +95,11 @@ static int bench_one(const char *dir, const circuit_t *c, unsigned threads, unsi
     groth16_prover_t *pv = NULL;
     double *v[NST] = {0};
     int rc = 1;
-    char pp[4096];
-    snprintf(pp, sizeof pp, "%s/%s.params", dir, c->id);
-    if (topo_pool_create_flat(&pool, threads, &err) || cs_shape_load(&shape, dir, c->id, &err))
+    bool check = !(load_flags & GROTH16_LOAD_TRUST);
+    if (topo_pool_create_flat(&pool, threads, &err) || params_shape_load(&shape, NULL, p, check, &err))
         goto fail;
     uint64_t t0 = gm_now_ns();
-    if (groth16_params_load(&params, pp, shape, load_flags, pool, &err) ||
+    if (groth16_params_load(&params, p->params, shape, load_flags, pool, &err) ||
         groth16_prover_create(&pv, params, shape, pool, &err))
         goto fail;
     double load_ms = (double)(gm_now_ns() - t0) * 1e-6;
@@ -211,11 +208,6 @@ int bench_prove_main(int argc, char **argv)
     printf("bench prove: Groth16 proofs, stages in ms; parameters cached in %s\n", cache);
     int rc = 0;
     err_t err;
-    topo_pool_t *setup_pool = NULL;
-    if (topo_pool_create_flat(&setup_pool, 0, &err)) {
-        fprintf(stderr, "grothmpi: bench prove: %s\n", err.msg);
-        return 1;
-    }
     for (int i = 0; i < nlogs + (porep != NULL) && rc == 0; i++) {
         circuit_t circ;
         int prc = i < nlogs ? circuit_parse(&circ, "test-synthetic", 1ULL << logs[i], NULL, &err)
@@ -225,11 +217,16 @@ int bench_prove_main(int argc, char **argv)
             rc = 2;
             break;
         }
-        if ((rc = ensure_params(cache, &circ, setup_pool)))
+        params_paths_t paths;
+        if (params_paths(&paths, cache, circ.id, &err)) {
+            fprintf(stderr, "grothmpi: bench prove: %s\n", err.msg);
+            rc = 2;
+            break;
+        }
+        if ((rc = ensure_params(&paths, &circ, !(load_flags & GROTH16_LOAD_TRUST))))
             break;
         for (int t = 0; t < nthr && rc == 0; t++)
-            rc = bench_one(cache, &circ, thr[t], runs, load_flags);
+            rc = bench_one(&paths, &circ, thr[t], runs, load_flags);
     }
-    topo_pool_destroy(setup_pool);
     return rc;
 }

@@ -29,6 +29,8 @@
 #include <sys/stat.h>
 
 #include "base/base.h"
+#include "circuits/circuits.h"
+#include "params/params.h"
 #include "bench/bench.h"
 #include "groth16/groth16.h"
 #include "synth/synth.h"
@@ -51,42 +53,36 @@ static void usage(FILE *f)
                "                   /tmp/grothmpi-params); the shape is recorded once\n");
 }
 
-/* Loads <dir>/<id>.shape, or records it (CS_SHAPE) and saves it there. */
-static int shape_get(cs_shape_t **out, const char *dir, const char *id, const stacked_config_t *cfg,
-                     const poseidon_set_t *ps, err_t *err)
+/* The cached shape of c (params/: the file setup, prove and campaigns use),
+ * recorded once when missing. */
+static int shape_get(cs_shape_t **out, const params_paths_t *p, const circuit_t *c, err_t *err)
 {
-    char path[4200];
-    snprintf(path, sizeof path, "%s/%s.shape", dir, id);
     uint64_t t0 = gm_now_ns();
-    if (cs_shape_cached(dir, id)) {
-        int rc = cs_shape_load(out, dir, id, err);
+    bool stamped = false;
+    if (cs_shape_cached(p->dir, p->id)) {
+        int rc = params_shape_load(out, &stamped, p, false, err);
         if (rc == 0)
-            printf("shape:   %s (cached, mapped and checked in %.2f s)\n", path, (double)(gm_now_ns() - t0) * 1e-9);
+            printf("shape:   %s (cached, mapped%s in %.2f s)\n", p->shape,
+                   stamped ? "; unchanged since its stamp, index checks skipped," : " and checked",
+                   (double)(gm_now_ns() - t0) * 1e-9);
         return rc;
     }
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-        return gm_err_set(err, GM_EIO, "%s: cannot create: %s", dir, strerror(errno));
-    printf("shape:   recording %s once (CS_SHAPE) ...\n", id);
+    if (mkdir(p->dir, 0777) != 0 && errno != EEXIST)
+        return gm_err_set(err, GM_EIO, "%s: cannot create: %s", p->dir, strerror(errno));
+    printf("shape:   recording %s once (CS_SHAPE) ...\n", p->id);
     fflush(stdout);
-    cs_t *cs;
-    int rc = cs_create(&cs, CS_SHAPE, CS_FLAG_NONE, err);
-    if (rc)
-        return rc;
-    stacked_synthesize(cs, cfg, ps, NULL);
-    rc = cs_shape_take(cs, out, err);
-    cs_destroy(cs);
+    int rc = params_shape_record(out, p, c, err);
     if (rc)
         return rc;
     double rec = (double)(gm_now_ns() - t0) * 1e-9;
-    rc = cs_shape_save(*out, dir, id, err);
     /* Used from the file, as every later run and the prover use it: the
      * recorded copy would hold the matrices in anonymous memory (9 GB at
      * 32 GiB) beside the partition measured. */
     cs_shape_free(*out);
     *out = NULL;
-    if (rc || (rc = cs_shape_load(out, dir, id, err)))
+    if ((rc = params_shape_load(out, NULL, p, false, err)))
         return rc;
-    printf("shape:   recorded in %.2f s, saved to %s and mapped\n", rec, path);
+    printf("shape:   recorded in %.2f s, saved to %s and mapped\n", rec, p->shape);
     return 0;
 }
 
@@ -143,8 +139,12 @@ int bench_synth_main(int argc, char **argv)
         fprintf(stderr, "grothmpi: bench synth: --partition: %u is not in 0..%u\n", part, cfg.partitions - 1);
         return 2;
     }
-    char id[64];
-    snprintf(id, sizeof id, "porep-%llu-v%d", (unsigned long long)bytes, STACKED_SHAPE_VERSION);
+    circuit_t circ;
+    params_paths_t paths;
+    if (circuit_parse(&circ, "porep", 0, size_s, &err) || params_paths(&paths, cache, circ.id, &err)) {
+        fprintf(stderr, "grothmpi: bench synth: %s\n", err.msg);
+        return 2;
+    }
 
     int rc = 1;
     poseidon_set_t ps;
@@ -162,7 +162,7 @@ int bench_synth_main(int argc, char **argv)
         goto fail;
     ps_ok = true;
     bench_print_machine();
-    if (shape_get(&shape, cache, id, &cfg, &ps, &err))
+    if (shape_get(&shape, &paths, &circ, &err))
         goto fail;
     uint64_t n = shape->n_constraints;
     printf("circuit: porep %s partition %u: %llu constraints, %llu rows, %llu inputs, %llu aux; nnz A %llu, "

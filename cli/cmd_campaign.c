@@ -13,7 +13,7 @@
  *          tasks have started is refused (it would reassign sectors between
  *          journals) unless --force.
  *   status per-task progress of a split (or one campaign): finished units
- *          counted from each journal's "done" lines.
+ *          counted from each journal by mpi/'s journal reader.
  *
  * "setup": "auto" without a "setup_seed": every array task might generate the
  * parameters at the same time, each from its own random seed, and one task's
@@ -35,6 +35,7 @@
 #include "cli/cli.h"
 #include "groth16/groth16.h"
 #include "jobs/jobs.h"
+#include "mpi/mpi.h"
 
 #define SPLIT_MAX_TASKS 10000 /* task-NNNN.json; Slurm's MaxArraySize is 1001 by default */
 #define SPLIT_MANIFEST "split.json"
@@ -59,7 +60,7 @@ static void usage(FILE *f)
 
 static int write_text(const char *path, const char *text, err_t *err)
 {
-    return groth16_write_file(path, text, strlen(text), err);
+    return gm_file_write(path, text, strlen(text), err);
 }
 
 /* Pretty JSON (2-space indent, key order kept) of compact JSON text, with a
@@ -424,29 +425,18 @@ done:
 
 /* ---- status ------------------------------------------------------------------- */
 
-/* Distinct units with a "done" line in OUT/journal (-1: no journal). Counts
- * lines only: the prover checks each line and the proof files on resume. */
+/* Distinct finished units of OUT/journal (mpi/'s reader), -1 when there is
+ * no journal, -2 after printing why it cannot be read. */
 static long journal_done(const char *out)
 {
-    char j[PATH_MAX];
-    snprintf(j, sizeof j, "%s/journal", out);
-    FILE *f = fopen(j, "r");
-    if (!f)
-        return -1;
-    char line[1024];
-    long n = 0;
-    /* A unit proved again (its files were missing on resume) has two lines. */
-    json_t *seen = json_object();
-    while (fgets(line, sizeof line, f)) {
-        char name[256];
-        if (sscanf(line, "done %255s", name) == 1 && !json_object_get(seen, name)) {
-            json_object_set_new(seen, name, json_true());
-            n++;
-        }
+    mpi_journal_status_t js;
+    err_t err;
+    gm_err_clear(&err);
+    if (mpi_journal_status(&js, out, &err)) {
+        fprintf(stderr, "grothmpi: campaign status: %s\n", err.msg);
+        return -2;
     }
-    json_decref(seen);
-    fclose(f);
-    return n;
+    return js.exists ? (long)js.done : -1;
 }
 
 static int cmd_status(int argc, char **argv)
@@ -476,6 +466,10 @@ static int cmd_status(int argc, char **argv)
             const char *out = json_string_value(json_object_get(e, "output"));
             long units = (long)json_integer_value(json_object_get(e, "units"));
             long d = out ? journal_done(out) : -1;
+            if (d == -2) {
+                json_decref(m);
+                return 1;
+            }
             printf("%-16s %8ld %8ld  %s%s\n", json_string_value(json_object_get(e, "file")), d < 0 ? 0 : d, units,
                    out ? out : "?", d < 0 ? " (not started)" : d >= units ? " (complete)" : "");
             total += units;
@@ -492,6 +486,10 @@ static int cmd_status(int argc, char **argv)
         }
         long d = journal_done(c.output);
         total = (long)jobs_unit_count(&c);
+        if (d == -2) {
+            jobs_campaign_free(&c);
+            return 1;
+        }
         done = d < 0 ? 0 : d;
         jobs_campaign_free(&c);
     }

@@ -2,14 +2,18 @@
  * cli/cmd_circuit.c — `grothmpi circuit`: facts about the circuits grothmpi
  * proves. `info` counts constraints, public inputs and auxiliary variables
  * of one partition without building matrices or a witness; `shape` records
- * the matrices and writes them to the shape cache.
+ * the matrices into a parameter cache (params/), under the circuit's id.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/base.h"
 #include "cli/cli.h"
+#include "circuits/circuits.h"
+#include "params/params.h"
 #include "synth/synth.h"
 
 static void usage(FILE *f)
@@ -20,7 +24,9 @@ static void usage(FILE *f)
             "       grothmpi circuit shape porep --sector-size SIZE --out DIR\n\n"
             "info   counts one partition of Filecoin's SDR PoRep circuit (constraints, public\n"
             "       inputs including ONE, auxiliary variables) without building it.\n"
-            "shape  records its A, B, C matrices and writes DIR/porep-<size>-v2.shape (can take\n"
+            "shape  records its A, B, C matrices into the parameter cache DIR as\n"
+            "       porep-<bytes>-v2.shape (e.g. porep-2048-v2.shape), the name setup, prove and\n"
+            "       campaigns look for, so they use it instead of recording it again (can take\n"
             "       tens of GiB of memory for 32GiB and 64GiB sectors).\n"
             "SIZE is 2KiB, 8MiB, 512MiB, 32GiB or 64GiB.\n");
 }
@@ -106,40 +112,31 @@ static int info_one(uint64_t bytes, const poseidon_set_t *ps, bool json, bool fi
     return 0;
 }
 
-static int do_shape(uint64_t bytes, const char *dir, const poseidon_set_t *ps)
+/* Records the shape into the parameter cache dir under the name setup,
+ * prove and campaigns look for (params/: the circuit catalogue's id). */
+static int do_shape(const char *size_arg, const char *dir)
 {
     err_t err;
-    stacked_config_t cfg;
-    if (stacked_config_init(&cfg, bytes, &err) != 0) {
+    gm_err_clear(&err);
+    circuit_t circ;
+    params_paths_t p;
+    cs_shape_t *sh = NULL;
+    if (circuit_parse(&circ, "porep", 0, size_arg, &err) || params_paths(&p, dir, circ.id, &err)) {
         fprintf(stderr, "grothmpi: circuit shape: %s\n", err.msg);
-        return 1;
+        return 2;
     }
-    cs_t *cs;
-    if (cs_create(&cs, CS_SHAPE, CS_FLAG_NONE, &err) != 0) {
-        fprintf(stderr, "grothmpi: circuit shape: %s\n", err.msg);
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "grothmpi: circuit shape: %s: cannot create: %s\n", dir, strerror(errno));
         return 1;
     }
     uint64_t t0 = gm_now_ns();
-    stacked_synthesize(cs, &cfg, ps, NULL);
-    cs_shape_t *sh = NULL;
-    int rc = cs_shape_take(cs, &sh, &err);
-    cs_destroy(cs);
-    if (rc != 0) {
+    if (params_shape_record(&sh, &p, &circ, &err)) {
         fprintf(stderr, "grothmpi: circuit shape: %s\n", err.msg);
         return 1;
     }
-    char name[32], id[64];
-    size_name(name, sizeof name, bytes);
-    snprintf(id, sizeof id, "porep-%s-v%d", name, STACKED_SHAPE_VERSION);
-    rc = cs_shape_save(sh, dir, id, &err);
     double secs = (double)(gm_now_ns() - t0) / 1e9;
-    if (rc != 0) {
-        fprintf(stderr, "grothmpi: circuit shape: %s\n", err.msg);
-        cs_shape_free(sh);
-        return 1;
-    }
-    printf("%s/%s.shape: %llu rows, %llu inputs, %llu aux, nnz A %llu B %llu C %llu, %u coefficients (%.1f s)\n", dir,
-           id, (unsigned long long)sh->n_rows, (unsigned long long)sh->n_inputs, (unsigned long long)sh->n_aux,
+    printf("%s: %llu rows, %llu inputs, %llu aux, nnz A %llu B %llu C %llu, %u coefficients (%.1f s)\n", p.shape,
+           (unsigned long long)sh->n_rows, (unsigned long long)sh->n_inputs, (unsigned long long)sh->n_aux,
            (unsigned long long)cs_shape_nnz(sh, 0), (unsigned long long)cs_shape_nnz(sh, 1),
            (unsigned long long)cs_shape_nnz(sh, 2), sh->n_coeffs, secs);
     cs_shape_free(sh);
@@ -198,15 +195,15 @@ int cmd_circuit(int argc, char **argv)
         fprintf(stderr, "grothmpi: circuit shape: needs --sector-size and --out DIR (not --all)\n");
         return 2;
     }
+    if (!strcmp(sub, "shape"))
+        return do_shape(size_arg, out);
     poseidon_set_t ps;
     if (poseidon_set_init(&ps, &err) != 0) {
         fprintf(stderr, "grothmpi: circuit: %s\n", err.msg);
         return 1;
     }
     int rc = 0;
-    if (!strcmp(sub, "shape")) {
-        rc = do_shape(bytes, out, &ps);
-    } else if (all) {
+    if (all) {
         static const uint64_t sizes[] = {2048ULL, 8ULL << 20, 512ULL << 20, 32ULL << 30, 64ULL << 30};
         if (json)
             printf("[");

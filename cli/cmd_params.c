@@ -14,7 +14,7 @@
 
 #include "base/base.h"
 #include "cli/cli.h"
-#include "groth16/groth16.h"
+#include "params/params.h"
 
 static void usage(FILE *f)
 {
@@ -59,9 +59,9 @@ int cmd_params(int argc, char **argv)
     const char *file = argv[1 + optind];
     err_t err;
     gm_err_clear(&err);
-    char digest[GROTH16_DIGEST_HEX + 1];
+    char digest[PARAMS_DIGEST_HEX + 1];
     uint64_t size = 0;
-    if (groth16_file_digest(digest, &size, file, &err)) {
+    if (params_file_digest(digest, &size, file, &err)) {
         fprintf(stderr, "grothmpi: params %s: %s\n", sub, err.msg);
         return 1;
     }
@@ -75,11 +75,11 @@ int cmd_params(int argc, char **argv)
     snprintf(bbuf, sizeof bbuf, "%s", file);
     const char *name = basename(bbuf);
     if (!manifest) {
-        snprintf(mbuf, sizeof mbuf, "%s/%s", dirname(dbuf), GROTH16_MANIFEST_NAME);
+        snprintf(mbuf, sizeof mbuf, "%s/%s", dirname(dbuf), PARAMS_MANIFEST_NAME);
         manifest = mbuf;
     }
     bool listed = false;
-    if (groth16_manifest_check(&listed, manifest, name, digest, file, &err)) {
+    if (params_manifest_check(&listed, manifest, name, digest, file, &err)) {
         fprintf(stderr, "grothmpi: params verify: %s\n", err.msg);
         return 1;
     }

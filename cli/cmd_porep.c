@@ -468,7 +468,7 @@ static int interrupt_guard(const char *cmd, const char *const *targets, unsigned
     GM_ASSERT(n <= SIG_MAX_TMP);
     long pid = (long)getpid();
     for (unsigned i = 0; i < n; i++)
-        if (porep_temp_path(sig_state.tmp[i], sizeof sig_state.tmp[i], targets[i], pid) != 0) {
+        if (gm_file_temp_name(sig_state.tmp[i], sizeof sig_state.tmp[i], targets[i], pid) != 0) {
             fprintf(stderr, "grothmpi porep %s: %s: path too long\n", cmd, targets[i]);
             return 1;
         }

@@ -21,6 +21,7 @@
 #include "base/base.h"
 #include "cli/cli.h"
 #include "groth16/groth16.h"
+#include "params/params.h"
 #include "synth/porep/porep.h"
 
 typedef struct {
@@ -193,7 +194,7 @@ static int read_proof(uint8_t **out, size_t *len, const char *path, const char *
     err_t err;
     uint8_t *buf;
     size_t n;
-    if (groth16_read_file(&buf, &n, path, &err)) {
+    if (gm_file_read(&buf, &n, path, &err)) {
         fprintf(stderr, CMD ": %s\n", err.msg);
         return 1;
     }
@@ -318,11 +319,11 @@ static vkey_t *key_get(keys_t *ks, const char *path, const char *manifest)
     snprintf(k->path, sizeof k->path, "%s", path);
     err_t err;
     if (manifest) {
-        char digest[GROTH16_DIGEST_HEX + 1];
+        char digest[PARAMS_DIGEST_HEX + 1];
         const char *slash = strrchr(path, '/');
         bool listed = false;
-        if ((k->status = groth16_file_digest(digest, NULL, path, &err)) ||
-            (k->status = groth16_manifest_check(&listed, manifest, slash ? slash + 1 : path, digest, path, &err))) {
+        if ((k->status = params_file_digest(digest, NULL, path, &err)) ||
+            (k->status = params_manifest_check(&listed, manifest, slash ? slash + 1 : path, digest, path, &err))) {
             snprintf(k->msg, sizeof k->msg, "%s", err.msg);
             return k;
         }

@@ -20,6 +20,7 @@
 #include "groth16/groth16.h"
 #include "jobs/jobs.h"
 #include "mpi/mpi.h"
+#include "params/params.h"
 #include "synth/porep/porep.h"
 #include "synth/synth.h"
 #include "topo/topo.h"
@@ -30,12 +31,15 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: grothmpi prove --params DIR --circuit NAME --out proof.bin [options]\n"
-            "       [mpirun -np N] grothmpi prove CAMPAIGN.json | --campaign FILE [--mem-budget SIZE] [--threads N]\n\n"
+            "       [mpirun -np N] grothmpi prove CAMPAIGN.json | --campaign FILE [--mem-budget SIZE] [--threads N]\n"
+            "                                 [--check-params]\n\n"
             "The campaign form proves every unit of a campaign (docs/campaign.md) on every\n"
             "rank of the MPI job, resumes from the output directory's journal, and prints\n"
             "the cluster report (also in OUTPUT/report.json and report.csv).\n"
             "  --mem-budget SIZE    per rank, e.g. 4GiB (default: the campaign's, else half\n"
             "                       the node's RAM over its ranks)\n"
+            "  --check-params       hash the parameter file and check every point and shape\n"
+            "                       index even where the cache's stamps say they are unchanged\n"
             "SIGTERM or SIGINT stops a campaign cleanly: no new units, the ones in flight are\n"
             "written and journaled, exit status 75 (rerun to resume); a second signal aborts.\n"
             "Exit status: 0 done, 1 failed, 2 usage, 75 interrupted.\n\n"
@@ -258,6 +262,7 @@ static int prove_campaign(int argc, char **argv)
     static const struct option opts[] = {{"campaign", required_argument, 0, 'C'},
                                          {"mem-budget", required_argument, 0, 'm'},
                                          {"threads", required_argument, 0, 't'},
+                                         {"check-params", no_argument, 0, 'K'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     const char *file = NULL;
@@ -277,6 +282,7 @@ static int prove_campaign(int argc, char **argv)
             }
             break;
         case 't': mo.threads = (unsigned)strtoul(optarg, NULL, 0); break;
+        case 'K': mo.check_params = true; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
@@ -329,7 +335,7 @@ static int prove_campaign(int argc, char **argv)
 static int write_proofs(const char *path, const uint8_t *b, size_t n, const char *format, err_t *err)
 {
     if (strcmp(format, "raw") == 0)
-        return groth16_write_file(path, b, n, err);
+        return gm_file_write(path, b, n, err);
     char *t = malloc(2 * n + 8);
     if (!t)
         return gm_err_set(err, GM_ENOMEM, "out of memory for the %s text of the proofs", format);
@@ -342,7 +348,7 @@ static int write_proofs(const char *path, const uint8_t *b, size_t n, const char
         porep_base64_encode(t, b, n);
     }
     strcat(t, "\n");
-    int rc = groth16_write_file(path, t, strlen(t), err);
+    int rc = gm_file_write(path, t, strlen(t), err);
     free(t);
     return rc;
 }
@@ -423,20 +429,24 @@ int cmd_prove(int argc, char **argv)
         fprintf(stderr, "grothmpi: prove: %s\n", err.msg);
         return 2;
     }
-    char pp[4096], pubpath[4200];
-    snprintf(pp, sizeof pp, "%s/%s.params", dir, circ.id);
+    params_paths_t paths;
+    if (params_paths(&paths, dir, circ.id, &err)) {
+        fprintf(stderr, "grothmpi: prove: %s\n", err.msg);
+        return 2;
+    }
+    char pp[sizeof paths.params], pubpath[sizeof paths.params + 16];
+    snprintf(pp, sizeof pp, "%s", paths.params);
     bool filecoin = false;
     if (circ.kind == CIRCUIT_POREP && access(pp, R_OK) != 0) {
         /* a directory of Filecoin's files (paramfetch's): the .params under
          * rust-fil-proofs' v28 name for this sector size */
         porep_config_t pc;
         const porep_proof_t *pr = src ? src->c1.proof : porep_proof_find(circ.size, POREP_API_1_1);
-        char fp[4096];
-        if (pr && porep_config_from_proof(&pc, pr, &err) == 0 && porep_param_find(fp, NULL, sizeof fp, dir, &pc,
-                                                                                   &err) == 0) {
-            snprintf(pp, sizeof pp, "%s", fp);
+        if (pr && porep_config_from_proof(&pc, pr, &err) == 0 &&
+            porep_param_find(pp, NULL, sizeof pp, dir, &pc, &err) == 0)
             filecoin = true;
-        }
+        else
+            snprintf(pp, sizeof pp, "%s", paths.params);
     }
     if (pub)
         snprintf(pubpath, sizeof pubpath, "%s", pub);
@@ -461,7 +471,7 @@ int cmd_prove(int argc, char **argv)
     uint64_t t0 = gm_now_ns(), t1;
     if (topo_pool_create_flat(&pool, threads, &err))
         goto fail;
-    if (cs_shape_load(&shape, dir, circ.id, &err)) {
+    if (params_shape_load(&shape, NULL, &paths, false, &err)) {
         /* Filecoin's directory has no shape file of ours: record it (not
          * written there; seconds for 2 KiB, minutes for 32 GiB) */
         if (!filecoin || circuit_shape(&shape, &circ, &err))
@@ -501,7 +511,7 @@ int cmd_prove(int argc, char **argv)
         goto fail;
     }
     /* Public inputs first: a proof file never exists without its inputs. */
-    if (groth16_write_file(pubpath, text, strlen(text), &err) ||
+    if (gm_file_write(pubpath, text, strlen(text), &err) ||
         write_proofs(out, bytes, k * GROTH16_PROOF_BYTES, format, &err))
         goto fail;
     t1 = gm_now_ns();

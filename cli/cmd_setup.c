@@ -1,12 +1,9 @@
 /* cli/cmd_setup.c — `grothmpi setup`: a test Groth16 setup for a built-in
- * circuit, cached in a directory keyed by the circuit id:
- *   DIR/<id>.params  bellperson Parameters layout
- *   DIR/<id>.vk      the verifying key
- *   DIR/<id>.shape   the recorded shape (synth's cache format)
- *   DIR/<id>.setup   a text record: circuit, counts, seed
- *   DIR/manifest.json  the digest of <id>.params (groth16_manifest_record),
- *                    checked by every campaign before it uses the file
- * A second run with the same circuit finds the cache and does nothing.
+ * circuit, cached in a directory keyed by the circuit id (params/params.h
+ * owns the files: <id>.params, .vk, .shape, .setup, the stamps and
+ * manifest.json). A second run with the same circuit finds the cache and
+ * does nothing but check the digest; a shape already in the cache (`grothmpi
+ * circuit shape`) is used rather than recorded again.
  *
  * A large setup (the 2 KiB PoRep partition: 2.69 M constraints, a 2^22
  * domain, about 1.3 GB of parameters) takes minutes: a progress line goes
@@ -30,6 +27,7 @@
 #include "synth/synth.h"
 #include "topo/topo.h"
 #include "circuits/circuits.h"
+#include "params/params.h"
 
 static void usage(FILE *f)
 {
@@ -64,12 +62,6 @@ static int parse_hex_seed(uint8_t out[GROTH16_SEED_BYTES], const char *s)
     return 0;
 }
 
-static bool exists(const char *p)
-{
-    struct stat st;
-    return stat(p, &st) == 0;
-}
-
 /* ---- the setup with a progress watcher ------------------------------------------------------ */
 
 typedef struct {
@@ -85,7 +77,7 @@ typedef struct {
 } setup_job_t;
 
 /* Task 0 runs the setup, task 1 watches the temporary parameter file
- * ("<params>.tmp.<pid>", groth16's atomic writer) and prints a line every
+ * (gm_file_temp_name of it, base/'s atomic writer) and prints a line every
  * 10 s until task 0 is done. */
 static void setup_task(void *arg, size_t task, unsigned worker)
 {
@@ -96,8 +88,9 @@ static void setup_task(void *arg, size_t task, unsigned worker)
         atomic_store(&j->done, 1);
         return;
     }
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", j->pp, (long)getpid());
+    char tmp[GM_PATH_MAX + 200];
+    if (gm_file_temp_name(tmp, sizeof tmp, j->pp, (long)getpid()) != 0)
+        tmp[0] = 0;
     for (unsigned tick = 1; !atomic_load(&j->done); tick++) {
         struct timespec ts = {0, 100 * 1000 * 1000};
         nanosleep(&ts, NULL);
@@ -116,23 +109,52 @@ static void setup_task(void *arg, size_t task, unsigned worker)
     }
 }
 
-/* groth16_setup with progress lines; returns its status. */
-static int setup_run(setup_job_t *j, const groth16_counts_t *n, err_t *err)
+/* What params_ensure calls to make the parameters: groth16_setup with
+ * progress lines (params_setup_fn). */
+typedef struct {
+    const char *id;
+    topo_pool_t *pool;
+    bool quiet, verbose;
+    uint64_t t_shape; /* when the setup proper started */
+} setup_ctx_t;
+
+static int setup_with_progress(void *arg, const cs_shape_t *shape, const uint8_t seed[GROTH16_SEED_BYTES],
+                               const char *pp, const char *vp, err_t *err)
 {
-    j->total_bytes = groth16_vk_bytes(n->ic) + 5 * 4 + (n->h + n->l + n->a + n->b_g1) * G1_UNCOMPRESSED_BYTES +
-                     n->b_g2 * G2_UNCOMPRESSED_BYTES;
-    j->t0 = gm_now_ns();
-    atomic_init(&j->done, 0);
-    gm_err_clear(&j->err);
-    topo_pool_t *watch = NULL;
-    int rc = topo_pool_create_flat(&watch, 2, err);
+    setup_ctx_t *x = arg;
+    groth16_counts_t n;
+    int rc = groth16_shape_counts(&n, shape, err);
     if (rc)
         return rc;
-    topo_pool_run(watch, 2, setup_task, j);
+    char hex[2 * GROTH16_SEED_BYTES + 1];
+    for (int i = 0; i < GROTH16_SEED_BYTES; i++)
+        snprintf(hex + 2 * i, 3, "%02x", seed[i]);
+    printf("setup: %s: %llu constraints + %llu input rows, %llu inputs, %llu aux, domain %llu\n", x->id,
+           (unsigned long long)shape->n_constraints, (unsigned long long)shape->n_inputs,
+           (unsigned long long)shape->n_inputs, (unsigned long long)shape->n_aux, (unsigned long long)(n.h + 1));
+    printf("setup: seed %s\n", hex);
+    fflush(stdout);
+    x->t_shape = gm_now_ns();
+    setup_job_t j = {.shape = shape, .seed = seed, .pp = pp, .vp = vp, .pool = x->pool, .quiet = x->quiet};
+    j.total_bytes = groth16_vk_bytes(n.ic) + 5 * 4 + (n.h + n.l + n.a + n.b_g1) * G1_UNCOMPRESSED_BYTES +
+                    n.b_g2 * G2_UNCOMPRESSED_BYTES;
+    j.t0 = gm_now_ns();
+    atomic_init(&j.done, 0);
+    gm_err_clear(&j.err);
+    topo_pool_t *watch = NULL;
+    if ((rc = topo_pool_create_flat(&watch, 2, err)))
+        return rc;
+    topo_pool_run(watch, 2, setup_task, &j);
     topo_pool_destroy(watch);
-    if (j->rc)
-        *err = j->err;
-    return j->rc;
+    if (j.rc)
+        *err = j.err;
+    return j.rc;
+}
+
+static void note_stderr(void *arg, const char *line)
+{
+    (void)arg;
+    fprintf(stderr, "%s\n", line);
 }
 
 int cmd_setup(int argc, char **argv)
@@ -183,99 +205,43 @@ int cmd_setup(int argc, char **argv)
         fprintf(stderr, "grothmpi: setup: --seed: '%s' is not 64 hex digits\n", seed_hex);
         return 2;
     }
-    if (mkdir(out, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "grothmpi: setup: %s: cannot create: %s\n", out, strerror(errno));
-        return 1;
-    }
-    /* Held until the manifest entry is written: a campaign's "setup":
-     * "auto" or another setup in the same directory waits for this one. */
-    int lock = -1;
-    int lrc = groth16_cache_lock(&lock, out, false, &err);
-    if (lrc == GM_ESTATE) {
-        fprintf(stderr, "setup: waiting for another process's setup in %s (%s)\n", out, GROTH16_CACHE_LOCK_NAME);
-        gm_err_clear(&err);
-        lrc = groth16_cache_lock(&lock, out, true, &err);
-    }
-    if (lrc) {
+    params_paths_t pp;
+    if (params_paths(&pp, out, circ.id, &err)) {
         fprintf(stderr, "grothmpi: setup: %s\n", err.msg);
-        return 1;
+        return 2;
     }
-    char pp[4096], vp[4096], sp[4096], rp[4096];
-    snprintf(pp, sizeof pp, "%s/%s.params", out, circ.id);
-    snprintf(vp, sizeof vp, "%s/%s.vk", out, circ.id);
-    snprintf(sp, sizeof sp, "%s/%s.shape", out, circ.id);
-    snprintf(rp, sizeof rp, "%s/%s.setup", out, circ.id);
-    if (!force && exists(pp) && exists(vp) && exists(sp)) {
-        printf("setup: %s: cached in %s (use --force to regenerate)\n", circ.id, out);
-        groth16_cache_unlock(lock);
-        return 0;
-    }
-    if (!seed_hex && groth16_seed_random(seed, &err)) {
-        fprintf(stderr, "grothmpi: setup: %s\n", err.msg);
-        groth16_cache_unlock(lock);
-        return 1;
-    }
-    char hex[2 * GROTH16_SEED_BYTES + 1];
-    for (int i = 0; i < GROTH16_SEED_BYTES; i++)
-        snprintf(hex + 2 * i, 3, "%02x", seed[i]);
-
     int rc = 1;
     topo_pool_t *pool = NULL;
-    cs_shape_t *shape = NULL;
     if (topo_pool_create_flat(&pool, threads, &err))
         goto fail;
+    if (!quiet && circ.kind == CIRCUIT_POREP)
+        fprintf(stderr, "setup: %s: the shape of one PoRep partition (recorded unless cached)\n", circ.id);
     uint64_t t0 = gm_now_ns();
-    if (!quiet && circ.kind == CIRCUIT_POREP) {
-        fprintf(stderr, "setup: %s: recording the shape of one PoRep partition\n", circ.id);
-        fflush(stderr);
-    }
-    if (circuit_shape(&shape, &circ, &err))
-        goto fail;
-    uint64_t t1 = gm_now_ns();
-    groth16_counts_t n;
-    if (groth16_shape_counts(&n, shape, &err))
-        goto fail;
-    printf("setup: %s: %llu constraints + %llu input rows, %llu inputs, %llu aux, domain %llu\n", circ.id,
-           (unsigned long long)shape->n_constraints, (unsigned long long)shape->n_inputs,
-           (unsigned long long)shape->n_inputs, (unsigned long long)shape->n_aux, (unsigned long long)(n.h + 1));
-    printf("setup: seed %s\n", hex);
-    fflush(stdout);
-    if (cs_shape_save(shape, out, circ.id, &err))
-        goto fail;
-    setup_job_t job = {.shape = shape, .seed = seed, .pp = pp, .vp = vp, .pool = pool, .quiet = quiet};
-    if (setup_run(&job, &n, &err))
+    setup_ctx_t sx = {.id = circ.id, .pool = pool, .quiet = quiet, .verbose = verbose};
+    params_ensure_opts_t eo = {.seed = seed_hex ? seed : NULL, .threads = threads, .setup = setup_with_progress,
+                               .setup_arg = &sx, .note = note_stderr};
+    params_ensure_t r;
+    if (params_ensure(&r, &pp, &circ, PARAMS_ENSURE_GENERATE | (force ? PARAMS_ENSURE_FORCE : 0), &eo, &err))
         goto fail;
     uint64_t t2 = gm_now_ns();
-    char rec[1024];
-    int len = snprintf(rec, sizeof rec,
-                       "circuit %s\nseed %s\nconstraints %llu\ninputs %llu\naux %llu\n"
-                       "h %llu\nl %llu\na %llu\nb_g1 %llu\nb_g2 %llu\n",
-                       circ.id, hex, (unsigned long long)shape->n_constraints, (unsigned long long)shape->n_inputs,
-                       (unsigned long long)shape->n_aux, (unsigned long long)n.h, (unsigned long long)n.l,
-                       (unsigned long long)n.a, (unsigned long long)n.b_g1, (unsigned long long)n.b_g2);
-    if (groth16_write_file(rp, rec, (size_t)len, &err))
+    if (!r.generated) {
+        printf("setup: %s: cached in %s (use --force to regenerate)\n", circ.id, out);
+        rc = 0;
         goto fail;
-    char digest[GROTH16_DIGEST_HEX + 1], mp[4200], name[200];
-    uint64_t psize = 0;
-    snprintf(mp, sizeof mp, "%s/%s", out, GROTH16_MANIFEST_NAME);
-    snprintf(name, sizeof name, "%s.params", circ.id);
-    if (groth16_file_digest(digest, &psize, pp, &err) ||
-        groth16_manifest_record(mp, name, digest, psize, circ.id, &err))
-        goto fail;
-    printf("setup: wrote %s (h %llu, l %llu, a %llu, b_g1 %llu, b_g2 %llu points) and %s\n", pp,
-           (unsigned long long)n.h, (unsigned long long)n.l, (unsigned long long)n.a, (unsigned long long)n.b_g1,
-           (unsigned long long)n.b_g2, vp);
-    printf("setup: recorded %s digest %s in %s\n", name, digest, mp);
+    }
+    const groth16_counts_t *n = &r.counts;
+    printf("setup: wrote %s (h %llu, l %llu, a %llu, b_g1 %llu, b_g2 %llu points) and %s\n", pp.params,
+           (unsigned long long)n->h, (unsigned long long)n->l, (unsigned long long)n->a,
+           (unsigned long long)n->b_g1, (unsigned long long)n->b_g2, pp.vk);
+    printf("setup: recorded %s digest %s in %s\n", pp.name, r.digest, pp.manifest);
     if (verbose)
         printf("setup: timings: shape %.3f s, parameters %.3f s, %u threads, peak rss %.1f MiB\n",
-               (double)(t1 - t0) * 1e-9, (double)(t2 - t1) * 1e-9, topo_pool_size(pool),
+               (double)(sx.t_shape - t0) * 1e-9, (double)(t2 - sx.t_shape) * 1e-9, topo_pool_size(pool),
                (double)gm_rss_peak() / 1048576.0);
     rc = 0;
 fail:
     if (rc)
         fprintf(stderr, "grothmpi: setup: %s\n", err.msg);
-    cs_shape_free(shape);
     topo_pool_destroy(pool);
-    groth16_cache_unlock(lock);
     return rc;
 }

@@ -129,7 +129,7 @@ int cmd_verify(int argc, char **argv)
     uint64_t t0 = gm_now_ns();
     if (groth16_vk_load(&vk, vkp, &err) || groth16_pvk_prepare(&pvk, &vk, &err))
         goto fail;
-    if (groth16_read_file(&pb, &plen, pfp, &err))
+    if (gm_file_read(&pb, &plen, pfp, &err))
         goto fail;
     if (plen == 0 || plen % GROTH16_PROOF_BYTES) {
         gm_err_set(&err, GM_EFORMAT, "%s: %zu bytes is not a positive multiple of %d (one proof)", pfp, plen,

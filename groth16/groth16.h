@@ -17,9 +17,8 @@
  *    by the matching *_free / *_destroy, which accept NULL.
  *  - Work is split into tasks run by the caller's topo pool (NULL: the
  *    calling thread). No function here starts threads, prints or exits.
- *  - Files are written atomically: a temporary name in the same directory,
- *    fsync, rename, fsync of the directory; on failure the temporary file is
- *    removed and the target is untouched.
+ *  - Files are written atomically through base/'s file API (gm_afile_*,
+ *    gm_file_write): on failure the target is untouched.
  *
  * File layout (bellperson `Parameters::write`, byte-exact):
  *   vk:   alpha_g1, beta_g1 (96 B each), beta_g2, gamma_g2 (192 B each),
@@ -364,95 +363,11 @@ int groth16_random_fr(fr_t *out, size_t n, unsigned bits, err_t *err) __attribut
 /* out = 64 little-endian bytes reduced mod r (bias < 2^-250). */
 void groth16_fr_from_wide(fr_t *out, const uint8_t in[64]);
 
-/* An atomic streaming writer: writes go to "<path>.tmp.<pid>"; close renames
- * over path after fflush + fsync and fsyncs the directory; abort removes the
- * temporary file. */
-typedef struct {
-    FILE *f;
-    char path[4096];
-    char tmp[4200];
-    int failed_errno;
-} groth16_writer_t;
-
-int groth16_writer_open(groth16_writer_t *w, const char *path, err_t *err) __attribute__((warn_unused_result));
-/* Buffered write; errors are remembered and reported by close. */
-void groth16_writer_put(groth16_writer_t *w, const void *p, size_t n);
-void groth16_writer_put_u32be(groth16_writer_t *w, uint32_t v);
-int groth16_writer_close(groth16_writer_t *w, err_t *err) __attribute__((warn_unused_result));
-void groth16_writer_abort(groth16_writer_t *w);
-
 /* out[i] = scalars[i] times the generator of G1 (g2: G2), as affine points
  * (g1_affine_t or g2_affine_t arrays of n), by the setup's fixed-base tables
  * (setup.c), in tasks on pool. For setups other than groth16_setup (the
  * snarkjs powers of tau, snarkjs_ptau.c). Returns 0 or GM_ENOMEM. */
 int groth16_fixed_base_gen(void *out, bool g2, const fr_t *scalars, size_t n, topo_pool_t *pool, err_t *err)
     __attribute__((warn_unused_result));
-
-/* ==== files ================================================================ */
-
-/* Writes buf[0 .. len) to path atomically (temporary name, fsync, rename,
- * directory fsync). Returns 0 or GM_EIO (err names the path and the call). */
-int groth16_write_file(const char *path, const void *buf, size_t len, err_t *err)
-    __attribute__((warn_unused_result));
-
-/* Reads a whole file into a gm_alloc'd buffer (*out, *len; an empty file
- * gives a 1-byte buffer and len 0). Returns 0, GM_EIO or GM_ENOMEM. */
-int groth16_read_file(uint8_t **out, size_t *len, const char *path, err_t *err)
-    __attribute__((warn_unused_result));
-
-/* ==== parameter digests and manifests (groth16/manifest.c) ================= */
-/*
- * The digest of a parameter file is Filecoin's: BLAKE2b-512 of the whole
- * file, lower-case hex, the first GROTH16_DIGEST_HEX characters (as in
- * rust-fil-proofs' parameters.json). A manifest is a JSON object keyed by
- * file name (no directory): {"<name>": {"digest": "<32 hex>", "size": N,
- * "circuit": "<id>"}}; a Filecoin parameters.json ({"<name>": {"cid",
- * "digest", "sector_size"}}) reads the same way (only "digest" is needed).
- * The file a cache directory keeps is GROTH16_MANIFEST_NAME.
- */
-#define GROTH16_DIGEST_HEX 32
-#define GROTH16_MANIFEST_NAME "manifest.json"
-
-/* The digest of the file at path (NUL-terminated hex into out) and, when size
- * is not NULL, its length in bytes; the file is read once, sequentially.
- * Returns 0, GM_EIO (open/read: err names the path), GM_ENOMEM or GM_ESYS
- * (libcrypto without BLAKE2b). */
-int groth16_file_digest(char out[GROTH16_DIGEST_HEX + 1], uint64_t *size, const char *path, err_t *err)
-    __attribute__((warn_unused_result));
-
-/* Checks digest (of the file named file, for messages) against manifest's
- * entry for name. *listed: true when the entry exists and matches. A missing
- * manifest or a manifest without the name is not an error (*listed false,
- * returns 0): the caller decides. Returns 0, GM_EVERIFY (listed with another
- * digest: err names file, both digests and the manifest), GM_EFORMAT (the
- * manifest is not JSON, not an object, or the entry has no 32-hex-digit
- * "digest": err names the manifest and the key) or GM_EIO. */
-int groth16_manifest_check(bool *listed, const char *manifest, const char *name, const char *digest,
-                           const char *file, err_t *err) __attribute__((warn_unused_result));
-
-/* Sets manifest's entry for name to {digest, size, circuit} (circuit may be
- * NULL: no key), creating the manifest when missing and keeping every other
- * entry; written atomically. Returns 0, GM_EFORMAT (an existing manifest
- * that does not parse: it is left alone), GM_EIO or GM_ENOMEM. */
-int groth16_manifest_record(const char *manifest, const char *name, const char *digest, uint64_t size,
-                            const char *circuit, err_t *err) __attribute__((warn_unused_result));
-
-/* The lock of a parameter cache directory: an exclusive flock(2) on
- * DIR/GROTH16_CACHE_LOCK_NAME, so that processes sharing one cache (two Slurm
- * array tasks with "setup": "auto", a `grothmpi setup` next to a campaign)
- * generate each parameter set once and never lose each other's manifest
- * entries. Hold it from "are the files there?" to the manifest record.
- * *fd receives the lock for groth16_cache_unlock. With block false, a lock
- * held by another process returns GM_ESTATE at once instead of waiting, so
- * the caller can say why it is about to wait and then call again with block
- * true. A directory where the lock file cannot be created (missing or
- * read-only: nothing can be generated or recorded there) yields *fd = -1
- * and 0. Returns 0, GM_ESTATE (held elsewhere, block false) or GM_EIO (err
- * names the lock file). */
-#define GROTH16_CACHE_LOCK_NAME ".grothmpi-lock"
-int groth16_cache_lock(int *fd, const char *dir, bool block, err_t *err) __attribute__((warn_unused_result));
-
-/* Releases a lock from groth16_cache_lock; -1 is allowed. */
-void groth16_cache_unlock(int fd);
 
 #endif /* GM_GROTH16_H */

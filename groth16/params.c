@@ -1,7 +1,6 @@
 /*
  * groth16/params.c — the file formats: verifying keys, proofs, parameter
- * files (memory-mapped, validated in parallel), atomic writes, and the
- * shape-side facts the formats are checked against (domain size, density).
+ * files (memory-mapped, validated in parallel), and the shape-side facts the formats are checked against (domain size, density).
  *
  * Parameter loading: the file is mapped read-only, the section offsets are
  * computed from the counts (each checked against the file size before it is
@@ -246,7 +245,7 @@ int groth16_vk_load(groth16_vk_t *out, const char *path, err_t *err)
     memset(out, 0, sizeof *out);
     uint8_t *buf;
     size_t len, used;
-    int rc = groth16_read_file(&buf, &len, path, err);
+    int rc = gm_file_read(&buf, &len, path, err);
     if (rc)
         return rc;
     rc = groth16_vk_from_bytes(out, buf, len, &used, path, err);
@@ -265,7 +264,7 @@ int groth16_vk_save(const groth16_vk_t *vk, const char *path, err_t *err)
     if (!buf)
         return gm_err_set(err, GM_ENOMEM, "%s: out of memory", path);
     groth16_vk_to_bytes(buf, vk);
-    int rc = groth16_write_file(path, buf, n, err);
+    int rc = gm_file_write(path, buf, n, err);
     gm_free(buf);
     return rc;
 }
@@ -299,134 +298,6 @@ int groth16_proof_from_bytes(groth16_proof_t *out, const uint8_t in[GROTH16_PROO
     if (rc)
         return gm_err_set(err, rc, "%s: C: %s", what, point_err_text(rc));
     *out = p;
-    return 0;
-}
-
-/* ---- files ---------------------------------------------------------------------------------- */
-
-int groth16_writer_open(groth16_writer_t *w, const char *path, err_t *err)
-{
-    memset(w, 0, sizeof *w);
-    if ((size_t)snprintf(w->path, sizeof w->path, "%s", path) >= sizeof w->path)
-        return gm_err_set(err, GM_EINVAL, "%s: path too long", path);
-    snprintf(w->tmp, sizeof w->tmp, "%s.tmp.%ld", path, (long)getpid());
-    w->f = fopen(w->tmp, "wb");
-    if (!w->f)
-        return gm_err_set(err, GM_EIO, "%s: cannot create: %s", w->tmp, strerror(errno));
-    setvbuf(w->f, NULL, _IOFBF, 1 << 20);
-    return 0;
-}
-
-void groth16_writer_put(groth16_writer_t *w, const void *p, size_t n)
-{
-    if (w->failed_errno || n == 0)
-        return;
-    if (fwrite(p, 1, n, w->f) != n)
-        w->failed_errno = errno ? errno : EIO;
-}
-
-void groth16_writer_put_u32be(groth16_writer_t *w, uint32_t v)
-{
-    uint8_t b[4];
-    put_u32be(b, v);
-    groth16_writer_put(w, b, 4);
-}
-
-void groth16_writer_abort(groth16_writer_t *w)
-{
-    if (w->f) {
-        fclose(w->f);
-        w->f = NULL;
-        unlink(w->tmp);
-    }
-}
-
-static void fsync_dir_of(const char *path)
-{
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (slash == dir)
-        dir[1] = 0;
-    else if (slash)
-        *slash = 0;
-    else
-        snprintf(dir, sizeof dir, ".");
-    int fd = open(dir, O_RDONLY | O_DIRECTORY);
-    if (fd >= 0) {
-        (void)fsync(fd);
-        close(fd);
-    }
-}
-
-int groth16_writer_close(groth16_writer_t *w, err_t *err)
-{
-    int e = w->failed_errno;
-    if (!e && (fflush(w->f) != 0 || fsync(fileno(w->f)) != 0))
-        e = errno;
-    if (fclose(w->f) != 0 && !e)
-        e = errno;
-    w->f = NULL;
-    if (e) {
-        /* Name the file the caller asked for (the temporary is gone). */
-        unlink(w->tmp);
-        return gm_err_set(err, GM_EIO, "%s: write failed: %s (not written; its temporary was removed)", w->path,
-                          strerror(e));
-    }
-    if (rename(w->tmp, w->path) != 0) {
-        e = errno;
-        unlink(w->tmp);
-        return gm_err_set(err, GM_EIO, "%s: cannot rename to %s: %s", w->tmp, w->path, strerror(e));
-    }
-    fsync_dir_of(w->path);
-    return 0;
-}
-
-int groth16_write_file(const char *path, const void *buf, size_t len, err_t *err)
-{
-    groth16_writer_t w;
-    int rc = groth16_writer_open(&w, path, err);
-    if (rc)
-        return rc;
-    groth16_writer_put(&w, buf, len);
-    return groth16_writer_close(&w, err);
-}
-
-int groth16_read_file(uint8_t **out, size_t *len, const char *path, err_t *err)
-{
-    *out = NULL;
-    *len = 0;
-    int fd = open(path, O_RDONLY);
-    if (fd < 0)
-        return gm_err_set(err, GM_EIO, "%s: cannot open: %s", path, strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
-        int e = errno;
-        close(fd);
-        return gm_err_set(err, GM_EIO, "%s: cannot stat: %s", path, strerror(e));
-    }
-    size_t n = (size_t)st.st_size;
-    uint8_t *buf = gm_alloc(n ? n : 1);
-    if (!buf) {
-        close(fd);
-        return gm_err_set(err, GM_ENOMEM, "%s: out of memory for %zu bytes", path, n);
-    }
-    size_t got = 0;
-    while (got < n) {
-        ssize_t r = read(fd, buf + got, n - got);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0) {
-            int e = r < 0 ? errno : EIO;
-            close(fd);
-            gm_free(buf);
-            return gm_err_set(err, GM_EIO, "%s: read failed: %s", path, r < 0 ? strerror(e) : "file shrank");
-        }
-        got += (size_t)r;
-    }
-    close(fd);
-    *out = buf;
-    *len = n;
     return 0;
 }
 
@@ -525,37 +396,17 @@ int groth16_params_load(groth16_params_t **out, const char *path, const cs_shape
 {
     *out = NULL;
     int rc = 0;
-    uint8_t *map = NULL;
-    size_t size = 0;
+    gm_map_t fm = {0};
     decode_job_t j;
     memset(&j, 0, sizeof j);
     groth16_params_t *p = gm_calloc(1, sizeof *p);
     if (!p)
         return gm_err_set(err, GM_ENOMEM, "%s: out of memory", path);
 
-    int fd = open(path, O_RDONLY);
-    if (fd < 0) {
-        rc = gm_err_set(err, GM_EIO, "%s: cannot open: %s", path, strerror(errno));
+    if ((rc = gm_file_map(&fm, path, GM_MAP_SEQUENTIAL, err)))
         goto fail;
-    }
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
-        rc = gm_err_set(err, GM_EIO, "%s: cannot stat: %s", path, strerror(errno));
-        close(fd);
-        goto fail;
-    }
-    size = (size_t)st.st_size;
-    if (size > 0) {
-        map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (map == MAP_FAILED) {
-            map = NULL;
-            rc = gm_err_set(err, GM_EIO, "%s: cannot mmap %zu bytes: %s", path, size, strerror(errno));
-            close(fd);
-            goto fail;
-        }
-        (void)madvise(map, size, MADV_SEQUENTIAL);
-    }
-    close(fd);
+    const uint8_t *map = fm.data;
+    size_t size = fm.size;
 
     size_t off;
     rc = groth16_vk_from_bytes(&p->vk, map ? map : (const uint8_t *)"", size, &off, path, err);
@@ -645,16 +496,14 @@ int groth16_params_load(groth16_params_t **out, const char *path, const cs_shape
         }
     gm_free(j.task_rc);
     gm_free(j.task_idx);
-    if (map)
-        munmap(map, size);
+    gm_file_unmap(&fm);
     *out = p;
     return 0;
 
 fail:
     gm_free(j.task_rc);
     gm_free(j.task_idx);
-    if (map)
-        munmap(map, size);
+    gm_file_unmap(&fm);
     groth16_params_free(p);
     return rc;
 }

@@ -184,9 +184,10 @@ typedef struct {
 } emitter_t;
 
 /* Appends a section: u32 BE count, then count points scalar_i * G. */
-static void emit_section(emitter_t *e, groth16_writer_t *w, bool g2, uint64_t count, scalar_fn fn, void *ctx)
+static void emit_section(emitter_t *e, gm_afile_t *w, bool g2, uint64_t count, scalar_fn fn, void *ctx)
 {
-    groth16_writer_put_u32be(w, (uint32_t)count);
+    uint8_t be[4] = {(uint8_t)(count >> 24), (uint8_t)(count >> 16), (uint8_t)(count >> 8), (uint8_t)count};
+    gm_afile_write(w, be, 4);
     size_t sz = g2 ? G2_UNCOMPRESSED_BYTES : G1_UNCOMPRESSED_BYTES;
     for (uint64_t i0 = 0; i0 < count; i0 += CHUNK) {
         uint64_t n = count - i0 < CHUNK ? count - i0 : CHUNK;
@@ -194,7 +195,7 @@ static void emit_section(emitter_t *e, groth16_writer_t *w, bool g2, uint64_t co
         mul_job_t j = {.fb1 = e->fb1, .fb2 = e->fb2, .g2 = g2, .scalars = e->chunk_scalars, .n = n,
                        .bytes = e->chunk_bytes, .scratch = e->scratch, .scratch_per_worker = e->scratch_per_worker};
         topo_pool_run(e->pool, (size_t)((n + TASK - 1) / TASK), mul_task, &j);
-        groth16_writer_put(w, e->chunk_bytes, (size_t)n * sz);
+        gm_afile_write(w, e->chunk_bytes, (size_t)n * sz);
     }
 }
 
@@ -311,7 +312,7 @@ int groth16_setup(const cs_shape_t *shape, const uint8_t seed[GROTH16_SEED_BYTES
     g2_fb_t *fb2 = NULL;
     emitter_t e = {0};
     groth16_vk_t vk = {0};
-    groth16_writer_t w = {0};
+    gm_afile_t w = {0};
     bool writing = false;
 
     lag = gm_alloc((size_t)m * sizeof(fr_t));
@@ -417,7 +418,7 @@ int groth16_setup(const cs_shape_t *shape, const uint8_t seed[GROTH16_SEED_BYTES
     }
 
     if (params_path) {
-        if ((rc = groth16_writer_open(&w, params_path, err)))
+        if ((rc = gm_afile_open(&w, params_path, 0, err)))
             goto fail;
         writing = true;
         size_t vkb = groth16_vk_bytes(vk.n_ic);
@@ -427,7 +428,7 @@ int groth16_setup(const cs_shape_t *shape, const uint8_t seed[GROTH16_SEED_BYTES
             goto fail;
         }
         groth16_vk_to_bytes(buf, &vk);
-        groth16_writer_put(&w, buf, vkb);
+        gm_afile_write(&w, buf, vkb);
         gm_free(buf);
 
         fr_t coeff;
@@ -449,7 +450,7 @@ int groth16_setup(const cs_shape_t *shape, const uint8_t seed[GROTH16_SEED_BYTES
         emit_section(&e, &w, true, cnt_b, col_scalars, &bc2);
 
         writing = false;
-        if ((rc = groth16_writer_close(&w, err)))
+        if ((rc = gm_afile_commit(&w, err)))
             goto fail;
     }
     if (vk_path && (rc = groth16_vk_save(&vk, vk_path, err)))
@@ -458,7 +459,7 @@ int groth16_setup(const cs_shape_t *shape, const uint8_t seed[GROTH16_SEED_BYTES
 
 fail:
     if (writing)
-        groth16_writer_abort(&w);
+        gm_afile_abort(&w);
     memset(&tw, 0, sizeof tw);
     gm_free(lag);
     gm_free(u);

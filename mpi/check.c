@@ -142,7 +142,7 @@ static int check_json(const jobs_campaign_t *c, const check_rec_t *all, size_t t
     if (!text)
         return gm_err_set(err, GM_ENOMEM, "check: out of memory");
     snprintf(path, pathlen, "%s/check.json", c->output);
-    int rc = groth16_write_file(path, text, strlen(text), err);
+    int rc = gm_file_write(path, text, strlen(text), err);
     free(text);
     return rc;
 }

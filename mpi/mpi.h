@@ -57,6 +57,9 @@ typedef struct {
      * only read, never written, here. See mpi_campaign_run for what a stop
      * does. */
     const volatile sig_atomic_t *interrupt;
+    /* --check-params: the parameter file is hashed, every point checked and
+     * the shape's every index checked, whatever the stamps say (params/). */
+    bool check_params;
 } mpi_opts_t;
 
 /* A cluster report (opaque; rank 0 builds it, mpi_report_load reads it back). */
@@ -108,6 +111,24 @@ typedef struct {
  * when they start. Rerunning the campaign resumes from the journal. */
 int mpi_campaign_run(const char *campaign_path, const mpi_opts_t *opts, mpi_progress_fn progress, void *arg,
                      mpi_result_t *res, err_t *err) __attribute__((warn_unused_result));
+
+/* ---- the journal of an output directory -------------------------------------------- */
+
+/* What OUTPUT/journal says, read without MPI (for `grothmpi campaign status`);
+ * the same reader the prover resumes with, except that the proof files are
+ * not hashed. */
+typedef struct {
+    bool exists;  /* false: no journal (the campaign has not started) */
+    size_t done;  /* distinct units with a "done" line that checks */
+    size_t torn;  /* lines that do not check (a torn last line after a kill) */
+} mpi_journal_status_t;
+
+/* Reads output_dir/journal into *out. A missing journal is not an error
+ * (exists false). Returns 0, GM_EIO (unreadable), GM_EFORMAT (line 1 is not
+ * a grothmpi journal header; err names the file), GM_EINVAL (path too long)
+ * or GM_ENOMEM. */
+int mpi_journal_status(mpi_journal_status_t *out, const char *output_dir, err_t *err)
+    __attribute__((warn_unused_result));
 
 /* ---- the cluster report ------------------------------------------------------------ */
 

@@ -290,7 +290,7 @@ int mpi_report_save(const mpi_report_t *r, const char *path, err_t *err)
         return gm_err_set(err, GM_ENOMEM, "%s: out of memory", path);
     }
     t2[n] = '\n';
-    int rc = groth16_write_file(path, t2, n + 1, err);
+    int rc = gm_file_write(path, t2, n + 1, err);
     free(t2);
     return rc;
 }
@@ -530,7 +530,7 @@ int mpi_report_save_csv(const mpi_report_t *r, const char *path, err_t *err)
         return gm_err_set(err, GM_ENOMEM, "%s: out of memory", path);
     csv_write(r->j, f);
     fclose(f);
-    int rc = groth16_write_file(path, buf, len, err);
+    int rc = gm_file_write(path, buf, len, err);
     free(buf);
     return rc;
 }

@@ -9,7 +9,7 @@
  *    an array of decimal strings), OUT/report.json, OUT/report.csv.
  *  - Order of a write: public inputs, then proof (each atomically: temporary
  *    "<name>.tmp.<pid>", fsync, rename, directory fsync, by
- *    groth16_write_file), then one journal line appended and fsynced. A crash
+ *    gm_file_write), then one journal line appended and fsynced. A crash
  *    at any point leaves either no journal line (the unit is proved again and
  *    its files replaced) or a line whose files are complete.
  *  - The journal is text. Line 1: "grothmpi-journal 1 circuit=<id>
@@ -85,7 +85,7 @@ static int file_sha(uint8_t out[32], const char *path, size_t want)
 {
     uint8_t *buf;
     size_t len;
-    if (groth16_read_file(&buf, &len, path, NULL))
+    if (gm_file_read(&buf, &len, path, NULL))
         return -1;
     int rc = (want && len != want) ? -1 : 0;
     if (!rc)
@@ -104,29 +104,88 @@ static int cmp_name(const void *a, const void *b)
     return strcmp(((const name_idx_t *)a)->name, ((const name_idx_t *)b)->name);
 }
 
-/* Removes "<anything>.tmp.<digits>" files left in dir by a killed writer. */
-static void remove_temps(const char *dir)
+#define JOURNAL_MAGIC "grothmpi-journal 1 "
+#define JOURNAL_LINE_MAX 400
+
+/* One journal line that checks: "done <name> <proof sha> <public sha> <rank>
+ * <check>". Returns false for anything else (a torn or edited line). */
+typedef struct {
+    char name[JOBS_ID_LEN + 16];
+    char proof_sha[65], pub_sha[65];
+    int rank;
+} journal_line_t;
+
+static bool journal_line(journal_line_t *e, const char *line, size_t ll)
 {
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    struct dirent *de;
-    while ((de = readdir(d))) {
-        const char *t = strstr(de->d_name, ".tmp.");
-        if (!t)
-            continue;
-        const char *p = t + 5;
-        bool digits = *p != 0;
-        for (; *p; p++)
-            if (*p < '0' || *p > '9')
-                digits = false;
-        if (!digits)
-            continue;
-        char path[JOBS_PATH_LEN + 300];
-        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-        unlink(path);
+    if (ll >= JOURNAL_LINE_MAX)
+        return false;
+    char tmp[JOURNAL_LINE_MAX];
+    memcpy(tmp, line, ll);
+    tmp[ll] = 0;
+    const char *sp = strrchr(tmp, ' ');
+    unsigned long long check;
+    return sp && sscanf(tmp, "done %79s %64s %64s %d %llx", e->name, e->proof_sha, e->pub_sha, &e->rank, &check) == 5 &&
+           fnv1a(tmp, (size_t)(sp - tmp)) == check && strlen(e->proof_sha) == 64 && strlen(e->pub_sha) == 64;
+}
+
+/* Calls fn for every line of buf[from .. len): e is the parsed line, or NULL
+ * when it does not check; a last line without its newline is torn and never
+ * checks. */
+typedef void (*journal_fn)(void *arg, const char *line, size_t ll, const journal_line_t *e);
+
+static void journal_scan(const uint8_t *buf, size_t len, size_t from, journal_fn fn, void *arg)
+{
+    size_t pos = from;
+    while (pos < len) {
+        size_t end = pos;
+        while (end < len && buf[end] != '\n')
+            end++;
+        journal_line_t e;
+        bool complete = end < len;
+        const char *line = (const char *)buf + pos;
+        fn(arg, line, end - pos, complete && journal_line(&e, line, end - pos) ? &e : NULL);
+        pos = complete ? end + 1 : end;
     }
-    closedir(d);
+}
+
+/* mr_out_open's pass over an existing journal. */
+typedef struct {
+    mr_out_t *o;
+    const name_idx_t *names;
+    size_t nunits;
+    bool *done;
+    size_t *ndone;
+    char *keep; /* the lines that check, header first */
+    size_t klen;
+    bool dropped;
+} resume_scan_t;
+
+static void resume_line(void *arg, const char *line, size_t ll, const journal_line_t *e)
+{
+    resume_scan_t *r = arg;
+    if (!e) {
+        r->dropped = true;
+        return;
+    }
+    memcpy(r->keep + r->klen, line, ll + 1);
+    r->klen += ll + 1;
+    name_idx_t key;
+    memcpy(key.name, e->name, sizeof key.name);
+    name_idx_t *hit = bsearch(&key, r->names, r->nunits, sizeof *r->names, cmp_name);
+    if (!hit || r->done[hit->unit])
+        return;
+    char pp[JOBS_PATH_LEN + 128], qp[JOBS_PATH_LEN + 128], h1[65], h2[65];
+    uint8_t s1[32], s2[32];
+    if ((size_t)snprintf(pp, sizeof pp, "%s/%s.proof", r->o->proofs, e->name) < sizeof pp &&
+        (size_t)snprintf(qp, sizeof qp, "%s/%s.public.json", r->o->proofs, e->name) < sizeof qp &&
+        file_sha(s1, pp, GROTH16_PROOF_BYTES) == 0 && file_sha(s2, qp, 0) == 0) {
+        hex(h1, s1, 32);
+        hex(h2, s2, 32);
+        if (!strcmp(h1, e->proof_sha) && !strcmp(h2, e->pub_sha)) {
+            r->done[hit->unit] = true;
+            (*r->ndone)++;
+        }
+    }
 }
 
 int mr_out_open(mr_out_t **out, const jobs_campaign_t *c, const uint8_t vk_sha[32], bool *done, size_t *ndone,
@@ -163,19 +222,19 @@ int mr_out_open(mr_out_t **out, const jobs_campaign_t *c, const uint8_t vk_sha[3
         rc = gm_err_set(err, GM_EIO, "%s: output directory is not writable: %s", o->proofs, strerror(errno));
         goto fail;
     }
-    remove_temps(c->output);
-    remove_temps(o->proofs);
+    if ((rc = gm_dir_sweep_temps(c->output, NULL, err)) || (rc = gm_dir_sweep_temps(o->proofs, NULL, err)))
+        goto fail;
 
     char header[256], vkhex[65];
     hex(vkhex, vk_sha, 32);
-    snprintf(header, sizeof header, "grothmpi-journal 1 circuit=%s vk=%s\n", c->circuit.id, vkhex);
+    snprintf(header, sizeof header, JOURNAL_MAGIC "circuit=%s vk=%s\n", c->circuit.id, vkhex);
 
     size_t jlen = 0;
     if (access(o->journal, F_OK) != 0) {
-        if ((rc = groth16_write_file(o->journal, header, strlen(header), err)))
+        if ((rc = gm_file_write(o->journal, header, strlen(header), err)))
             goto fail;
     } else {
-        if ((rc = groth16_read_file(&jbuf, &jlen, o->journal, err)))
+        if ((rc = gm_file_read(&jbuf, &jlen, o->journal, err)))
             goto fail;
         size_t hl = strlen(header);
         if (jlen < hl || memcmp(jbuf, header, hl) != 0) {
@@ -201,54 +260,10 @@ int mr_out_open(mr_out_t **out, const jobs_campaign_t *c, const uint8_t vk_sha[3
             goto fail;
         }
         memcpy(keep, header, hl);
-        size_t klen = hl, pos = hl;
-        bool dropped = false;
-        while (pos < jlen) {
-            size_t end = pos;
-            while (end < jlen && jbuf[end] != '\n')
-                end++;
-            const char *line = (const char *)jbuf + pos;
-            size_t ll = end - pos;
-            bool complete = end < jlen;
-            bool ok = false;
-            char name[JOBS_ID_LEN + 16], psha[65], qsha[65];
-            int rk;
-            unsigned long long check;
-            if (complete && ll < 400) {
-                char tmp[400];
-                memcpy(tmp, line, ll);
-                tmp[ll] = 0;
-                const char *sp = strrchr(tmp, ' ');
-                if (sp && sscanf(tmp, "done %79s %64s %64s %d %llx", name, psha, qsha, &rk, &check) == 5 &&
-                    fnv1a(tmp, (size_t)(sp - tmp)) == check && strlen(psha) == 64 && strlen(qsha) == 64)
-                    ok = true;
-            }
-            if (ok) {
-                memcpy(keep + klen, line, ll + 1);
-                klen += ll + 1;
-                name_idx_t key;
-                snprintf(key.name, sizeof key.name, "%s", name);
-                name_idx_t *hit = bsearch(&key, names, nunits, sizeof *names, cmp_name);
-                if (hit && !done[hit->unit]) {
-                    char pp[JOBS_PATH_LEN + 128], qp[JOBS_PATH_LEN + 128], h1[65], h2[65];
-                    uint8_t s1[32], s2[32];
-                    snprintf(pp, sizeof pp, "%s/%s.proof", o->proofs, name);
-                    snprintf(qp, sizeof qp, "%s/%s.public.json", o->proofs, name);
-                    if (file_sha(s1, pp, GROTH16_PROOF_BYTES) == 0 && file_sha(s2, qp, 0) == 0) {
-                        hex(h1, s1, 32);
-                        hex(h2, s2, 32);
-                        if (!strcmp(h1, psha) && !strcmp(h2, qsha)) {
-                            done[hit->unit] = true;
-                            (*ndone)++;
-                        }
-                    }
-                }
-            } else {
-                dropped = true;
-            }
-            pos = complete ? end + 1 : end;
-        }
-        if (dropped && (rc = groth16_write_file(o->journal, keep, klen, err)))
+        resume_scan_t r = {.o = o, .names = names, .nunits = nunits, .done = done, .ndone = ndone, .keep = keep,
+                           .klen = hl};
+        journal_scan(jbuf, jlen, hl, resume_line, &r);
+        if (r.dropped && (rc = gm_file_write(o->journal, keep, r.klen, err)))
             goto fail;
     }
     o->fd = open(o->journal, O_WRONLY | O_APPEND | O_CLOEXEC);
@@ -278,8 +293,8 @@ int mr_out_write(mr_out_t *o, size_t u, const uint8_t proof[GROTH16_PROOF_BYTES]
     snprintf(qp, sizeof qp, "%s/%s.public.json", o->proofs, name);
     int rc;
     size_t ql = strlen(pub_json);
-    if ((rc = groth16_write_file(qp, pub_json, ql, err)) ||
-        (rc = groth16_write_file(pp, proof, GROTH16_PROOF_BYTES, err)))
+    if ((rc = gm_file_write(qp, pub_json, ql, err)) ||
+        (rc = gm_file_write(pp, proof, GROTH16_PROOF_BYTES, err)))
         return rc;
     uint8_t s1[32], s2[32];
     SHA256(proof, GROTH16_PROOF_BYTES, s1);
@@ -307,3 +322,72 @@ void mr_out_close(mr_out_t *o)
 }
 
 const char *mr_out_journal_path(const mr_out_t *o) { return o->journal; }
+
+/* mpi_journal_status's pass: the names of the lines that check. */
+typedef struct {
+    char (*names)[JOBS_ID_LEN + 16];
+    size_t n, cap;
+    size_t torn;
+    bool nomem;
+} status_scan_t;
+
+static void status_line(void *arg, const char *line, size_t ll, const journal_line_t *e)
+{
+    (void)line, (void)ll;
+    status_scan_t *t = arg;
+    if (!e) {
+        t->torn++;
+        return;
+    }
+    if (t->n == t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 256;
+        void *p = realloc(t->names, cap * sizeof *t->names);
+        if (!p) {
+            t->nomem = true;
+            return;
+        }
+        t->names = p;
+        t->cap = cap;
+    }
+    memcpy(t->names[t->n++], e->name, sizeof e->name);
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(a, b); }
+
+int mpi_journal_status(mpi_journal_status_t *out, const char *output_dir, err_t *err)
+{
+    memset(out, 0, sizeof *out);
+    char path[JOBS_PATH_LEN + 16];
+    if ((size_t)snprintf(path, sizeof path, "%s/journal", output_dir) >= sizeof path)
+        return gm_err_set(err, GM_EINVAL, "%s: output directory name too long", output_dir);
+    if (access(path, F_OK) != 0 && errno == ENOENT)
+        return 0;
+    uint8_t *buf;
+    size_t len;
+    int rc = gm_file_read(&buf, &len, path, err);
+    if (rc)
+        return rc;
+    size_t hl = 0;
+    while (hl < len && buf[hl] != '\n')
+        hl++;
+    if (hl == len || len < strlen(JOURNAL_MAGIC) || memcmp(buf, JOURNAL_MAGIC, strlen(JOURNAL_MAGIC)) != 0) {
+        gm_free(buf);
+        return gm_err_set(err, GM_EFORMAT, "%s: line 1: not a grothmpi journal header ('" JOURNAL_MAGIC "...')",
+                          path);
+    }
+    out->exists = true;
+    status_scan_t t = {0};
+    journal_scan(buf, len, hl + 1, status_line, &t);
+    gm_free(buf);
+    if (t.nomem) {
+        free(t.names);
+        return gm_err_set(err, GM_ENOMEM, "%s: out of memory", path);
+    }
+    /* A unit proved again (its files were missing on resume) has two lines. */
+    qsort(t.names, t.n, sizeof *t.names, cmp_str);
+    for (size_t i = 0; i < t.n; i++)
+        out->done += i == 0 || strcmp(t.names[i], t.names[i - 1]) != 0;
+    out->torn = t.torn;
+    free(t.names);
+    return 0;
+}

@@ -2,36 +2,43 @@
  * mpi/run.c — mpi_campaign_run: one campaign on every rank of the job.
  *
  * DESIGN
- *  - Phases, in this order, every rank taking part in each:
- *     1. MPI_Init_thread(SERIALIZED) unless MPI is already up; a private
- *        duplicate of MPI_COMM_WORLD; the ranks on this node (shared-memory
- *        split) to share the node's cores and RAM among them.
- *     2. Rank 0 alone: reads and validates the campaign (jobs/), generates
- *        missing test parameters ("setup": "auto"), checks the parameter
- *        file's digest against the cache's manifest.json, opens the output
- *        directory and its journal (resume.c: which units are finished).
- *        Then ONE broadcast: a status and either the normalized campaign
- *        text or nothing. A bad campaign thus fails on rank 0 before any
- *        other rank does work, and no rank waits for anything after it.
- *     3. Every rank: parses the text, loads the topology, its prover pool,
- *        the shape and the parameters (every point checked unless
- *        trust_params), creates the prover and the unit source, sizes the
- *        pipeline from the memory budget. Then ONE gather of every rank's
- *        status and message to rank 0 and one broadcast of the verdict, so
- *        an unreadable parameter file on any node stops every rank, and
- *        rank 0 names the rank, host and file.
- *     4. The roles (pipeline.c, dispatch.c) until every unit is written or
- *        an error stopped the hand-out and every rank has drained.
- *     5. Rank 0 builds the report from every rank's DONE metrics and writes
- *        report.json and report.csv; one broadcast of the final status.
+ *  - This file is the MPI driver only: the parameter cache (generation,
+ *    digests, manifest, stamps, shapes) is params/'s, the output directory
+ *    and journal resume.c's, the roles pipeline.c's and dispatch.c's.
+ *  - Phases, in this order, every rank taking part in each, one function
+ *    each (phase_*):
+ *     1. phase_mpi_init: MPI_Init_thread(SERIALIZED) unless MPI is already
+ *        up; a private duplicate of MPI_COMM_WORLD; the ranks on this node
+ *        (shared-memory split) to share the node's cores and RAM among them.
+ *     2. phase_validate: rank 0 alone (root_prepare) reads and validates the
+ *        campaign (jobs/), ensures the parameters (params_ensure: generates
+ *        missing test parameters with "setup": "auto", checks the digest
+ *        against the cache's manifest.json), opens the output directory and
+ *        its journal (resume.c: which units are finished). Then ONE
+ *        broadcast: a status and either the normalized campaign text or
+ *        nothing. A bad campaign thus fails on rank 0 before any other rank
+ *        does work, and no rank waits for anything after it.
+ *     3. phase_setup: every rank parses the text, loads the topology, its
+ *        prover pool, the shape and the parameters (every point checked
+ *        unless trust_params or the check stamp), creates the prover and the
+ *        unit source, sizes the pipeline from the memory budget. Then ONE
+ *        gather of every rank's status and message to rank 0 and one
+ *        broadcast of the verdict, so an unreadable parameter file on any
+ *        node stops every rank, and rank 0 names the rank, host and file.
+ *     4. phase_dispatch: the roles (pipeline.c, dispatch.c) until every unit
+ *        is written or an error stopped the hand-out and every rank has
+ *        drained.
+ *     5. phase_report: rank 0 builds the report from every rank's DONE
+ *        metrics and writes report.json and report.csv; one broadcast of the
+ *        final status.
  *  - MPI calls: the main thread in phases 1-3 and 5, the comm role in phase
  *    4; topo_pool_run's start and end order them, so at most one thread is
  *    ever inside MPI (MPI_THREAD_SERIALIZED).
  *  - A stop request (mpi_opts_t.interrupt, SIGTERM/SIGINT): dispatch.c
  *    drains every rank and the run ends with GM_ECANCELED after the units
  *    in flight are written; phase 5 runs as usual (report, final status).
- *  - A killed rank: mpirun aborts the whole job (platform.md §2.1); what
- *    rank 0 had written and journaled stays, and the next run resumes.
+ *  - A killed rank: mpirun aborts the whole job; what rank 0 had written
+ *    and journaled stays, and the next run resumes.
  */
 #include <mpi.h>
 #include <errno.h>
@@ -45,13 +52,14 @@
 
 #include "mpi/mpi_internal.h"
 #include "circuits/circuits.h"
+#include "params/params.h"
 
 typedef struct {
     int32_t code;
     char msg[GM_ERR_MSG_LEN];
 } wire_status_t;
 
-/* ---- the check stamp: parameters checked once per node, and once per file ----
+/* ---- the parameters: checked once per node, and once per file ----
  *
  * The full load (every point's subgroup check) is the slow part of set-up: about
  * 30 s per rank for the 2 KiB PoRep parameters. Two savings, neither of which
@@ -62,66 +70,29 @@ typedef struct {
  *    subgroup checks, after checking it is still the same file (device, inode,
  *    size, mtime as the first rank saw it);
  *  - per file: after a set-up in which every point was checked, rank 0 writes
- *    "<id>.params.checked" with the file's digest and size; a later run whose
- *    digest (computed again, every run) and size match loads without subgroup
- *    checks on every node. The digest, not the time stamp, is the key: a
- *    changed file has another digest, and the stamp no longer applies.
+ *    "<id>.params.checked" with the file's digest and size (params/); a later
+ *    run whose digest and size match loads without subgroup checks on every
+ *    node. The digest, not the time stamp, is the key: a changed file has
+ *    another digest, and the stamp no longer applies.
+ * The digest itself comes from params/'s stamp when the file is unchanged
+ * (size, mtime, inode), and is computed in full with --check-params, which
+ * also ignores the .checked stamp and the shape's stamp.
  * trust_params: none of this; every rank loads without subgroup checks. */
-
-#define STAMP_MAGIC "grothmpi-params-checked 1"
 
 /* A file's identity (and, sent by a node's first rank, its load status). */
 typedef struct {
     int32_t rc;
-    uint64_t dev, ino, size;
-    int64_t mtime_ns;
+    params_ident_t id;
 } wire_ident_t;
 
 /* What rank 0 tells every rank about the parameter file (phase 2). */
 typedef struct {
-    char digest[GROTH16_DIGEST_HEX + 1]; /* rank 0's copy, this run */
-    uint8_t stamped;                     /* a file with this digest passed every check before */
-    uint8_t trust;                       /* the campaign's trust_params (known even where parsing failed) */
-    wire_ident_t ident;                  /* rank 0's copy as it was hashed */
+    char digest[PARAMS_DIGEST_HEX + 1]; /* rank 0's copy, this run */
+    uint8_t stamped;                    /* a file with this digest passed every check before */
+    uint8_t trust;                      /* the campaign's trust_params (known even where parsing failed) */
+    uint8_t full;                       /* --check-params: no stamps anywhere */
+    params_ident_t ident;               /* rank 0's copy as it was hashed */
 } wire_params_t;
-
-static void stamp_path(char *out, size_t n, const jobs_campaign_t *c)
-{
-    snprintf(out, n, "%s/%s.params.checked", c->params_dir, c->circuit.id);
-}
-
-/* True when the stamp names this digest and size (any problem reading it: false). */
-static bool stamp_matches(const jobs_campaign_t *c, const char *digest, uint64_t size)
-{
-    char sp[JOBS_PATH_LEN + 96], want[200];
-    stamp_path(sp, sizeof sp, c);
-    snprintf(want, sizeof want, "%s digest=%s size=%llu level=subgroup\n", STAMP_MAGIC, digest,
-             (unsigned long long)size);
-    uint8_t *buf;
-    size_t len;
-    if (groth16_read_file(&buf, &len, sp, NULL))
-        return false;
-    bool ok = len == strlen(want) && memcmp(buf, want, len) == 0;
-    gm_free(buf);
-    return ok;
-}
-
-static int file_ident(wire_ident_t *id, const char *path, err_t *err)
-{
-    struct stat st;
-    if (stat(path, &st) != 0)
-        return gm_err_set(err, GM_EIO, "%s: cannot stat: %s", path, strerror(errno));
-    id->dev = (uint64_t)st.st_dev;
-    id->ino = (uint64_t)st.st_ino;
-    id->size = (uint64_t)st.st_size;
-    id->mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
-    return 0;
-}
-
-static bool ident_eq(const wire_ident_t *a, const wire_ident_t *b)
-{
-    return a->dev == b->dev && a->ino == b->ino && a->size == b->size && a->mtime_ns == b->mtime_ns;
-}
 
 static void note(mpi_progress_fn fn, void *arg, const char *text)
 {
@@ -134,146 +105,44 @@ static void note(mpi_progress_fn fn, void *arg, const char *text)
     fn(arg, &p);
 }
 
-/* Generates the test parameters of c when any cache file is missing, and
- * records the shape again when its file is in an older format. */
-static int ensure_params(const jobs_campaign_t *c, unsigned threads, mpi_progress_fn fn, void *arg, err_t *err)
+/* params_note_fn over the progress callback. */
+typedef struct {
+    mpi_progress_fn fn;
+    void *arg;
+} note_ctx_t;
+
+static void note_line(void *arg, const char *line)
 {
-    char pp[JOBS_PATH_LEN + 80], vp[JOBS_PATH_LEN + 80], sp[JOBS_PATH_LEN + 80], rp[JOBS_PATH_LEN + 80];
-    snprintf(pp, sizeof pp, "%s/%s.params", c->params_dir, c->circuit.id);
-    snprintf(vp, sizeof vp, "%s/%s.vk", c->params_dir, c->circuit.id);
-    snprintf(sp, sizeof sp, "%s/%s.shape", c->params_dir, c->circuit.id);
-    snprintf(rp, sizeof rp, "%s/%s.setup", c->params_dir, c->circuit.id);
-    bool have_keys = access(pp, F_OK) == 0 && access(vp, F_OK) == 0;
-    if (have_keys && cs_shape_cached(c->params_dir, c->circuit.id))
-        return 0;
-    if (have_keys && access(sp, F_OK) == 0) {
-        /* A shape in an older file format: the parameters are still the
-         * circuit's, only the shape is recorded again (it is deterministic). */
-        char line[JOBS_PATH_LEN + 200];
-        snprintf(line, sizeof line, "setup: %s is in an older format; recording it again", sp);
-        note(fn, arg, line);
-        cs_shape_t *shape = NULL;
-        int rc = circuit_shape(&shape, &c->circuit, err);
-        if (!rc)
-            rc = cs_shape_save(shape, c->params_dir, c->circuit.id, err);
-        cs_shape_free(shape);
-        return rc;
-    }
-    if (!c->setup_auto)
-        return gm_err_set(err, GM_EINVAL, "%s: params: '%s' is incomplete (need %s.params, .vk, .shape)",
-                          c->file[0] ? c->file : "campaign", c->params_dir, c->circuit.id);
-    char line[JOBS_PATH_LEN + 200];
-    snprintf(line, sizeof line, "setup: generating test parameters for %s in %s (once; cached)", c->circuit.id,
-             c->params_dir);
-    note(fn, arg, line);
-    uint8_t seed[GROTH16_SEED_BYTES];
-    int rc;
-    if (c->has_setup_seed)
-        memcpy(seed, c->setup_seed, sizeof seed);
-    else if ((rc = groth16_seed_random(seed, err)))
-        return rc;
-    topo_pool_t *pool = NULL;
-    cs_shape_t *shape = NULL;
-    if ((rc = topo_pool_create_flat(&pool, threads, err)) || (rc = circuit_shape(&shape, &c->circuit, err)) ||
-        (rc = cs_shape_save(shape, c->params_dir, c->circuit.id, err)) ||
-        (rc = groth16_setup(shape, seed, pp, vp, pool, err)))
-        goto out;
-    char rec[400], hex[2 * GROTH16_SEED_BYTES + 1];
-    for (int i = 0; i < GROTH16_SEED_BYTES; i++)
-        snprintf(hex + 2 * i, 3, "%02x", seed[i]);
-    int len = snprintf(rec, sizeof rec, "circuit %s\nseed %s\nconstraints %llu\ninputs %llu\naux %llu\n", c->circuit.id,
-                       hex, (unsigned long long)shape->n_constraints, (unsigned long long)shape->n_inputs,
-                       (unsigned long long)shape->n_aux);
-    rc = groth16_write_file(rp, rec, (size_t)len, err);
-    /* The manifest entry is written with the file, so the check before
-     * every later use compares against what was generated here. */
-    char digest[GROTH16_DIGEST_HEX + 1], mp[JOBS_PATH_LEN + 80], name[80];
-    uint64_t psize = 0;
-    snprintf(mp, sizeof mp, "%s/%s", c->params_dir, GROTH16_MANIFEST_NAME);
-    snprintf(name, sizeof name, "%s.params", c->circuit.id);
-    if (!rc && !(rc = groth16_file_digest(digest, &psize, pp, err)))
-        rc = groth16_manifest_record(mp, name, digest, psize, c->circuit.id, err);
-out:
-    cs_shape_free(shape);
-    topo_pool_destroy(pool);
-    return rc;
+    note_ctx_t *n = arg;
+    note(n->fn, n->arg, line);
 }
 
-/* Rank 0, before any rank loads the parameters: the parameter file's digest
- * against the cache's manifest. Listed with another digest: the campaign is
- * refused (a changed file never passes once listed). Not listed (a cache
- * from before manifests, or parameters made elsewhere): recorded now, said
- * once on the progress line, so later runs are checked (trust on first use;
- * when the manifest cannot be written, a read-only cache, the run goes on
- * and says the file went unchecked). */
-static int params_manifest(char digest[GROTH16_DIGEST_HEX + 1], wire_ident_t *ident, const jobs_campaign_t *c,
-                           mpi_progress_fn fn, void *arg, err_t *err)
+/* Rank 0's parameter step (params_ensure, under the cache's lock): generate
+ * what is missing ("setup": "auto"), then check the digest against the
+ * manifest. Another process setting up the same cache (a second Slurm
+ * array task) is waited for, and then finds the files it made instead of
+ * replacing them. */
+static int cache_params(wire_params_t *wp, const params_paths_t *pp, const jobs_campaign_t *c, unsigned threads,
+                        bool full, mpi_progress_fn fn, void *arg, err_t *err)
 {
-    char pp[JOBS_PATH_LEN + 80], mp[JOBS_PATH_LEN + 80], name[80];
-    snprintf(pp, sizeof pp, "%s/%s.params", c->params_dir, c->circuit.id);
-    snprintf(mp, sizeof mp, "%s/%s", c->params_dir, GROTH16_MANIFEST_NAME);
-    snprintf(name, sizeof name, "%s.params", c->circuit.id);
-    uint64_t size = 0;
-    bool listed = false;
-    wire_ident_t after = {0};
-    int rc = file_ident(ident, pp, err);
-    if (!rc)
-        rc = groth16_file_digest(digest, &size, pp, err);
-    if (!rc && !(rc = file_ident(&after, pp, err)) && (!ident_eq(ident, &after) || size != ident->size))
-        rc = gm_err_set(err, GM_EVERIFY, "%s: changed while its digest was computed", pp);
-    if (!rc)
-        rc = groth16_manifest_check(&listed, mp, name, digest, pp, err);
-    if (rc || listed)
+    note_ctx_t nc = {fn, arg};
+    params_ensure_opts_t o = {.seed = c->has_setup_seed ? c->setup_seed : NULL, .threads = threads,
+                              .note = note_line, .note_arg = &nc, .campaign = c->file[0] ? c->file : "campaign"};
+    params_ensure_t r;
+    unsigned flags = (c->setup_auto ? PARAMS_ENSURE_GENERATE : 0) | (full ? PARAMS_ENSURE_FULL : 0);
+    int rc = params_ensure(&r, pp, &c->circuit, flags, &o, err);
+    if (rc)
         return rc;
-    char line[2 * JOBS_PATH_LEN + GM_ERR_MSG_LEN + 400];
-    err_t e2;
-    gm_err_clear(&e2);
-    if (groth16_manifest_record(mp, name, digest, size, c->circuit.id, &e2))
-        snprintf(line, sizeof line, "params: %s is not in %s, which cannot be written (%s): used without a digest check",
-                 pp, mp, e2.msg);
-    else
-        snprintf(line, sizeof line,
-                 "params: %s was not in %s: recorded its digest %s (first use; from now on a changed file is refused)",
-                 pp, mp, digest);
-    note(fn, arg, line);
+    memcpy(wp->digest, r.digest, sizeof wp->digest);
+    wp->ident = r.ident;
     return 0;
 }
 
-/* Rank 0's parameter step under the cache's lock (groth16_cache_lock):
- * generate what is missing, then check the digest against the manifest.
- * Another process setting up the same cache (a second Slurm array task) is
- * waited for, and then finds the files it made instead of replacing them. */
-static int cache_params(char digest[GROTH16_DIGEST_HEX + 1], wire_ident_t *ident, const jobs_campaign_t *c,
-                        unsigned threads, mpi_progress_fn fn, void *arg, err_t *err)
+static int vk_digest(uint8_t out[32], const params_paths_t *pp, err_t *err)
 {
-    if (c->setup_auto && mkdir(c->params_dir, 0777) != 0 && errno != EEXIST)
-        return gm_err_set(err, GM_EIO, "%s: params: '%s': cannot create: %s", c->file, c->params_dir,
-                          strerror(errno));
-    int lock = -1;
-    int rc = groth16_cache_lock(&lock, c->params_dir, false, err);
-    if (rc == GM_ESTATE) {
-        char line[JOBS_PATH_LEN + 200];
-        snprintf(line, sizeof line, "params: waiting for another process's setup in %s (%s)", c->params_dir,
-                 GROTH16_CACHE_LOCK_NAME);
-        note(fn, arg, line);
-        gm_err_clear(err);
-        rc = groth16_cache_lock(&lock, c->params_dir, true, err);
-    }
-    if (!rc)
-        rc = ensure_params(c, threads, fn, arg, err);
-    if (!rc)
-        rc = params_manifest(digest, ident, c, fn, arg, err);
-    groth16_cache_unlock(lock);
-    return rc;
-}
-
-static int vk_digest(uint8_t out[32], const jobs_campaign_t *c, err_t *err)
-{
-    char vp[JOBS_PATH_LEN + 80];
-    snprintf(vp, sizeof vp, "%s/%s.vk", c->params_dir, c->circuit.id);
     uint8_t *buf;
     size_t len;
-    int rc = groth16_read_file(&buf, &len, vp, err);
+    int rc = gm_file_read(&buf, &len, pp->vk, err);
     if (rc)
         return rc;
     SHA256(buf, len, out);
@@ -290,6 +159,7 @@ static uint64_t node_ram(void)
 /* Everything a rank holds for phases 3-4. */
 typedef struct {
     jobs_campaign_t c;
+    params_paths_t paths; /* the campaign's circuit in its parameter cache */
     topo_t *topo;
     topo_pool_t *pool;
     topo_pool_t *roles; /* mr_roles_count(nprep) workers: comm, witness, finish, prepare x nprep */
@@ -367,9 +237,7 @@ static void bcast_idle(void *buf, int count, MPI_Datatype type, MPI_Comm comm)
 static int load_params_node(rank_ctx_t *x, const wire_params_t *wp, MPI_Comm node, int rank, int prior, bool *full,
                             err_t *err)
 {
-    const jobs_campaign_t *c = &x->c;
-    char pp[JOBS_PATH_LEN + 80];
-    snprintf(pp, sizeof pp, "%s/%s.params", c->params_dir, c->circuit.id);
+    const char *pp = x->paths.params;
     *full = false;
     if (wp->trust)
         return prior ? prior : groth16_params_load(&x->params, pp, x->shape, GROTH16_LOAD_TRUST, x->pool, err);
@@ -379,13 +247,13 @@ static int load_params_node(rank_ctx_t *x, const wire_params_t *wp, MPI_Comm nod
     memset(&id, 0, sizeof id);
     int rc = prior;
     if (node_rank == 0 && !prior) {
-        char d[GROTH16_DIGEST_HEX + 1];
-        wire_ident_t after = {0};
-        rc = file_ident(&id, pp, err);
-        if (!rc && rank == 0 && !ident_eq(&id, &wp->ident))
+        char d[PARAMS_DIGEST_HEX + 1];
+        params_ident_t after = {0};
+        rc = params_ident(&id.id, pp, err);
+        if (!rc && rank == 0 && !params_ident_eq(&id.id, &wp->ident))
             rc = gm_err_set(err, GM_EVERIFY, "%s: changed since its digest was checked", pp);
         /* Rank 0 hashed its copy moments ago (phase 2); other nodes hash theirs. */
-        if (!rc && rank != 0 && !(rc = groth16_file_digest(d, NULL, pp, err)) && strcmp(d, wp->digest) != 0)
+        if (!rc && rank != 0 && !(rc = params_file_digest(d, NULL, pp, err)) && strcmp(d, wp->digest) != 0)
             rc = gm_err_set(err, GM_EVERIFY, "%s: BLAKE2b digest %s on this node, rank 0's copy has %s", pp, d,
                             wp->digest);
         if (!rc) {
@@ -394,7 +262,7 @@ static int load_params_node(rank_ctx_t *x, const wire_params_t *wp, MPI_Comm nod
                    wp->stamped ? "digest matches the check stamp: no subgroup checks" : "every point checked");
             rc = groth16_params_load(&x->params, pp, x->shape, wp->stamped ? GROTH16_LOAD_TRUST : 0, x->pool, err);
         }
-        if (!rc && !(rc = file_ident(&after, pp, err)) && !ident_eq(&id, &after))
+        if (!rc && !(rc = params_ident(&after, pp, err)) && !params_ident_eq(&id.id, &after))
             rc = gm_err_set(err, GM_EVERIFY, "%s: changed while it was being loaded", pp);
     }
     id.rc = rc;
@@ -403,15 +271,15 @@ static int load_params_node(rank_ctx_t *x, const wire_params_t *wp, MPI_Comm nod
         return rc;
     if (id.rc)
         return gm_err_set(err, GM_EINVAL, "%s: refused by this node's first rank (see its message)", pp);
-    wire_ident_t mine = {0}, after = {0};
-    if ((rc = file_ident(&mine, pp, err)))
+    params_ident_t mine = {0}, after = {0};
+    if ((rc = params_ident(&mine, pp, err)))
         return rc;
-    if (!ident_eq(&mine, &id))
+    if (!params_ident_eq(&mine, &id.id))
         return gm_err_set(err, GM_EVERIFY, "%s: not the file this node's first rank checked (changed since?)", pp);
     gm_log(GM_LOG_DEBUG, "rank %d: %s: checked by this node's first rank: no subgroup checks", rank, pp);
     if ((rc = groth16_params_load(&x->params, pp, x->shape, GROTH16_LOAD_TRUST, x->pool, err)))
         return rc;
-    if ((rc = file_ident(&after, pp, err)) == 0 && !ident_eq(&mine, &after))
+    if ((rc = params_ident(&after, pp, err)) == 0 && !params_ident_eq(&mine, &after))
         rc = gm_err_set(err, GM_EVERIFY, "%s: changed while it was being loaded", pp);
     return rc;
 }
@@ -500,7 +368,9 @@ static int rank_setup(rank_ctx_t *x, const mpi_opts_t *o, const char *file, int 
     if (!rc)
         rc = prep_setup(x, file, rank, err);
     if (!rc)
-        rc = cs_shape_load(&x->shape, c->params_dir, c->circuit.id, err);
+        rc = params_paths(&x->paths, c->params_dir, c->circuit.id, err);
+    if (!rc)
+        rc = params_shape_load(&x->shape, NULL, &x->paths, wp->full, err);
     /* Every rank of the node takes part in the node's load, even after a
      * failure above (the node's ranks meet in one broadcast there). */
     rc = load_params_node(x, wp, node, rank, rc, full, err);
@@ -567,208 +437,259 @@ static int rank_setup(rank_ctx_t *x, const mpi_opts_t *o, const char *file, int 
     return 0;
 }
 
-int mpi_campaign_run(const char *campaign_path, const mpi_opts_t *opts, mpi_progress_fn progress, void *arg,
-                     mpi_result_t *res, err_t *err)
+/* ---- the phases of mpi_campaign_run ---------------------------------------------------- */
+
+/* The job as this rank sees it (phase 1). */
+typedef struct {
+    MPI_Comm comm, node;
+    int rank, size, node_size;
+    bool we_init;
+    char host[64];
+} job_t;
+
+/* What rank 0 alone holds: the output directory and the units' states. */
+typedef struct {
+    mr_out_t *out;
+    bool *done, *written;
+    size_t *pending;
+    mr_metrics_t *all;
+    size_t ndone, total;
+} root_t;
+
+static void root_free(root_t *r)
 {
-    memset(res, 0, sizeof *res);
-    int inited = 0, we_init = 0, provided = 0;
+    mr_out_close(r->out);
+    free(r->done);
+    free(r->written);
+    free(r->pending);
+    free(r->all);
+}
+
+/* Phase 1: MPI up (unless it already is), a private communicator and this
+ * node's. Returns 0 or GM_EMPI (MPI is left as it was found). */
+static int phase_mpi_init(job_t *j, err_t *err)
+{
+    memset(j, 0, sizeof *j);
+    int inited = 0, provided = 0;
     MPI_Initialized(&inited);
     if (!inited) {
         if (MPI_Init_thread(NULL, NULL, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS)
             return gm_err_set(err, GM_EMPI, "MPI_Init_thread failed");
-        we_init = 1;
+        j->we_init = true;
     } else {
         MPI_Query_thread(&provided);
     }
     if (provided < MPI_THREAD_SERIALIZED) {
-        if (we_init)
+        if (j->we_init)
             MPI_Finalize();
         return gm_err_set(err, GM_EMPI, "this MPI library gives thread level %d, grothmpi needs MPI_THREAD_SERIALIZED",
                           provided);
     }
-    MPI_Comm comm, node;
-    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
-    int rank, size, node_size;
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &size);
-    MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-    MPI_Comm_size(node, &node_size);
-    res->rank = rank;
-    res->size = size;
+    MPI_Comm_dup(MPI_COMM_WORLD, &j->comm);
+    MPI_Comm_rank(j->comm, &j->rank);
+    MPI_Comm_size(j->comm, &j->size);
+    MPI_Comm_split_type(j->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &j->node);
+    MPI_Comm_size(j->node, &j->node_size);
+    snprintf(j->host, sizeof j->host, "?");
+    gethostname(j->host, sizeof j->host);
+    j->host[sizeof j->host - 1] = 0;
+    return 0;
+}
 
-    rank_ctx_t x;
-    memset(&x, 0, sizeof x);
-    mr_out_t *out = NULL;
-    bool *done = NULL, *written = NULL;
-    size_t *pending = NULL;
-    mr_metrics_t *all = NULL;
-    char *text = NULL;
-    size_t ndone = 0, total = 0;
-    int rc = 0;
-    err_t e;
-    gm_err_clear(&e);
-    char host[64] = "?";
-    gethostname(host, sizeof host);
-    host[sizeof host - 1] = 0;
+static void phase_mpi_end(job_t *j)
+{
+    MPI_Comm_free(&j->node);
+    MPI_Comm_free(&j->comm);
+    if (j->we_init)
+        MPI_Finalize();
+}
 
-    /* ---- phase 2: rank 0 validates ---- */
+/* Phase 2 on rank 0: reads the campaign, ensures the parameters, opens the
+ * output directory and its journal, and makes the campaign's normalized text
+ * (*text) for the other ranks. */
+static int root_prepare(rank_ctx_t *x, root_t *r, wire_params_t *wp, char **text, const char *campaign_path,
+                        const mpi_opts_t *opts, int size, mpi_progress_fn progress, void *arg, err_t *e)
+{
+    int rc = jobs_campaign_load(&x->c, campaign_path, JOBS_PARSE_DEFAULT, e);
+    bool full = opts && opts->check_params;
+    wp->full = full;
+    if (!rc)
+        rc = params_paths(&x->paths, x->c.params_dir, x->c.circuit.id, e);
+    unsigned sthreads = opts && opts->threads ? opts->threads : x->c.threads;
+    if (!rc && x->c.mode != JOBS_MODE_CHECK)
+        rc = cache_params(wp, &x->paths, &x->c, sthreads, full, progress, arg, e);
+    wp->trust = !rc && x->c.trust_params;
+    if (!rc && !x->c.trust_params && !full &&
+        (wp->stamped = params_checked_matches(&x->paths, wp->digest, wp->ident.size))) {
+        char line[JOBS_PATH_LEN + 200];
+        snprintf(line, sizeof line,
+                 "params: digest %s passed every point check before (%s.params.checked): subgroup checks skipped",
+                 wp->digest, x->c.circuit.id);
+        note(progress, arg, line);
+    }
+    uint8_t vk_sha[32];
+    if (!rc && x->c.mode == JOBS_MODE_PROVE)
+        rc = vk_digest(vk_sha, &x->paths, e);
+    if (!rc) {
+        r->total = jobs_unit_count(&x->c);
+        r->done = calloc(r->total, sizeof *r->done);
+        r->written = calloc(r->total, sizeof *r->written);
+        r->pending = calloc(r->total + 1, sizeof *r->pending);
+        r->all = calloc((size_t)size, sizeof *r->all);
+        if (!r->done || !r->written || !r->pending || !r->all)
+            rc = gm_err_set(e, GM_ENOMEM, "out of memory for %zu units", r->total);
+    }
+    if (!rc && x->c.mode == JOBS_MODE_PROVE)
+        rc = mr_out_open(&r->out, &x->c, vk_sha, r->done, &r->ndone, e);
+    if (!rc && !(*text = jobs_campaign_to_text(&x->c)))
+        rc = gm_err_set(e, GM_ENOMEM, "out of memory");
+    return rc;
+}
+
+/* Phase 2 on every rank: rank 0 prepares, then ONE status broadcast and the
+ * campaign text. Returns 0 or the same status on every rank (err: rank 0's
+ * message there, "see rank 0" elsewhere). */
+static int phase_validate(rank_ctx_t *x, root_t *r, wire_params_t *wp, char **text, const job_t *j,
+                          const char *campaign_path, const mpi_opts_t *opts, mpi_progress_fn progress, void *arg,
+                          err_t *err)
+{
     wire_status_t ws;
     memset(&ws, 0, sizeof ws);
-    wire_params_t wp;
-    memset(&wp, 0, sizeof wp);
+    memset(wp, 0, sizeof *wp);
     uint64_t tlen = 0;
-    if (rank == 0) {
-        rc = jobs_campaign_load(&x.c, campaign_path, JOBS_PARSE_DEFAULT, &e);
-        unsigned sthreads = opts && opts->threads ? opts->threads : x.c.threads;
-        if (!rc)
-            rc = x.c.mode == JOBS_MODE_CHECK ? 0 : cache_params(wp.digest, &wp.ident, &x.c, sthreads, progress, arg, &e);
-        wp.trust = !rc && x.c.trust_params;
-        if (!rc && !x.c.trust_params && (wp.stamped = stamp_matches(&x.c, wp.digest, wp.ident.size))) {
-            char line[JOBS_PATH_LEN + 200];
-            snprintf(line, sizeof line,
-                     "params: digest %s passed every point check before (%s.params.checked): subgroup checks skipped",
-                     wp.digest, x.c.circuit.id);
-            note(progress, arg, line);
-        }
-        uint8_t vk_sha[32];
-        if (!rc && x.c.mode == JOBS_MODE_PROVE)
-            rc = vk_digest(vk_sha, &x.c, &e);
-        if (!rc) {
-            total = jobs_unit_count(&x.c);
-            done = calloc(total, sizeof *done);
-            written = calloc(total, sizeof *written);
-            pending = calloc(total + 1, sizeof *pending);
-            all = calloc((size_t)size, sizeof *all);
-            if (!done || !written || !pending || !all)
-                rc = gm_err_set(&e, GM_ENOMEM, "out of memory for %zu units", total);
-        }
-        if (!rc && x.c.mode == JOBS_MODE_PROVE)
-            rc = mr_out_open(&out, &x.c, vk_sha, done, &ndone, &e);
-        if (!rc && !(text = jobs_campaign_to_text(&x.c)))
-            rc = gm_err_set(&e, GM_ENOMEM, "out of memory");
-        ws.code = rc;
+    if (j->rank == 0) {
+        err_t e;
+        gm_err_clear(&e);
+        ws.code = root_prepare(x, r, wp, text, campaign_path, opts, j->size, progress, arg, &e);
         snprintf(ws.msg, sizeof ws.msg, "%s", e.msg);
-        tlen = text ? strlen(text) + 1 : 0;
+        tlen = *text ? strlen(*text) + 1 : 0;
     }
-    bcast_idle(&ws, (int)sizeof ws, MPI_BYTE, comm);
-    MPI_Bcast(&tlen, 1, MPI_UINT64_T, 0, comm);
-    MPI_Bcast(&wp, (int)sizeof wp, MPI_BYTE, 0, comm);
+    bcast_idle(&ws, (int)sizeof ws, MPI_BYTE, j->comm);
+    MPI_Bcast(&tlen, 1, MPI_UINT64_T, 0, j->comm);
+    MPI_Bcast(wp, (int)sizeof *wp, MPI_BYTE, 0, j->comm);
     if (ws.code) {
-        rc = ws.code;
-        if (rank == 0)
-            gm_err_set(err, rc, "%s", ws.msg);
-        else
-            gm_err_set(err, rc, "rank %d: the campaign failed on rank 0 (see its message)", rank);
-        goto finish;
+        if (j->rank == 0)
+            return gm_err_set(err, ws.code, "%s", ws.msg);
+        return gm_err_set(err, ws.code, "rank %d: the campaign failed on rank 0 (see its message)", j->rank);
     }
-    if (rank != 0 && !(text = malloc(tlen)))
+    if (j->rank != 0 && !(*text = malloc(tlen)))
         abort(); /* a few KiB: no recovering from this on a rank */
-    MPI_Bcast(text, (int)tlen, MPI_CHAR, 0, comm);
+    MPI_Bcast(*text, (int)tlen, MPI_CHAR, 0, j->comm);
+    return 0;
+}
 
-    /* ---- phase 3: every rank sets up ---- */
-    gm_err_clear(&e);
-    bool full = false; /* this rank checked every parameter point */
-    if (rank != 0)
-        rc = jobs_campaign_parse(&x.c, text, "campaign (from rank 0)", NULL, JOBS_PARSE_NO_FILES, &e);
-    if (!rc && x.c.mode == JOBS_MODE_CHECK) { /* no prover: check.c */
-        rc = mr_check_run(&x.c, &comm, rank, size, res, err);
-        goto finish;
-    }
+/* Phase 3: every rank sets up, then ONE gather of the statuses and one
+ * broadcast of the verdict. prior: this rank already failed (parsing rank
+ * 0's text) with that status and message e; it only meets the others.
+ * *full: this rank checked every parameter point. */
+static int phase_setup(rank_ctx_t *x, int prior, err_t *e, const job_t *j, const wire_params_t *wp,
+                       const char *campaign_path, const mpi_opts_t *opts, bool *full, err_t *err)
+{
+    int rc = prior;
+    *full = false;
     if (!rc)
-        rc = rank_setup(&x, opts, campaign_path, rank, size, node, node_size, &wp, &full, &e);
+        rc = rank_setup(x, opts, campaign_path, j->rank, j->size, j->node, j->node_size, wp, full, e);
     else
-        (void)load_params_node(&x, &wp, node, rank, rc, &full, &e); /* the node's ranks meet there */
+        (void)load_params_node(x, wp, j->node, j->rank, rc, full, e); /* the node's ranks meet there */
+    wire_status_t ws;
     memset(&ws, 0, sizeof ws);
     ws.code = rc;
-    snprintf(ws.msg, sizeof ws.msg, "%s", e.msg);
-    wire_status_t *st_all = rank == 0 ? calloc((size_t)size, sizeof *st_all) : NULL;
-    if (rank == 0 && !st_all)
+    snprintf(ws.msg, sizeof ws.msg, "%s", e->msg);
+    wire_status_t *st_all = j->rank == 0 ? calloc((size_t)j->size, sizeof *st_all) : NULL;
+    if (j->rank == 0 && !st_all)
         abort();
-    MPI_Gather(&ws, (int)sizeof ws, MPI_BYTE, st_all, (int)sizeof ws, MPI_BYTE, 0, comm);
+    MPI_Gather(&ws, (int)sizeof ws, MPI_BYTE, st_all, (int)sizeof ws, MPI_BYTE, 0, j->comm);
     int verdict = 0;
-    if (rank == 0) {
-        for (int r = 0; r < size && !verdict; r++)
+    if (j->rank == 0) {
+        for (int r = 0; r < j->size && !verdict; r++)
             if (st_all[r].code) {
                 verdict = st_all[r].code;
-                if (size > 1)
+                if (j->size > 1)
                     gm_err_set(err, verdict, "rank %d: %s", r, st_all[r].msg);
                 else
                     gm_err_set(err, verdict, "%s", st_all[r].msg);
             }
         free(st_all);
     }
-    MPI_Bcast(&verdict, 1, MPI_INT, 0, comm);
-    if (verdict) {
-        rc = verdict;
-        if (rank != 0)
-            gm_err_set(err, rc, "rank %d: set-up failed on a rank (see rank 0's message)", rank);
-        goto finish;
-    }
-    if (rank == 0 && full) {
-        /* Rank 0 checked every point of the file whose digest it computed in
-         * phase 2 (load_params_node checked it is the same file): later runs
-         * with this digest may skip the subgroup checks. */
-        char sp[JOBS_PATH_LEN + 96], rec[200], line[JOBS_PATH_LEN + GM_ERR_MSG_LEN + 200];
-        stamp_path(sp, sizeof sp, &x.c);
-        int n = snprintf(rec, sizeof rec, "%s digest=%s size=%llu level=subgroup\n", STAMP_MAGIC, wp.digest,
-                         (unsigned long long)wp.ident.size);
-        err_t e4;
-        gm_err_clear(&e4);
-        if (groth16_write_file(sp, rec, (size_t)n, &e4))
-            snprintf(line, sizeof line, "params: every point checked, but no stamp: %s", e4.msg);
-        else
-            snprintf(line, sizeof line, "params: every point checked (once per node); recorded in %s", sp);
-        note(progress, arg, line);
-    }
+    MPI_Bcast(&verdict, 1, MPI_INT, 0, j->comm);
+    if (verdict && j->rank != 0)
+        gm_err_set(err, verdict, "rank %d: set-up failed on a rank (see rank 0's message)", j->rank);
+    return verdict;
+}
 
-    /* ---- phase 4: the roles ---- */
-    mr_comm_t cm;
-    memset(&cm, 0, sizeof cm);
-    cm.s = &x.st;
-    cm.comm = &comm;
-    cm.c = &x.c;
-    cm.interrupt = opts ? opts->interrupt : NULL;
-    snprintf(cm.host, sizeof cm.host, "%s", host);
-    if (rank == 0) {
-        cm.out = out;
-        for (size_t u = 0; u < total; u++)
-            if (!done[u])
-                pending[cm.npending++] = u;
-        cm.pending = pending;
-        cm.written = written;
-        cm.all = all;
-        cm.total = total;
-        cm.resumed = ndone;
-        cm.progress = progress;
-        cm.parg = arg;
-        res->total = total;
-        res->resumed = ndone;
+/* Rank 0 after phase 3 when it checked every point of the file whose digest
+ * it computed in phase 2 (load_params_node checked it is the same file):
+ * later runs with this digest may skip the subgroup checks. */
+static void record_checked(const rank_ctx_t *x, const wire_params_t *wp, mpi_progress_fn progress, void *arg)
+{
+    char line[sizeof x->paths.checked + GM_ERR_MSG_LEN + 200];
+    err_t e4;
+    gm_err_clear(&e4);
+    if (params_checked_record(&x->paths, wp->digest, wp->ident.size, &e4))
+        snprintf(line, sizeof line, "params: every point checked, but no stamp: %s", e4.msg);
+    else
+        snprintf(line, sizeof line, "params: every point checked (once per node); recorded in %s", x->paths.checked);
+    note(progress, arg, line);
+}
+
+/* Phase 4: the roles (pipeline.c, dispatch.c) until every unit is written
+ * or an error stopped the hand-out. Rank 0's counts land in *cm. */
+static void phase_dispatch(mr_comm_t *cm, rank_ctx_t *x, root_t *r, job_t *j, const mpi_opts_t *opts,
+                           mpi_progress_fn progress, void *arg, mpi_result_t *res)
+{
+    memset(cm, 0, sizeof *cm);
+    cm->s = &x->st;
+    cm->comm = &j->comm;
+    cm->c = &x->c;
+    cm->interrupt = opts ? opts->interrupt : NULL;
+    snprintf(cm->host, sizeof cm->host, "%s", j->host);
+    if (j->rank == 0) {
+        cm->out = r->out;
+        for (size_t u = 0; u < r->total; u++)
+            if (!r->done[u])
+                r->pending[cm->npending++] = u;
+        cm->pending = r->pending;
+        cm->written = r->written;
+        cm->all = r->all;
+        cm->total = r->total;
+        cm->resumed = r->ndone;
+        cm->progress = progress;
+        cm->parg = arg;
+        res->total = r->total;
+        res->resumed = r->ndone;
     }
     mr_roles_t roles_arg;
     memset(&roles_arg, 0, sizeof roles_arg);
-    roles_arg.s = &x.st;
-    roles_arg.comm = rank == 0 ? mr_comm_root : mr_comm_worker;
-    roles_arg.comm_arg = &cm;
-    roles_arg.nprep = x.nprep;
+    roles_arg.s = &x->st;
+    roles_arg.comm = j->rank == 0 ? mr_comm_root : mr_comm_worker;
+    roles_arg.comm_arg = cm;
+    roles_arg.nprep = x->nprep;
     atomic_init(&roles_arg.claimed, 0);
     atomic_init(&roles_arg.prep_claimed, 0);
-    x.st.t_start = gm_now_ns();
-    topo_pool_run(x.roles, mr_roles_count(x.nprep), mr_roles_task, &roles_arg);
+    x->st.t_start = gm_now_ns();
+    topo_pool_run(x->roles, mr_roles_count(x->nprep), mr_roles_task, &roles_arg);
+}
 
-    /* ---- phase 5: the report and the verdict ---- */
+/* Phase 5: rank 0 builds and writes the report and decides the verdict;
+ * one broadcast of it. Returns the verdict on every rank. */
+static int phase_report(const mr_comm_t *cm, const rank_ctx_t *x, const root_t *r, const job_t *j,
+                        mpi_result_t *res, err_t *err)
+{
     int final = 0;
-    if (rank == 0) {
-        res->proved = cm.proved;
-        final = cm.fatal;
+    if (j->rank == 0) {
+        size_t total = r->total, ndone = r->ndone;
+        res->proved = cm->proved;
+        final = cm->fatal;
         if (final)
-            *err = cm.ferr;
+            *err = cm->ferr;
         mpi_report_t *rep = NULL;
         err_t e3;
         gm_err_clear(&e3);
-        int rrc = mr_report_build(&rep, &x.c, all, size, total, cm.proved, ndone, cm.root_verified, cm.wall_s, &e3);
+        int rrc = mr_report_build(&rep, &x->c, r->all, j->size, total, cm->proved, ndone, cm->root_verified,
+                                  cm->wall_s, &e3);
         if (!rrc) {
-            snprintf(res->report_json, sizeof res->report_json, "%s/report.json", x.c.output);
-            snprintf(res->report_csv, sizeof res->report_csv, "%s/report.csv", x.c.output);
+            snprintf(res->report_json, sizeof res->report_json, "%s/report.json", x->c.output);
+            snprintf(res->report_csv, sizeof res->report_csv, "%s/report.csv", x->c.output);
             rrc = mpi_report_save(rep, res->report_json, &e3);
             if (!rrc)
                 rrc = mpi_report_save_csv(rep, res->report_csv, &e3);
@@ -781,34 +702,62 @@ int mpi_campaign_run(const char *campaign_path, const mpi_opts_t *opts, mpi_prog
                 *err = e3;
             }
         }
-        if (!final && cm.proved + ndone != total && cm.interrupted) {
+        if (!final && cm->proved + ndone != total && cm->interrupted) {
             final = GM_ECANCELED;
             gm_err_set(err, final,
                        "interrupted by signal %d (%s): %zu of %zu units done and journaled in %s, %zu left; rerun "
                        "the same command to resume",
-                       cm.interrupted, strsignal(cm.interrupted), cm.proved + ndone, total, x.c.output,
-                       total - cm.proved - ndone);
-        } else if (!final && cm.proved + ndone != total) {
+                       cm->interrupted, strsignal(cm->interrupted), cm->proved + ndone, total, x->c.output,
+                       total - cm->proved - ndone);
+        } else if (!final && cm->proved + ndone != total) {
             final = GM_ESTATE;
-            gm_err_set(err, final, "%zu of %zu units were not proved", total - cm.proved - ndone, total);
+            gm_err_set(err, final, "%zu of %zu units were not proved", total - cm->proved - ndone, total);
         }
     }
-    MPI_Bcast(&final, 1, MPI_INT, 0, comm);
-    if (final && rank != 0)
-        gm_err_set(err, final, "rank %d: the campaign failed (see rank 0's message)", rank);
-    rc = final;
+    MPI_Bcast(&final, 1, MPI_INT, 0, j->comm);
+    if (final && j->rank != 0)
+        gm_err_set(err, final, "rank %d: the campaign failed (see rank 0's message)", j->rank);
+    return final;
+}
+
+int mpi_campaign_run(const char *campaign_path, const mpi_opts_t *opts, mpi_progress_fn progress, void *arg,
+                     mpi_result_t *res, err_t *err)
+{
+    memset(res, 0, sizeof *res);
+    job_t j;
+    int rc = phase_mpi_init(&j, err);
+    if (rc)
+        return rc;
+    res->rank = j.rank;
+    res->size = j.size;
+    rank_ctx_t x;
+    memset(&x, 0, sizeof x);
+    root_t r;
+    memset(&r, 0, sizeof r);
+    char *text = NULL;
+    wire_params_t wp;
+    bool full = false;
+    if ((rc = phase_validate(&x, &r, &wp, &text, &j, campaign_path, opts, progress, arg, err)))
+        goto finish;
+    err_t e;
+    gm_err_clear(&e);
+    int prc = j.rank != 0 ? jobs_campaign_parse(&x.c, text, "campaign (from rank 0)", NULL, JOBS_PARSE_NO_FILES, &e) : 0;
+    if (!prc && x.c.mode == JOBS_MODE_CHECK) { /* no prover: check.c */
+        rc = mr_check_run(&x.c, &j.comm, j.rank, j.size, res, err);
+        goto finish;
+    }
+    if ((rc = phase_setup(&x, prc, &e, &j, &wp, campaign_path, opts, &full, err)))
+        goto finish;
+    if (j.rank == 0 && full)
+        record_checked(&x, &wp, progress, arg);
+    mr_comm_t cm;
+    phase_dispatch(&cm, &x, &r, &j, opts, progress, arg, res);
+    rc = phase_report(&cm, &x, &r, &j, res, err);
 
 finish:
-    mr_out_close(out);
-    free(done);
-    free(written);
-    free(pending);
-    free(all);
+    root_free(&r);
     free(text);
     ctx_free(&x);
-    MPI_Comm_free(&node);
-    MPI_Comm_free(&comm);
-    if (we_init)
-        MPI_Finalize();
+    phase_mpi_end(&j);
     return rc;
 }

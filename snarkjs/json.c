@@ -173,7 +173,7 @@ int snarkjs_proof_write_json(const char *path, const groth16_proof_t *proof, err
     int rc = snarkjs_proof_to_json(&t, proof, err);
     if (rc)
         return rc;
-    rc = groth16_write_file(path, t, strlen(t), err);
+    rc = gm_file_write(path, t, strlen(t), err);
     gm_free(t);
     return rc;
 }
@@ -184,7 +184,7 @@ int snarkjs_public_write_json(const char *path, const fr_t *pub, size_t n, err_t
     int rc = snarkjs_public_to_json(&t, pub, n, err);
     if (rc)
         return rc;
-    rc = groth16_write_file(path, t, strlen(t), err);
+    rc = gm_file_write(path, t, strlen(t), err);
     gm_free(t);
     return rc;
 }

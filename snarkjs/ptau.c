@@ -25,20 +25,20 @@
 #define CHUNK ((size_t)1 << 16)
 
 typedef struct {
-    groth16_writer_t w;
+    gm_afile_t w;
     topo_pool_t *pool;
     void *pts;      /* CHUNK G2 affine points */
     uint8_t *bytes; /* CHUNK * 192 */
     err_t *err;
 } ptau_out_t;
 
-static void put_u32(groth16_writer_t *w, uint32_t v)
+static void put_u32(gm_afile_t *w, uint32_t v)
 {
     uint8_t b[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
-    groth16_writer_put(w, b, 4);
+    gm_afile_write(w, b, 4);
 }
 
-static void put_section(groth16_writer_t *w, uint32_t id, uint64_t size)
+static void put_section(gm_afile_t *w, uint32_t id, uint64_t size)
 {
     put_u32(w, id);
     put_u32(w, (uint32_t)size);
@@ -83,7 +83,7 @@ static int emit(ptau_out_t *o, bool g2, const fr_t *scalars, size_t n)
                 fp_le(b + 48, &p->y);
             }
         }
-        groth16_writer_put(&o->w, o->bytes, cnt * sz);
+        gm_afile_write(&o->w, o->bytes, cnt * sz);
     }
     return 0;
 }
@@ -144,15 +144,15 @@ int snarkjs_ptau_write(const char *path, unsigned power, const uint8_t seed[GROT
         rc = gm_err_set(err, GM_ENOMEM, "ptau: out of memory for power %u", power);
         goto done;
     }
-    if ((rc = groth16_writer_open(&o.w, path, err)))
+    if ((rc = gm_afile_open(&o.w, path, 0, err)))
         goto done;
-    groth16_writer_put(&o.w, "ptau", 4);
+    gm_afile_write(&o.w, "ptau", 4);
     put_u32(&o.w, 1);
     put_u32(&o.w, 11);
     /* 1: header */
     put_section(&o.w, 1, 60);
     put_u32(&o.w, 48);
-    groth16_writer_put(&o.w, SJ_Q_LE, 48);
+    gm_afile_write(&o.w, SJ_Q_LE, 48);
     put_u32(&o.w, power);
     put_u32(&o.w, power);
     /* 2..5: powers of tau */
@@ -198,10 +198,10 @@ int snarkjs_ptau_write(const char *path, unsigned power, const uint8_t seed[GROT
                 goto fail;
         }
     }
-    rc = groth16_writer_close(&o.w, err);
+    rc = gm_afile_commit(&o.w, err);
     goto done;
 fail:
-    groth16_writer_abort(&o.w);
+    gm_afile_abort(&o.w);
 done:
     gm_free(sc);
     gm_free(sc2);

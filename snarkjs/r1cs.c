@@ -124,7 +124,7 @@ int snarkjs_r1cs_load(snarkjs_r1cs_t **out, const char *path, err_t *err)
     *out = NULL;
     uint8_t *buf;
     size_t n;
-    int rc = groth16_read_file(&buf, &n, path, err);
+    int rc = gm_file_read(&buf, &n, path, err);
     if (rc)
         return rc;
     rc = snarkjs_r1cs_from_bytes(out, buf, n, path, err);

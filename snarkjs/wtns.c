@@ -55,7 +55,7 @@ int snarkjs_wtns_load(snarkjs_wtns_t *out, const char *path, err_t *err)
     out->n = 0;
     uint8_t *buf;
     size_t n;
-    int rc = groth16_read_file(&buf, &n, path, err);
+    int rc = gm_file_read(&buf, &n, path, err);
     if (rc)
         return rc;
     rc = snarkjs_wtns_from_bytes(out, buf, n, path, err);

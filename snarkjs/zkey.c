@@ -283,28 +283,12 @@ int snarkjs_zkey_load(snarkjs_zkey_t **out, const char *path, snarkjs_zkey_flags
                       err_t *err)
 {
     *out = NULL;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return gm_err_set(err, GM_EIO, "%s: cannot open: %s", path, strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
-        int e = errno;
-        close(fd);
-        return gm_err_set(err, GM_EIO, "%s: cannot stat: %s", path, strerror(e));
-    }
-    size_t n = (size_t)st.st_size;
-    if (n == 0) {
-        close(fd);
-        static const uint8_t empty[1];
-        return snarkjs_zkey_from_bytes(out, empty, 0, path, flags, pool, err);
-    }
-    void *m = mmap(NULL, n, PROT_READ, MAP_PRIVATE, fd, 0);
-    int e = errno;
-    close(fd);
-    if (m == MAP_FAILED)
-        return gm_err_set(err, GM_EIO, "%s: cannot map %zu bytes: %s", path, n, strerror(e));
-    (void)madvise(m, n, MADV_WILLNEED);
-    int rc = snarkjs_zkey_from_bytes(out, m, n, path, flags, pool, err);
-    munmap(m, n);
+    gm_map_t m;
+    int rc = gm_file_map(&m, path, GM_MAP_WILLNEED, err);
+    if (rc)
+        return rc;
+    static const uint8_t empty[1];
+    rc = snarkjs_zkey_from_bytes(out, m.data ? m.data : empty, m.size, path, flags, pool, err);
+    gm_file_unmap(&m);
     return rc;
 }

@@ -20,46 +20,6 @@
 
 #define STUDY_FORMAT_VERSION 1
 
-int study_write_file(const char *path, const char *text, size_t len, err_t *err)
-{
-    char tmp[JOBS_PATH_LEN + 96];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0)
-        return gm_err_set(err, GM_EIO, "%s: cannot create: %s", tmp, strerror(errno));
-    size_t off = 0;
-    while (off < len) {
-        ssize_t w = write(fd, text + off, len - off);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0) {
-            int e = errno;
-            close(fd);
-            unlink(tmp);
-            return gm_err_set(err, GM_EIO, "%s: write: %s", tmp, strerror(e));
-        }
-        off += (size_t)w;
-    }
-    if (fsync(fd) != 0 || close(fd) != 0) {
-        int e = errno;
-        unlink(tmp);
-        return gm_err_set(err, GM_EIO, "%s: fsync: %s", tmp, strerror(e));
-    }
-    if (rename(tmp, path) != 0) {
-        int e = errno;
-        unlink(tmp);
-        return gm_err_set(err, GM_EIO, "%s: rename to %s: %s", tmp, path, strerror(e));
-    }
-    char d[JOBS_PATH_LEN + 96];
-    snprintf(d, sizeof d, "%s", path);
-    int dfd = open(dirname(d), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd >= 0) {
-        (void)fsync(dfd);
-        close(dfd);
-    }
-    return 0;
-}
-
 static json_t *num(double v) { return __builtin_isnan(v) ? json_null() : json_real(v); }
 
 static json_t *axis_json(study_axis_t a, uint64_t v)
@@ -338,7 +298,7 @@ static int write_stream(const char *path, void (*fn)(const study_t *, FILE *), c
         free(buf);
         return gm_err_set(err, GM_ENOMEM, "study: out of memory");
     }
-    int rc = study_write_file(path, buf, len, err);
+    int rc = gm_file_write(path, buf, len, err);
     free(buf);
     return rc;
 }
@@ -352,7 +312,7 @@ int study_write_outputs(const study_t *s, err_t *err)
     if (!text)
         return gm_err_set(err, GM_ENOMEM, "study: out of memory");
     snprintf(path, sizeof path, "%s/study.json", s->output);
-    int rc = study_write_file(path, text, strlen(text), err);
+    int rc = gm_file_write(path, text, strlen(text), err);
     free(text);
     if (rc)
         return rc;

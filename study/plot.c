@@ -239,7 +239,7 @@ static int save(const char *dir, const char *name, void (*fn)(const study_t *, F
         plot_axis(s, (study_axis_t)axis, f);
     fclose(f);
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    int rc = buf ? study_write_file(path, buf, len, err) : gm_err_set(err, GM_ENOMEM, "study: out of memory");
+    int rc = buf ? gm_file_write(path, buf, len, err) : gm_err_set(err, GM_ENOMEM, "study: out of memory");
     free(buf);
     return rc;
 }

@@ -622,7 +622,7 @@ static int write_campaign(const study_t *s, size_t p, unsigned r, const char *cp
     if (nftw(odir, rm_entry, 16, FTW_DEPTH | FTW_PHYS) != 0 && errno != ENOENT)
         rc = gm_err_set(err, GM_EIO, "%s: cannot empty: %s", odir, strerror(errno));
     if (!rc)
-        rc = study_write_file(cpath, text, strlen(text), err);
+        rc = gm_file_write(cpath, text, strlen(text), err);
     free(text);
     return rc;
 }

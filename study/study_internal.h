@@ -74,8 +74,6 @@ struct study {
 /* output.c */
 int study_write_outputs(const study_t *s, err_t *err) __attribute__((warn_unused_result));
 void study_print_csv(const study_t *s, FILE *f);
-/* Writes text atomically to path. */
-int study_write_file(const char *path, const char *text, size_t len, err_t *err) __attribute__((warn_unused_result));
 /* Formats an axis value as text ("true", "1GiB" -> bytes, numbers). */
 void study_axis_value_text(char *buf, size_t n, study_axis_t a, uint64_t v);
 

@@ -205,8 +205,7 @@ void cs_shape_free(cs_shape_t *sh)
 {
     if (!sh)
         return;
-    if (sh->map)
-        munmap(sh->map, sh->map_bytes);
+    gm_file_unmap(&(gm_map_t){.data = sh->map, .size = sh->map_bytes});
     for (int s = 0; !sh->map && s < 3; s++) {
         gm_free(sh->m[s].row_ptr);
         gm_free(sh->m[s].col);
@@ -242,7 +241,12 @@ static int check_id(const char *id, err_t *err)
     return 0;
 }
 
-static bool wr(FILE *f, const void *p, size_t n) { return n == 0 || fwrite(p, 1, n, f) == n; }
+/* Appends n bytes; false once a write has failed (gm_afile_commit reports it). */
+static bool wr(gm_afile_t *a, const void *p, size_t n)
+{
+    gm_afile_write(a, p, n);
+    return a->failed_errno == 0;
+}
 
 /* Bytes from the start of the file to the header's counts: magic, id
  * length, id, zero padding to a multiple of 8. Every later field then
@@ -256,13 +260,13 @@ int cs_shape_save(const cs_shape_t *sh, const char *dir, const char *id, err_t *
     int rc = check_id(id, err);
     if (rc)
         return rc;
-    char path[4096], tmp[4200];
+    char path[4096];
     if ((size_t)snprintf(path, sizeof path, "%s/%s.shape", dir, id) >= sizeof path)
         return gm_err_set(err, GM_EINVAL, "shape cache: directory name too long: %s", dir);
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
-    if (!f)
-        return gm_err_set(err, GM_EIO, "%s: cannot create: %s", tmp, strerror(errno));
+    gm_afile_t a;
+    if ((rc = gm_afile_open(&a, path, 0, err)))
+        return rc;
+    gm_afile_t *f = &a;
     bool ok = wr(f, SHAPE_MAGIC, 8);
     uint32_t id_len = (uint32_t)strlen(id);
     static const uint8_t zeros[8];
@@ -280,29 +284,8 @@ int cs_shape_save(const cs_shape_t *sh, const char *dir, const char *id, err_t *
         ok = wr(f, &nnz, 8) && wr(f, sh->m[s].row_ptr, (size_t)(sh->n_rows + 1) * 8) &&
              wr(f, sh->m[s].col, (size_t)nnz * 4) && wr(f, sh->m[s].coeff, (size_t)nnz * 4);
     }
-    int saved_errno = errno;
-    ok = ok && fflush(f) == 0 && fsync(fileno(f)) == 0;
-    if (!ok)
-        saved_errno = errno;
-    if (fclose(f) != 0 && ok) {
-        ok = false;
-        saved_errno = errno;
-    }
-    if (!ok) {
-        unlink(tmp);
-        return gm_err_set(err, GM_EIO, "%s: write failed: %s", tmp, strerror(saved_errno));
-    }
-    if (rename(tmp, path) != 0) {
-        saved_errno = errno;
-        unlink(tmp);
-        return gm_err_set(err, GM_EIO, "%s: cannot rename to %s: %s", tmp, path, strerror(saved_errno));
-    }
-    int dfd = open(dir, O_RDONLY | O_DIRECTORY);
-    if (dfd >= 0) {
-        (void)fsync(dfd);
-        close(dfd);
-    }
-    return 0;
+    (void)ok; /* a failed write is remembered in a and reported by the commit */
+    return gm_afile_commit(&a, err);
 }
 
 bool cs_shape_cached(const char *dir, const char *id)
@@ -359,8 +342,9 @@ static int load_coeffs(cs_shape_t *sh, cursor_t *c, const char *path, err_t *err
     return 0;
 }
 
-/* Points matrix s at its bytes in the mapping and checks every index. */
-static int load_matrix(cs_shape_t *sh, int s, cursor_t *c, const char *path, err_t *err)
+/* Points matrix s at its bytes in the mapping and, when check, checks every
+ * index (the pass over every term that cs_shape_load_unchecked skips). */
+static int load_matrix(cs_shape_t *sh, int s, cursor_t *c, bool check, const char *path, err_t *err)
 {
     const char *name = s == 0 ? "A" : s == 1 ? "B" : "C";
     const uint64_t ncols = sh->n_inputs + sh->n_aux;
@@ -383,6 +367,8 @@ static int load_matrix(cs_shape_t *sh, int s, cursor_t *c, const char *path, err
     if (m->row_ptr[0] != 0 || m->row_ptr[sh->n_rows] != nnz)
         return gm_err_set(err, GM_EFORMAT, "%s: matrix %s: row pointers do not span 0..%llu", path, name,
                           (unsigned long long)nnz);
+    if (!check)
+        return 0;
     for (uint64_t r = 0; r < sh->n_rows; r++)
         if (m->row_ptr[r] > m->row_ptr[r + 1])
             return gm_err_set(err, GM_EFORMAT, "%s: matrix %s: row pointer %llu decreases", path, name,
@@ -401,7 +387,7 @@ static int load_matrix(cs_shape_t *sh, int s, cursor_t *c, const char *path, err
     return 0;
 }
 
-static int load_mapped(cs_shape_t *sh, cursor_t *c, const char *id, const char *path, err_t *err)
+static int load_mapped(cs_shape_t *sh, cursor_t *c, const char *id, bool check, const char *path, err_t *err)
 {
     const uint8_t *magic = take(c, 8);
     if (!magic || memcmp(magic, SHAPE_MAGIC, 7) != 0)
@@ -441,13 +427,13 @@ static int load_mapped(cs_shape_t *sh, cursor_t *c, const char *id, const char *
                           (unsigned long long)sh->n_aux, sh->n_coeffs, nc[1]);
     int rc = load_coeffs(sh, c, path, err);
     for (int s = 0; !rc && s < 3; s++)
-        rc = load_matrix(sh, s, c, path, err);
+        rc = load_matrix(sh, s, c, check, path, err);
     if (!rc && c->off != c->size)
         rc = gm_err_set(err, GM_EFORMAT, "%s: trailing bytes after matrix C", path);
     return rc;
 }
 
-int cs_shape_load(cs_shape_t **out, const char *dir, const char *id, err_t *err)
+static int shape_load(cs_shape_t **out, const char *dir, const char *id, bool check, err_t *err)
 {
     *out = NULL;
     int rc = check_id(id, err);
@@ -456,45 +442,41 @@ int cs_shape_load(cs_shape_t **out, const char *dir, const char *id, err_t *err)
     char path[4096];
     if ((size_t)snprintf(path, sizeof path, "%s/%s.shape", dir, id) >= sizeof path)
         return gm_err_set(err, GM_EINVAL, "shape cache: directory name too long: %s", dir);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return gm_err_set(err, GM_EIO, "%s: cannot open: %s", path, strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
-        rc = gm_err_set(err, GM_EIO, "%s: cannot stat: %s", path, strerror(errno));
-        close(fd);
-        return rc;
-    }
-    if (!S_ISREG(st.st_mode) || st.st_size < 8) {
-        close(fd);
-        return gm_err_set(err, S_ISREG(st.st_mode) ? GM_EFORMAT : GM_EIO, "%s: %s", path,
-                          S_ISREG(st.st_mode) ? "magic: truncated" : "not a regular file");
-    }
-    cs_shape_t *sh = gm_calloc(1, sizeof *sh);
-    if (!sh) {
-        close(fd);
-        return gm_err_set(err, GM_ENOMEM, "%s: out of memory", path);
-    }
     /* Mapped, not read: the matrices stay in the page cache, shared by the
      * ranks of a node and reclaimable under pressure (a 32 GiB partition's
      * shape is 9 GB). The file is replaced only by rename (cs_shape_save),
      * so the mapped inode never changes under us. */
-    sh->map_bytes = (size_t)st.st_size;
-    sh->map = mmap(NULL, sh->map_bytes, PROT_READ, MAP_PRIVATE, fd, 0);
-    close(fd);
-    if (sh->map == MAP_FAILED) {
-        sh->map = NULL;
-        cs_shape_free(sh);
-        return gm_err_set(err, GM_EIO, "%s: cannot map %llu bytes: %s", path, (unsigned long long)st.st_size,
-                          strerror(errno));
+    gm_map_t m;
+    if ((rc = gm_file_map(&m, path, GM_MAP_NORMAL, err)))
+        return rc;
+    if (m.size < 8) {
+        gm_file_unmap(&m);
+        return gm_err_set(err, GM_EFORMAT, "%s: magic: truncated", path);
     }
+    cs_shape_t *sh = gm_calloc(1, sizeof *sh);
+    if (!sh) {
+        gm_file_unmap(&m);
+        return gm_err_set(err, GM_ENOMEM, "%s: out of memory", path);
+    }
+    sh->map = (void *)m.data;
+    sh->map_bytes = m.size;
     cursor_t c = {.p = sh->map, .off = 0, .size = sh->map_bytes};
-    if ((rc = load_mapped(sh, &c, id, path, err))) {
+    if ((rc = load_mapped(sh, &c, id, check, path, err))) {
         cs_shape_free(sh);
         return rc;
     }
     *out = sh;
     return 0;
+}
+
+int cs_shape_load(cs_shape_t **out, const char *dir, const char *id, err_t *err)
+{
+    return shape_load(out, dir, id, true, err);
+}
+
+int cs_shape_load_unchecked(cs_shape_t **out, const char *dir, const char *id, err_t *err)
+{
+    return shape_load(out, dir, id, false, err);
 }
 
 /* ---- a, b, c = A·z, B·z, C·z --------------------------------------------------------

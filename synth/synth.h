@@ -215,8 +215,7 @@ void cs_shape_free(cs_shape_t *shape);
 /* Number of non-zero terms of matrix m (0, 1, 2 for A, B, C). */
 uint64_t cs_shape_nnz(const cs_shape_t *shape, int m);
 
-/* Writes the shape to dir/<circuit_id>.shape (temporary name, fsync,
- * rename). circuit_id: 1..100 characters from [A-Za-z0-9._-]. Returns 0,
+/* Writes the shape to dir/<circuit_id>.shape atomically (gm_afile_*). circuit_id: 1..100 characters from [A-Za-z0-9._-]. Returns 0,
  * GM_EINVAL (bad id) or GM_EIO (err names the path and the failing call). */
 int cs_shape_save(const cs_shape_t *shape, const char *dir, const char *circuit_id, err_t *err)
     __attribute__((warn_unused_result));
@@ -231,6 +230,14 @@ int cs_shape_save(const cs_shape_t *shape, const char *dir, const char *circuit_
  * field) or GM_ENOMEM. *out is NULL on failure. The file must not be
  * truncated in place while loaded (cs_shape_save replaces by rename). */
 int cs_shape_load(cs_shape_t **out, const char *dir, const char *circuit_id, err_t *err)
+    __attribute__((warn_unused_result));
+
+/* As cs_shape_load without the pass over every term (row pointers
+ * increasing, columns and coefficient ids in range and sorted): the header,
+ * sizes and coefficients are still checked. Only for a file that passed
+ * cs_shape_load before and has not changed since (params/'s shape stamp):
+ * a bad index in an unchecked file is out-of-bounds reads later. */
+int cs_shape_load_unchecked(cs_shape_t **out, const char *dir, const char *circuit_id, err_t *err)
     __attribute__((warn_unused_result));
 
 /* True when dir/<circuit_id>.shape exists and is in this build's format

@@ -178,9 +178,9 @@ typedef struct {
 /* Fills *out with GPU i. i must be < topo_gpu_count. */
 void topo_gpu_get(const topo_t *t, unsigned i, topo_gpu_t *out);
 
-/* Writes the topology as hwloc XML to path, atomically (temporary file,
- * fsync, rename). Returns 0, GM_EIO (the write or rename failed; the message
- * names the path) or GM_ESYS (hwloc could not export). */
+/* Writes the topology as hwloc XML to path, atomically (gm_file_write).
+ * Returns 0, GM_EIO (the write or rename failed; the message names the path)
+ * or GM_ESYS (hwloc could not export). */
 int topo_export_xml(const topo_t *t, const char *path, err_t *err) __attribute__((warn_unused_result));
 
 /* ---- pools on a topology --------------------------------------------------- */

@@ -500,39 +500,8 @@ int topo_export_xml(const topo_t *t, const char *path, err_t *err)
     int len = 0;
     if (hwloc_topology_export_xmlbuffer(t->h, &buf, &len, 0) != 0)
         return gm_err_set(err, GM_ESYS, "%s: hwloc cannot export the topology as XML", path);
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 16);
-    if (!tmp) {
-        hwloc_free_xmlbuffer(t->h, buf);
-        return gm_err_set(err, GM_ENOMEM, "%s: out of memory", path);
-    }
-    snprintf(tmp, plen + 16, "%s.tmp%ld", path, (long)getpid());
-    int rc = 0;
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0) {
-        rc = gm_err_set(err, GM_EIO, "%s: cannot create: %s", tmp, strerror(errno));
-        goto done;
-    }
     size_t n = len > 0 ? (size_t)len - 1 : 0; /* len counts the final NUL */
-    for (size_t off = 0; off < n;) {
-        ssize_t w = write(fd, buf + off, n - off);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            rc = gm_err_set(err, GM_EIO, "%s: write failed: %s", tmp, strerror(errno));
-            break;
-        }
-        off += (size_t)w;
-    }
-    if (rc == 0 && fsync(fd) != 0)
-        rc = gm_err_set(err, GM_EIO, "%s: fsync failed: %s", tmp, strerror(errno));
-    close(fd);
-    if (rc == 0 && rename(tmp, path) != 0)
-        rc = gm_err_set(err, GM_EIO, "%s: rename from %s failed: %s", path, tmp, strerror(errno));
-    if (rc != 0)
-        unlink(tmp);
-done:
-    free(tmp);
+    int rc = gm_file_write(path, buf, n, err);
     hwloc_free_xmlbuffer(t->h, buf);
     return rc;
 }

@@ -702,8 +702,8 @@ static void wr_vproof(FILE *f, const porep_vproof_t *p)
 
 int porep_c1_write(const porep_c1_t *c, const char *path, err_t *err)
 {
-    porep_afile_t a;
-    int rc = porep_afile_open(&a, path, err);
+    gm_afile_t a;
+    int rc = gm_afile_open(&a, path, GM_AFILE_SWEEP, err);
     if (rc)
         return rc;
     FILE *f = a.f;
@@ -728,5 +728,5 @@ int porep_c1_write(const porep_c1_t *c, const char *path, err_t *err)
     fputs(",\"ticket\":", f);
     wr_bytes(f, c->ticket);
     fputs("}\n", f);
-    return porep_afile_commit(&a, err);
+    return gm_afile_commit(&a, err);
 }

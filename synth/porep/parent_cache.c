@@ -10,16 +10,14 @@
  *    runs (the graph is read-only, tiles write disjoint ranges); then the
  *    calling thread hashes the chunk, appends it to the temporary file and
  *    reports progress.
- *  - Atomic install (as redis' rdbSave): "<path>.tmp.<pid>" is created with
- *    O_EXCL next to the target, written, fsynced, checked against the
- *    expected digest, renamed over the target, and the directory fsynced. Any
- *    failure unlinks the temporary file; the target is never half-written.
- *    Temporaries of dead earlier writers are removed first (porep_temp_sweep).
+ *  - Atomic install (base/'s gm_afile_*): the temporary is written,
+ *    checked against the expected digest, and only then committed (fsync,
+ *    rename over the target, directory fsync). Any failure removes the
+ *    temporary; the target is never half-written. Temporaries of dead
+ *    earlier writers are removed first (GM_AFILE_SWEEP).
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
-#include <limits.h>
 #include <openssl/evp.h>
 #include <stdio.h>
 #include <string.h>
@@ -113,37 +111,6 @@ static void chunk_tile(void *arg, size_t task, unsigned worker)
     porep_parent_cache_fill(j->buf + off * POREP_CACHE_ENTRY_BYTES, j->g, j->first + off, n);
 }
 
-static int write_all(int fd, const uint8_t *p, size_t n, const char *path, err_t *err)
-{
-    while (n > 0) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return gm_err_set(err, GM_EIO, "%s: write failed: %s", path, w < 0 ? strerror(errno) : "no progress");
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
-/* fsyncs the directory that holds path, so the rename is durable. */
-static int sync_parent_dir(const char *path, err_t *err)
-{
-    char copy[PATH_MAX];
-    snprintf(copy, sizeof copy, "%s", path);
-    const char *dir = dirname(copy);
-    int fd = open(dir, O_RDONLY | O_DIRECTORY);
-    if (fd < 0)
-        return gm_err_set(err, GM_EIO, "%s: cannot open its directory %s: %s", path, dir, strerror(errno));
-    int rc = fsync(fd);
-    int e = errno;
-    close(fd);
-    if (rc != 0)
-        return gm_err_set(err, GM_EIO, "%s: fsync of directory %s failed: %s", path, dir, strerror(e));
-    return 0;
-}
-
 static int hex_equal(const uint8_t d[32], const char *hex)
 {
     char mine[65];
@@ -156,10 +123,10 @@ int porep_parent_cache_write(uint8_t digest[32], const char *path, const porep_g
                              const char *expect_hex, topo_pool_t *pool, porep_progress_fn progress,
                              void *progress_arg, err_t *err)
 {
-    int rc = 0, fd = -1;
+    int rc = 0;
     uint8_t *buf = NULL;
     EVP_MD_CTX *sha = NULL;
-    char tmp[PATH_MAX] = "";
+    gm_afile_t out = {0};
 
     uint64_t chunk = g->nodes < CHUNK_NODES ? g->nodes : CHUNK_NODES;
     buf = gm_alloc(chunk * POREP_CACHE_ENTRY_BYTES);
@@ -173,24 +140,8 @@ int porep_parent_cache_write(uint8_t digest[32], const char *path, const porep_g
         rc = gm_err_set(err, GM_ENOTSUP, "porep parent cache: libcrypto SHA-256 failed");
         goto fail;
     }
-
-    if (path) {
-        /* a killed earlier run's temporary (its writer is gone) goes first */
-        if ((rc = porep_temp_sweep(path, NULL, err)) != 0)
-            goto fail;
-        int n = snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-        if (n < 0 || (size_t)n >= sizeof tmp) {
-            tmp[0] = '\0';
-            rc = gm_err_set(err, GM_EIO, "%s: path too long", path);
-            goto fail;
-        }
-        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-        if (fd < 0) {
-            rc = gm_err_set(err, GM_EIO, "%s: cannot create %s: %s", path, tmp, strerror(errno));
-            tmp[0] = '\0'; /* not ours: never unlink it */
-            goto fail;
-        }
-    }
+    if (path && (rc = gm_afile_open(&out, path, GM_AFILE_SWEEP, err)) != 0)
+        goto fail;
 
     for (uint64_t first = 0; first < g->nodes; first += chunk) {
         uint64_t count = g->nodes - first < chunk ? g->nodes - first : chunk;
@@ -201,8 +152,13 @@ int porep_parent_cache_write(uint8_t digest[32], const char *path, const porep_g
             rc = gm_err_set(err, GM_ENOTSUP, "porep parent cache: libcrypto SHA-256 failed");
             goto fail;
         }
-        if (fd >= 0 && (rc = write_all(fd, buf, bytes, tmp, err)) != 0)
-            goto fail;
+        if (out.f) {
+            gm_afile_write(&out, buf, bytes);
+            if (out.failed_errno) {
+                rc = gm_err_set(err, GM_EIO, "%s: write to %s failed: %s", path, out.tmp, strerror(out.failed_errno));
+                goto fail;
+            }
+        }
         if (progress)
             progress(progress_arg, first + count, g->nodes);
     }
@@ -217,33 +173,11 @@ int porep_parent_cache_write(uint8_t digest[32], const char *path, const porep_g
                         path ? path : "parent cache", expect_hex, g->cache_name);
         goto fail;
     }
-    if (fd >= 0) {
-        if (fsync(fd) != 0) {
-            rc = gm_err_set(err, GM_EIO, "%s: fsync failed: %s", tmp, strerror(errno));
-            goto fail;
-        }
-        int c = close(fd);
-        fd = -1;
-        if (c != 0) {
-            rc = gm_err_set(err, GM_EIO, "%s: close failed: %s", tmp, strerror(errno));
-            goto fail;
-        }
-        if (rename(tmp, path) != 0) {
-            rc = gm_err_set(err, GM_EIO, "%s: cannot rename %s over it: %s", path, tmp, strerror(errno));
-            goto fail;
-        }
-        tmp[0] = '\0';
-        if ((rc = sync_parent_dir(path, err)) != 0)
-            goto fail;
-    }
-    goto done;
+    if (out.f)
+        rc = gm_afile_commit(&out, err);
 
 fail:
-    if (fd >= 0)
-        close(fd);
-    if (tmp[0])
-        unlink(tmp);
-done:
+    gm_afile_abort(&out);
     EVP_MD_CTX_free(sha);
     gm_free(buf);
     return rc;

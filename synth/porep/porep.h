@@ -590,33 +590,22 @@ void porep_seed_parse(uint8_t out[32], const char *s);
 /* ---- temporary files ------------------------------------------------------------- */
 
 /* Every output of porep_seal, porep_c1_write and porep_parent_cache_write is
- * first written to "<target>.tmp.<pid>" in the target's directory (pid: the
- * writer's), then renamed over the target. */
+ * written atomically by base/'s gm_afile_* (temporary "<target>.tmp.<pid>",
+ * gm_file_temp_name), and each first removes the temporaries of dead earlier
+ * writers of its targets (gm_file_sweep_temps). */
 
 /* The files porep_seal writes into its directory, seal.json last. */
 #define POREP_SEAL_FILES 5
 extern const char *const porep_seal_files[POREP_SEAL_FILES];
 
-/* out = "<path>.tmp.<pid>" (n bytes). Returns 0, or GM_EINVAL when it does
- * not fit. Async-signal-safe callers precompute these names with it. */
-int porep_temp_path(char *out, size_t n, const char *path, long pid) __attribute__((warn_unused_result));
-
-/* Removes the temporaries "<path>.tmp.<pid>" of path whose writer no longer
- * exists (kill(pid, 0) fails with ESRCH in this pid namespace). Those of a
- * live process, of this process, and files whose suffix is not a plain pid
- * are never touched. removed (may be NULL) gets the count. A missing
- * directory is not an error. Returns 0, or GM_EIO (err names the directory
- * or the file that could not be removed). */
-int porep_temp_sweep(const char *path, unsigned *removed, err_t *err) __attribute__((warn_unused_result));
-
-/* ==== verify-seal: a sector's public data (issue 20) ===========================
+/* ==== verify-seal: a sector's public data ====================================
  *
  * What rust-fil-proofs' verify_seal takes (filecoin-proofs api/seal.rs):
  * a PoRepConfig (sector size, partitions, porep_id, API version, features),
  * comm_r, comm_d, prover_id, sector_id, ticket, seed and the proof bytes.
  * From these alone the verifier derives replica_id, the challenges and
  * every public input of each partition (porep_public_inputs); the C1 path
- * (groth16_porep_c1_inputs) feeds the same function.
+ * (circuit_porep_c1_inputs) feeds the same function.
  */
 
 /* How the challenges of a partition are drawn (storage-proofs-porep

@@ -1,6 +1,6 @@
 /*
  * synth/porep/porep_internal.h — what the files of synth/porep/ share and no
- * other folder includes: atomic file output and a few byte helpers.
+ * other folder includes: hex helpers and the sources of vanilla proofs.
  */
 #ifndef GM_SYNTH_POREP_INTERNAL_H
 #define GM_SYNTH_POREP_INTERNAL_H
@@ -8,29 +8,6 @@
 #include <stdio.h>
 
 #include "synth/porep/porep.h"
-
-/* An output file written atomically: "<path>.tmp.<pid>" next to path, then
- * fflush + fsync + rename + directory fsync on commit. Opening first removes
- * the stale temporaries of path (porep_temp_sweep). */
-typedef struct {
-    FILE *f;
-    char path[4096];
-    char tmp[4096 + 32];
-} porep_afile_t;
-
-/* Opens the temporary file. Returns 0 or GM_EIO (err names it: the file, or
- * a stale temporary that could not be removed). */
-int porep_afile_open(porep_afile_t *a, const char *path, err_t *err) __attribute__((warn_unused_result));
-
-/* Flushes, syncs, closes and renames over the target. On failure the
- * temporary file is removed and GM_EIO returned. */
-int porep_afile_commit(porep_afile_t *a, err_t *err) __attribute__((warn_unused_result));
-
-/* Closes and removes the temporary file (after an error); a->f may be NULL. */
-void porep_afile_abort(porep_afile_t *a);
-
-/* Writes n bytes atomically to path. */
-int porep_write_file(const char *path, const void *data, size_t n, err_t *err) __attribute__((warn_unused_result));
 
 /* Lower-case hex of n bytes into out (2n + 1 chars). */
 void porep_hex(char *out, const uint8_t *in, size_t n);

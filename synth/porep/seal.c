@@ -195,7 +195,7 @@ static int sealed_save(const porep_sealed_t *s, const char *dir, err_t *err)
                      "  \"files\": [\"tree-d.dat\", \"labels.dat\", \"tree-c.dat\", \"tree-r-last.dat\"]\n}\n",
                      s->proof->name, (unsigned long long)s->shape.sector_size, h[0],
                      (unsigned long long)s->sector_id, h[1], h[2], h[3], h[4], h[5], h[6], cid_r, cid_d);
-    return porep_write_file(path, text, (size_t)n, err);
+    return gm_file_write(path, text, (size_t)n, err);
 }
 
 int porep_sealed_load(porep_sealed_t *out, const char *dir, err_t *err)
@@ -243,17 +243,17 @@ const char *const porep_seal_files[POREP_SEAL_FILES] = {"tree-d.dat", "labels.da
 
 /* Opens dir/name's temporary and writes n nodes into it, flushed (so it can
  * be read back) but not committed: porep_seal renames every file at its end. */
-static int put_doms(porep_afile_t *a, const char *dir, const char *name, const porep_dom_t *d, uint64_t n,
+static int put_doms(gm_afile_t *a, const char *dir, const char *name, const porep_dom_t *d, uint64_t n,
                     err_t *err)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    int rc = porep_afile_open(a, path, err);
+    int rc = gm_afile_open(a, path, GM_AFILE_SWEEP, err);
     if (rc)
         return rc;
     if (fwrite(d, 32, n, a->f) != n || fflush(a->f) != 0) {
         int e = errno;
-        porep_afile_abort(a);
+        gm_afile_abort(a);
         return gm_err_set(err, GM_EIO, "%s: write failed: %s", a->tmp, strerror(e));
     }
     return 0;
@@ -324,7 +324,7 @@ int porep_seal(porep_sealed_t *out, const char *dir, const porep_seal_opts_t *o,
     for (int k = 0; k < POREP_SEAL_FILES; k++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", dir, porep_seal_files[k]);
-        if ((rc = porep_temp_sweep(path, NULL, err)))
+        if ((rc = gm_file_sweep_temps(path, NULL, err)))
             return rc;
     }
     memcpy(s.prover_id, o->prover_id, 32);
@@ -340,7 +340,7 @@ int porep_seal(porep_sealed_t *out, const char *dir, const porep_seal_opts_t *o,
     memset(&g, 0, sizeof g);
     memset(&h, 0, sizeof h);
     porep_dom_t *tree_d = NULL, *labels = NULL, *tree_c = NULL, *tree_r = NULL;
-    porep_afile_t af[4]; /* the first four of porep_seal_files, committed at the end */
+    gm_afile_t af[4]; /* the first four of porep_seal_files, committed at the end */
     memset(af, 0, sizeof af);
     if ((rc = porep_hashers_init(&h, err)))
         goto done;
@@ -425,7 +425,7 @@ int porep_seal(porep_sealed_t *out, const char *dir, const porep_seal_opts_t *o,
     if ((rc = put_doms(&af[3], dir, porep_seal_files[3], tree_r, trc.total, err)))
         goto done;
     for (int k = 0; k < 4; k++)
-        if ((rc = porep_afile_commit(&af[k], err)))
+        if ((rc = gm_afile_commit(&af[k], err)))
             goto done;
     if ((rc = sealed_save(&s, dir, err)))
         goto done;
@@ -433,7 +433,7 @@ int porep_seal(porep_sealed_t *out, const char *dir, const porep_seal_opts_t *o,
     *out = s;
 done:
     for (int k = 0; k < 4; k++)
-        porep_afile_abort(&af[k]); /* no-op for committed or never opened ones */
+        gm_afile_abort(&af[k]); /* no-op for committed or never opened ones */
     gm_free(tree_d);
     gm_free(labels);
     gm_free(tree_c);

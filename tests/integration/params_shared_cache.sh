@@ -2,7 +2,7 @@
 # tests/integration/params_shared_cache.sh — two campaigns started together
 # on one parameter cache with "setup": "auto" and no setup_seed (two Slurm
 # array tasks of one campaign, as slurm_array.sh runs them): the cache's lock
-# (groth16_cache_lock) makes one generate the parameters and the other wait
+# (params_cache_lock) makes one generate the parameters and the other wait
 # for them, so both finish, exactly one setup runs, the manifest lists the
 # file that is there, and every proof of both verifies with the cache's vk.
 # Before the lock, both generated with different seeds and one was refused

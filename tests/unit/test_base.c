@@ -1,6 +1,12 @@
-/* tests/unit/test_base.c — status texts, err_t, the allocator's accounting. */
+/* tests/unit/test_base.c — status texts, err_t, the allocator's accounting,
+ * the file API (atomic write, read, map, temporaries). */
 #include <criterion/criterion.h>
+#include <dirent.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "base/base.h"
 
@@ -48,4 +54,253 @@ Test(base, clocks_are_monotonic)
     uint64_t a = gm_now_ns(), b = gm_now_ns();
     cr_expect_geq(b, a);
     cr_expect_gt(gm_rss_current(), 0);
+}
+
+/* ---- files --------------------------------------------------------------- */
+
+/* The names in dir other than . and .., sorted, joined by spaces. */
+static void listing(char *out, size_t n, const char *dir)
+{
+    struct dirent **ents;
+    int k = scandir(dir, &ents, NULL, alphasort);
+    cr_assert_geq(k, 0, "%s: cannot list", dir);
+    out[0] = '\0';
+    for (int i = 0; i < k; i++) {
+        if (strcmp(ents[i]->d_name, ".") && strcmp(ents[i]->d_name, "..")) {
+            if (out[0])
+                strncat(out, " ", n - strlen(out) - 1);
+            strncat(out, ents[i]->d_name, n - strlen(out) - 1);
+        }
+        free(ents[i]);
+    }
+    free(ents);
+}
+
+static void scratch_dir(char dir[64])
+{
+    snprintf(dir, 64, "/tmp/gm-base-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+}
+
+Test(base, file_write_read_replaces_and_leaves_no_temporary)
+{
+    char dir[64], path[128], names[512];
+    scratch_dir(dir);
+    snprintf(path, sizeof path, "%s/out.bin", dir);
+    err_t err;
+    cr_assert_eq(gm_file_write(path, "abc", 3, &err), 0, "%s", err.msg);
+    cr_assert_eq(gm_file_write(path, "hello", 5, &err), 0, "%s", err.msg);
+    uint8_t *b;
+    size_t n;
+    cr_assert_eq(gm_file_read(&b, &n, path, &err), 0, "%s", err.msg);
+    cr_expect(n == 5 && memcmp(b, "hello", 5) == 0);
+    gm_free(b);
+    listing(names, sizeof names, dir);
+    cr_expect_str_eq(names, "out.bin");
+    cr_assert_eq(gm_file_write(path, "", 0, &err), 0, "%s", err.msg);
+    cr_assert_eq(gm_file_read(&b, &n, path, &err), 0, "%s", err.msg);
+    cr_expect_eq(n, 0);
+    gm_free(b);
+    unlink(path);
+    cr_expect_eq(rmdir(dir), 0);
+}
+
+/* A rename that fails (the target is a directory) removes the temporary
+ * and leaves the target as it was; the message names the target. */
+Test(base, file_write_failure_removes_the_temporary)
+{
+    char dir[64], path[128], names[512];
+    scratch_dir(dir);
+    snprintf(path, sizeof path, "%s/target", dir);
+    cr_assert_eq(mkdir(path, 0755), 0);
+    err_t err;
+    cr_assert_eq(gm_file_write(path, "abc", 3, &err), GM_EIO);
+    cr_expect(strstr(err.msg, path) && strstr(err.msg, "rename"), "%s", err.msg);
+    listing(names, sizeof names, dir);
+    cr_expect_str_eq(names, "target");
+    struct stat st;
+    cr_expect(stat(path, &st) == 0 && S_ISDIR(st.st_mode));
+    /* a directory that does not exist: nothing is created anywhere */
+    char missing[160];
+    snprintf(missing, sizeof missing, "%s/nodir/out.bin", dir);
+    cr_expect_eq(gm_file_write(missing, "abc", 3, &err), GM_EIO);
+    cr_expect(strstr(err.msg, "nodir/out.bin") && strstr(err.msg, "cannot create"), "%s", err.msg);
+    listing(names, sizeof names, dir);
+    cr_expect_str_eq(names, "target");
+    rmdir(path);
+    cr_expect_eq(rmdir(dir), 0);
+}
+
+Test(base, afile_abort_removes_the_temporary_and_keeps_the_target)
+{
+    char dir[64], path[128], names[512];
+    scratch_dir(dir);
+    snprintf(path, sizeof path, "%s/t.json", dir);
+    err_t err;
+    cr_assert_eq(gm_file_write(path, "old", 3, &err), 0, "%s", err.msg);
+    gm_afile_t a;
+    cr_assert_eq(gm_afile_open(&a, path, 0, &err), 0, "%s", err.msg);
+    char tmp[200];
+    cr_assert_eq(gm_file_temp_name(tmp, sizeof tmp, path, (long)getpid()), 0);
+    cr_expect_str_eq(a.tmp, tmp);
+    fprintf(a.f, "new contents");
+    cr_expect_eq(access(tmp, F_OK), 0);
+    gm_afile_abort(&a);
+    gm_afile_abort(&a); /* twice is harmless */
+    listing(names, sizeof names, dir);
+    cr_expect_str_eq(names, "t.json");
+    uint8_t *b;
+    size_t n;
+    cr_assert_eq(gm_file_read(&b, &n, path, &err), 0);
+    cr_expect(n == 3 && memcmp(b, "old", 3) == 0);
+    gm_free(b);
+    unlink(path);
+    cr_expect_eq(rmdir(dir), 0);
+}
+
+Test(base, file_read_of_a_missing_file_names_the_path)
+{
+    uint8_t *b = (uint8_t *)1;
+    size_t n = 7;
+    err_t err;
+    cr_expect_eq(gm_file_read(&b, &n, "/nonexistent/gm-missing.bin", &err), GM_EIO);
+    cr_expect_null(b);
+    cr_expect_eq(n, 0);
+    cr_expect(strstr(err.msg, "/nonexistent/gm-missing.bin: cannot open"), "%s", err.msg);
+    gm_map_t m;
+    cr_expect_eq(gm_file_map(&m, "/nonexistent/gm-missing.bin", GM_MAP_NORMAL, &err), GM_EIO);
+    cr_expect(strstr(err.msg, "/nonexistent/gm-missing.bin: cannot open"), "%s", err.msg);
+    cr_expect_eq(gm_dir_fsync("/nonexistent/x", &err), GM_EIO);
+    cr_expect(strstr(err.msg, "/nonexistent"), "%s", err.msg);
+}
+
+Test(base, file_map_reads_what_was_written)
+{
+    char dir[64], path[128];
+    scratch_dir(dir);
+    snprintf(path, sizeof path, "%s/m.bin", dir);
+    uint8_t data[10000];
+    for (size_t i = 0; i < sizeof data; i++)
+        data[i] = (uint8_t)(i * 7 + 3);
+    err_t err;
+    cr_assert_eq(gm_file_write(path, data, sizeof data, &err), 0, "%s", err.msg);
+    gm_map_t m;
+    cr_assert_eq(gm_file_map(&m, path, GM_MAP_SEQUENTIAL, &err), 0, "%s", err.msg);
+    cr_expect_eq(m.size, sizeof data);
+    cr_expect_eq(memcmp(m.data, data, sizeof data), 0);
+    /* replaced by rename while mapped: the mapping keeps the old inode */
+    cr_assert_eq(gm_file_write(path, "x", 1, &err), 0, "%s", err.msg);
+    cr_expect_eq(memcmp(m.data, data, sizeof data), 0);
+    gm_file_unmap(&m);
+    cr_expect_null(m.data);
+    gm_file_unmap(&m);
+    cr_assert_eq(gm_file_write(path, "", 0, &err), 0, "%s", err.msg);
+    cr_assert_eq(gm_file_map(&m, path, GM_MAP_WILLNEED, &err), 0, "%s", err.msg);
+    cr_expect(m.data == NULL && m.size == 0);
+    cr_expect_eq(gm_file_map(&m, dir, GM_MAP_NORMAL, &err), GM_EIO);
+    cr_expect(strstr(err.msg, "not a regular file"), "%s", err.msg);
+    unlink(path);
+    cr_expect_eq(rmdir(dir), 0);
+}
+
+Test(base, temp_name_is_path_dot_tmp_dot_pid)
+{
+    char out[64];
+    cr_assert_eq(gm_file_temp_name(out, sizeof out, "d/proof.bin", 1234), 0);
+    cr_expect_str_eq(out, "d/proof.bin.tmp.1234");
+    cr_expect_eq(gm_file_temp_name(out, 10, "d/proof.bin", 1234), GM_EINVAL);
+}
+
+/* gm_file_sweep_temps removes "<path>.tmp.<pid>" exactly when no process pid
+ * exists: a reaped child's temporary goes; this process's, a live
+ * process's (our parent), other files' and other suffixes stay. */
+Test(base, sweep_removes_only_dead_writers_temporaries)
+{
+    char dir[64], path[128], name[400], names[1024];
+    scratch_dir(dir);
+    snprintf(path, sizeof path, "%s/labels.dat", dir);
+    pid_t child = fork();
+    cr_assert(child >= 0);
+    if (child == 0)
+        _exit(0);
+    int status;
+    cr_assert_eq(waitpid(child, &status, 0), child); /* reaped: the pid no longer exists */
+    const long pids[3] = {(long)child, (long)getpid(), (long)getppid()};
+    for (int i = 0; i < 3; i++) {
+        cr_assert_eq(gm_file_temp_name(name, sizeof name, path, pids[i]), 0);
+        FILE *f = fopen(name, "w");
+        cr_assert_not_null(f);
+        fclose(f);
+    }
+    static const char *const others[] = {"labels.dat.tmp.12x", "labels.dat.tmp.", "labels.dat.tmpx.1",
+                                         "tree-c.dat.tmp.999999999", "labels.dat"};
+    for (int i = 0; i < 5; i++) {
+        snprintf(name, sizeof name, "%s/%s", dir, others[i]);
+        FILE *f = fopen(name, "w");
+        cr_assert_not_null(f);
+        fclose(f);
+    }
+    unsigned removed = 99;
+    err_t err;
+    cr_assert_eq(gm_file_sweep_temps(path, &removed, &err), 0, "%s", err.msg);
+    cr_expect_eq(removed, 1);
+    for (int i = 0; i < 3; i++) {
+        cr_assert_eq(gm_file_temp_name(name, sizeof name, path, pids[i]), 0);
+        cr_expect_eq(access(name, F_OK) == 0, i != 0, "%s: %s", name, i ? "should stay" : "should be gone");
+    }
+    for (int i = 0; i < 5; i++) {
+        snprintf(name, sizeof name, "%s/%s", dir, others[i]);
+        cr_expect_eq(access(name, F_OK), 0, "%s should stay", name);
+    }
+    /* a directory that does not exist is nothing to sweep */
+    snprintf(name, sizeof name, "%s/missing/labels.dat", dir);
+    cr_expect_eq(gm_file_sweep_temps(name, &removed, &err), 0);
+    cr_expect_eq(removed, 0);
+    /* an opening writer with GM_AFILE_SWEEP removes a dead writer's leftover */
+    cr_assert_eq(gm_file_temp_name(name, sizeof name, path, (long)child), 0);
+    FILE *f = fopen(name, "w");
+    cr_assert_not_null(f);
+    fclose(f);
+    gm_afile_t a;
+    cr_assert_eq(gm_afile_open(&a, path, GM_AFILE_SWEEP, &err), 0, "%s", err.msg);
+    cr_expect_neq(access(name, F_OK), 0, "%s should be gone", name);
+    gm_afile_abort(&a);
+    for (int i = 1; i < 3; i++) {
+        cr_assert_eq(gm_file_temp_name(name, sizeof name, path, pids[i]), 0);
+        unlink(name);
+    }
+    for (int i = 0; i < 5; i++) {
+        snprintf(name, sizeof name, "%s/%s", dir, others[i]);
+        unlink(name);
+    }
+    listing(names, sizeof names, dir);
+    cr_expect_str_eq(names, "");
+    /* the directory sweep: dead writers' temporaries of any target */
+    static const char *const dead[] = {"a.json", "b.proof.tmp.1.x", ".tmp.5"};
+    for (int i = 0; i < 3; i++) {
+        if (i == 0)
+            snprintf(name, sizeof name, "%s/%s.tmp.%ld", dir, dead[i], (long)child);
+        else
+            snprintf(name, sizeof name, "%s/%s", dir, dead[i]);
+        f = fopen(name, "w");
+        cr_assert_not_null(f);
+        fclose(f);
+    }
+    snprintf(name, sizeof name, "%s/live.tmp.%ld", dir, (long)getppid());
+    f = fopen(name, "w");
+    cr_assert_not_null(f);
+    fclose(f);
+    cr_assert_eq(gm_dir_sweep_temps(dir, &removed, &err), 0, "%s", err.msg);
+    cr_expect_eq(removed, 1);
+    listing(names, sizeof names, dir);
+    char want[128];
+    snprintf(want, sizeof want, ".tmp.5 b.proof.tmp.1.x live.tmp.%ld", (long)getppid());
+    cr_expect_str_eq(names, want);
+    for (int i = 1; i < 3; i++) {
+        snprintf(name, sizeof name, "%s/%s", dir, dead[i]);
+        unlink(name);
+    }
+    snprintf(name, sizeof name, "%s/live.tmp.%ld", dir, (long)getppid());
+    unlink(name);
+    cr_expect_eq(rmdir(dir), 0);
 }

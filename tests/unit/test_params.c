@@ -26,6 +26,7 @@
 #pragma GCC diagnostic pop
 #include "topo/topo.h"
 #include "circuits/circuits.h"
+#include "params/params.h"
 
 static void init(void) { cr_assert_eq(ff_init(FF_PATH_AUTO), 0); }
 
@@ -60,7 +61,7 @@ static void pf_open(pf_t *f, uint64_t rows)
     for (int i = 0; i < GROTH16_SEED_BYTES; i++)
         seed[i] = (uint8_t)test_rng_next(&rng);
     cr_assert_eq(groth16_setup(f->shape, seed, f->params, f->vk, NULL, &err), 0, "%s", err.msg);
-    cr_assert_eq(groth16_read_file(&f->bytes, &f->len, f->params, &err), 0);
+    cr_assert_eq(gm_file_read(&f->bytes, &f->len, f->params, &err), 0);
     /* Offsets by hand: 3 G1 + 3 G2 uncompressed, n_ic, then the sections. */
     size_t o = 3 * 96 + 3 * 192;
     uint32_t n_ic = be32(f->bytes + o);
@@ -128,7 +129,7 @@ Test(params, layout_and_round_trip)
     /* The vk file is the params' prefix, and re-encodes byte for byte. */
     uint8_t *vkb;
     size_t vkl;
-    cr_assert_eq(groth16_read_file(&vkb, &vkl, f.vk, &err), 0);
+    cr_assert_eq(gm_file_read(&vkb, &vkl, f.vk, &err), 0);
     cr_assert_eq(vkl, groth16_vk_bytes(f.shape->n_inputs));
     cr_assert(memcmp(vkb, f.bytes, vkl) == 0);
     uint8_t *re = gm_alloc(vkl);
@@ -315,22 +316,22 @@ Test(params, vk_file_errors)
     uint8_t *b = gm_alloc(n + 1);
     memcpy(b, f.bytes, n);
     b[n] = 0;
-    cr_assert_eq(groth16_write_file(f.bad, b, n + 1, &err), 0);
+    cr_assert_eq(gm_file_write(f.bad, b, n + 1, &err), 0);
     cr_assert_eq(groth16_vk_load(&vk, f.bad, &err), GM_EFORMAT);
     cr_assert(strstr(err.msg, "1 trailing bytes"), "%s", err.msg);
-    cr_assert_eq(groth16_write_file(f.bad, b, n - 1, &err), 0);
+    cr_assert_eq(gm_file_write(f.bad, b, n - 1, &err), 0);
     cr_assert_eq(groth16_vk_load(&vk, f.bad, &err), GM_EFORMAT);
     cr_assert(strstr(err.msg, "truncated"), "%s", err.msg);
     /* An ic point at infinity. */
     memset(b + n - 96, 0, 96);
     b[n - 96] = 0x40;
-    cr_assert_eq(groth16_write_file(f.bad, b, n, &err), 0);
+    cr_assert_eq(gm_file_write(f.bad, b, n, &err), 0);
     cr_assert_eq(groth16_vk_load(&vk, f.bad, &err), GM_EFORMAT);
     cr_assert(strstr(err.msg, "section ic: point 1: point at infinity"), "%s", err.msg);
     /* gamma_g2 off the curve. */
     memcpy(b, f.bytes, n);
     b[2 * 96 + 192 + 191] ^= 2;
-    cr_assert_eq(groth16_write_file(f.bad, b, n, &err), 0);
+    cr_assert_eq(gm_file_write(f.bad, b, n, &err), 0);
     cr_assert_eq(groth16_vk_load(&vk, f.bad, &err), GM_ENOTONCURVE);
     cr_assert(strstr(err.msg, "gamma_g2"), "%s", err.msg);
     cr_assert_eq(groth16_vk_load(&vk, "/nonexistent.vk", &err), GM_EIO);
@@ -347,28 +348,6 @@ Test(params, vk_file_errors)
     pf_close(&f);
 }
 
-Test(params, atomic_write_leaves_no_temporary)
-{
-    err_t err;
-    char dir[64];
-    snprintf(dir, sizeof dir, "/tmp/gm_aw_XXXXXX");
-    cr_assert(mkdtemp(dir));
-    char path[128];
-    snprintf(path, sizeof path, "%s/out.bin", dir);
-    cr_assert_eq(groth16_write_file(path, "abc", 3, &err), 0);
-    uint8_t *b;
-    size_t n;
-    cr_assert_eq(groth16_read_file(&b, &n, path, &err), 0);
-    cr_assert(n == 3 && memcmp(b, "abc", 3) == 0);
-    gm_free(b);
-    char missing[160];
-    snprintf(missing, sizeof missing, "%s/nodir/out.bin", dir);
-    cr_assert_eq(groth16_write_file(missing, "abc", 3, &err), GM_EIO);
-    cr_assert(strstr(err.msg, "nodir"), "%s", err.msg);
-    unlink(path);
-    cr_assert_eq(rmdir(dir), 0, "a temporary file was left behind");
-}
-
 /* ---- digests and manifests (groth16/manifest.c) ------------------------------------ */
 
 /* Known answers from coreutils 9.1 `b2sum` (BLAKE2b-512; RFC 7693 appendix A
@@ -376,21 +355,21 @@ Test(params, atomic_write_leaves_no_temporary)
  * hex digits, as Filecoin's parameters.json records digests. */
 Test(params, file_digest_known_answers)
 {
-    char dir[] = "/tmp/gm-digest.XXXXXX", path[64], d[GROTH16_DIGEST_HEX + 1];
+    char dir[] = "/tmp/gm-digest.XXXXXX", path[64], d[PARAMS_DIGEST_HEX + 1];
     cr_assert(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/f", dir);
     err_t err;
     uint64_t size = 99;
-    cr_assert_eq(groth16_write_file(path, "abc", 3, &err), 0);
-    cr_assert_eq(groth16_file_digest(d, &size, path, &err), 0, "%s", err.msg);
+    cr_assert_eq(gm_file_write(path, "abc", 3, &err), 0);
+    cr_assert_eq(params_file_digest(d, &size, path, &err), 0, "%s", err.msg);
     cr_expect_str_eq(d, "ba80a53f981c4d0d6a2797b69f12f6e9");
     cr_expect_eq(size, 3);
-    cr_assert_eq(groth16_write_file(path, "", 0, &err), 0);
-    cr_assert_eq(groth16_file_digest(d, &size, path, &err), 0, "%s", err.msg);
+    cr_assert_eq(gm_file_write(path, "", 0, &err), 0);
+    cr_assert_eq(params_file_digest(d, &size, path, &err), 0, "%s", err.msg);
     cr_expect_str_eq(d, "786a02f742015903c6c6fd852552d272");
     cr_expect_eq(size, 0);
     unlink(path);
-    cr_expect_eq(groth16_file_digest(d, NULL, path, &err), GM_EIO);
+    cr_expect_eq(params_file_digest(d, NULL, path, &err), GM_EIO);
     cr_expect(strstr(err.msg, "cannot open"), "%s", err.msg);
     rmdir(dir);
 }
@@ -404,28 +383,28 @@ Test(params, manifest_record_and_check)
     bool listed = true;
     const char *d1 = "00112233445566778899aabbccddeeff", *d2 = "ffeeddccbbaa99887766554433221100";
     /* no manifest: not listed, not an error */
-    cr_assert_eq(groth16_manifest_check(&listed, m, "a.params", d1, "a.params", &err), 0);
+    cr_assert_eq(params_manifest_check(&listed, m, "a.params", d1, "a.params", &err), 0);
     cr_expect(!listed);
-    cr_assert_eq(groth16_manifest_record(m, "a.params", d1, 10, "a", &err), 0, "%s", err.msg);
-    cr_assert_eq(groth16_manifest_record(m, "b.params", d2, 20, NULL, &err), 0, "%s", err.msg);
-    cr_assert_eq(groth16_manifest_check(&listed, m, "a.params", d1, "a.params", &err), 0, "%s", err.msg);
+    cr_assert_eq(params_manifest_record(m, "a.params", d1, 10, "a", &err), 0, "%s", err.msg);
+    cr_assert_eq(params_manifest_record(m, "b.params", d2, 20, NULL, &err), 0, "%s", err.msg);
+    cr_assert_eq(params_manifest_check(&listed, m, "a.params", d1, "a.params", &err), 0, "%s", err.msg);
     cr_expect(listed, "a kept after b was recorded");
-    cr_assert_eq(groth16_manifest_check(&listed, m, "b.params", d2, "b.params", &err), 0, "%s", err.msg);
+    cr_assert_eq(params_manifest_check(&listed, m, "b.params", d2, "b.params", &err), 0, "%s", err.msg);
     cr_expect(listed);
-    cr_assert_eq(groth16_manifest_check(&listed, m, "c.params", d1, "c.params", &err), 0);
+    cr_assert_eq(params_manifest_check(&listed, m, "c.params", d1, "c.params", &err), 0);
     cr_expect(!listed);
     /* another digest: refused, naming both */
-    cr_expect_eq(groth16_manifest_check(&listed, m, "a.params", d2, "/x/a.params", &err), GM_EVERIFY);
+    cr_expect_eq(params_manifest_check(&listed, m, "a.params", d2, "/x/a.params", &err), GM_EVERIFY);
     cr_expect(!listed);
     cr_expect(strstr(err.msg, "/x/a.params: BLAKE2b digest ffeeddcc") && strstr(err.msg, "lists 00112233"), "%s",
               err.msg);
     /* a damaged manifest is an error, never silently "not listed" */
-    cr_assert_eq(groth16_write_file(m, "{\"a.params\": {\"digest\": 7}}", 27, &err), 0);
-    cr_expect_eq(groth16_manifest_check(&listed, m, "a.params", d1, "a.params", &err), GM_EFORMAT);
+    cr_assert_eq(gm_file_write(m, "{\"a.params\": {\"digest\": 7}}", 27, &err), 0);
+    cr_expect_eq(params_manifest_check(&listed, m, "a.params", d1, "a.params", &err), GM_EFORMAT);
     cr_expect(strstr(err.msg, "a.params.digest"), "%s", err.msg);
-    cr_assert_eq(groth16_write_file(m, "[1", 2, &err), 0);
-    cr_expect_eq(groth16_manifest_check(&listed, m, "a.params", d1, "a.params", &err), GM_EFORMAT);
-    cr_expect_eq(groth16_manifest_record(m, "a.params", d1, 10, "a", &err), GM_EFORMAT, "not overwritten");
+    cr_assert_eq(gm_file_write(m, "[1", 2, &err), 0);
+    cr_expect_eq(params_manifest_check(&listed, m, "a.params", d1, "a.params", &err), GM_EFORMAT);
+    cr_expect_eq(params_manifest_record(m, "a.params", d1, 10, "a", &err), GM_EFORMAT, "not overwritten");
     unlink(m);
     rmdir(dir);
 }

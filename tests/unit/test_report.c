@@ -172,7 +172,7 @@ Test(report, build_save_load)
     /* the saved CSV is the printed one */
     uint8_t *saved;
     size_t slen;
-    cr_assert_eq(groth16_read_file(&saved, &slen, cp, &e), 0);
+    cr_assert_eq(gm_file_read(&saved, &slen, cp, &e), 0);
     cr_expect_eq(slen, len);
     cr_expect(memcmp(saved, buf, len) == 0);
     gm_free(saved);

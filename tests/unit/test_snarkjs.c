@@ -39,7 +39,7 @@ static uint8_t *slurp(const char *path, size_t *n)
 {
     uint8_t *buf;
     err_t err;
-    int rc = groth16_read_file(&buf, n, path, &err);
+    int rc = gm_file_read(&buf, n, path, &err);
     cr_assert_eq(rc, 0, "%s", err.msg);
     return buf;
 }

@@ -1,5 +1,6 @@
 /*
- * groth16/manifest.c — parameter digests and the manifest that lists them.
+ * params/manifest.c — parameter digests, the manifest that lists them, and
+ * the cache lock.
  *
  * DESIGN
  *  - The digest is Filecoin's (rust-fil-proofs parampublish / paramfetch):
@@ -11,7 +12,7 @@
  *    "circuit": "porep-2048"}}. Readers need only "digest"; other keys
  *    (Filecoin's "cid", "sector_size") are ignored, so either file can be
  *    given wherever a manifest is read.
- *  - Writes are atomic (groth16_write_file): read, change one entry, write
+ *  - Writes are atomic (gm_file_write): read, change one entry, write
  *    the whole object back. Two writers at once keep one of the two writes
  *    (a Slurm array's tasks record the same digest for the same file, so
  *    nothing is lost in the case that happens).
@@ -30,11 +31,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "groth16/groth16_internal.h"
+#include "params/params.h"
 
 #define DIGEST_CHUNK (4u << 20)
 
-int groth16_file_digest(char out[GROTH16_DIGEST_HEX + 1], uint64_t *size, const char *path, err_t *err)
+int params_file_digest(char out[PARAMS_DIGEST_HEX + 1], uint64_t *size, const char *path, err_t *err)
 {
     int rc = 0;
     EVP_MD_CTX *ctx = NULL;
@@ -69,8 +70,8 @@ int groth16_file_digest(char out[GROTH16_DIGEST_HEX + 1], uint64_t *size, const 
     uint8_t md[EVP_MAX_MD_SIZE];
     unsigned mdlen = 0;
     EVP_DigestFinal_ex(ctx, md, &mdlen);
-    GM_ASSERT(mdlen * 2 >= GROTH16_DIGEST_HEX);
-    for (int i = 0; i < GROTH16_DIGEST_HEX / 2; i++)
+    GM_ASSERT(mdlen * 2 >= PARAMS_DIGEST_HEX);
+    for (int i = 0; i < PARAMS_DIGEST_HEX / 2; i++)
         snprintf(out + 2 * i, 3, "%02x", md[i]);
     if (size)
         *size = total;
@@ -101,7 +102,7 @@ static int manifest_read(json_t **out, const char *manifest, err_t *err)
 
 static bool digest_ok(const char *d)
 {
-    if (strlen(d) != GROTH16_DIGEST_HEX)
+    if (strlen(d) != PARAMS_DIGEST_HEX)
         return false;
     for (const char *p = d; *p; p++)
         if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f')))
@@ -109,7 +110,7 @@ static bool digest_ok(const char *d)
     return true;
 }
 
-int groth16_manifest_check(bool *listed, const char *manifest, const char *name, const char *digest,
+int params_manifest_check(bool *listed, const char *manifest, const char *name, const char *digest,
                            const char *file, err_t *err)
 {
     *listed = false;
@@ -126,7 +127,7 @@ int groth16_manifest_check(bool *listed, const char *manifest, const char *name,
     const char *want = json_is_string(d) ? json_string_value(d) : NULL;
     if (!want || !digest_ok(want)) {
         rc = gm_err_set(err, GM_EFORMAT, "%s: %s.digest: not %d lower-case hex digits", manifest, name,
-                        GROTH16_DIGEST_HEX);
+                        PARAMS_DIGEST_HEX);
     } else if (strcmp(want, digest) != 0) {
         rc = gm_err_set(err, GM_EVERIFY,
                         "%s: BLAKE2b digest %s, but %s lists %s for %s: the file changed or is not the one the "
@@ -140,7 +141,7 @@ int groth16_manifest_check(bool *listed, const char *manifest, const char *name,
     return rc;
 }
 
-int groth16_manifest_record(const char *manifest, const char *name, const char *digest, uint64_t size,
+int params_manifest_record(const char *manifest, const char *name, const char *digest, uint64_t size,
                             const char *circuit, err_t *err)
 {
     json_t *root;
@@ -172,7 +173,7 @@ int groth16_manifest_record(const char *manifest, const char *name, const char *
     text = t2;
     text[n] = '\n';
     text[n + 1] = 0;
-    rc = groth16_write_file(manifest, text, n + 1, err);
+    rc = gm_file_write(manifest, text, n + 1, err);
 out:
     free(text);
     json_decref(e);
@@ -180,11 +181,11 @@ out:
     return rc;
 }
 
-int groth16_cache_lock(int *fd, const char *dir, bool block, err_t *err)
+int params_cache_lock(int *fd, const char *dir, bool block, err_t *err)
 {
     char path[4096];
     *fd = -1;
-    if (snprintf(path, sizeof path, "%s/%s", dir, GROTH16_CACHE_LOCK_NAME) >= (int)sizeof path)
+    if (snprintf(path, sizeof path, "%s/%s", dir, PARAMS_LOCK_NAME) >= (int)sizeof path)
         return gm_err_set(err, GM_EIO, "%s: path too long for its lock file", dir);
     int f = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
     if (f < 0) {
@@ -209,7 +210,7 @@ int groth16_cache_lock(int *fd, const char *dir, bool block, err_t *err)
     return 0;
 }
 
-void groth16_cache_unlock(int fd)
+void params_cache_unlock(int fd)
 {
     if (fd >= 0)
         close(fd); /* closing the descriptor releases the flock */

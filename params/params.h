@@ -1,0 +1,212 @@
+/*
+ * params/params.h — the parameter cache: the one owner of a cache
+ * directory's file names, its lock, its manifest of digests, its stamps and
+ * its shapes, used by `grothmpi setup`, `grothmpi prove`, campaigns (mpi/)
+ * and the benches.
+ *
+ * A cache directory holds, per circuit id (circuits/circuits.h's circuit_t.id):
+ *   <id>.params          bellperson Parameters layout (groth16/)
+ *   <id>.vk              the verifying key
+ *   <id>.shape           the recorded shape (synth/'s cache format)
+ *   <id>.setup           how the test parameters were made (circuit, seed, counts)
+ *   <id>.params.stamp    the file identity (device, inode, size, mtime) under
+ *                        which <id>.params last had its digest computed, and
+ *                        that digest: an unchanged file is not hashed again
+ *   <id>.shape.stamp     the identity under which <id>.shape last passed
+ *                        every index check: an unchanged file is not walked
+ *   <id>.params.checked  the digest whose points all passed the subgroup check
+ * and, for the whole directory, manifest.json (Filecoin-style digests, keyed
+ * by file name) and the lock file .grothmpi-lock.
+ *
+ * Conventions (besides base/base.h's): fallible functions are
+ * warn_unused_result, fill err with the path and the call, and never print;
+ * what a caller may want to show (waiting for a lock, a digest recorded on
+ * first use) comes through a params_note_fn. Writes are atomic (base/).
+ *
+ * Why stamps are safe to trust: a changed file gets a new mtime (and, when
+ * replaced by rename as every writer here does, a new inode); size, mtime to
+ * the nanosecond and inode all unchanged means the same bytes unless someone
+ * wrote the file in place and reset its mtime by hand. --check-params and
+ * `grothmpi params verify` ignore the stamps and do the full work.
+ */
+#ifndef GM_PARAMS_H
+#define GM_PARAMS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/base.h"
+#include "circuits/circuits.h"
+#include "groth16/groth16.h"
+#include "synth/synth.h"
+
+/* ---- names --------------------------------------------------------------------------- */
+
+#define PARAMS_DIGEST_HEX 32
+#define PARAMS_MANIFEST_NAME "manifest.json"
+#define PARAMS_LOCK_NAME ".grothmpi-lock"
+
+/* The paths of one circuit's files in a cache directory. */
+typedef struct {
+    char dir[GM_PATH_MAX];
+    char id[64];
+    char name[96];                   /* "<id>.params": its key in the manifest */
+    char params[GM_PATH_MAX + 96];
+    char vk[GM_PATH_MAX + 96];
+    char shape[GM_PATH_MAX + 96];
+    char setup[GM_PATH_MAX + 96];
+    char params_stamp[GM_PATH_MAX + 96];
+    char shape_stamp[GM_PATH_MAX + 96];
+    char checked[GM_PATH_MAX + 96];
+    char manifest[GM_PATH_MAX + 96];
+} params_paths_t;
+
+/* Fills *p for circuit id in cache directory dir. Returns 0 or GM_EINVAL
+ * (dir or id too long; err names them). */
+int params_paths(params_paths_t *p, const char *dir, const char *id, err_t *err) __attribute__((warn_unused_result));
+
+/* ---- digests and manifests ------------------------------------------------------------
+ *
+ * The digest of a parameter file is Filecoin's: BLAKE2b-512 of the whole
+ * file, lower-case hex, the first PARAMS_DIGEST_HEX characters (as in
+ * rust-fil-proofs' parameters.json). A manifest is a JSON object keyed by
+ * file name (no directory): {"<name>": {"digest": "<32 hex>", "size": N,
+ * "circuit": "<id>"}}; a Filecoin parameters.json ({"<name>": {"cid",
+ * "digest", "sector_size"}}) reads the same way (only "digest" is needed).
+ */
+
+/* The digest of the file at path (NUL-terminated hex into out) and, when size
+ * is not NULL, its length in bytes; the file is read once, sequentially.
+ * Returns 0, GM_EIO (open/read: err names the path), GM_ENOMEM or GM_ESYS
+ * (libcrypto without BLAKE2b). */
+int params_file_digest(char out[PARAMS_DIGEST_HEX + 1], uint64_t *size, const char *path, err_t *err)
+    __attribute__((warn_unused_result));
+
+/* Checks digest (of the file named file, for messages) against manifest's
+ * entry for name. *listed: true when the entry exists and matches. A missing
+ * manifest or a manifest without the name is not an error (*listed false,
+ * returns 0): the caller decides. Returns 0, GM_EVERIFY (listed with another
+ * digest: err names file, both digests and the manifest), GM_EFORMAT (the
+ * manifest is not JSON, not an object, or the entry has no 32-hex-digit
+ * "digest": err names the manifest and the key) or GM_EIO. */
+int params_manifest_check(bool *listed, const char *manifest, const char *name, const char *digest, const char *file,
+                          err_t *err) __attribute__((warn_unused_result));
+
+/* Sets manifest's entry for name to {digest, size, circuit} (circuit may be
+ * NULL: no key), creating the manifest when missing and keeping every other
+ * entry; written atomically. Returns 0, GM_EFORMAT (an existing manifest
+ * that does not parse: it is left alone), GM_EIO or GM_ENOMEM. */
+int params_manifest_record(const char *manifest, const char *name, const char *digest, uint64_t size,
+                           const char *circuit, err_t *err) __attribute__((warn_unused_result));
+
+/* ---- the lock ------------------------------------------------------------------------
+ *
+ * An exclusive flock(2) on DIR/PARAMS_LOCK_NAME, so that processes sharing one
+ * cache (two Slurm array tasks with "setup": "auto", a `grothmpi setup` next
+ * to a campaign) generate each parameter set once and never lose each
+ * other's manifest entries. *fd receives the lock for params_cache_unlock.
+ * With block false, a lock held by another process returns GM_ESTATE at once
+ * instead of waiting. A directory where the lock file cannot be created
+ * (missing or read-only: nothing can be generated or recorded there) yields
+ * *fd = -1 and 0. Returns 0, GM_ESTATE (held elsewhere, block false) or
+ * GM_EIO (err names the lock file). */
+int params_cache_lock(int *fd, const char *dir, bool block, err_t *err) __attribute__((warn_unused_result));
+
+/* Releases a lock from params_cache_lock; -1 is allowed. */
+void params_cache_unlock(int fd);
+
+/* ---- file identity and stamps ----------------------------------------------------------- */
+
+/* What identifies a file's contents without reading them. */
+typedef struct {
+    uint64_t dev, ino, size;
+    int64_t mtime_ns;
+} params_ident_t;
+
+/* stat(2) of path into *id. Returns 0 or GM_EIO (err names path). */
+int params_ident(params_ident_t *id, const char *path, err_t *err) __attribute__((warn_unused_result));
+
+bool params_ident_eq(const params_ident_t *a, const params_ident_t *b);
+
+/* ---- ensuring a circuit's files ---------------------------------------------------------- */
+
+/* A line for the user (waiting for the lock, a shape recorded again, a digest
+ * recorded on first use, a digest taken from its stamp). */
+typedef void (*params_note_fn)(void *arg, const char *line);
+
+/* Runs the Groth16 setup: writes params_path and vk_path from shape and seed
+ * (groth16_setup on a pool of `threads`, or a caller's version of it with
+ * progress lines). Returns as groth16_setup. */
+typedef int (*params_setup_fn)(void *arg, const cs_shape_t *shape, const uint8_t seed[GROTH16_SEED_BYTES],
+                               const char *params_path, const char *vk_path, err_t *err);
+
+typedef enum {
+    PARAMS_ENSURE_DEFAULT = 0,   /* use what is there; a missing file is an error */
+    PARAMS_ENSURE_GENERATE = 1,  /* make missing test parameters (setup "auto", `grothmpi setup`) */
+    PARAMS_ENSURE_FORCE = 2,     /* make them even when cached (`grothmpi setup --force`) */
+    PARAMS_ENSURE_FULL = 4,      /* hash the parameter file even when its stamp matches (--check-params) */
+} params_ensure_flags_t;
+
+typedef struct {
+    const uint8_t *seed;       /* NULL: a random seed (when generating) */
+    unsigned threads;          /* setup pool size; 0: all CPUs */
+    params_setup_fn setup;     /* NULL: groth16_setup */
+    void *setup_arg;
+    params_note_fn note;       /* NULL: no notes */
+    void *note_arg;
+    const char *campaign;      /* for messages ("c.json: params: ..."); NULL: none */
+} params_ensure_opts_t;
+
+/* What params_ensure found or made. */
+typedef struct {
+    bool generated;                       /* parameters (and shape) made now */
+    bool shape_recorded;                  /* the shape recorded now (with the parameters, or alone) */
+    bool digest_from_stamp;               /* the parameter file was not hashed: its stamp matched */
+    bool first_use;                       /* the digest was not in the manifest and was recorded now */
+    uint8_t seed[GROTH16_SEED_BYTES];     /* when generated */
+    char digest[PARAMS_DIGEST_HEX + 1];   /* of <id>.params */
+    params_ident_t ident;                 /* <id>.params as it was when digested (or stamped) */
+    groth16_counts_t counts;              /* when generated */
+    uint64_t n_constraints, n_inputs, n_aux; /* when the shape was recorded */
+} params_ensure_t;
+
+/* Under the cache lock (waiting for another holder after a note): makes the
+ * directory when generating; makes the circuit's parameters, verifying key,
+ * shape, .setup record and manifest entry when any of .params, .vk, .shape is
+ * missing (PARAMS_ENSURE_GENERATE) or always (PARAMS_ENSURE_FORCE); records
+ * the shape alone when only its file is missing or of an older format (the
+ * shape is deterministic; the parameters stay); then takes the parameter
+ * file's digest (from its stamp when unchanged, unless PARAMS_ENSURE_FULL)
+ * and checks it against the manifest: listed with another digest is refused,
+ * not listed is recorded (trust on first use; a read-only cache only notes
+ * that the file went unchecked). Returns 0, GM_EINVAL (files missing and not
+ * generating: err names the campaign or the directory and the files),
+ * GM_EVERIFY (another digest in the manifest, or the file changed while it was
+ * hashed), GM_EIO, GM_ENOMEM, GM_ESYS or groth16_setup's errors. */
+int params_ensure(params_ensure_t *out, const params_paths_t *p, const circuit_t *c, unsigned flags,
+                  const params_ensure_opts_t *o, err_t *err) __attribute__((warn_unused_result));
+
+/* Records the shape of c in the cache (the name every reader of the cache
+ * uses) and stamps it as checked. Returns as circuit_shape and cs_shape_save. */
+int params_shape_record(cs_shape_t **out, const params_paths_t *p, const circuit_t *c, err_t *err)
+    __attribute__((warn_unused_result));
+
+/* Loads the cached shape. When its stamp says this very file passed every
+ * index check before (and full is false), the per-term checks are skipped
+ * (cs_shape_load_unchecked); otherwise it is loaded with every check and,
+ * when they pass, stamped. *stamped (may be NULL) tells which. Returns as
+ * cs_shape_load. */
+int params_shape_load(cs_shape_t **out, bool *stamped, const params_paths_t *p, bool full, err_t *err)
+    __attribute__((warn_unused_result));
+
+/* ---- the subgroup-check stamp ---------------------------------------------------------- */
+
+/* True when <id>.params.checked names this digest and size: a file with this
+ * digest passed every point's subgroup check before. */
+bool params_checked_matches(const params_paths_t *p, const char *digest, uint64_t size);
+
+/* Writes <id>.params.checked for this digest and size. Returns 0 or GM_EIO. */
+int params_checked_record(const params_paths_t *p, const char *digest, uint64_t size, err_t *err)
+    __attribute__((warn_unused_result));
+
+#endif /* GM_PARAMS_H */
