@@ -125,14 +125,28 @@ static size_t nranges_for(unsigned c, unsigned nworkers)
     return W >= want ? 1 : (want + W - 1) / W;
 }
 
-/* Batch capacity: a quarter of the buckets keeps the chance that a point
- * finds its bucket busy under 1/4 (1/8 on average); at least 8, so tiny
+/* Batch capacity: an eighth of the buckets keeps the chance that a point
+ * finds its bucket busy under 1/8 (1/16 on average); at least 8, so tiny
  * windows (fewer buckets than that) fill their queue and spill slots rather
  * than run one inversion per point. */
-static size_t batch_for(unsigned c)
+static size_t batch_cap(size_t nb)
 {
-    size_t nb = (size_t)1 << (c - 1), k = nb / 4;
+    size_t k = nb / 8;
     return k < 8 ? 8 : k > BATCH_MAX ? BATCH_MAX : k;
+}
+static size_t batch_for(unsigned c) { return batch_cap((size_t)1 << (c - 1)); }
+
+/* Segments of the dense bucket reduction (see reduce_dense): a power of two
+ * dividing the 2^(c-1) buckets and fitting one batch. */
+static size_t nseg_for(unsigned c)
+{
+    /* Steps cost 2 nb/G inversions (~78M each), the combine ~24M per
+     * segment: G near sqrt(6.5 nb) balances them. */
+    size_t nb = (size_t)1 << (c - 1), k = batch_for(c), g = 1;
+    while (g * g * 4 < nb * 26) /* g < sqrt(6.5 nb) */
+        g *= 2;
+    g = g > nb ? nb : g;
+    return g < k ? g : k;
 }
 
 static size_t queue_for(unsigned c)
@@ -173,7 +187,7 @@ typedef struct { uint32_t bucket, neg; uint64_t idx; } entry_t;
 
 typedef struct {
     size_t prep_cnt, k, idx, wsum, ones, ws, ws_bytes, total;
-    size_t ws_buckets, ws_flags, ws_ent, ws_queue, ws_den, ws_pre, ws_spill, ws_key;
+    size_t ws_buckets, ws_flags, ws_ent, ws_queue, ws_den, ws_pre, ws_spill, ws_key, ws_seg;
 } layout_t;
 
 #define ALIGN64(x) (((x) + 63) & ~(size_t)63)
@@ -207,6 +221,8 @@ static layout_t layout_for(int nf, size_t n, unsigned nworkers, unsigned c)
     w += ALIGN64(SPILL * sizeof(xyzz_u));
     L.ws_key = w;
     w += ALIGN64(SPILL * sizeof(uint32_t));
+    L.ws_seg = w;
+    w += ALIGN64(2 * nseg_for(c) * (AFF_SIZE(nf) + 1)); /* run, tot, their flags */
     L.ws_den = w;
     w += ALIGN64(K * sizeof(fe_u));
     L.ws_pre = w;
@@ -302,7 +318,12 @@ static void prep_write(void *arg, size_t task, unsigned worker)
         } else if (fr_is_one(s)) {
             idx[J->n - 1 - o++] = (uint32_t)b;
         } else {
-            fr_to_limbs(k_at(J, t), s);
+            /* A base at infinity contributes nothing: its scalar becomes 0, so
+             * every digit is 0 and the windows never read the base. */
+            if (*aff_inf(J->nf, (void *)aff_at(J->nf, J->bases, b)))
+                memset(k_at(J, t), 0, 4 * sizeof(uint64_t));
+            else
+                fr_to_limbs(k_at(J, t), s);
             idx[t++] = (uint32_t)b;
         }
         b++;
@@ -365,27 +386,40 @@ FI void bucket_set(int nf, void *bk, const void *p, bool neg)
  * One batch of affine additions bucket[e.bucket] += +-base[e.idx].
  * Why: lambda = num / den for every entry with one inversion of the product
  * of the dens (Montgomery's trick): 3 multiplications per entry for the
- * shared inversion, then lambda, lambda^2 and y3: ~6 per addition.
+ * shared inversion, then lambda, lambda^2 and y3: ~6 per addition. The
+ * entries alternate between two lanes, each with its own running product,
+ * so the two serial chains of the trick (the running product forwards, the
+ * running inverse backwards) are two independent chains the core overlaps;
+ * the per-entry updates run two entries at a time for the same reason (one
+ * entry is a chain of three dependent products).
  * Invariants: no bucket twice in the batch (B_INBATCH); every bucket of the
  * batch is full (empty ones were set directly); dens are non-zero: x1 != x2
  * for an addition, 2*y1 != 0 for a doubling (no 2-torsion in G1 or G2);
- * P + (-P) empties the bucket without entering the product.
+ * P + (-P) empties the bucket without entering the products.
  */
-/* 5.6 µs per G1 point at 2^20 (window 16: 16 batch additions per point, ~0.3
- * µs each), 22.8 µs per G2 point at 2^16, process CPU time, on AMD EPYC
- * (2-vCPU VM, load ~5), 1 thread, grothmpi bench msm --runs 3, 2026-11-29 */
+/* see `grothmpi bench msm` (bench/README.md) for the rate of this loop */
 FI void batch_run(tile_t *T)
 {
     const int nf = T->nf;
     size_t k = T->nbatch;
-    fe_u acc, inv, py, t, lam, x3;
+    fe_u acc[2], inv[2], py;
     uint8_t kind[BATCH_MAX];
-    size_t last = SIZE_MAX;
+    size_t act[BATCH_MAX], na = 0; /* the entries that enter the products, in order */
+    fe_copy(nf, &acc[0], nf == 1 ? (const void *)&FP_ONE : (const void *)&FP2_ONE);
+    fe_copy(nf, &acc[1], &acc[0]);
     for (size_t j = 0; j < k; j++) {
         entry_t *e = &T->batch[j];
         void *bk = bucket_at(T, e->bucket);
         const void *p = aff_at(nf, T->bases, e->idx);
         const void *bx = aff_x(nf, bk), *by = aff_y(nf, bk), *px = aff_x(nf, (void *)p);
+        if (j + 8 < k) {
+            const char *b8 = bucket_at(T, T->batch[j + 8].bucket);
+            const char *p8 = aff_at(nf, T->bases, T->batch[j + 8].idx);
+            __builtin_prefetch(b8);
+            __builtin_prefetch(b8 + AFF_SIZE(nf) - 1);
+            __builtin_prefetch(p8);
+            __builtin_prefetch(p8 + AFF_SIZE(nf) - 1);
+        }
         fe_sub(nf, &T->den[j], px, bx);
         if (!fe_is_zero(nf, &T->den[j])) {
             kind[j] = K_ADD;
@@ -404,60 +438,79 @@ FI void batch_run(tile_t *T)
                 continue;
             }
         }
-        if (last == SIZE_MAX)
-            fe_copy(nf, &acc, &T->den[j]);
-        else
-            fe_mul(nf, &acc, &acc, &T->den[j]);
-        fe_copy(nf, &T->pre[j], &acc); /* product of the dens up to j */
-        last = j;
+        /* pre = product of the earlier dens of this lane; acc *= den */
+        fe_copy(nf, &T->pre[j], &acc[na & 1]);
+        fe_mul(nf, &acc[na & 1], &acc[na & 1], &T->den[j]);
+        act[na++] = j;
     }
-    if (last != SIZE_MAX) {
-        fe_inv(nf, &inv, &acc); /* 1 / (den_0 ... den_last) */
-        for (size_t j = last + 1; j-- > 0;) {
-            if (kind[j] == K_DONE)
-                continue;
-            /* t = 1/den_j: inv * (product up to the previous active entry) */
-            size_t prev = j;
-            while (prev > 0 && kind[prev - 1] == K_DONE)
-                prev--;
-            if (prev > 0) {
-                fe_mul(nf, &t, &inv, &T->pre[prev - 1]);
-                fe_mul(nf, &inv, &inv, &T->den[j]);
-            } else {
-                fe_copy(nf, &t, &inv);
-            }
-            entry_t *e = &T->batch[j];
+    if (na == 0)
+        goto done;
+    /* inv[l] = 1 / acc[l]: one inversion of acc[0] * acc[1]. */
+    fe_mul(nf, &py, &acc[0], &acc[1]);
+    fe_inv(nf, &py, &py);
+    fe_mul(nf, &inv[0], &py, &acc[1]);
+    fe_mul(nf, &inv[1], &py, &acc[0]);
+    /* Backwards through each lane: 1/den_j = inv * pre_j, then inv *= den_j
+     * (so inv is 1 / the product of the lane's dens before j). 1/den_j
+     * overwrites den_j. */
+    for (size_t a = na; a-- > 0;) {
+        size_t j = act[a];
+        fe_u t;
+        fe_mul(nf, &t, &inv[a & 1], &T->pre[j]);
+        fe_mul(nf, &inv[a & 1], &inv[a & 1], &T->den[j]);
+        fe_copy(nf, &T->den[j], &t);
+    }
+    /* The updates, two entries at a time (the second may repeat the first
+     * when na is odd: it is then skipped). */
+    for (size_t a = 0; a < na; a += 2) {
+        size_t jj[2] = {act[a], act[a + 1 < na ? a + 1 : a]};
+        int m = a + 1 < na ? 2 : 1;
+        fe_u lam[2], x3[2], q[2];
+        void *bx[2], *by[2];
+        const void *px[2], *pyp[2];
+        bool flip[2];
+        for (int u = 0; u < m; u++) {
+            entry_t *e = &T->batch[jj[u]];
             void *bk = bucket_at(T, e->bucket);
             const void *p = aff_at(nf, T->bases, e->idx);
-            void *bx = aff_x(nf, bk), *by = aff_y(nf, bk);
-            const void *px = aff_x(nf, (void *)p);
+            bx[u] = aff_x(nf, bk);
+            by[u] = aff_y(nf, bk);
+            px[u] = aff_x(nf, (void *)p);
+            pyp[u] = aff_y(nf, (void *)p);
             /* For a negated point lam = -lambda (lambda = (-y2 - y1) / (x2 - x1)),
              * which leaves lambda^2 alone and flips the sign of x1 - x3. */
-            bool flip = kind[j] == K_ADD && e->neg;
-            if (kind[j] == K_ADD) {
-                if (flip)
-                    fe_add(nf, &py, aff_y(nf, (void *)p), by);
+            flip[u] = kind[jj[u]] == K_ADD && e->neg;
+            if (kind[jj[u]] == K_ADD) {
+                if (flip[u])
+                    fe_add(nf, &q[u], pyp[u], by[u]);
                 else
-                    fe_sub(nf, &py, aff_y(nf, (void *)p), by);
-                fe_mul(nf, &lam, &py, &t);       /* +-(y2 - y1) / (x2 - x1) */
+                    fe_sub(nf, &q[u], pyp[u], by[u]);
             } else {
-                fe_sqr(nf, &py, bx);
-                fe_add(nf, &lam, &py, &py);
-                fe_add(nf, &py, &lam, &py);      /* 3 x1^2 */
-                fe_mul(nf, &lam, &py, &t);       /* 3 x1^2 / (2 y1) */
+                fe_sqr(nf, &q[u], bx[u]);
+                fe_add(nf, &lam[u], &q[u], &q[u]);
+                fe_add(nf, &q[u], &lam[u], &q[u]); /* 3 x1^2 */
             }
-            fe_sqr(nf, &x3, &lam);
-            fe_sub(nf, &x3, &x3, bx);
-            fe_sub(nf, &x3, &x3, px);            /* lambda^2 - x1 - x2 */
-            if (flip)
-                fe_sub(nf, &py, &x3, bx);
+        }
+        for (int u = 0; u < m; u++)
+            fe_mul(nf, &lam[u], &q[u], &T->den[jj[u]]); /* +-(y2 - y1) / (x2 - x1) or 3 x1^2 / (2 y1) */
+        for (int u = 0; u < m; u++)
+            fe_sqr(nf, &x3[u], &lam[u]);
+        for (int u = 0; u < m; u++) {
+            fe_sub(nf, &x3[u], &x3[u], bx[u]);
+            fe_sub(nf, &x3[u], &x3[u], px[u]); /* lambda^2 - x1 - x2 */
+            if (flip[u])
+                fe_sub(nf, &q[u], &x3[u], bx[u]);
             else
-                fe_sub(nf, &py, bx, &x3);
-            fe_mul(nf, &py, &py, &lam);
-            fe_sub(nf, by, &py, by);             /* lambda (x1 - x3) - y1 */
-            fe_copy(nf, bx, &x3);
+                fe_sub(nf, &q[u], bx[u], &x3[u]);
+        }
+        for (int u = 0; u < m; u++)
+            fe_mul(nf, &q[u], &q[u], &lam[u]);
+        for (int u = 0; u < m; u++) {
+            fe_sub(nf, by[u], &q[u], by[u]); /* lambda (x1 - x3) - y1 */
+            fe_copy(nf, bx[u], &x3[u]);
         }
     }
+done:
     for (size_t j = 0; j < k; j++)
         T->flags[T->batch[j].bucket] &= (uint8_t)~B_INBATCH;
     T->nbatch = 0;
@@ -494,16 +547,20 @@ FI void bucket_put(tile_t *T, uint32_t b, uint64_t i, uint32_t neg)
         T->flags[b] = B_FULL;
         return;
     }
-    const char *bk = bucket_at(T, b);
-    for (size_t off = 0; off < AFF_SIZE(nf); off += 64)
+    const char *bk = bucket_at(T, b), *pt = aff_at(nf, T->bases, i);
+    for (size_t off = 0; off < AFF_SIZE(nf); off += 64) {
         __builtin_prefetch(bk + off, 1);
+        __builtin_prefetch(pt + off, 0);
+    }
+    __builtin_prefetch(bk + AFF_SIZE(nf) - 1, 1);
+    __builtin_prefetch(pt + AFF_SIZE(nf) - 1, 0);
     T->batch[T->nbatch++] = (entry_t){b, neg, i};
     T->flags[b] = B_FULL | B_INBATCH;
 }
 
 /* Runs the batch, then replays the queue: an entry whose bucket is free
- * again joins the next batch; one whose bucket is back in it goes to its
- * spill slot, or stays queued. */
+ * again joins the next batch; one whose bucket is back in it stays queued,
+ * or goes to its spill slot when the queue was over half full. */
 FI void tile_flush(tile_t *T)
 {
     batch_run(T);
@@ -511,7 +568,10 @@ FI void tile_flush(tile_t *T)
     for (size_t q = 0; q < nq; q++) {
         entry_t e = T->queue[q];
         if (T->flags[e.bucket] & B_INBATCH) {
-            if (!spill_put(T, e.bucket, e.idx, e.neg))
+            /* A queue over half full means skewed digits: spill (XYZZ, ~10M)
+             * rather than replay it one inversion per batch. Otherwise keep
+             * it: the next batch takes it at ~6M. */
+            if (nq <= T->Q / 2 || !spill_put(T, e.bucket, e.idx, e.neg))
                 T->queue[keep++] = e;
         } else if (T->nbatch < T->K) {
             bucket_put(T, e.bucket, e.idx, e.neg);
@@ -549,6 +609,121 @@ FI void tile_put(tile_t *T, uint32_t b, uint64_t i, uint32_t neg)
 }
 
 /*
+ * Bucket reductions: out = sum_b (b + 1) (bucket_b + spill of b), after the
+ * tile's last flush (no batch, no queue).
+ */
+
+/* Sparse: running sums over the occupied buckets b_1 > b_2 > ... > b_k:
+ * sum_b (b+1) B_b = sum_j S_j with S_j = sum_{b >= j} B_b, and S_j is
+ * constant between occupied buckets, so after adding b_i into the running
+ * sum S, the total gains (b_i - b_{i+1}) * S (b_{k+1} = -1). XYZZ, ~24M per
+ * occupied bucket plus the gaps' small multiples: for windows with fewer
+ * points than buckets. */
+FI void reduce_sparse(tile_t *T, xyzz_u *out)
+{
+    const int nf = T->nf;
+    xyzz_u run, tot, t;
+    xyzz_inf(nf, &run);
+    xyzz_inf(nf, &tot);
+    size_t prev = SIZE_MAX;
+    for (size_t b = T->nb; b-- > 0;) {
+        size_t s = spill_slot((uint32_t)b);
+        bool full = T->flags[b] & B_FULL, spilled = T->key[s] == b;
+        if (!full && !spilled)
+            continue;
+        if (prev != SIZE_MAX) {
+            xyzz_mul_small(nf, &t, &run, prev - b);
+            xyzz_add(nf, &tot, &tot, &t);
+        }
+        if (full)
+            xyzz_add_aff(nf, &run, &run, bucket_at(T, b));
+        if (spilled)
+            xyzz_add(nf, &run, &run, &T->spill[s]);
+        prev = b;
+    }
+    if (prev != SIZE_MAX) {
+        xyzz_mul_small(nf, &t, &run, prev + 1);
+        xyzz_add(nf, &tot, &tot, &t);
+    }
+    *out = tot;
+}
+
+/* V->buckets[s] += V->bases[src]: sets the destination when it is empty,
+ * else queues the addition in V's batch. */
+FI void seg_add(tile_t *V, size_t s, size_t src)
+{
+    if (!(V->flags[s] & B_FULL)) {
+        bucket_set(V->nf, bucket_at(V, s), aff_at(V->nf, V->bases, src), false);
+        V->flags[s] = B_FULL;
+    } else {
+        V->batch[V->nbatch++] = (entry_t){(uint32_t)s, 0, src};
+        V->flags[s] |= B_INBATCH;
+    }
+}
+
+/*
+ * Dense: the buckets cut into G segments of L = nb / G, all G running sums
+ * advanced together, so that each step is one batch of G affine additions
+ * sharing one inversion (~6M + 1/G of an inversion each, against 10M and 14M
+ * for the XYZZ additions of the sparse form).
+ * For segment s (buckets sL .. sL + L - 1), run_s = sum of its buckets and
+ * tot_s = sum_i (i + 1) B_{sL+i} (the running-sum trick inside the
+ * segment); then sum_b (b + 1) B_b = sum_s tot_s + L sum_s s run_s, the last
+ * sum by one more running sum over s (XYZZ, G steps) and log2 L doublings.
+ * Spilled points (few: skewed digits only) are added as (b + 1) * spill.
+ * Invariants: run and tot live in seg (2G affine points and 2G flag bytes,
+ * B_FULL where non-empty); a step's batch holds each segment at most once.
+ */
+FI void reduce_dense(tile_t *T, xyzz_u *out, char *seg, size_t G)
+{
+    const int nf = T->nf;
+    size_t L = T->nb / G, asz = AFF_SIZE(nf);
+    tile_t R = *T, S = *T; /* R: run_s += bucket; S: tot_s += run_s */
+    R.buckets = seg;
+    R.flags = (uint8_t *)(seg + 2 * G * asz);
+    R.bases = T->buckets;
+    S.buckets = seg + G * asz;
+    S.flags = R.flags + G;
+    S.bases = R.buckets;
+    R.nbatch = S.nbatch = 0;
+    memset(R.flags, 0, 2 * G);
+    for (size_t i = L; i-- > 0;) {
+        for (size_t s = 0; s < G; s++) {
+            size_t b = s * L + i;
+            if (T->flags[b] & B_FULL)
+                seg_add(&R, s, b);
+        }
+        batch_run(&R);
+        for (size_t s = 0; s < G; s++)
+            if (R.flags[s] & B_FULL)
+                seg_add(&S, s, s);
+        batch_run(&S);
+    }
+    xyzz_u acc, wsum, tot, t;
+    xyzz_inf(nf, &acc);
+    xyzz_inf(nf, &wsum);
+    xyzz_inf(nf, &tot);
+    for (size_t s = G; s-- > 1;) {
+        if (R.flags[s] & B_FULL)
+            xyzz_add_aff(nf, &acc, &acc, bucket_at(&R, s));
+        xyzz_add(nf, &wsum, &wsum, &acc);
+    }
+    for (size_t l = L; l > 1; l /= 2)
+        xyzz_dbl(nf, &wsum, &wsum);
+    for (size_t s = 0; s < G; s++)
+        if (S.flags[s] & B_FULL)
+            xyzz_add_aff(nf, &tot, &tot, bucket_at(&S, s));
+    xyzz_add(nf, &tot, &tot, &wsum);
+    for (size_t k = 0; k < SPILL; k++) {
+        if (T->key[k] == UINT32_MAX)
+            continue;
+        xyzz_mul_small(nf, &t, &T->spill[k], (size_t)T->key[k] + 1);
+        xyzz_add(nf, &tot, &tot, &t);
+    }
+    *out = tot;
+}
+
+/*
  * One tile: window w of the non-trivial scalars [lo, hi), into partial sum
  * out = sum_b (b + 1) (bucket_b + spill of b).
  * Why this shape: one window per tile keeps the 2^(c-1) buckets of one worker
@@ -576,49 +751,37 @@ FI void window_tile(const job_t *J, int nf, size_t task, unsigned worker)
         .den = (fe_u *)(ws + J->L.ws_den), .pre = (fe_u *)(ws + J->L.ws_pre),
         .nb = (size_t)1 << (J->c - 1), .K = batch_for(J->c), .Q = queue_for(J->c),
     };
+    /* The top window of a scalar < r < 2^255 reaches fewer buckets (at
+     * window 13, 231 of 4096): size the batch by those, or the batch would
+     * wait for buckets that are always busy and the queue would spill. */
+    unsigned pos = (unsigned)w * J->c - (w > 0);
+    if (w > 0 && pos >= 256 - 32) {
+        size_t reach = (size_t)((get_bits(FR_MODULUS, pos, 32) + 2) / 2);
+        if (reach < T.nb) {
+            T.K = batch_cap(reach);
+            T.Q = T.K < QUEUE_MIN ? QUEUE_MIN : T.K;
+        }
+    }
     memset(T.flags, 0, T.nb);
     memset(T.key, 0xff, SPILL * sizeof(uint32_t));
     const uint32_t *idx = idx_arr(J);
+    size_t routed = 0;
     for (size_t j = lo; j < hi; j++) {
         int64_t d = booth_digit(k_at(J, j), (unsigned)w, J->c);
         if (d == 0)
             continue;
+        routed++;
         uint64_t i = idx[j];
-        if (*aff_inf(nf, (void *)aff_at(nf, J->bases, i)))
-            continue;
         tile_put(&T, (uint32_t)((d < 0 ? -d : d) - 1), i, d < 0);
     }
     while (T.nbatch || T.nqueue)
         tile_flush(&T);
 
-    /* Running sums over the occupied buckets b_1 > b_2 > ... > b_k:
-     * sum_b (b+1) B_b = sum_j S_j with S_j = sum_{b >= j} B_b, and S_j is
-     * constant between occupied buckets, so after adding b_i into the running
-     * sum S, the total gains (b_i - b_{i+1}) * S (b_{k+1} = -1). Dense buckets
-     * give gaps of 1: two additions per bucket. */
-    xyzz_u run, tot, t;
-    xyzz_inf(nf, &run);
-    xyzz_inf(nf, &tot);
-    size_t prev = SIZE_MAX;
-    for (size_t b = T.nb; b-- > 0;) {
-        size_t s = spill_slot((uint32_t)b);
-        bool full = T.flags[b] & B_FULL, spilled = T.key[s] == b;
-        if (!full && !spilled)
-            continue;
-        if (prev != SIZE_MAX) {
-            xyzz_mul_small(nf, &t, &run, prev - b);
-            xyzz_add(nf, &tot, &tot, &t);
-        }
-        if (full)
-            xyzz_add_aff(nf, &run, &run, bucket_at(&T, b));
-        if (spilled)
-            xyzz_add(nf, &run, &run, &T.spill[s]);
-        prev = b;
-    }
-    if (prev != SIZE_MAX) {
-        xyzz_mul_small(nf, &t, &run, prev + 1);
-        xyzz_add(nf, &tot, &tot, &t);
-    }
+    xyzz_u tot;
+    if (routed >= T.nb)
+        reduce_dense(&T, &tot, (char *)ws + J->L.ws_seg, nseg_for(J->c));
+    else
+        reduce_sparse(&T, &tot);
     *wsum_at(J, task) = tot;
 }
 
