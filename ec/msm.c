@@ -35,6 +35,7 @@
  * the worker running it (buckets, batch, spill), indexed by worker id; the
  * prep tiles write disjoint ranges placed by the prefix sums.
  */
+#include <math.h>
 #include <string.h>
 
 #include "base/base.h"
@@ -155,11 +156,44 @@ static size_t queue_for(unsigned c)
     return k < QUEUE_MIN ? QUEUE_MIN : k;
 }
 
-/* Cost model in field multiplications: per window and range, m/ranges points
- * at ~10 each (6 multiplications, 6 additions, the bookkeeping) plus a share
- * of the batch's inversion (~90), and 2^(c-1) buckets at ~24 each for the
- * running sums; windows and ranges spread over the workers. The constants
- * were fitted to the best measured window at 2^16 (13) on the CI VM. */
+/* Bits [pos, pos + len) of the 256-bit k, len <= 32; zero above bit 255. */
+FI uint64_t get_bits(const uint64_t k[4], unsigned pos, unsigned len)
+{
+    unsigned limb = pos / 64, off = pos % 64;
+    if (limb >= 4)
+        return 0;
+    uint64_t v = k[limb] >> off;
+    if (off + len > 64 && limb + 1 < 4)
+        v |= k[limb + 1] << (64 - off);
+    return v & ((1ULL << len) - 1);
+}
+
+/* Buckets window w of width c can reach with scalars < r: 2^(c-1), except
+ * near the top, where r < 2^255 leaves fewer (window 13: 231 of 4096 in the
+ * top window; window 17: 1, the borrow of bit 254). */
+static size_t window_reach(unsigned c, unsigned w)
+{
+    size_t nb = (size_t)1 << (c - 1);
+    unsigned pos = w * c - (w > 0);
+    if (w == 0 || pos < 256 - 32)
+        return nb;
+    size_t reach = (size_t)((get_bits(FR_MODULUS, pos, 32) + 2) / 2);
+    return reach < nb ? reach : nb;
+}
+
+/* The widest automatic window: 2^16 affine buckets (6.5 MiB of G1 buckets
+ * per worker). The model below counts multiplications, not cache misses; at
+ * 18 and above the buckets of two workers outgrow this VM's L3 and were not
+ * measured. */
+#define MSM_AUTO_MAX 17
+
+/* Cost model in Fp multiplications (M) for n points: a window whose batch
+ * holds K entries costs ~7M per point (6M of the addition, the subtractions
+ * and routing) plus 80M / K (its share of the batch's inversion), and ~15M
+ * per bucket for the dense reduction (two batch-affine additions; a window
+ * with fewer points than buckets reduces sparsely, see reduce_sparse); a top
+ * window that reaches fewer than 64 buckets runs on the XYZZ spill (10M per
+ * point). Windows and ranges spread over the workers in whole tiles. */
 unsigned msm_window_auto(size_t n, unsigned nworkers)
 {
     if (nworkers == 0)
@@ -168,11 +202,18 @@ unsigned msm_window_auto(size_t n, unsigned nworkers)
         return 2;
     double best = 0;
     unsigned best_c = 2;
-    for (unsigned c = 2; c <= MSM_WINDOW_MAX; c++) {
-        double nb = (double)((size_t)1 << (c - 1)), R = (double)nranges_for(c, nworkers);
-        double per_point = 10.0 + 90.0 / (double)batch_for(c);
+    for (unsigned c = 2; c <= MSM_AUTO_MAX; c++) {
+        double R = (double)nranges_for(c, nworkers), work = 0;
+        for (unsigned w = 0; w < nwindows(c); w++) {
+            size_t reach = window_reach(c, w);
+            double pts = (double)n / R, nbk = (double)reach;
+            double per_point = reach < 64 ? 10.0 : 7.0 + 80.0 / (double)batch_cap(reach);
+            /* sparse: ~24M per occupied bucket, the gap's small multiple
+             * (~23M per bit), and the scan of every bucket's flag */
+            double buckets = pts >= nbk ? nbk * 15.0 : pts * (24.0 + 23.0 * log2(nbk / pts)) + nbk * 0.05;
+            work += R * (pts * per_point + buckets);
+        }
         double tiles = nwindows(c) * R;
-        double work = nwindows(c) * ((double)n * per_point + R * nb * 24.0);
         double rounds = (tiles + nworkers - 1) / nworkers; /* whole tiles per worker */
         double t = work / tiles * (rounds < 1 ? 1 : rounds);
         if (c == 2 || t < best) {
@@ -330,17 +371,6 @@ static void prep_write(void *arg, size_t task, unsigned worker)
     }
 }
 
-/* Bits [pos, pos + len) of the 256-bit k, len <= 32; zero above bit 255. */
-FI uint64_t get_bits(const uint64_t k[4], unsigned pos, unsigned len)
-{
-    unsigned limb = pos / 64, off = pos % 64;
-    if (limb >= 4)
-        return 0;
-    uint64_t v = k[limb] >> off;
-    if (off + len > 64 && limb + 1 < 4)
-        v |= k[limb + 1] << (64 - off);
-    return v & ((1ULL << len) - 1);
-}
 
 /* Booth digit of window w: x + b - top * 2^c, where x = bits [wc, wc + c),
  * b = bit wc - 1 (0 for w = 0) and top = bit wc + c - 1. Sum over windows of
@@ -751,16 +781,13 @@ FI void window_tile(const job_t *J, int nf, size_t task, unsigned worker)
         .den = (fe_u *)(ws + J->L.ws_den), .pre = (fe_u *)(ws + J->L.ws_pre),
         .nb = (size_t)1 << (J->c - 1), .K = batch_for(J->c), .Q = queue_for(J->c),
     };
-    /* The top window of a scalar < r < 2^255 reaches fewer buckets (at
-     * window 13, 231 of 4096): size the batch by those, or the batch would
-     * wait for buckets that are always busy and the queue would spill. */
-    unsigned pos = (unsigned)w * J->c - (w > 0);
-    if (w > 0 && pos >= 256 - 32) {
-        size_t reach = (size_t)((get_bits(FR_MODULUS, pos, 32) + 2) / 2);
-        if (reach < T.nb) {
-            T.K = batch_cap(reach);
-            T.Q = T.K < QUEUE_MIN ? QUEUE_MIN : T.K;
-        }
+    /* The top window reaches fewer buckets: size the batch by those, or the
+     * batch would wait for buckets that are always busy and the queue would
+     * spill. */
+    size_t reach = window_reach(J->c, (unsigned)w);
+    if (reach < T.nb) {
+        T.K = batch_cap(reach);
+        T.Q = T.K < QUEUE_MIN ? QUEUE_MIN : T.K;
     }
     memset(T.flags, 0, T.nb);
     memset(T.key, 0xff, SPILL * sizeof(uint32_t));
