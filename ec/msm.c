@@ -23,10 +23,13 @@
  *     addition against 10 for an XYZZ mixed add (as gnark-crypto does). A
  *     point whose bucket is already in the current batch waits in a queue
  *     for the next batch; when the queue is full (skewed digits: equal
- *     scalars, tiny windows) it goes to a small XYZZ spill slot of its
- *     bucket instead, so batches never shrink to one inversion per point.
- *     The tile then reduces its buckets (and spill slots) by running sums
- *     (XYZZ) to one partial window sum.
+ *     scalars, tiny windows, the top window) it goes to a small XYZZ spill
+ *     slot of its bucket instead, so batches never shrink to one inversion
+ *     per point. The tile then reduces its buckets (and spill slots) to one
+ *     partial window sum: by running sums advanced in G segments at once,
+ *     each step one batch of affine additions (reduce_dense), or, when the
+ *     window has fewer points than buckets, by XYZZ running sums over the
+ *     occupied buckets (reduce_sparse).
  *     The "ones" tiles sum their bases with XYZZ mixed additions.
  *  3. Combine (caller's thread): window sums by Horner (c doublings each),
  *     plus the ones.
@@ -54,6 +57,8 @@
 #define QUEUE_MIN 32
 /* Spill slots (XYZZ) per tile, a power of two. */
 #define SPILL 64
+/* Entries a batch prefetches ahead of the one it works on (16 measured no better). */
+#define PF_AHEAD 8
 
 /* ---- one shape over Fp and Fp2 ------------------------------------------------------ */
 
@@ -427,7 +432,7 @@ FI void bucket_set(int nf, void *bk, const void *p, bool neg)
  * for an addition, 2*y1 != 0 for a doubling (no 2-torsion in G1 or G2);
  * P + (-P) empties the bucket without entering the products.
  */
-/* see `grothmpi bench msm` (bench/README.md) for the rate of this loop */
+/* Rate and ratio to the addition floor: `grothmpi bench msm` (bench/README.md). */
 FI void batch_run(tile_t *T)
 {
     const int nf = T->nf;
@@ -442,13 +447,13 @@ FI void batch_run(tile_t *T)
         void *bk = bucket_at(T, e->bucket);
         const void *p = aff_at(nf, T->bases, e->idx);
         const void *bx = aff_x(nf, bk), *by = aff_y(nf, bk), *px = aff_x(nf, (void *)p);
-        if (j + 8 < k) {
-            const char *b8 = bucket_at(T, T->batch[j + 8].bucket);
-            const char *p8 = aff_at(nf, T->bases, T->batch[j + 8].idx);
-            __builtin_prefetch(b8);
-            __builtin_prefetch(b8 + AFF_SIZE(nf) - 1);
-            __builtin_prefetch(p8);
-            __builtin_prefetch(p8 + AFF_SIZE(nf) - 1);
+        if (j + PF_AHEAD < k) {
+            const char *bf = bucket_at(T, T->batch[j + PF_AHEAD].bucket);
+            const char *pf = aff_at(nf, T->bases, T->batch[j + PF_AHEAD].idx);
+            __builtin_prefetch(bf);
+            __builtin_prefetch(bf + AFF_SIZE(nf) - 1);
+            __builtin_prefetch(pf);
+            __builtin_prefetch(pf + AFF_SIZE(nf) - 1);
         }
         fe_sub(nf, &T->den[j], px, bx);
         if (!fe_is_zero(nf, &T->den[j])) {
@@ -757,16 +762,16 @@ FI void reduce_dense(tile_t *T, xyzz_u *out, char *seg, size_t G)
  * One tile: window w of the non-trivial scalars [lo, hi), into partial sum
  * out = sum_b (b + 1) (bucket_b + spill of b).
  * Why this shape: one window per tile keeps the 2^(c-1) buckets of one worker
- * in L2/L3 while the bases stream through once per window; prefetching the
- * bucket when it joins the batch hides its miss until the batch runs.
+ * in L2/L3 while the bases stream through once per window; the batch
+ * prefetches bucket and base PF_AHEAD entries before it reaches them (a
+ * prefetch when the entry joins the batch alone left 23 % of the time on
+ * those loads: the lines were gone when the batch ran).
  * Invariants: bucket index |digit| - 1 < 2^(c-1) (GM_VERIFY); this worker
  * alone touches its buckets, batch, queue and spill slots; batch and queue
  * stay below their capacities (K, Q) between puts; a spill slot holds one
  * bucket's points.
  */
-/* 5.6 µs per G1 point at 2^20 (16 tiles of 2^20 points), process CPU time,
- * on AMD EPYC (2-vCPU VM, load ~5), 1 thread, grothmpi bench msm --runs 3,
- * 2026-11-29 */
+/* Rate and ratio to the addition floor: `grothmpi bench msm` (bench/README.md). */
 FI void window_tile(const job_t *J, int nf, size_t task, unsigned worker)
 {
     size_t w = task / J->nranges, r = task % J->nranges;

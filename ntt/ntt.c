@@ -171,9 +171,7 @@ size_t ntt_scratch_size(const ntt_domain_t *d, unsigned nworkers)
  * Invariants: every value is a reduced Fr element (ff.h); stage holds the
  * tables for every h < m; m is a power of two.
  */
-/* 30 ns per butterfly (whole forward transform at 2^22, process CPU time) on
- * AMD EPYC (2-vCPU VM, load ~5), 1 thread, grothmpi bench ntt --runs 2,
- * 2026-11-29 */
+/* Rate per butterfly: `grothmpi bench ntt` (bench/README.md). */
 static void dif(fr_t *restrict x, size_t m, size_t w, const fr_t *restrict stage)
 {
     size_t h = m / 2;
