@@ -10,7 +10,10 @@
  * region; scalars uniform mod r. Each figure is the min and median wall time
  * of R runs (default 3) of one whole MSM, scratch allocated once, and the
  * median process CPU time (all threads; on a shared machine the wall time of
- * one thread can exceed its CPU time).
+ * one thread can exceed its CPU time). Next to each figure: the addition
+ * floor (issue 21), ceil(255/window) bucket additions per point at 6 field
+ * multiplications each, with the Fp / Fp2 multiplication timed in the same
+ * run, and the figure's ratio to it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,6 +94,43 @@ static void *make_bases(int group, size_t n, uint64_t *seed)
     return group == 1 ? make_bases_g1(n, &k1, &k2) : make_bases_g2(n, &k1, &k2);
 }
 
+/* ns per Fp (group 1) or Fp2 (group 2) multiplication, thread CPU time, 8
+ * independent chains (throughput, as bench field and blst measure it),
+ * min of 5 runs of 40,000: the unit of the floor below. */
+static double mul_ns(int group)
+{
+    double best = 0;
+    for (int r = 0; r < 5; r++) {
+        fp2_t x[8], y;
+        fp_set_u64(&y.c0, gm_now_ns() | 3);
+        fp_sqr(&y.c1, &y.c0);
+        for (int c = 0; c < 8; c++) {
+            fp_set_u64(&x[c].c0, gm_now_ns() + (uint64_t)c);
+            fp_sqr(&x[c].c1, &x[c].c0);
+        }
+        uint64_t t0 = gm_thread_cpu_ns();
+        for (int i = 0; i < 5000; i++)
+            for (int c = 0; c < 8; c++) {
+                if (group == 1)
+                    fp_mul(&x[c].c0, &x[c].c0, &y.c0);
+                else
+                    fp2_mul(&x[c], &x[c], &y);
+            }
+        double t = (double)(gm_thread_cpu_ns() - t0) / 40000.0;
+        __asm__ volatile("" ::"r"(x) : "memory");
+        if (r == 0 || t < best)
+            best = t;
+    }
+    return best;
+}
+
+/* The addition floor of Pippenger with c-bit windows, µs per point:
+ * ceil(255 / c) bucket additions at 6 field multiplications each. */
+static double floor_us(unsigned c, double mul)
+{
+    return (double)((255 + c - 1) / c) * 6.0 * mul / 1e3;
+}
+
 /* Min and median wall time and median process CPU time (µs per point) of
  * runs MSMs. */
 static int time_msm(int group, const void *bases, const fr_t *s, size_t n, topo_pool_t *pool, int runs,
@@ -130,7 +170,10 @@ int bench_msm_main(int argc, char **argv)
         "online CPU), min and median wall time of R runs (default 3), with the\n"
         "ratio to blst's single-threaded Pippenger on the same kind of 2-core VM\n"
         "(ratio < 1: faster than blst; 1 thread: CPU time, as blst was timed;\n"
-        "N threads: wall time) and the N-thread speed-up (wall time).\n"
+        "N threads: wall time), the N-thread speed-up (wall time), and the ratio\n"
+        "to the addition floor: ceil(255/window) bucket additions of 6 Fp (G2:\n"
+        "Fp2) multiplications per point, timed in the same run (1 thread: CPU\n"
+        "time; N threads: wall time x N).\n"
         "--quick: G1 at 2^12 and 2^14, G2 at 2^12 only.\n";
     bench_opts_t o = {.quick = false, .runs = 3, .threads = (unsigned)sysconf(_SC_NPROCESSORS_ONLN)};
     int prc = bench_parse_opts(&o, argc, argv, "msm", help);
@@ -150,8 +193,11 @@ int bench_msm_main(int argc, char **argv)
     }
     bench_print_machine();
     printf("runs: %d, threads: 1 and %u\n", runs, threads);
-    printf("%-10s %7s %6s %10s %10s %10s %6s %9s %8s\n", "msm", "threads", "window", "min µs/pt", "med µs/pt",
-           "cpu µs/pt", "blst", "/blst", "speed-up");
+    double mul[3] = {0, mul_ns(1), mul_ns(2)};
+    printf("floor: ceil(255/window) additions x 6 multiplications per point; Fp mul %.1f ns, Fp2 mul %.1f ns "
+           "(this run)\n", mul[1], mul[2]);
+    printf("%-10s %7s %6s %10s %10s %10s %6s %9s %8s %8s %7s\n", "msm", "threads", "window", "min µs/pt", "med µs/pt",
+           "cpu µs/pt", "blst", "/blst", "speed-up", "floor", "/floor");
     uint64_t seed = gm_now_ns();
     int rc = 0;
     void *bases[3] = {NULL, NULL, NULL};
@@ -196,8 +242,12 @@ int bench_msm_main(int argc, char **argv)
              * CPU time (a shared VM inflates wall time), N threads wall time. */
             snprintf(ratio, sizeof ratio, cases[c].blst_us > 0 ? "%.2f" : "-", (pass ? md : cpu) / cases[c].blst_us);
             snprintf(speed, sizeof speed, pass ? "%.2fx" : "-", one_med / md);
-            printf("%-10s %7u %6u %10.2f %10.2f %10.2f %6s %9s %8s\n", name, T, msm_window_auto(n, T), mn, md, cpu,
-                   blst, ratio, speed);
+            /* The floor is per thread: 1 thread compares CPU time, N threads
+             * wall time x N (the cores' time). */
+            unsigned c = msm_window_auto(n, T);
+            double fl = floor_us(c, mul[g]), used = pass ? md * T : cpu;
+            printf("%-10s %7u %6u %10.2f %10.2f %10.2f %6s %9s %8s %8.2f %7.2f\n", name, T, c, mn, md, cpu, blst, ratio,
+                   speed, fl, used / fl);
             fflush(stdout);
         }
         gm_free(s);

@@ -200,20 +200,25 @@ bool pairing_product_is_one(const g1_affine_t *p, const g2_affine_t *q, size_t n
 #define MSM_WINDOW_MAX 20
 
 /* The window width msm_* choose (window = 0) for n non-trivial scalars on
- * nworkers workers, from a cost model of the bucket additions and the bucket
- * reduction; 2..MSM_WINDOW_MAX. */
+ * nworkers workers, from a cost model in Fp multiplications of the bucket
+ * additions (with each window's reach: the top window of a 255-bit scalar
+ * has fewer buckets), the batch inversions and the bucket reduction; 2..17
+ * (wider buckets than 2^16 per worker were not measured). */
 unsigned msm_window_auto(size_t n, unsigned nworkers);
 
 /* Bytes of scratch msm_g1 / msm_g2 need for n scalars, a pool of nworkers
  * workers (topo_pool_size(pool)) and the given window (0: the automatic
  * choice). About 36 n bytes plus, per worker, 2^(window-1) affine buckets
- * (3.3 MiB for G1 at window 16) and a batch of 512. Allocate once (gm_alloc,
+ * (3.3 MiB for G1 at window 16), a batch of up to 512 and the reduction's
+ * segment sums (up to 2 x 512 affine points). Allocate once (gm_alloc,
  * 64-byte aligned) and reuse across calls of the same or smaller n. */
 size_t msm_g1_scratch_size(size_t n, unsigned nworkers, unsigned window);
 size_t msm_g2_scratch_size(size_t n, unsigned nworkers, unsigned window);
 
-/* out = sum over i < n of scalars[i] * B(i), Pippenger with signed windows
- * and batch-affine buckets, the tiles (one window over one range of points)
+/* out = sum over i < n of scalars[i] * B(i), Pippenger with signed windows,
+ * batch-affine buckets and a batch-affine bucket reduction (bench msm prints
+ * the ratio to the floor of ceil(255/window) additions of 6 multiplications
+ * per point), the tiles (one window over one range of points)
  * run on pool (NULL: the caller's thread; the result does not depend on the
  * pool or the window).
  *  - scalars: n reduced Fr values (Montgomery). Scalars 0 are skipped;

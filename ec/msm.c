@@ -23,10 +23,13 @@
  *     addition against 10 for an XYZZ mixed add (as gnark-crypto does). A
  *     point whose bucket is already in the current batch waits in a queue
  *     for the next batch; when the queue is full (skewed digits: equal
- *     scalars, tiny windows) it goes to a small XYZZ spill slot of its
- *     bucket instead, so batches never shrink to one inversion per point.
- *     The tile then reduces its buckets (and spill slots) by running sums
- *     (XYZZ) to one partial window sum.
+ *     scalars, tiny windows, the top window) it goes to a small XYZZ spill
+ *     slot of its bucket instead, so batches never shrink to one inversion
+ *     per point. The tile then reduces its buckets (and spill slots) to one
+ *     partial window sum: by running sums advanced in G segments at once,
+ *     each step one batch of affine additions (reduce_dense), or, when the
+ *     window has fewer points than buckets, by XYZZ running sums over the
+ *     occupied buckets (reduce_sparse).
  *     The "ones" tiles sum their bases with XYZZ mixed additions.
  *  3. Combine (caller's thread): window sums by Horner (c doublings each),
  *     plus the ones.
@@ -35,6 +38,7 @@
  * the worker running it (buckets, batch, spill), indexed by worker id; the
  * prep tiles write disjoint ranges placed by the prefix sums.
  */
+#include <math.h>
 #include <string.h>
 
 #include "base/base.h"
@@ -53,6 +57,8 @@
 #define QUEUE_MIN 32
 /* Spill slots (XYZZ) per tile, a power of two. */
 #define SPILL 64
+/* Entries a batch prefetches ahead of the one it works on (16 measured no better). */
+#define PF_AHEAD 8
 
 /* ---- one shape over Fp and Fp2 ------------------------------------------------------ */
 
@@ -125,14 +131,28 @@ static size_t nranges_for(unsigned c, unsigned nworkers)
     return W >= want ? 1 : (want + W - 1) / W;
 }
 
-/* Batch capacity: a quarter of the buckets keeps the chance that a point
- * finds its bucket busy under 1/4 (1/8 on average); at least 8, so tiny
+/* Batch capacity: an eighth of the buckets keeps the chance that a point
+ * finds its bucket busy under 1/8 (1/16 on average); at least 8, so tiny
  * windows (fewer buckets than that) fill their queue and spill slots rather
  * than run one inversion per point. */
-static size_t batch_for(unsigned c)
+static size_t batch_cap(size_t nb)
 {
-    size_t nb = (size_t)1 << (c - 1), k = nb / 4;
+    size_t k = nb / 8;
     return k < 8 ? 8 : k > BATCH_MAX ? BATCH_MAX : k;
+}
+static size_t batch_for(unsigned c) { return batch_cap((size_t)1 << (c - 1)); }
+
+/* Segments of the dense bucket reduction (see reduce_dense): a power of two
+ * dividing the 2^(c-1) buckets and fitting one batch. */
+static size_t nseg_for(unsigned c)
+{
+    /* Steps cost 2 nb/G inversions (~78M each), the combine ~24M per
+     * segment: G near sqrt(6.5 nb) balances them. */
+    size_t nb = (size_t)1 << (c - 1), k = batch_for(c), g = 1;
+    while (g * g * 4 < nb * 26) /* g < sqrt(6.5 nb) */
+        g *= 2;
+    g = g > nb ? nb : g;
+    return g < k ? g : k;
 }
 
 static size_t queue_for(unsigned c)
@@ -141,11 +161,44 @@ static size_t queue_for(unsigned c)
     return k < QUEUE_MIN ? QUEUE_MIN : k;
 }
 
-/* Cost model in field multiplications: per window and range, m/ranges points
- * at ~10 each (6 multiplications, 6 additions, the bookkeeping) plus a share
- * of the batch's inversion (~90), and 2^(c-1) buckets at ~24 each for the
- * running sums; windows and ranges spread over the workers. The constants
- * were fitted to the best measured window at 2^16 (13) on the CI VM. */
+/* Bits [pos, pos + len) of the 256-bit k, len <= 32; zero above bit 255. */
+FI uint64_t get_bits(const uint64_t k[4], unsigned pos, unsigned len)
+{
+    unsigned limb = pos / 64, off = pos % 64;
+    if (limb >= 4)
+        return 0;
+    uint64_t v = k[limb] >> off;
+    if (off + len > 64 && limb + 1 < 4)
+        v |= k[limb + 1] << (64 - off);
+    return v & ((1ULL << len) - 1);
+}
+
+/* Buckets window w of width c can reach with scalars < r: 2^(c-1), except
+ * near the top, where r < 2^255 leaves fewer (window 13: 231 of 4096 in the
+ * top window; window 17: 1, the borrow of bit 254). */
+static size_t window_reach(unsigned c, unsigned w)
+{
+    size_t nb = (size_t)1 << (c - 1);
+    unsigned pos = w * c - (w > 0);
+    if (w == 0 || pos < 256 - 32)
+        return nb;
+    size_t reach = (size_t)((get_bits(FR_MODULUS, pos, 32) + 2) / 2);
+    return reach < nb ? reach : nb;
+}
+
+/* The widest automatic window: 2^16 affine buckets (6.5 MiB of G1 buckets
+ * per worker). The model below counts multiplications, not cache misses; at
+ * 18 and above the buckets of two workers outgrow this VM's L3 and were not
+ * measured. */
+#define MSM_AUTO_MAX 17
+
+/* Cost model in Fp multiplications (M) for n points: a window whose batch
+ * holds K entries costs ~7M per point (6M of the addition, the subtractions
+ * and routing) plus 80M / K (its share of the batch's inversion), and ~15M
+ * per bucket for the dense reduction (two batch-affine additions; a window
+ * with fewer points than buckets reduces sparsely, see reduce_sparse); a top
+ * window that reaches fewer than 64 buckets runs on the XYZZ spill (10M per
+ * point). Windows and ranges spread over the workers in whole tiles. */
 unsigned msm_window_auto(size_t n, unsigned nworkers)
 {
     if (nworkers == 0)
@@ -154,11 +207,18 @@ unsigned msm_window_auto(size_t n, unsigned nworkers)
         return 2;
     double best = 0;
     unsigned best_c = 2;
-    for (unsigned c = 2; c <= MSM_WINDOW_MAX; c++) {
-        double nb = (double)((size_t)1 << (c - 1)), R = (double)nranges_for(c, nworkers);
-        double per_point = 10.0 + 90.0 / (double)batch_for(c);
+    for (unsigned c = 2; c <= MSM_AUTO_MAX; c++) {
+        double R = (double)nranges_for(c, nworkers), work = 0;
+        for (unsigned w = 0; w < nwindows(c); w++) {
+            size_t reach = window_reach(c, w);
+            double pts = (double)n / R, nbk = (double)reach;
+            double per_point = reach < 64 ? 10.0 : 7.0 + 80.0 / (double)batch_cap(reach);
+            /* sparse: ~24M per occupied bucket, the gap's small multiple
+             * (~23M per bit), and the scan of every bucket's flag */
+            double buckets = pts >= nbk ? nbk * 15.0 : pts * (24.0 + 23.0 * log2(nbk / pts)) + nbk * 0.05;
+            work += R * (pts * per_point + buckets);
+        }
         double tiles = nwindows(c) * R;
-        double work = nwindows(c) * ((double)n * per_point + R * nb * 24.0);
         double rounds = (tiles + nworkers - 1) / nworkers; /* whole tiles per worker */
         double t = work / tiles * (rounds < 1 ? 1 : rounds);
         if (c == 2 || t < best) {
@@ -173,7 +233,7 @@ typedef struct { uint32_t bucket, neg; uint64_t idx; } entry_t;
 
 typedef struct {
     size_t prep_cnt, k, idx, wsum, ones, ws, ws_bytes, total;
-    size_t ws_buckets, ws_flags, ws_ent, ws_queue, ws_den, ws_pre, ws_spill, ws_key;
+    size_t ws_buckets, ws_flags, ws_ent, ws_queue, ws_den, ws_pre, ws_spill, ws_key, ws_seg;
 } layout_t;
 
 #define ALIGN64(x) (((x) + 63) & ~(size_t)63)
@@ -207,6 +267,8 @@ static layout_t layout_for(int nf, size_t n, unsigned nworkers, unsigned c)
     w += ALIGN64(SPILL * sizeof(xyzz_u));
     L.ws_key = w;
     w += ALIGN64(SPILL * sizeof(uint32_t));
+    L.ws_seg = w;
+    w += ALIGN64(2 * nseg_for(c) * (AFF_SIZE(nf) + 1)); /* run, tot, their flags */
     L.ws_den = w;
     w += ALIGN64(K * sizeof(fe_u));
     L.ws_pre = w;
@@ -302,24 +364,18 @@ static void prep_write(void *arg, size_t task, unsigned worker)
         } else if (fr_is_one(s)) {
             idx[J->n - 1 - o++] = (uint32_t)b;
         } else {
-            fr_to_limbs(k_at(J, t), s);
+            /* A base at infinity contributes nothing: its scalar becomes 0, so
+             * every digit is 0 and the windows never read the base. */
+            if (*aff_inf(J->nf, (void *)aff_at(J->nf, J->bases, b)))
+                memset(k_at(J, t), 0, 4 * sizeof(uint64_t));
+            else
+                fr_to_limbs(k_at(J, t), s);
             idx[t++] = (uint32_t)b;
         }
         b++;
     }
 }
 
-/* Bits [pos, pos + len) of the 256-bit k, len <= 32; zero above bit 255. */
-FI uint64_t get_bits(const uint64_t k[4], unsigned pos, unsigned len)
-{
-    unsigned limb = pos / 64, off = pos % 64;
-    if (limb >= 4)
-        return 0;
-    uint64_t v = k[limb] >> off;
-    if (off + len > 64 && limb + 1 < 4)
-        v |= k[limb + 1] << (64 - off);
-    return v & ((1ULL << len) - 1);
-}
 
 /* Booth digit of window w: x + b - top * 2^c, where x = bits [wc, wc + c),
  * b = bit wc - 1 (0 for w = 0) and top = bit wc + c - 1. Sum over windows of
@@ -365,27 +421,40 @@ FI void bucket_set(int nf, void *bk, const void *p, bool neg)
  * One batch of affine additions bucket[e.bucket] += +-base[e.idx].
  * Why: lambda = num / den for every entry with one inversion of the product
  * of the dens (Montgomery's trick): 3 multiplications per entry for the
- * shared inversion, then lambda, lambda^2 and y3: ~6 per addition.
+ * shared inversion, then lambda, lambda^2 and y3: ~6 per addition. The
+ * entries alternate between two lanes, each with its own running product,
+ * so the two serial chains of the trick (the running product forwards, the
+ * running inverse backwards) are two independent chains the core overlaps;
+ * the per-entry updates run two entries at a time for the same reason (one
+ * entry is a chain of three dependent products).
  * Invariants: no bucket twice in the batch (B_INBATCH); every bucket of the
  * batch is full (empty ones were set directly); dens are non-zero: x1 != x2
  * for an addition, 2*y1 != 0 for a doubling (no 2-torsion in G1 or G2);
- * P + (-P) empties the bucket without entering the product.
+ * P + (-P) empties the bucket without entering the products.
  */
-/* 5.6 µs per G1 point at 2^20 (window 16: 16 batch additions per point, ~0.3
- * µs each), 22.8 µs per G2 point at 2^16, process CPU time, on AMD EPYC
- * (2-vCPU VM, load ~5), 1 thread, grothmpi bench msm --runs 3, 2026-11-29 */
+/* Rate and ratio to the addition floor: `grothmpi bench msm` (bench/README.md). */
 FI void batch_run(tile_t *T)
 {
     const int nf = T->nf;
     size_t k = T->nbatch;
-    fe_u acc, inv, py, t, lam, x3;
+    fe_u acc[2], inv[2], py;
     uint8_t kind[BATCH_MAX];
-    size_t last = SIZE_MAX;
+    size_t act[BATCH_MAX], na = 0; /* the entries that enter the products, in order */
+    fe_copy(nf, &acc[0], nf == 1 ? (const void *)&FP_ONE : (const void *)&FP2_ONE);
+    fe_copy(nf, &acc[1], &acc[0]);
     for (size_t j = 0; j < k; j++) {
         entry_t *e = &T->batch[j];
         void *bk = bucket_at(T, e->bucket);
         const void *p = aff_at(nf, T->bases, e->idx);
         const void *bx = aff_x(nf, bk), *by = aff_y(nf, bk), *px = aff_x(nf, (void *)p);
+        if (j + PF_AHEAD < k) {
+            const char *bf = bucket_at(T, T->batch[j + PF_AHEAD].bucket);
+            const char *pf = aff_at(nf, T->bases, T->batch[j + PF_AHEAD].idx);
+            __builtin_prefetch(bf);
+            __builtin_prefetch(bf + AFF_SIZE(nf) - 1);
+            __builtin_prefetch(pf);
+            __builtin_prefetch(pf + AFF_SIZE(nf) - 1);
+        }
         fe_sub(nf, &T->den[j], px, bx);
         if (!fe_is_zero(nf, &T->den[j])) {
             kind[j] = K_ADD;
@@ -404,60 +473,79 @@ FI void batch_run(tile_t *T)
                 continue;
             }
         }
-        if (last == SIZE_MAX)
-            fe_copy(nf, &acc, &T->den[j]);
-        else
-            fe_mul(nf, &acc, &acc, &T->den[j]);
-        fe_copy(nf, &T->pre[j], &acc); /* product of the dens up to j */
-        last = j;
+        /* pre = product of the earlier dens of this lane; acc *= den */
+        fe_copy(nf, &T->pre[j], &acc[na & 1]);
+        fe_mul(nf, &acc[na & 1], &acc[na & 1], &T->den[j]);
+        act[na++] = j;
     }
-    if (last != SIZE_MAX) {
-        fe_inv(nf, &inv, &acc); /* 1 / (den_0 ... den_last) */
-        for (size_t j = last + 1; j-- > 0;) {
-            if (kind[j] == K_DONE)
-                continue;
-            /* t = 1/den_j: inv * (product up to the previous active entry) */
-            size_t prev = j;
-            while (prev > 0 && kind[prev - 1] == K_DONE)
-                prev--;
-            if (prev > 0) {
-                fe_mul(nf, &t, &inv, &T->pre[prev - 1]);
-                fe_mul(nf, &inv, &inv, &T->den[j]);
-            } else {
-                fe_copy(nf, &t, &inv);
-            }
-            entry_t *e = &T->batch[j];
+    if (na == 0)
+        goto done;
+    /* inv[l] = 1 / acc[l]: one inversion of acc[0] * acc[1]. */
+    fe_mul(nf, &py, &acc[0], &acc[1]);
+    fe_inv(nf, &py, &py);
+    fe_mul(nf, &inv[0], &py, &acc[1]);
+    fe_mul(nf, &inv[1], &py, &acc[0]);
+    /* Backwards through each lane: 1/den_j = inv * pre_j, then inv *= den_j
+     * (so inv is 1 / the product of the lane's dens before j). 1/den_j
+     * overwrites den_j. */
+    for (size_t a = na; a-- > 0;) {
+        size_t j = act[a];
+        fe_u t;
+        fe_mul(nf, &t, &inv[a & 1], &T->pre[j]);
+        fe_mul(nf, &inv[a & 1], &inv[a & 1], &T->den[j]);
+        fe_copy(nf, &T->den[j], &t);
+    }
+    /* The updates, two entries at a time (the second may repeat the first
+     * when na is odd: it is then skipped). */
+    for (size_t a = 0; a < na; a += 2) {
+        size_t jj[2] = {act[a], act[a + 1 < na ? a + 1 : a]};
+        int m = a + 1 < na ? 2 : 1;
+        fe_u lam[2], x3[2], q[2];
+        void *bx[2], *by[2];
+        const void *px[2], *pyp[2];
+        bool flip[2];
+        for (int u = 0; u < m; u++) {
+            entry_t *e = &T->batch[jj[u]];
             void *bk = bucket_at(T, e->bucket);
             const void *p = aff_at(nf, T->bases, e->idx);
-            void *bx = aff_x(nf, bk), *by = aff_y(nf, bk);
-            const void *px = aff_x(nf, (void *)p);
+            bx[u] = aff_x(nf, bk);
+            by[u] = aff_y(nf, bk);
+            px[u] = aff_x(nf, (void *)p);
+            pyp[u] = aff_y(nf, (void *)p);
             /* For a negated point lam = -lambda (lambda = (-y2 - y1) / (x2 - x1)),
              * which leaves lambda^2 alone and flips the sign of x1 - x3. */
-            bool flip = kind[j] == K_ADD && e->neg;
-            if (kind[j] == K_ADD) {
-                if (flip)
-                    fe_add(nf, &py, aff_y(nf, (void *)p), by);
+            flip[u] = kind[jj[u]] == K_ADD && e->neg;
+            if (kind[jj[u]] == K_ADD) {
+                if (flip[u])
+                    fe_add(nf, &q[u], pyp[u], by[u]);
                 else
-                    fe_sub(nf, &py, aff_y(nf, (void *)p), by);
-                fe_mul(nf, &lam, &py, &t);       /* +-(y2 - y1) / (x2 - x1) */
+                    fe_sub(nf, &q[u], pyp[u], by[u]);
             } else {
-                fe_sqr(nf, &py, bx);
-                fe_add(nf, &lam, &py, &py);
-                fe_add(nf, &py, &lam, &py);      /* 3 x1^2 */
-                fe_mul(nf, &lam, &py, &t);       /* 3 x1^2 / (2 y1) */
+                fe_sqr(nf, &q[u], bx[u]);
+                fe_add(nf, &lam[u], &q[u], &q[u]);
+                fe_add(nf, &q[u], &lam[u], &q[u]); /* 3 x1^2 */
             }
-            fe_sqr(nf, &x3, &lam);
-            fe_sub(nf, &x3, &x3, bx);
-            fe_sub(nf, &x3, &x3, px);            /* lambda^2 - x1 - x2 */
-            if (flip)
-                fe_sub(nf, &py, &x3, bx);
+        }
+        for (int u = 0; u < m; u++)
+            fe_mul(nf, &lam[u], &q[u], &T->den[jj[u]]); /* +-(y2 - y1) / (x2 - x1) or 3 x1^2 / (2 y1) */
+        for (int u = 0; u < m; u++)
+            fe_sqr(nf, &x3[u], &lam[u]);
+        for (int u = 0; u < m; u++) {
+            fe_sub(nf, &x3[u], &x3[u], bx[u]);
+            fe_sub(nf, &x3[u], &x3[u], px[u]); /* lambda^2 - x1 - x2 */
+            if (flip[u])
+                fe_sub(nf, &q[u], &x3[u], bx[u]);
             else
-                fe_sub(nf, &py, bx, &x3);
-            fe_mul(nf, &py, &py, &lam);
-            fe_sub(nf, by, &py, by);             /* lambda (x1 - x3) - y1 */
-            fe_copy(nf, bx, &x3);
+                fe_sub(nf, &q[u], bx[u], &x3[u]);
+        }
+        for (int u = 0; u < m; u++)
+            fe_mul(nf, &q[u], &q[u], &lam[u]);
+        for (int u = 0; u < m; u++) {
+            fe_sub(nf, by[u], &q[u], by[u]); /* lambda (x1 - x3) - y1 */
+            fe_copy(nf, bx[u], &x3[u]);
         }
     }
+done:
     for (size_t j = 0; j < k; j++)
         T->flags[T->batch[j].bucket] &= (uint8_t)~B_INBATCH;
     T->nbatch = 0;
@@ -494,16 +582,20 @@ FI void bucket_put(tile_t *T, uint32_t b, uint64_t i, uint32_t neg)
         T->flags[b] = B_FULL;
         return;
     }
-    const char *bk = bucket_at(T, b);
-    for (size_t off = 0; off < AFF_SIZE(nf); off += 64)
+    const char *bk = bucket_at(T, b), *pt = aff_at(nf, T->bases, i);
+    for (size_t off = 0; off < AFF_SIZE(nf); off += 64) {
         __builtin_prefetch(bk + off, 1);
+        __builtin_prefetch(pt + off, 0);
+    }
+    __builtin_prefetch(bk + AFF_SIZE(nf) - 1, 1);
+    __builtin_prefetch(pt + AFF_SIZE(nf) - 1, 0);
     T->batch[T->nbatch++] = (entry_t){b, neg, i};
     T->flags[b] = B_FULL | B_INBATCH;
 }
 
 /* Runs the batch, then replays the queue: an entry whose bucket is free
- * again joins the next batch; one whose bucket is back in it goes to its
- * spill slot, or stays queued. */
+ * again joins the next batch; one whose bucket is back in it stays queued,
+ * or goes to its spill slot when the queue was over half full. */
 FI void tile_flush(tile_t *T)
 {
     batch_run(T);
@@ -511,7 +603,10 @@ FI void tile_flush(tile_t *T)
     for (size_t q = 0; q < nq; q++) {
         entry_t e = T->queue[q];
         if (T->flags[e.bucket] & B_INBATCH) {
-            if (!spill_put(T, e.bucket, e.idx, e.neg))
+            /* A queue over half full means skewed digits: spill (XYZZ, ~10M)
+             * rather than replay it one inversion per batch. Otherwise keep
+             * it: the next batch takes it at ~6M. */
+            if (nq <= T->Q / 2 || !spill_put(T, e.bucket, e.idx, e.neg))
                 T->queue[keep++] = e;
         } else if (T->nbatch < T->K) {
             bucket_put(T, e.bucket, e.idx, e.neg);
@@ -549,19 +644,134 @@ FI void tile_put(tile_t *T, uint32_t b, uint64_t i, uint32_t neg)
 }
 
 /*
+ * Bucket reductions: out = sum_b (b + 1) (bucket_b + spill of b), after the
+ * tile's last flush (no batch, no queue).
+ */
+
+/* Sparse: running sums over the occupied buckets b_1 > b_2 > ... > b_k:
+ * sum_b (b+1) B_b = sum_j S_j with S_j = sum_{b >= j} B_b, and S_j is
+ * constant between occupied buckets, so after adding b_i into the running
+ * sum S, the total gains (b_i - b_{i+1}) * S (b_{k+1} = -1). XYZZ, ~24M per
+ * occupied bucket plus the gaps' small multiples: for windows with fewer
+ * points than buckets. */
+FI void reduce_sparse(tile_t *T, xyzz_u *out)
+{
+    const int nf = T->nf;
+    xyzz_u run, tot, t;
+    xyzz_inf(nf, &run);
+    xyzz_inf(nf, &tot);
+    size_t prev = SIZE_MAX;
+    for (size_t b = T->nb; b-- > 0;) {
+        size_t s = spill_slot((uint32_t)b);
+        bool full = T->flags[b] & B_FULL, spilled = T->key[s] == b;
+        if (!full && !spilled)
+            continue;
+        if (prev != SIZE_MAX) {
+            xyzz_mul_small(nf, &t, &run, prev - b);
+            xyzz_add(nf, &tot, &tot, &t);
+        }
+        if (full)
+            xyzz_add_aff(nf, &run, &run, bucket_at(T, b));
+        if (spilled)
+            xyzz_add(nf, &run, &run, &T->spill[s]);
+        prev = b;
+    }
+    if (prev != SIZE_MAX) {
+        xyzz_mul_small(nf, &t, &run, prev + 1);
+        xyzz_add(nf, &tot, &tot, &t);
+    }
+    *out = tot;
+}
+
+/* V->buckets[s] += V->bases[src]: sets the destination when it is empty,
+ * else queues the addition in V's batch. */
+FI void seg_add(tile_t *V, size_t s, size_t src)
+{
+    if (!(V->flags[s] & B_FULL)) {
+        bucket_set(V->nf, bucket_at(V, s), aff_at(V->nf, V->bases, src), false);
+        V->flags[s] = B_FULL;
+    } else {
+        V->batch[V->nbatch++] = (entry_t){(uint32_t)s, 0, src};
+        V->flags[s] |= B_INBATCH;
+    }
+}
+
+/*
+ * Dense: the buckets cut into G segments of L = nb / G, all G running sums
+ * advanced together, so that each step is one batch of G affine additions
+ * sharing one inversion (~6M + 1/G of an inversion each, against 10M and 14M
+ * for the XYZZ additions of the sparse form).
+ * For segment s (buckets sL .. sL + L - 1), run_s = sum of its buckets and
+ * tot_s = sum_i (i + 1) B_{sL+i} (the running-sum trick inside the
+ * segment); then sum_b (b + 1) B_b = sum_s tot_s + L sum_s s run_s, the last
+ * sum by one more running sum over s (XYZZ, G steps) and log2 L doublings.
+ * Spilled points (few: skewed digits only) are added as (b + 1) * spill.
+ * Invariants: run and tot live in seg (2G affine points and 2G flag bytes,
+ * B_FULL where non-empty); a step's batch holds each segment at most once.
+ */
+FI void reduce_dense(tile_t *T, xyzz_u *out, char *seg, size_t G)
+{
+    const int nf = T->nf;
+    size_t L = T->nb / G, asz = AFF_SIZE(nf);
+    tile_t R = *T, S = *T; /* R: run_s += bucket; S: tot_s += run_s */
+    R.buckets = seg;
+    R.flags = (uint8_t *)(seg + 2 * G * asz);
+    R.bases = T->buckets;
+    S.buckets = seg + G * asz;
+    S.flags = R.flags + G;
+    S.bases = R.buckets;
+    R.nbatch = S.nbatch = 0;
+    memset(R.flags, 0, 2 * G);
+    for (size_t i = L; i-- > 0;) {
+        for (size_t s = 0; s < G; s++) {
+            size_t b = s * L + i;
+            if (T->flags[b] & B_FULL)
+                seg_add(&R, s, b);
+        }
+        batch_run(&R);
+        for (size_t s = 0; s < G; s++)
+            if (R.flags[s] & B_FULL)
+                seg_add(&S, s, s);
+        batch_run(&S);
+    }
+    xyzz_u acc, wsum, tot, t;
+    xyzz_inf(nf, &acc);
+    xyzz_inf(nf, &wsum);
+    xyzz_inf(nf, &tot);
+    for (size_t s = G; s-- > 1;) {
+        if (R.flags[s] & B_FULL)
+            xyzz_add_aff(nf, &acc, &acc, bucket_at(&R, s));
+        xyzz_add(nf, &wsum, &wsum, &acc);
+    }
+    for (size_t l = L; l > 1; l /= 2)
+        xyzz_dbl(nf, &wsum, &wsum);
+    for (size_t s = 0; s < G; s++)
+        if (S.flags[s] & B_FULL)
+            xyzz_add_aff(nf, &tot, &tot, bucket_at(&S, s));
+    xyzz_add(nf, &tot, &tot, &wsum);
+    for (size_t k = 0; k < SPILL; k++) {
+        if (T->key[k] == UINT32_MAX)
+            continue;
+        xyzz_mul_small(nf, &t, &T->spill[k], (size_t)T->key[k] + 1);
+        xyzz_add(nf, &tot, &tot, &t);
+    }
+    *out = tot;
+}
+
+/*
  * One tile: window w of the non-trivial scalars [lo, hi), into partial sum
  * out = sum_b (b + 1) (bucket_b + spill of b).
  * Why this shape: one window per tile keeps the 2^(c-1) buckets of one worker
- * in L2/L3 while the bases stream through once per window; prefetching the
- * bucket when it joins the batch hides its miss until the batch runs.
+ * in L2/L3 while the bases stream through once per window; the batch
+ * prefetches bucket and base PF_AHEAD entries before it reaches them (a
+ * prefetch when the entry joins the batch alone left 23 % of the time on
+ * those loads: the lines were gone when the batch ran).
  * Invariants: bucket index |digit| - 1 < 2^(c-1) (GM_VERIFY); this worker
  * alone touches its buckets, batch, queue and spill slots; batch and queue
  * stay below their capacities (K, Q) between puts; a spill slot holds one
  * bucket's points.
  */
-/* 5.6 µs per G1 point at 2^20 (16 tiles of 2^20 points), process CPU time,
- * on AMD EPYC (2-vCPU VM, load ~5), 1 thread, grothmpi bench msm --runs 3,
- * 2026-11-29 */
+/* Rate and ratio to the addition floor: `grothmpi bench msm` (bench/README.md). */
 FI void window_tile(const job_t *J, int nf, size_t task, unsigned worker)
 {
     size_t w = task / J->nranges, r = task % J->nranges;
@@ -576,49 +786,34 @@ FI void window_tile(const job_t *J, int nf, size_t task, unsigned worker)
         .den = (fe_u *)(ws + J->L.ws_den), .pre = (fe_u *)(ws + J->L.ws_pre),
         .nb = (size_t)1 << (J->c - 1), .K = batch_for(J->c), .Q = queue_for(J->c),
     };
+    /* The top window reaches fewer buckets: size the batch by those, or the
+     * batch would wait for buckets that are always busy and the queue would
+     * spill. */
+    size_t reach = window_reach(J->c, (unsigned)w);
+    if (reach < T.nb) {
+        T.K = batch_cap(reach);
+        T.Q = T.K < QUEUE_MIN ? QUEUE_MIN : T.K;
+    }
     memset(T.flags, 0, T.nb);
     memset(T.key, 0xff, SPILL * sizeof(uint32_t));
     const uint32_t *idx = idx_arr(J);
+    size_t routed = 0;
     for (size_t j = lo; j < hi; j++) {
         int64_t d = booth_digit(k_at(J, j), (unsigned)w, J->c);
         if (d == 0)
             continue;
+        routed++;
         uint64_t i = idx[j];
-        if (*aff_inf(nf, (void *)aff_at(nf, J->bases, i)))
-            continue;
         tile_put(&T, (uint32_t)((d < 0 ? -d : d) - 1), i, d < 0);
     }
     while (T.nbatch || T.nqueue)
         tile_flush(&T);
 
-    /* Running sums over the occupied buckets b_1 > b_2 > ... > b_k:
-     * sum_b (b+1) B_b = sum_j S_j with S_j = sum_{b >= j} B_b, and S_j is
-     * constant between occupied buckets, so after adding b_i into the running
-     * sum S, the total gains (b_i - b_{i+1}) * S (b_{k+1} = -1). Dense buckets
-     * give gaps of 1: two additions per bucket. */
-    xyzz_u run, tot, t;
-    xyzz_inf(nf, &run);
-    xyzz_inf(nf, &tot);
-    size_t prev = SIZE_MAX;
-    for (size_t b = T.nb; b-- > 0;) {
-        size_t s = spill_slot((uint32_t)b);
-        bool full = T.flags[b] & B_FULL, spilled = T.key[s] == b;
-        if (!full && !spilled)
-            continue;
-        if (prev != SIZE_MAX) {
-            xyzz_mul_small(nf, &t, &run, prev - b);
-            xyzz_add(nf, &tot, &tot, &t);
-        }
-        if (full)
-            xyzz_add_aff(nf, &run, &run, bucket_at(&T, b));
-        if (spilled)
-            xyzz_add(nf, &run, &run, &T.spill[s]);
-        prev = b;
-    }
-    if (prev != SIZE_MAX) {
-        xyzz_mul_small(nf, &t, &run, prev + 1);
-        xyzz_add(nf, &tot, &tot, &t);
-    }
+    xyzz_u tot;
+    if (routed >= T.nb)
+        reduce_dense(&T, &tot, (char *)ws + J->L.ws_seg, nseg_for(J->c));
+    else
+        reduce_sparse(&T, &tot);
     *wsum_at(J, task) = tot;
 }
 

@@ -13,15 +13,19 @@
  *           the worker's contiguous scratch (R x NTT_COLS), run an R-point DIF
  *           on all its columns at once, copy it back. The copy avoids the
  *           power-of-two stride between rows, which maps every row of a column
- *           onto the same cache sets. (The coset shift g^i is applied during
- *           the copy in.)
+ *           onto the same cache sets. (The coset forward's shift g^(iC+j)
+ *           is split: its row factor g^(iC) is applied during the copy in.)
  *   pass 2  for every row p: multiply element j by w^(rev_R(p) * j) (w the
- *           n-th root; the 1/n of the inverse folded into the first factor),
- *           then a C-point DIF on the contiguous row.
+ *           n-th root; the 1/n of the inverse folded into the first factor;
+ *           for the coset forward the step is w^rev_R(p) * g, which applies
+ *           the column factor g^j at no cost), then a C-point DIF on the
+ *           contiguous row; for the inverse coset, position q is then
+ *           multiplied by g^-(R rev_C(q)) (a table), the row's g^-rev_R(p)
+ *           having joined the first factor: together g^-k for the output
+ *           index k of that position (pass 3). No separate scaling pass.
  *   pass 3  a blocked in-place bit-reversal permutation: the DIF network
  *           leaves element k at position rev_n(k), and rev_n(p*C + q) =
  *           rev_C(q)*R + rev_R(p) is exactly where passes 1-2 put X[k].
- *   pass 4  (inverse coset only) multiply element i by g^-i / n.
  *
  * Each pass streams the array once from memory; a row (C points, 128 KiB at
  * 2^24) fits in L2, a column block (R x NTT_COLS points, 1 MiB at 2^24) in
@@ -29,8 +33,8 @@
  * radix 4 (two radix-2 stages fused in registers, halving the loads and
  * stores of radix 2). Twiddles come from tables built once per domain:
  * stage tables (w_{2h}^j for j < h, every h up to C/2: C - 1 entries) and the
- * row steps w^k for k < R, each for both directions: O(sqrt n) memory
- * (2 MiB at 2^28).
+ * row steps w^k for k < R, each for both directions, and the C inverse
+ * coset factors: O(sqrt n) memory (2.5 MiB at 2^28).
  *
  * Threads: every pass is one topo_pool_run; a task owns whole column blocks,
  * whole rows, or whole bit-reversal tiles, so no two tasks touch the same
@@ -58,6 +62,7 @@ struct ntt_domain {
     fr_t n_inv, g, g_inv;
     fr_t *stage[2];   /* C - 1 entries; stage h (a power of 2) at offset h - 1: w_{2h}^j, j < h */
     fr_t *rowstep[2]; /* R entries: w_n^k (FWD) or w_n^-k (INV) */
+    fr_t *coset_out;  /* C entries: g^-(R rev_C(q)), the inverse coset's factor at row position q */
 };
 
 static inline size_t bitrev(size_t x, unsigned bits)
@@ -89,6 +94,11 @@ int ntt_domain_create(ntt_domain_t **out, unsigned log_n, err_t *err)
             return gm_err_set(err, GM_ENOMEM, "ntt: out of memory for the 2^%u twiddles", log_n);
         }
     }
+    d->coset_out = gm_alloc(C * sizeof(fr_t));
+    if (!d->coset_out) {
+        ntt_domain_destroy(d);
+        return gm_err_set(err, GM_ENOMEM, "ntt: out of memory for the 2^%u twiddles", log_n);
+    }
     fr_t n_fr;
     fr_set_u64(&n_fr, d->n);
     fr_inv(&d->n_inv, &n_fr);
@@ -117,6 +127,13 @@ int ntt_domain_create(ntt_domain_t **out, unsigned log_n, err_t *err)
             fr_mul(&t, &t, &w);
         }
     }
+    fr_t gr, t = FR_ONE;
+    uint64_t e = R;
+    fr_pow(&gr, &d->g_inv, &e, 1);
+    for (size_t q = 0; q < C; q++) { /* t = g^-(R q) */
+        d->coset_out[bitrev(q, d->log_c)] = t;
+        fr_mul(&t, &t, &gr);
+    }
     *out = d;
     return GM_OK;
 }
@@ -129,6 +146,7 @@ void ntt_domain_destroy(ntt_domain_t *d)
         gm_free(d->stage[dir]);
         gm_free(d->rowstep[dir]);
     }
+    gm_free(d->coset_out);
     gm_free(d);
 }
 
@@ -153,9 +171,7 @@ size_t ntt_scratch_size(const ntt_domain_t *d, unsigned nworkers)
  * Invariants: every value is a reduced Fr element (ff.h); stage holds the
  * tables for every h < m; m is a power of two.
  */
-/* 30 ns per butterfly (whole forward transform at 2^22, process CPU time) on
- * AMD EPYC (2-vCPU VM, load ~5), 1 thread, grothmpi bench ntt --runs 2,
- * 2026-11-29 */
+/* Rate per butterfly: `grothmpi bench ntt` (bench/README.md). */
 static void dif(fr_t *restrict x, size_t m, size_t w, const fr_t *restrict stage)
 {
     size_t h = m / 2;
@@ -207,12 +223,11 @@ typedef struct {
     int dir;
     bool coset_in;     /* pass 1 multiplies a[i] by g^i on the way in */
     bool scale_rows;   /* pass 2 folds 1/n into its twiddles */
+    bool coset_out;    /* pass 2 also multiplies by g^-k (inverse coset; k the output index) */
     fr_t *scratch;     /* per worker: R * cols points */
     size_t cols, rows_per_task, chunk;
     unsigned br_bits;  /* tile side of the bit reversal (bits) */
     size_t mids_per_task;
-    fr_t post_base;    /* pass 4: element i times post_base^i * post_scale */
-    fr_t post_scale;
 } ntt_job_t;
 
 static void pass_columns(void *arg, size_t task, unsigned worker)
@@ -223,21 +238,17 @@ static void pass_columns(void *arg, size_t task, unsigned worker)
     size_t j0 = task * B;
     fr_t *buf = J->scratch + (size_t)worker * R * B;
     if (J->coset_in) {
-        /* f[b] = g^(i*C + j0 + b) for the current row i: start at g^j0 * g^b,
-         * advance by g^C per row. */
-        fr_t f[NTT_COLS], gc, gj;
-        uint64_t e = j0;
-        fr_pow(&gj, &d->g, &e, 1);
-        e = C;
+        /* g^(i*C + j) = g^(iC) * g^j: the row factor g^(iC) here (one
+         * product per element, one per row for the next factor), the column
+         * factor g^j in pass 2, where it joins the twiddles for free. */
+        fr_t f = FR_ONE, gc;
+        uint64_t e = C;
         fr_pow(&gc, &d->g, &e, 1);
-        f[0] = gj;
-        for (size_t b = 1; b < B; b++)
-            fr_mul(&f[b], &f[b - 1], &d->g);
-        for (size_t i = 0; i < R; i++) {
-            for (size_t b = 0; b < B; b++) {
-                fr_mul(&buf[i * B + b], &J->a[i * C + j0 + b], &f[b]);
-                fr_mul(&f[b], &f[b], &gc);
-            }
+        memcpy(buf, &J->a[j0], B * sizeof(fr_t));
+        for (size_t i = 1; i < R; i++) {
+            fr_mul(&f, &f, &gc);
+            for (size_t b = 0; b < B; b++)
+                fr_mul(&buf[i * B + b], &J->a[i * C + j0 + b], &f);
         }
     } else {
         for (size_t i = 0; i < R; i++)
@@ -257,22 +268,33 @@ static void pass_rows(void *arg, size_t task, unsigned worker)
     size_t p_end = (task + 1) * J->rows_per_task;
     for (size_t p = task * J->rows_per_task; p < p_end; p++) {
         fr_t *x = J->a + p * C;
-        const fr_t *step = &d->rowstep[J->dir][bitrev(p, d->log_r)];
-        fr_t t;
+        size_t rp = bitrev(p, d->log_r);
+        fr_t step = d->rowstep[J->dir][rp], t;
+        if (J->coset_in) /* the column factor g^j of the coset shift (pass 1) */
+            fr_mul(&step, &step, &d->g);
         size_t j = 0;
         if (J->scale_rows) {
             t = d->n_inv;
+            if (J->coset_out) { /* the row's part of g^-k, k = rev_C(q) R + rev_R(p) */
+                fr_t gp;
+                uint64_t e = rp;
+                fr_pow(&gp, &d->g_inv, &e, 1);
+                fr_mul(&t, &t, &gp);
+            }
         } else {
-            t = *step;   /* element 0 keeps factor 1 */
+            t = step;   /* element 0 keeps factor 1 */
             j = 1;
         }
-        if (!fr_is_one(step) || J->scale_rows) {
+        if (!fr_is_one(&step) || J->scale_rows) {
             for (; j < C; j++) {
                 fr_mul(&x[j], &x[j], &t);
-                fr_mul(&t, &t, step);
+                fr_mul(&t, &t, &step);
             }
         }
         dif(x, C, 1, d->stage[J->dir]);
+        if (J->coset_out) /* the position's part g^-(R rev_C(q)), while the row is in cache */
+            for (size_t q = 0; q < C; q++)
+                fr_mul(&x[q], &x[q], &d->coset_out[q]);
     }
 }
 
@@ -315,30 +337,14 @@ static void pass_bitrev(void *arg, size_t task, unsigned worker)
     }
 }
 
-static void pass_scale(void *arg, size_t task, unsigned worker)
-{
-    (void)worker;
-    const ntt_job_t *J = arg;
-    size_t lo = task * J->chunk, hi = lo + J->chunk;
-    if (hi > J->d->n)
-        hi = J->d->n;
-    fr_t t;
-    uint64_t e = lo;
-    fr_pow(&t, &J->post_base, &e, 1);
-    fr_mul(&t, &t, &J->post_scale);
-    for (size_t i = lo; i < hi; i++) {
-        fr_mul(&J->a[i], &J->a[i], &t);
-        fr_mul(&t, &t, &J->post_base);
-    }
-}
-
 static void ntt_run(const ntt_domain_t *d, fr_t *a, int dir, bool coset, void *scratch, topo_pool_t *pool)
 {
     size_t R = (size_t)1 << d->log_r, C = (size_t)1 << d->log_c, n = d->n;
     ntt_job_t J = {
         .d = d, .a = a, .dir = dir, .scratch = scratch,
         .coset_in = coset && dir == FWD,
-        .scale_rows = dir == INV && !coset,
+        .scale_rows = dir == INV,
+        .coset_out = coset && dir == INV,
     };
     J.cols = C < NTT_COLS ? C : NTT_COLS;
     topo_pool_run(pool, C / J.cols, pass_columns, &J);
@@ -365,13 +371,6 @@ static void ntt_run(const ntt_domain_t *d, fr_t *a, int dir, bool coset, void *s
         while ((J.mids_per_task << (2 * NTT_BR_BITS)) < 4 * NTT_TASK_POINTS && J.mids_per_task < nmid)
             J.mids_per_task <<= 1;
         topo_pool_run(pool, nmid / J.mids_per_task, pass_bitrev, &J);
-    }
-
-    if (coset && dir == INV) {
-        J.post_base = d->g_inv;
-        J.post_scale = d->n_inv;
-        J.chunk = n < 4 * NTT_TASK_POINTS ? n : 4 * NTT_TASK_POINTS;
-        topo_pool_run(pool, (n + J.chunk - 1) / J.chunk, pass_scale, &J);
     }
 }
 

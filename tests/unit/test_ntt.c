@@ -155,9 +155,11 @@ Test(ntt, matches_naive_dft_every_size_to_2_10)
         for (size_t i = 0; i < n; i++)
             rand_fr(&x[i], &rng);
 
-        /* forward, inverse, then (up to 2^8: enough to cover both pass
-         * shapes) the two coset forms, each against its naive definition. */
-        for (int form = 0; form < (L <= 8 ? 4 : 2); form++) {
+        /* forward, inverse and the two coset forms, each against its naive
+         * definition; every size, since the coset factors are split between
+         * the column pass (g^(iC)), the row twiddles (g^j; g^-rev_R(p)) and a
+         * per-position table after the row DIF (g^-(R rev_C(q))). */
+        for (int form = 0; form < 4; form++) {
             bool inv = form & 1, coset = form & 2;
             memcpy(tmp, x, n * sizeof(fr_t));
             if (coset && !inv)
