@@ -6,6 +6,8 @@
  * the dispatch to gpu_cuda.cu (or gpu_stub.c in a build without nvcc, whose
  * gpuc_create says "built without CUDA") or to the host emulation.
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gpu/gpu.h"
@@ -18,9 +20,18 @@ typedef struct {
     gpu_ntt_tabs_t t;
 } gpu_tabs_store_t;
 
+/* GROTHMPI_GPU_FAULT: what every call after the first `after` does. */
+typedef enum { FAULT_NONE = 0, FAULT_OOM, FAULT_ERROR, FAULT_CORRUPT } fault_kind_t;
+
 struct gpu_ctx {
-    gpuc_t *g;
+    gpuc_t *g;   /* NULL for an emulated device */
+    bool emu;
+    int device;
     gpu_tabs_store_t tabs;
+    fault_kind_t fault;
+    uint64_t fault_after, calls;
+    size_t resident, peak; /* device bytes: bases held; the most held at once */
+    double last_ms;        /* emulated devices: host wall time of the last call */
 };
 
 struct gpu_g1_bases {
@@ -185,14 +196,86 @@ static int check_window(unsigned window, err_t *err)
 
 /* ---- context ------------------------------------------------------------------------------ */
 
+/* GROTHMPI_GPU_FAULT=oom|error|corrupt[:N]: the fault every call after the
+ * first N (default 0) of this context injects. */
+static int fault_parse(gpu_ctx_t *ctx, err_t *err)
+{
+    const char *e = getenv("GROTHMPI_GPU_FAULT");
+    if (!e || !*e)
+        return 0;
+    static const char *const names[] = {"oom", "error", "corrupt"};
+    for (int k = 0; k < 3; k++) {
+        size_t l = strlen(names[k]);
+        if (strncmp(e, names[k], l) != 0 || (e[l] != 0 && e[l] != ':'))
+            continue;
+        ctx->fault = (fault_kind_t)(k + 1);
+        if (e[l] == ':') {
+            char *end = NULL;
+            unsigned long long n = strtoull(e + l + 1, &end, 10);
+            if (!e[l + 1] || *end || e[l + 1] == '-')
+                break;
+            ctx->fault_after = n;
+        }
+        return 0;
+    }
+    return gm_err_set(err, GM_EINVAL, "gpu: GROTHMPI_GPU_FAULT: '%s' is not oom, error or corrupt, optionally "
+                      "followed by :N (the calls that succeed first)", e);
+}
+
+/* Counts a call; returns the injected error when one is due (corrupt: 0,
+ * *corrupt set, the caller spoils its result). */
+static int fault_before(gpu_ctx_t *ctx, const char *what, bool *corrupt, err_t *err)
+{
+    *corrupt = false;
+    ctx->calls++;
+    if (ctx->fault == FAULT_NONE || ctx->calls <= ctx->fault_after)
+        return 0;
+    if (ctx->fault == FAULT_OOM)
+        return gm_err_set(err, GM_ENOMEM, "gpu: %s: out of device memory (injected: GROTHMPI_GPU_FAULT=oom, call %llu)",
+                          what, (unsigned long long)ctx->calls);
+    if (ctx->fault == FAULT_ERROR)
+        return gm_err_set(err, GM_EGPU, "gpu: %s: device error (injected: GROTHMPI_GPU_FAULT=error, "
+                          "call %llu)", what, (unsigned long long)ctx->calls);
+    *corrupt = true;
+    return 0;
+}
+
+/* The device memory in use after a call: the emulation counts what it
+ * allocated (bases, scalars, workspace); CUDA asks the driver. */
+static void note_mem(gpu_ctx_t *ctx, size_t transient)
+{
+    size_t used = ctx->resident + transient;
+    if (!ctx->emu) {
+        gpuc_info_t i;
+        gpuc_info(&i, ctx->g);
+        used = i.mem_total > i.mem_free ? i.mem_total - i.mem_free : 0;
+    }
+    if (used > ctx->peak)
+        ctx->peak = used;
+}
+
+static int ctx_new(gpu_ctx_t **out, int device, err_t *err)
+{
+    *out = gm_calloc(1, sizeof **out);
+    if (!*out)
+        return gm_err_set(err, GM_ENOMEM, "gpu: out of memory for a context");
+    (*out)->device = device < 0 ? 0 : device;
+    int rc = fault_parse(*out, err);
+    if (rc) {
+        gm_free(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
 int gpu_init(gpu_ctx_t **out, int device, err_t *err)
 {
     *out = NULL;
-    gpu_ctx_t *ctx = gm_calloc(1, sizeof *ctx);
-    if (!ctx)
-        return gm_err_set(err, GM_ENOMEM, "gpu: out of memory for a context");
-    int rc = gpuc_create(&ctx->g, device, err);
-    if (rc) {
+    gpu_ctx_t *ctx;
+    int rc = ctx_new(&ctx, device, err);
+    if (rc)
+        return rc;
+    if ((rc = gpuc_create(&ctx->g, device, err))) {
         gm_free(ctx);
         return rc;
     }
@@ -200,11 +283,30 @@ int gpu_init(gpu_ctx_t **out, int device, err_t *err)
     return 0;
 }
 
+int gpu_init_emulated(gpu_ctx_t **out, int device, err_t *err)
+{
+    *out = NULL;
+    gpu_ctx_t *ctx;
+    int rc = ctx_new(&ctx, device, err);
+    if (rc)
+        return rc;
+    ctx->emu = true;
+    *out = ctx;
+    return 0;
+}
+
+bool gpu_is_emulated(const gpu_ctx_t *ctx) { return ctx && ctx->emu; }
+
+size_t gpu_mem_peak(const gpu_ctx_t *ctx) { return ctx ? ctx->peak : 0; }
+
+int gpu_device_count(int *n, err_t *err) { return gpuc_device_count(n, err); }
+
 void gpu_destroy(gpu_ctx_t *ctx)
 {
     if (!ctx)
         return;
-    gpuc_destroy(ctx->g);
+    if (!ctx->emu)
+        gpuc_destroy(ctx->g);
     tabs_free(&ctx->tabs);
     gm_free(ctx);
 }
@@ -215,6 +317,11 @@ void gpu_info(gpu_info_t *out, gpu_ctx_t *ctx)
     memset(out, 0, sizeof *out);
     if (!ctx)
         return;
+    if (ctx->emu) {
+        snprintf(out->name, sizeof out->name, "emulated device %d (host threads)", ctx->device);
+        out->device = ctx->device;
+        return;
+    }
     gpuc_info(&i, ctx->g);
     memcpy(out->name, i.name, sizeof out->name);
     out->name[sizeof out->name - 1] = 0;
@@ -244,8 +351,21 @@ int gpu_g1_bases_upload(gpu_g1_bases_t **out, gpu_ctx_t *ctx, const g1_affine_t 
         return gm_err_set(err, GM_ENOMEM, "gpu: out of memory");
     b->ctx = ctx;
     b->n = n;
+    size_t bytes = (n ? n : 1) * sizeof(gpu_base96_t);
+    if (ctx->emu) {
+        if (!(b->dev = gm_alloc(bytes))) {
+            gm_free(b);
+            return gm_err_set(err, GM_ENOMEM, "gpu: emulated device %d: out of memory for %zu bases (%zu bytes)",
+                              ctx->device, n, bytes);
+        }
+        to_base96(b->dev, bases, n);
+        ctx->resident += bytes;
+        note_mem(ctx, 0);
+        *out = b;
+        return 0;
+    }
     void *stage = NULL;
-    int rc = gpuc_malloc(ctx->g, &b->dev, (n ? n : 1) * sizeof(gpu_base96_t), "bases", err);
+    int rc = gpuc_malloc(ctx->g, &b->dev, bytes, "bases", err);
     if (rc)
         goto fail;
     size_t chunk = n < GPU_STAGE_POINTS ? n : GPU_STAGE_POINTS;
@@ -258,6 +378,8 @@ int gpu_g1_bases_upload(gpu_g1_bases_t **out, gpu_ctx_t *ctx, const g1_affine_t 
             goto fail;
     }
     gpuc_host_free(ctx->g, stage);
+    ctx->resident += bytes;
+    note_mem(ctx, 0);
     *out = b;
     return 0;
 fail:
@@ -270,7 +392,14 @@ void gpu_g1_bases_free(gpu_g1_bases_t *b)
 {
     if (!b)
         return;
-    gpuc_free(b->ctx->g, b->dev);
+    if (b->dev) {
+        size_t bytes = (b->n ? b->n : 1) * sizeof(gpu_base96_t);
+        b->ctx->resident -= bytes < b->ctx->resident ? bytes : b->ctx->resident;
+    }
+    if (b->ctx->emu)
+        gm_free(b->dev);
+    else
+        gpuc_free(b->ctx->g, b->dev);
     gm_free(b);
 }
 
@@ -314,11 +443,37 @@ int gpu_msm_g1(gpu_ctx_t *ctx, g1_jac_t *out, const gpu_g1_bases_t *bases, const
     g1_xyzz_t *ws = gm_alloc(k * nwin * sizeof(g1_xyzz_t));
     if (!ws)
         return gm_err_set(err, GM_ENOMEM, "gpu: msm: out of host memory");
+    bool corrupt;
+    if ((rc = fault_before(ctx, "msm", &corrupt, err))) {
+        gm_free(ws);
+        return rc;
+    }
     pack_arg_t pa = {scalars, density, n};
-    rc = gpuc_msm_g1(ctx->g, ws, bases->dev, m, c, k, pack_scalars, &pa, err);
+    if (ctx->emu) {
+        uint64_t t0 = gm_now_ns();
+        fr_t *sc = gm_alloc(m * sizeof(fr_t));
+        if (!sc)
+            rc = gm_err_set(err, GM_ENOMEM, "gpu: emulated device %d: msm: out of memory for %zu scalars",
+                            ctx->device, m);
+        gpue_set_host_field(true);
+        for (size_t j = 0; !rc && j < k; j++) {
+            pack_scalars(&pa, j, sc);
+            if (gpue_msm_g1_windows(ws + j * nwin, bases->dev, sc, m, c))
+                rc = gm_err_set(err, GM_ENOMEM, "gpu: emulated device %d: msm: out of memory for the workspace of "
+                                "%zu points", ctx->device, m);
+        }
+        gm_free(sc);
+        note_mem(ctx, m * sizeof(fr_t) * 2 + gpue_msm_ws_bytes(m, c));
+        ctx->last_ms = (double)(gm_now_ns() - t0) * 1e-6;
+    } else {
+        rc = gpuc_msm_g1(ctx->g, ws, bases->dev, m, c, k, pack_scalars, &pa, err);
+        note_mem(ctx, 0);
+    }
     if (!rc)
         for (size_t j = 0; j < k; j++)
             combine_windows(&out[j], ws + j * nwin, c);
+    if (!rc && corrupt) /* a wrong sum, as a failing device might give: the proof's verification must catch it */
+        g1_add_mixed(&out[0], &out[0], &G1_GENERATOR);
     gm_free(ws);
     return rc;
 }
@@ -347,6 +502,7 @@ int gpu_emu_msm_g1(g1_jac_t *out, const g1_affine_t *bases, const fr_t *scalars,
     }
     compact(sc, scalars, density, n);
     to_base96(b96, bases, m);
+    gpue_set_host_field(false);
     if ((rc = gpue_msm_g1_windows(ws, b96, sc, m, c))) {
         rc = gm_err_set(err, rc, "gpu: emu msm: out of memory for the workspace of %zu points", m);
         goto done;
@@ -384,9 +540,24 @@ int gpu_ntt(gpu_ctx_t *ctx, fr_t *a, unsigned log_n, gpu_ntt_dir_t dir, err_t *e
     if (!ctx)
         return no_ctx(err, "ntt");
     int rc = check_log(log_n, (int)dir, err);
-    if (rc || (rc = tabs_build(&ctx->tabs, log_n, err)))
+    bool corrupt;
+    if (rc || (rc = tabs_build(&ctx->tabs, log_n, err)) || (rc = fault_before(ctx, "ntt", &corrupt, err)))
         return rc;
-    return gpuc_ntt(ctx->g, a, &ctx->tabs.t, (int)dir, err);
+    size_t n = (size_t)1 << log_n;
+    if (ctx->emu) {
+        uint64_t t0 = gm_now_ns();
+        gpue_set_host_field(true);
+        if ((rc = gpue_ntt(a, &ctx->tabs.t, (int)dir)))
+            rc = gm_err_set(err, rc, "gpu: emulated device %d: ntt: out of memory at 2^%u", ctx->device, log_n);
+        ctx->last_ms = (double)(gm_now_ns() - t0) * 1e-6;
+        note_mem(ctx, 2 * n * sizeof(fr_t) + n / 2 * sizeof(fr_t));
+    } else {
+        rc = gpuc_ntt(ctx->g, a, &ctx->tabs.t, (int)dir, err);
+        note_mem(ctx, 0);
+    }
+    if (!rc && corrupt)
+        fr_add(&a[0], &a[0], &FR_ONE);
+    return rc;
 }
 
 int gpu_groth16_h(gpu_ctx_t *ctx, fr_t *a, const fr_t *b, const fr_t *c, unsigned log_n, err_t *err)
@@ -396,12 +567,29 @@ int gpu_groth16_h(gpu_ctx_t *ctx, fr_t *a, const fr_t *b, const fr_t *c, unsigne
     int rc = check_log(log_n, 0, err);
     if (rc || (rc = tabs_build(&ctx->tabs, log_n, err)))
         return rc;
+    bool corrupt;
+    if ((rc = fault_before(ctx, "groth16 h", &corrupt, err)))
+        return rc;
     fr_t z;
     z_inv(&z, log_n);
-    return gpuc_h(ctx->g, a, b, c, &ctx->tabs.t, &z, err);
+    size_t n = (size_t)1 << log_n;
+    if (ctx->emu) {
+        uint64_t t0 = gm_now_ns();
+        gpue_set_host_field(true);
+        if ((rc = gpue_h(a, b, c, &ctx->tabs.t, &z)))
+            rc = gm_err_set(err, rc, "gpu: emulated device %d: h: out of memory at 2^%u", ctx->device, log_n);
+        ctx->last_ms = (double)(gm_now_ns() - t0) * 1e-6;
+        note_mem(ctx, 4 * n * sizeof(fr_t) + n / 2 * sizeof(fr_t));
+    } else {
+        rc = gpuc_h(ctx->g, a, b, c, &ctx->tabs.t, &z, err);
+        note_mem(ctx, 0);
+    }
+    if (!rc && corrupt)
+        fr_add(&a[0], &a[0], &FR_ONE);
+    return rc;
 }
 
-double gpu_last_device_ms(gpu_ctx_t *ctx) { return ctx ? gpuc_last_ms(ctx->g) : 0; }
+double gpu_last_device_ms(gpu_ctx_t *ctx) { return !ctx ? 0 : ctx->emu ? ctx->last_ms : gpuc_last_ms(ctx->g); }
 
 int gpu_emu_ntt(fr_t *a, unsigned log_n, gpu_ntt_dir_t dir, err_t *err)
 {
@@ -410,6 +598,7 @@ int gpu_emu_ntt(fr_t *a, unsigned log_n, gpu_ntt_dir_t dir, err_t *err)
     int rc = check_log(log_n, (int)dir, err);
     if (rc || (rc = tabs_build(&s, log_n, err)))
         return rc;
+    gpue_set_host_field(false);
     if ((rc = gpue_ntt(a, &s.t, (int)dir)))
         rc = gm_err_set(err, rc, "gpu: emu ntt: out of memory at 2^%u", log_n);
     tabs_free(&s);
@@ -425,6 +614,7 @@ int gpu_emu_groth16_h(fr_t *a, const fr_t *b, const fr_t *c, unsigned log_n, err
         return rc;
     fr_t z;
     z_inv(&z, log_n);
+    gpue_set_host_field(false);
     if ((rc = gpue_h(a, b, c, &s.t, &z)))
         rc = gm_err_set(err, rc, "gpu: emu h: out of memory at 2^%u", log_n);
     tabs_free(&s);

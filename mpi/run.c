@@ -550,6 +550,8 @@ static int rank_setup(rank_ctx_t *x, const mpi_opts_t *o, const char *file, int 
     x->st.m.inflight_max = x->st.max_inflight;
     x->st.m.depth = depth;
     x->st.m.depth_wanted = c->pipeline_depth;
+    if ((rc = mr_finish_setup(&x->st, x->shape, err)))
+        return rc;
     /* Counters: not available is normal (no PMU in a VM); failing to resolve
      * the set only loses the counters, never the run. */
     err_t e2;
