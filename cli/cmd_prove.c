@@ -38,7 +38,8 @@ static void usage(FILE *f)
             "                       the node's RAM over its ranks)\n"
             "SIGTERM or SIGINT stops a campaign cleanly: no new units, the ones in flight are\n"
             "written and journaled, exit status 75 (rerun to resume); a second signal aborts.\n"
-            "Exit status: 0 done, 1 failed, 2 usage, 75 interrupted.\n\n"
+            "Exit status: 0 done, 1 failed, 2 usage (also \"backend\": \"cuda\" without a device),\n"
+            "75 interrupted.\n\n"
             "  --params DIR         the cache `grothmpi setup --out DIR` filled, or for porep a\n"
             "                       directory of Filecoin's v28 files (/var/tmp/filecoin-proof-parameters):\n"
             "                       its .params is found by rust-fil-proofs' name for the sector size\n"
@@ -360,6 +361,10 @@ static int prove_campaign(int argc, char **argv)
      * ranks exit 0 and leave the job's status to rank 0. */
     if (rc == GM_ECANCELED && res.rank == 0)
         return PROVE_EXIT_INTERRUPTED;
+    /* "backend": "cuda" on a rank without a usable device is a usage
+     * error, as --backend cuda is: 2. */
+    if (rc == GM_ENOTSUP && res.rank == 0 && strstr(err.msg, "backend cuda: no usable CUDA device"))
+        return 2;
     return rc && res.rank == 0 ? 1 : 0;
 }
 
