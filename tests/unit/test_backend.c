@@ -19,7 +19,9 @@
 #include "ec/ec.h"
 #include "ff/ff.h"
 #include "gpu/gpu.h"
+#include "circuits/circuits.h"
 #include "groth16/groth16.h"
+#include "snarkjs/snarkjs.h"
 #include "synth/synth.h"
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wcomment"
@@ -40,7 +42,7 @@ enum { K = 4 };
 /* test-synthetic with 2^10 rows, its parameters, K witnesses and K (r, s). */
 typedef struct {
     char dir[64], params[128], vk[128];
-    groth16_circuit_t circ;
+    circuit_t circ;
     cs_shape_t *shape;
     groth16_params_t *pp;
     topo_pool_t *pool;
@@ -61,8 +63,8 @@ static void fx_open(fx_t *f, const char *who)
     snprintf(f->params, sizeof f->params, "%s/c.params", f->dir);
     snprintf(f->vk, sizeof f->vk, "%s/c.vk", f->dir);
     cr_assert_eq(topo_pool_create_flat(&f->pool, 2, &err), 0, "%s", err.msg);
-    cr_assert_eq(groth16_circuit_parse(&f->circ, "test-synthetic", 1024, NULL, &err), 0, "%s", err.msg);
-    cr_assert_eq(groth16_circuit_shape(&f->shape, &f->circ, &err), 0, "%s", err.msg);
+    cr_assert_eq(circuit_parse(&f->circ, "test-synthetic", 1024, NULL, &err), 0, "%s", err.msg);
+    cr_assert_eq(circuit_shape(&f->shape, &f->circ, &err), 0, "%s", err.msg);
     uint8_t seed[GROTH16_SEED_BYTES];
     for (int i = 0; i < GROTH16_SEED_BYTES; i++)
         seed[i] = (uint8_t)test_rng_next(&rng);
@@ -70,7 +72,7 @@ static void fx_open(fx_t *f, const char *who)
     cr_assert_eq(groth16_params_load(&f->pp, f->params, f->shape, GROTH16_LOAD_DEFAULT, f->pool, &err), 0, "%s",
                  err.msg);
     for (int i = 0; i < K; i++) {
-        cr_assert_eq(groth16_circuit_witness(&f->cs[i], &f->circ, test_rng_next(&rng), &err), 0, "%s", err.msg);
+        cr_assert_eq(circuit_witness(&f->cs[i], &f->circ, test_rng_next(&rng), &err), 0, "%s", err.msg);
         f->w[i] = (groth16_witness_t){cs_input_values(f->cs[i]), cs_num_inputs(f->cs[i]), cs_aux_values(f->cs[i]),
                                       cs_num_aux(f->cs[i])};
         fr_set_u64(&f->rs[2 * i], test_rng_next(&rng));
@@ -249,4 +251,64 @@ Test(backend, emulate_equals_cpu_snarkjs)
     snarkjs_prover_destroy(pc);
     snarkjs_wtns_free(&w);
     snarkjs_zkey_free(zk);
+}
+
+/* ---- a 2 KiB PoRep partition (2^22 domain) -------------------------------------------------
+ * Its parameters take minutes to set up, so this test runs only when
+ * GROTHMPI_POREP_CACHE names a cache holding them (tests/integration/
+ * gpu_porep.sh does, after the shared setup); otherwise it is skipped. */
+Test(backend_porep, porep_2k_emulate_equals_cpu, .timeout = 1500)
+{
+    const char *dir = getenv("GROTHMPI_POREP_CACHE");
+    if (!dir || !*dir)
+        cr_skip("GROTHMPI_POREP_CACHE is not set (tests/integration/gpu_porep.sh sets it)");
+    err_t err;
+    circuit_t circ;
+    cr_assert_eq(circuit_parse(&circ, "porep", 0, "2KiB", &err), 0, "%s", err.msg);
+    char pp[4096];
+    snprintf(pp, sizeof pp, "%s/%s.params", dir, circ.id);
+    topo_pool_t *pool;
+    cs_shape_t *shape;
+    groth16_params_t *params;
+    cr_assert_eq(topo_pool_create_flat(&pool, 0, &err), 0, "%s", err.msg);
+    cr_assert_eq(cs_shape_load(&shape, dir, circ.id, &err), 0, "%s", err.msg);
+    cr_assert_eq(groth16_params_load(&params, pp, shape, GROTH16_LOAD_TRUST, pool, &err), 0, "%s", err.msg);
+    cs_t *cs;
+    cr_assert_eq(circuit_witness(&cs, &circ, 1, &err), 0, "%s", err.msg);
+    groth16_witness_t w = {cs_input_values(cs), cs_num_inputs(cs), cs_aux_values(cs), cs_num_aux(cs)};
+    test_rng_t rng;
+    test_rng_init(&rng, "backend porep_2k_emulate_equals_cpu");
+    fr_t rs[2];
+    fr_set_u64(&rs[0], test_rng_next(&rng));
+    fr_set_u64(&rs[1], test_rng_next(&rng));
+    groth16_proof_t want, got;
+    groth16_prover_t *pv;
+    cr_assert_eq(groth16_prover_create(&pv, params, shape, pool, &err), 0, "%s", err.msg);
+    uint64_t t0 = gm_now_ns();
+    cr_assert_eq(groth16_prove(pv, &want, &w, 1, rs, GROTH16_PROVE_DEFAULT, pool, NULL, &err), 0, "%s", err.msg);
+    uint64_t t1 = gm_now_ns();
+    groth16_backend_t *be;
+    cr_assert_eq(groth16_backend_open(&be, GROTH16_BACKEND_EMULATE, 0, NULL, 0, &err), 0, "%s", err.msg);
+    groth16_prover_set_backend(pv, be);
+    cr_assert_eq(groth16_prove(pv, &got, &w, 1, rs, GROTH16_PROVE_DEFAULT, pool, NULL, &err), 0, "%s", err.msg);
+    uint64_t t2 = gm_now_ns();
+    groth16_backend_stats_t st;
+    groth16_backend_stats(be, &st);
+    uint8_t a[GROTH16_PROOF_BYTES], b[GROTH16_PROOF_BYTES];
+    groth16_proof_to_bytes(a, &want);
+    groth16_proof_to_bytes(b, &got);
+    cr_assert(memcmp(a, b, sizeof a) == 0, "2 KiB partition: the emulated device's proof differs from the CPU's");
+    cr_assert_eq(st.units, 1);
+    cr_assert_eq(st.fallbacks, 0, "the emulated device failed: %llu failures", (unsigned long long)st.failures);
+    /* For the record (a test never times: no assertion on these). */
+    fprintf(stderr, "porep 2KiB: CPU proof %.1f s, emulated device proof %.1f s (msm %.1f s, ntt %.1f s), "
+            "emulated device memory peak %.0f MiB, %u threads\n", (double)(t1 - t0) * 1e-9,
+            (double)(t2 - t1) * 1e-9, (double)st.msm_ns * 1e-9, (double)st.ntt_ns * 1e-9,
+            (double)st.mem_peak / 1048576.0, topo_pool_size(pool));
+    groth16_prover_destroy(pv);
+    groth16_backend_close(be);
+    cs_destroy(cs);
+    groth16_params_free(params);
+    cs_shape_free(shape);
+    topo_pool_destroy(pool);
 }
