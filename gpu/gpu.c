@@ -32,12 +32,18 @@ struct gpu_ctx {
     uint64_t fault_after, calls;
     size_t resident, peak; /* device bytes: bases held; the most held at once */
     double last_ms;        /* emulated devices: host wall time of the last call */
+    size_t emu_mem;        /* emulated devices: GROTHMPI_EMU_MEM bytes (0: no limit) */
 };
 
+/* Resident (host NULL: dev holds all n points) or streamed (host: the
+ * caller's points; dev holds chunk points, refilled per chunk and MSM call). */
 struct gpu_g1_bases {
     gpu_ctx_t *ctx;
     void *dev;
     size_t n;
+    const g1_affine_t *host;
+    size_t chunk;
+    void *stage; /* CUDA: pinned staging of one chunk */
 };
 
 bool gpu_built_with_cuda(void)
@@ -291,6 +297,22 @@ int gpu_init_emulated(gpu_ctx_t **out, int device, err_t *err)
     if (rc)
         return rc;
     ctx->emu = true;
+    /* GROTHMPI_EMU_MEM=N[KMG]: the emulated device's memory, so that bases
+     * that do not fit (and their streaming) can be tested. */
+    const char *e = getenv("GROTHMPI_EMU_MEM");
+    if (e && *e) {
+        char *end = NULL;
+        unsigned long long v = strtoull(e, &end, 10);
+        unsigned sh = *end == 'K' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : 0;
+        if (sh)
+            end++;
+        if (!v || *end || e[0] == '-') {
+            gm_free(ctx);
+            return gm_err_set(err, GM_EINVAL, "gpu: GROTHMPI_EMU_MEM: '%s' is not a size (bytes, or N with K, M or "
+                              "G)", e);
+        }
+        ctx->emu_mem = (size_t)v << sh;
+    }
     *out = ctx;
     return 0;
 }
@@ -339,6 +361,55 @@ void gpu_info(gpu_info_t *out, gpu_ctx_t *ctx)
 
 #define GPU_STAGE_POINTS ((size_t)1 << 19) /* 48 MiB of 96-byte points per staging copy */
 
+/* Device bytes that are free: the emulated limit minus what is resident, or
+ * the driver's count. */
+static size_t dev_free(gpu_ctx_t *ctx)
+{
+    if (ctx->emu)
+        return ctx->emu_mem ? (ctx->emu_mem > ctx->resident ? ctx->emu_mem - ctx->resident : 0) : SIZE_MAX;
+    gpuc_info_t i;
+    gpuc_info(&i, ctx->g);
+    return i.mem_free;
+}
+
+/* A device buffer of `bytes` for bases (emulated: host memory within the limit). */
+static int bases_alloc(gpu_ctx_t *ctx, void **p, size_t bytes, err_t *err)
+{
+    *p = NULL;
+    if (!ctx->emu)
+        return gpuc_malloc(ctx->g, p, bytes, "bases", err);
+    if (ctx->emu_mem && ctx->resident + bytes > ctx->emu_mem)
+        return gm_err_set(err, GM_ENOMEM, "gpu: emulated device %d: %zu bytes of bases do not fit (%zu of %zu in use)",
+                          ctx->device, bytes, ctx->resident, ctx->emu_mem);
+    if (!(*p = gm_alloc(bytes)))
+        return gm_err_set(err, GM_ENOMEM, "gpu: emulated device %d: out of host memory for %zu bytes of bases",
+                          ctx->device, bytes);
+    return 0;
+}
+
+/* Copies points [i0, i0 + m) of src to the device buffer dst (through
+ * stage on CUDA). */
+static int bases_put(gpu_ctx_t *ctx, void *dst, void *stage, size_t stage_pts, const g1_affine_t *src, size_t m,
+                     err_t *err)
+{
+    if (ctx->emu) {
+        to_base96(dst, src, m);
+        return 0;
+    }
+    for (size_t i = 0; i < m; i += stage_pts) {
+        size_t c = m - i < stage_pts ? m - i : stage_pts;
+        to_base96(stage, src + i, c);
+        int rc = gpuc_h2d(ctx->g, (gpu_base96_t *)dst + i, stage, c * sizeof(gpu_base96_t), err);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* The smallest chunk worth streaming on a GPU: below it the per-chunk
+ * launches cost more than the points. */
+#define GPU_STREAM_MIN ((size_t)1 << 16)
+
 int gpu_g1_bases_upload(gpu_g1_bases_t **out, gpu_ctx_t *ctx, const g1_affine_t *bases, size_t n, err_t *err)
 {
     *out = NULL;
@@ -351,39 +422,45 @@ int gpu_g1_bases_upload(gpu_g1_bases_t **out, gpu_ctx_t *ctx, const g1_affine_t 
         return gm_err_set(err, GM_ENOMEM, "gpu: out of memory");
     b->ctx = ctx;
     b->n = n;
-    size_t bytes = (n ? n : 1) * sizeof(gpu_base96_t);
-    if (ctx->emu) {
-        if (!(b->dev = gm_alloc(bytes))) {
+    size_t np = n ? n : 1, chunk = np;
+    int rc = bases_alloc(ctx, &b->dev, np * sizeof(gpu_base96_t), err);
+    if (rc == GM_ENOMEM) {
+        /* Streamed: a chunk of half the free memory (the other half for the
+         * MSM's workspace), the points read from the caller's array at
+         * each MSM. */
+        size_t fit = dev_free(ctx) / 2 / sizeof(gpu_base96_t);
+        size_t min = ctx->emu ? 64 : GPU_STREAM_MIN; /* emulated: small, so tests can stream small sets */
+        chunk = fit < min ? min : fit;
+        if (chunk > np)
+            chunk = np;
+        err_t e2;
+        if ((rc = bases_alloc(ctx, &b->dev, chunk * sizeof(gpu_base96_t), &e2))) {
+            gm_err_set(err, rc, "gpu: bases upload: %zu points fit neither resident nor streamed in chunks of %zu "
+                       "(%s)", n, chunk, e2.msg);
             gm_free(b);
-            return gm_err_set(err, GM_ENOMEM, "gpu: emulated device %d: out of memory for %zu bases (%zu bytes)",
-                              ctx->device, n, bytes);
+            return rc;
         }
-        to_base96(b->dev, bases, n);
-        ctx->resident += bytes;
-        note_mem(ctx, 0);
-        *out = b;
-        return 0;
+        b->host = bases;
+        b->chunk = chunk;
+    } else if (rc) {
+        gm_free(b);
+        return rc;
     }
-    void *stage = NULL;
-    int rc = gpuc_malloc(ctx->g, &b->dev, bytes, "bases", err);
-    if (rc)
+    ctx->resident += chunk * sizeof(gpu_base96_t);
+    size_t stage_pts = chunk < GPU_STAGE_POINTS ? chunk : GPU_STAGE_POINTS;
+    if (!ctx->emu &&
+        (rc = gpuc_host_alloc(ctx->g, &b->stage, stage_pts * sizeof(gpu_base96_t), "bases staging", err)))
         goto fail;
-    size_t chunk = n < GPU_STAGE_POINTS ? n : GPU_STAGE_POINTS;
-    if ((rc = gpuc_host_alloc(ctx->g, &stage, (chunk ? chunk : 1) * sizeof(gpu_base96_t), "bases staging", err)))
+    if (!b->host && (rc = bases_put(ctx, b->dev, b->stage, stage_pts, bases, n, err)))
         goto fail;
-    for (size_t i = 0; i < n; i += chunk) {
-        size_t m = n - i < chunk ? n - i : chunk;
-        to_base96(stage, bases + i, m);
-        if ((rc = gpuc_h2d(ctx->g, (gpu_base96_t *)b->dev + i, stage, m * sizeof(gpu_base96_t), err)))
-            goto fail;
+    if (!b->host && !ctx->emu) {
+        gpuc_host_free(ctx->g, b->stage);
+        b->stage = NULL;
     }
-    gpuc_host_free(ctx->g, stage);
-    ctx->resident += bytes;
     note_mem(ctx, 0);
     *out = b;
     return 0;
 fail:
-    gpuc_host_free(ctx->g, stage);
     gpu_g1_bases_free(b);
     return rc;
 }
@@ -393,15 +470,19 @@ void gpu_g1_bases_free(gpu_g1_bases_t *b)
     if (!b)
         return;
     if (b->dev) {
-        size_t bytes = (b->n ? b->n : 1) * sizeof(gpu_base96_t);
+        size_t bytes = (b->host ? b->chunk : b->n ? b->n : 1) * sizeof(gpu_base96_t);
         b->ctx->resident -= bytes < b->ctx->resident ? bytes : b->ctx->resident;
     }
-    if (b->ctx->emu)
+    if (b->ctx->emu) {
         gm_free(b->dev);
-    else
+    } else {
         gpuc_free(b->ctx->g, b->dev);
+        gpuc_host_free(b->ctx->g, b->stage);
+    }
     gm_free(b);
 }
+
+bool gpu_g1_bases_streamed(const gpu_g1_bases_t *b) { return b && b->host; }
 
 size_t gpu_g1_bases_count(const gpu_g1_bases_t *b) { return b ? b->n : 0; }
 
@@ -417,6 +498,94 @@ static void pack_scalars(void *arg, size_t j, fr_t *dst)
 {
     const pack_arg_t *p = arg;
     compact(dst, p->scalars[j], p->density, p->n);
+}
+
+/* The window sums of k MSMs of m points over the device bases dev, the
+ * scalars of MSM j written by pack(arg, j, dst): the emulation or CUDA. */
+static int msm_run(gpu_ctx_t *ctx, g1_xyzz_t *ws, void *dev, size_t m, unsigned c, size_t k, gpuc_pack_fn pack,
+                   void *arg, err_t *err)
+{
+    int rc = 0;
+    if (!ctx->emu) {
+        rc = gpuc_msm_g1(ctx->g, ws, dev, m, c, k, pack, arg, err);
+        note_mem(ctx, 0);
+        return rc;
+    }
+    uint64_t t0 = gm_now_ns();
+    unsigned nwin = 255 / c + 1;
+    fr_t *sc = gm_alloc(m * sizeof(fr_t));
+    if (!sc)
+        rc = gm_err_set(err, GM_ENOMEM, "gpu: emulated device %d: msm: out of memory for %zu scalars", ctx->device, m);
+    gpue_set_host_field(true);
+    for (size_t j = 0; !rc && j < k; j++) {
+        pack(arg, j, sc);
+        if (gpue_msm_g1_windows(ws + j * nwin, dev, sc, m, c))
+            rc = gm_err_set(err, GM_ENOMEM, "gpu: emulated device %d: msm: out of memory for the workspace of "
+                            "%zu points", ctx->device, m);
+    }
+    gm_free(sc);
+    note_mem(ctx, m * sizeof(fr_t) * 2 + gpue_msm_ws_bytes(m, c));
+    ctx->last_ms = (double)(gm_now_ns() - t0) * 1e-6;
+    return rc;
+}
+
+/* Streamed bases: the scalars of chunk [c0, c0 + len) of each MSM. */
+typedef struct {
+    fr_t *const *vec;
+    size_t c0, len;
+} slice_arg_t;
+
+static void pack_slice(void *arg, size_t j, fr_t *dst)
+{
+    const slice_arg_t *a = arg;
+    memcpy(dst, a->vec[j] + a->c0, a->len * sizeof(fr_t));
+}
+
+/* k MSMs over streamed bases: each chunk of points uploaded once, its k
+ * partial MSMs run, their sums added into out. The scalars are compacted
+ * into host arrays first (density) so that a chunk's are contiguous. */
+static int msm_streamed(gpu_ctx_t *ctx, g1_jac_t *out, const gpu_g1_bases_t *b, const fr_t *const *scalars,
+                        const uint64_t *density, size_t n, size_t k, unsigned window, err_t *err)
+{
+    size_t m = b->n;
+    fr_t **vec = gm_calloc(k, sizeof *vec);
+    g1_xyzz_t *ws = gm_alloc(k * 256 * sizeof(g1_xyzz_t)); /* 255 / c + 1 <= 256 windows */
+    int rc = 0;
+    if (!vec || !ws)
+        rc = gm_err_set(err, GM_ENOMEM, "gpu: msm: out of host memory");
+    pack_arg_t pa = {scalars, density, n};
+    for (size_t j = 0; !rc && j < k; j++) {
+        if (!density) {
+            vec[j] = (fr_t *)scalars[j]; /* only read (pack_slice) */
+            continue;
+        }
+        if (!(vec[j] = gm_alloc(m * sizeof(fr_t))))
+            rc = gm_err_set(err, GM_ENOMEM, "gpu: msm: out of host memory for %zu compacted scalars", m);
+        else
+            pack_scalars(&pa, j, vec[j]);
+    }
+    for (size_t j = 0; !rc && j < k; j++)
+        g1_jac_set_inf(&out[j]);
+    size_t stage_pts = b->chunk < GPU_STAGE_POINTS ? b->chunk : GPU_STAGE_POINTS;
+    for (size_t c0 = 0; !rc && c0 < m; c0 += b->chunk) {
+        size_t len = m - c0 < b->chunk ? m - c0 : b->chunk;
+        unsigned c = window ? window : gpu_msm_window(len);
+        unsigned nwin = 255 / c + 1;
+        slice_arg_t sa = {vec, c0, len};
+        if ((rc = bases_put(ctx, b->dev, b->stage, stage_pts, b->host + c0, len, err)) ||
+            (rc = msm_run(ctx, ws, b->dev, len, c, k, pack_slice, &sa, err)))
+            break;
+        for (size_t j = 0; j < k; j++) {
+            g1_jac_t part;
+            combine_windows(&part, ws + j * nwin, c);
+            g1_add(&out[j], &out[j], &part);
+        }
+    }
+    for (size_t j = 0; density && vec && j < k; j++)
+        gm_free(vec[j]);
+    gm_free(vec);
+    gm_free(ws);
+    return rc;
 }
 
 int gpu_msm_g1(gpu_ctx_t *ctx, g1_jac_t *out, const gpu_g1_bases_t *bases, const fr_t *const *scalars,
@@ -438,43 +607,26 @@ int gpu_msm_g1(gpu_ctx_t *ctx, g1_jac_t *out, const gpu_g1_bases_t *bases, const
             g1_jac_set_inf(&out[j]);
         return 0;
     }
-    unsigned c = window ? window : gpu_msm_window(m);
-    unsigned nwin = 255 / c + 1;
-    g1_xyzz_t *ws = gm_alloc(k * nwin * sizeof(g1_xyzz_t));
-    if (!ws)
-        return gm_err_set(err, GM_ENOMEM, "gpu: msm: out of host memory");
     bool corrupt;
-    if ((rc = fault_before(ctx, "msm", &corrupt, err))) {
-        gm_free(ws);
+    if ((rc = fault_before(ctx, "msm", &corrupt, err)))
         return rc;
-    }
-    pack_arg_t pa = {scalars, density, n};
-    if (ctx->emu) {
-        uint64_t t0 = gm_now_ns();
-        fr_t *sc = gm_alloc(m * sizeof(fr_t));
-        if (!sc)
-            rc = gm_err_set(err, GM_ENOMEM, "gpu: emulated device %d: msm: out of memory for %zu scalars",
-                            ctx->device, m);
-        gpue_set_host_field(true);
-        for (size_t j = 0; !rc && j < k; j++) {
-            pack_scalars(&pa, j, sc);
-            if (gpue_msm_g1_windows(ws + j * nwin, bases->dev, sc, m, c))
-                rc = gm_err_set(err, GM_ENOMEM, "gpu: emulated device %d: msm: out of memory for the workspace of "
-                                "%zu points", ctx->device, m);
-        }
-        gm_free(sc);
-        note_mem(ctx, m * sizeof(fr_t) * 2 + gpue_msm_ws_bytes(m, c));
-        ctx->last_ms = (double)(gm_now_ns() - t0) * 1e-6;
+    if (bases->host) {
+        rc = msm_streamed(ctx, out, bases, scalars, density, n, k, window, err);
     } else {
-        rc = gpuc_msm_g1(ctx->g, ws, bases->dev, m, c, k, pack_scalars, &pa, err);
-        note_mem(ctx, 0);
+        unsigned c = window ? window : gpu_msm_window(m);
+        unsigned nwin = 255 / c + 1;
+        g1_xyzz_t *ws = gm_alloc(k * nwin * sizeof(g1_xyzz_t));
+        if (!ws)
+            return gm_err_set(err, GM_ENOMEM, "gpu: msm: out of host memory");
+        pack_arg_t pa = {scalars, density, n};
+        rc = msm_run(ctx, ws, bases->dev, m, c, k, pack_scalars, &pa, err);
+        if (!rc)
+            for (size_t j = 0; j < k; j++)
+                combine_windows(&out[j], ws + j * nwin, c);
+        gm_free(ws);
     }
-    if (!rc)
-        for (size_t j = 0; j < k; j++)
-            combine_windows(&out[j], ws + j * nwin, c);
     if (!rc && corrupt) /* a wrong sum, as a failing device might give: the proof's verification must catch it */
         g1_add_mixed(&out[0], &out[0], &G1_GENERATOR);
-    gm_free(ws);
     return rc;
 }
 

@@ -57,7 +57,10 @@ int gpu_init(gpu_ctx_t **out, int device, err_t *err) __attribute__((warn_unused
  * pipeline steps, split over host threads), "device memory" being host
  * memory. For the prover's `emulate` backend: the whole GPU path (resident
  * bases, batches, faults, fallbacks) exercised on machines without a GPU.
- * Returns 0, GM_ENOMEM, GM_EINVAL (GROTHMPI_GPU_FAULT malformed). */
+ * GROTHMPI_EMU_MEM=N[K|M|G] gives the emulated device N bytes (default: no
+ * limit), so that bases that do not fit, and their streaming, can be
+ * tested. Returns 0, GM_ENOMEM, GM_EINVAL (GROTHMPI_GPU_FAULT or
+ * GROTHMPI_EMU_MEM malformed). */
 int gpu_init_emulated(gpu_ctx_t **out, int device, err_t *err) __attribute__((warn_unused_result));
 
 /* True for a context of gpu_init_emulated. */
@@ -107,12 +110,19 @@ typedef struct gpu_g1_bases gpu_g1_bases_t;
 
 /* Copies n affine points (valid: on the curve, in G1; infinity allowed) to
  * the device, 96 bytes each, through a pinned staging buffer. n < 2^31.
- * Returns 0, GM_ENOTSUP (ctx NULL), GM_EINVAL (n too large), GM_ENOMEM (err:
- * bytes asked), GM_EGPU. *out NULL on failure. */
+ * When they do not fit (the device's memory, or an emulated device's
+ * GROTHMPI_EMU_MEM), the bases are streamed instead: a device buffer of half
+ * the free memory (at least 2^16 points; 64 on an emulated device) is refilled from `bases` chunk by
+ * chunk at every gpu_msm_g1, which then sums one MSM per chunk; `bases`
+ * must then stay valid and unchanged until gpu_g1_bases_free. Returns 0,
+ * GM_ENOTSUP (ctx NULL), GM_EINVAL (n too large), GM_ENOMEM (not even a
+ * chunk fits; err: bytes asked), GM_EGPU. *out NULL on failure. */
 int gpu_g1_bases_upload(gpu_g1_bases_t **out, gpu_ctx_t *ctx, const g1_affine_t *bases, size_t n, err_t *err)
     __attribute__((warn_unused_result));
 void gpu_g1_bases_free(gpu_g1_bases_t *b);          /* NULL allowed */
 size_t gpu_g1_bases_count(const gpu_g1_bases_t *b);
+/* True when b is streamed (did not fit resident). */
+bool gpu_g1_bases_streamed(const gpu_g1_bases_t *b);
 
 /* k MSMs sharing one set of resident bases: out[j] = sum over i < n of
  * scalars[j][i] * B(i), j < k, with msm_g1's density semantics (density NULL:

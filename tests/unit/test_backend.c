@@ -312,3 +312,76 @@ Test(backend_porep, porep_2k_emulate_equals_cpu, .timeout = 1500)
     cs_shape_free(shape);
     topo_pool_destroy(pool);
 }
+
+/* ---- streamed bases ------------------------------------------------------------------------- */
+
+/* Bases that do not fit an emulated device of GROTHMPI_EMU_MEM bytes are
+ * streamed in chunks; the MSMs over them (k = 2, with and without a
+ * density bitmap) equal ec/'s. */
+Test(backend, streamed_bases_equal_cpu)
+{
+    enum { N = 3000 };
+    err_t err;
+    test_rng_t rng;
+    test_rng_init(&rng, "backend streamed_bases_equal_cpu");
+    g1_affine_t *pts = malloc(N * sizeof *pts);
+    fr_t *s0 = malloc(N * sizeof *s0), *s1 = malloc(N * sizeof *s1);
+    uint64_t dens[N / 64 + 1];
+    memset(dens, 0, sizeof dens);
+    g1_jac_t g, acc;
+    g1_from_affine(&g, &G1_GENERATOR);
+    uint64_t k0[4] = {test_rng_next(&rng), 1, 0, 0};
+    g1_mul(&acc, &g, k0);
+    size_t nset = 0;
+    for (size_t i = 0; i < N; i++) {
+        g1_to_affine(&pts[i], &acc);
+        g1_add(&acc, &acc, &g);
+        fr_set_u64(&s0[i], test_rng_next(&rng));
+        fr_set_u64(&s1[i], i % 7 == 0 ? 1 : test_rng_next(&rng));
+        if (test_rng_next(&rng) & 1)
+            dens[i >> 6] |= 1ULL << (i & 63), nset++;
+    }
+    /* Room for 1000 resident points: the 3000 (and the nset) stream. */
+    setenv("GROTHMPI_EMU_MEM", "96000", 1);
+    gpu_ctx_t *ctx;
+    cr_assert_eq(gpu_init_emulated(&ctx, 0, &err), 0, "%s", err.msg);
+    unsetenv("GROTHMPI_EMU_MEM");
+    gpu_g1_bases_t *full, *part;
+    cr_assert_eq(gpu_g1_bases_upload(&full, ctx, pts, N, &err), 0, "%s", err.msg);
+    cr_assert(gpu_g1_bases_streamed(full));
+    cr_assert_eq(gpu_g1_bases_upload(&part, ctx, pts, nset, &err), 0, "%s", err.msg);
+    cr_assert(gpu_g1_bases_streamed(part));
+    const fr_t *sc[2] = {s0, s1};
+    g1_jac_t got[2], want;
+    size_t scr_sz = msm_g1_scratch_size(N, 1, 0);
+    void *scr = malloc(scr_sz);
+    cr_assert_eq(gpu_msm_g1(ctx, got, full, sc, NULL, N, 2, 0, &err), 0, "%s", err.msg);
+    for (int j = 0; j < 2; j++) {
+        msm_g1(&want, pts, sc[j], NULL, N, 0, scr, NULL);
+        cr_assert(g1_jac_eq(&got[j], &want), "streamed msm %d (no density) differs from ec/'s", j);
+    }
+    cr_assert_eq(gpu_msm_g1(ctx, got, part, sc, dens, N, 2, 0, &err), 0, "%s", err.msg);
+    for (int j = 0; j < 2; j++) {
+        msm_g1(&want, pts, sc[j], dens, N, 0, scr, NULL);
+        cr_assert(g1_jac_eq(&got[j], &want), "streamed msm %d (density) differs from ec/'s", j);
+    }
+    /* Too small for even one chunk: refused. */
+    setenv("GROTHMPI_EMU_MEM", "1000", 1);
+    gpu_ctx_t *tiny;
+    cr_assert_eq(gpu_init_emulated(&tiny, 0, &err), 0, "%s", err.msg);
+    unsetenv("GROTHMPI_EMU_MEM");
+    gpu_g1_bases_t *none;
+    cr_assert_eq(gpu_g1_bases_upload(&none, tiny, pts, N, &err), GM_ENOMEM);
+    cr_assert(strstr(err.msg, "fit neither resident nor streamed"), "%s", err.msg);
+    gpu_destroy(tiny);
+    setenv("GROTHMPI_EMU_MEM", "12X", 1);
+    cr_assert_eq(gpu_init_emulated(&tiny, 0, &err), GM_EINVAL);
+    unsetenv("GROTHMPI_EMU_MEM");
+    gpu_g1_bases_free(part);
+    gpu_g1_bases_free(full);
+    gpu_destroy(ctx);
+    free(scr);
+    free(pts);
+    free(s0);
+    free(s1);
+}
