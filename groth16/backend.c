@@ -155,7 +155,42 @@ bool groth16_backend_active(groth16_backend_t *be)
     return on;
 }
 
-topo_pool_t *groth16_backend_side_pool(groth16_backend_t *be) { return be->side; }
+typedef struct {
+    groth16_backend_t *be;
+    const groth16_backend_msm_t *msm;
+    size_t n;
+    void (*cpu)(void *);
+    void *cpu_arg;
+    int rc;
+    err_t *err;
+} beside_t;
+
+/* Task 0: the device's MSMs in order (stopping at the first failure);
+ * task 1: the caller's CPU work. */
+static void beside_task(void *arg, size_t task, unsigned worker)
+{
+    (void)worker;
+    beside_t *b = arg;
+    if (task == 1) {
+        b->cpu(b->cpu_arg);
+        return;
+    }
+    for (size_t i = 0; i < b->n && !b->rc; i++) {
+        const groth16_backend_msm_t *m = &b->msm[i];
+        uint64_t t0 = gm_now_ns();
+        b->rc = groth16_backend_msm_g1(b->be, m->out, m->bases, m->scalars, m->density, m->n, b->err);
+        if (m->ns)
+            *m->ns += gm_now_ns() - t0;
+    }
+}
+
+int groth16_backend_msm_beside(groth16_backend_t *be, const groth16_backend_msm_t *msm, size_t n,
+                               void (*cpu)(void *arg), void *cpu_arg, err_t *err)
+{
+    beside_t b = {be, msm, n, cpu, cpu_arg, 0, err};
+    topo_pool_run(be->side, 2, beside_task, &b);
+    return b.rc;
+}
 
 int groth16_backend_upload(groth16_backend_t *be, gpu_g1_bases_t **out, const g1_affine_t *bases, size_t n, err_t *err)
 {

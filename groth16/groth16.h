@@ -384,9 +384,23 @@ void groth16_prover_set_backend(groth16_prover_t *pv, groth16_backend_t *be);
 /* For provers outside groth16/ (snarkjs/): the calls prove.c makes. */
 /* True when be is a device backend that is not retired (false for NULL). */
 bool groth16_backend_active(groth16_backend_t *be);
-/* A two-worker pool: a finish runs the device's G1 MSMs on one worker and
- * the CPU's G2 MSM on the other, at once. be active. */
-topo_pool_t *groth16_backend_side_pool(groth16_backend_t *be);
+/* One G1 MSM for groth16_backend_msm_beside: out = sum of scalars (with
+ * density, as gpu_msm_g1) times the resident bases; its wall time is added
+ * to *ns (NULL: not timed). */
+typedef struct {
+    g1_jac_t *out;
+    const gpu_g1_bases_t *bases;
+    const fr_t *scalars;
+    const uint64_t *density;
+    size_t n;
+    uint64_t *ns;
+} groth16_backend_msm_t;
+/* Runs the n MSMs on the device, in order, and cpu(cpu_arg) (the CPU's G2
+ * MSM) at the same time, on the backend's two-worker side pool; returns when
+ * both are done: 0, or the first device error (err set; the MSMs after it
+ * are not run). be active. */
+int groth16_backend_msm_beside(groth16_backend_t *be, const groth16_backend_msm_t *msm, size_t n,
+                               void (*cpu)(void *arg), void *cpu_arg, err_t *err) __attribute__((warn_unused_result));
 /* gpu_g1_bases_upload / gpu_g1_bases_free under the backend's lock. */
 int groth16_backend_upload(groth16_backend_t *be, gpu_g1_bases_t **out, const g1_affine_t *bases, size_t n,
                            err_t *err) __attribute__((warn_unused_result));

@@ -506,64 +506,37 @@ static void g2_cpu(groth16_prover_t *pv, sums_t *x, const groth16_prepared_t *u,
     t->msm_b_g2 += gm_now_ns() - t0;
 }
 
-/* The device's side of a finish: A and B1 over aux, L, H on the device (the
- * inputs' parts of A and B1 are added by the caller); the G2 MSM on the CPU
- * pool at the same time (side pool task 1). */
 typedef struct {
     groth16_prover_t *pv;
     sums_t *x;
     const groth16_prepared_t *u;
     topo_pool_t *pool;
-    groth16_timings_t tg, tc; /* device MSMs; the G2 MSM */
-    int rc;
-    err_t e;
-} dev_job_t;
+    groth16_timings_t *t;
+} g2_job_t;
 
-static void dev_task(void *arg, size_t task, unsigned worker)
+static void g2_job(void *arg)
 {
-    (void)worker;
-    dev_job_t *j = arg;
-    groth16_prover_t *pv = j->pv;
-    if (task == 1) {
-        g2_cpu(pv, j->x, j->u, j->pool, &j->tc);
-        return;
-    }
-    const groth16_witness_t *w = &j->u->w;
-    struct {
-        g1_jac_t *out;
-        const fr_t *sc;
-        const uint64_t *dens;
-        size_t n;
-        uint64_t *t;
-    } m[4] = {{&j->x->sa, w->aux, pv->da_aux, w->n_aux, &j->tg.msm_a},
-              {&j->x->sb1, w->aux, pv->db_aux, w->n_aux, &j->tg.msm_b_g1},
-              {&j->x->sl, w->aux, NULL, w->n_aux, &j->tg.msm_l},
-              {&j->x->shh, j->u->h, NULL, (size_t)(pv->m - 1), &j->tg.msm_h}};
-    for (int i = 0; i < 4 && !j->rc; i++) {
-        uint64_t t0 = gm_now_ns();
-        j->rc = groth16_backend_msm_g1(pv->be, m[i].out, pv->gb[i], m[i].sc, m[i].dens, m[i].n, &j->e);
-        *m[i].t += gm_now_ns() - t0;
-    }
+    g2_job_t *j = arg;
+    g2_cpu(j->pv, j->x, j->u, j->pool, j->t);
 }
 
-/* The sums with the G1 MSMs on the device. Returns 0 or the device's error
- * (e set; the sums are undefined). */
+/* The sums with A and B1 (aux), L and H on the device while the G2 MSM runs
+ * on the CPU pool; the inputs' parts of A and B1 (a few points) on the CPU
+ * after. Returns 0 or the device's error (e set; the sums are undefined). */
 static int sums_device(groth16_prover_t *pv, sums_t *x, const groth16_prepared_t *u, topo_pool_t *pool,
                        groth16_timings_t *t, err_t *e)
 {
     const groth16_params_t *pp = pv->params;
     const groth16_witness_t *w = &u->w;
-    dev_job_t j;
-    memset(&j, 0, sizeof j);
-    j.pv = pv, j.x = x, j.u = u, j.pool = pool;
-    topo_pool_run(groth16_backend_side_pool(pv->be), 2, dev_task, &j);
-    t->msm_a += j.tg.msm_a, t->msm_b_g1 += j.tg.msm_b_g1, t->msm_l += j.tg.msm_l, t->msm_h += j.tg.msm_h;
-    t->msm_b_g2 += j.tc.msm_b_g2;
-    if (j.rc) {
-        *e = j.e;
-        return j.rc;
-    }
-    /* The inputs' parts of A and B1: a few points, on the CPU. */
+    const groth16_backend_msm_t m[4] = {
+        {&x->sa, pv->gb[GB_A], w->aux, pv->da_aux, w->n_aux, &t->msm_a},
+        {&x->sb1, pv->gb[GB_B1], w->aux, pv->db_aux, w->n_aux, &t->msm_b_g1},
+        {&x->sl, pv->gb[GB_L], w->aux, NULL, w->n_aux, &t->msm_l},
+        {&x->shh, pv->gb[GB_H], u->h, NULL, (size_t)(pv->m - 1), &t->msm_h}};
+    g2_job_t g2 = {pv, x, u, pool, t};
+    int rc = groth16_backend_msm_beside(pv->be, m, 4, g2_job, &g2, e);
+    if (rc)
+        return rc;
     g1_jac_t p1;
     msm_g1(&p1, pp->a, w->inputs, pv->da, w->n_inputs, 0, pv->msm_scratch, pool);
     g1_add(&x->sa, &x->sa, &p1);

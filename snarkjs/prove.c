@@ -252,36 +252,18 @@ typedef struct {
     snarkjs_prover_t *pv;
     const fr_t *w;
     topo_pool_t *pool;
-    g1_jac_t *sa, *sb1, *sc, *sh;
     g2_jac_t *sb2;
-    uint64_t g1_ns, g2_ns;
-    int rc;
-    err_t e;
-} dev_job_t;
+    uint64_t *ns;
+} g2_job_t;
 
-/* Task 0: the four G1 MSMs on the device; task 1: the G2 MSM on the CPU pool, at the same time. */
-static void dev_task(void *arg, size_t task, unsigned worker)
+/* The G2 MSM on the CPU pool, while the device runs the G1 ones. */
+static void g2_job(void *arg)
 {
-    (void)worker;
-    dev_job_t *j = arg;
-    snarkjs_prover_t *pv = j->pv;
-    const snarkjs_zkey_t *zk = pv->zk;
+    g2_job_t *j = arg;
+    const snarkjs_zkey_t *zk = j->pv->zk;
     uint64_t t0 = gm_now_ns();
-    if (task == 1) {
-        msm_g2(j->sb2, zk->b2, j->w, NULL, zk->n_vars, 0, pv->msm_scratch, j->pool);
-        j->g2_ns = gm_now_ns() - t0;
-        return;
-    }
-    uint64_t np1 = (uint64_t)zk->n_public + 1;
-    const struct {
-        g1_jac_t *out;
-        const fr_t *sc;
-        size_t n;
-    } m[4] = {{j->sa, j->w, zk->n_vars}, {j->sb1, j->w, zk->n_vars}, {j->sc, j->w + np1, (size_t)(zk->n_vars - np1)},
-              {j->sh, pv->c, (size_t)pv->n}};
-    for (int i = 0; i < 4 && !j->rc; i++)
-        j->rc = groth16_backend_msm_g1(pv->be, m[i].out, pv->gb[i], m[i].sc, NULL, m[i].n, &j->e);
-    j->g1_ns = gm_now_ns() - t0;
+    msm_g2(j->sb2, zk->b2, j->w, NULL, zk->n_vars, 0, j->pv->msm_scratch, j->pool);
+    *j->ns += gm_now_ns() - t0;
 }
 
 /* The proof for r_s, its transforms and G1 MSMs on the device when gpu.
@@ -320,12 +302,14 @@ static bool prove_core(snarkjs_prover_t *pv, groth16_proof_t *out, const fr_t *w
     g1_jac_t sa, sb1, sc, sh;
     g2_jac_t sb2;
     if (gpu) {
-        dev_job_t j = {.pv = pv, .w = w, .pool = pool, .sa = &sa, .sb1 = &sb1, .sc = &sc, .sh = &sh, .sb2 = &sb2};
-        topo_pool_run(groth16_backend_side_pool(pv->be), 2, dev_task, &j);
-        tm->msm_b_g2 += j.g2_ns;
-        tm->msm_a += j.g1_ns; /* the device's four G1 MSMs, together */
-        if (j.rc) {
-            groth16_backend_failed(pv->be, "snarkjs proof", &j.e);
+        const groth16_backend_msm_t m[4] = {{&sa, pv->gb[0], w, NULL, zk->n_vars, &tm->msm_a},
+                                            {&sb1, pv->gb[1], w, NULL, zk->n_vars, &tm->msm_b_g1},
+                                            {&sc, pv->gb[2], w + np1, NULL, (size_t)(zk->n_vars - np1), &tm->msm_l},
+                                            {&sh, pv->gb[3], pv->c, NULL, (size_t)pv->n, &tm->msm_h}};
+        g2_job_t g2 = {pv, w, pool, &sb2, &tm->msm_b_g2};
+        err_t e;
+        if (groth16_backend_msm_beside(pv->be, m, 4, g2_job, &g2, &e)) {
+            groth16_backend_failed(pv->be, "snarkjs proof", &e);
             return false;
         }
         t0 = gm_now_ns();
