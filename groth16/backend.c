@@ -178,7 +178,7 @@ static void beside_task(void *arg, size_t task, unsigned worker)
     for (size_t i = 0; i < b->n && !b->rc; i++) {
         const groth16_backend_msm_t *m = &b->msm[i];
         uint64_t t0 = gm_now_ns();
-        b->rc = groth16_backend_msm_g1(b->be, m->out, m->bases, m->scalars, m->density, m->n, b->err);
+        b->rc = groth16_backend_msm_g1(b->be, m->out, m->bases, m->scalars, m->density, m->n, m->k, b->err);
         if (m->ns)
             *m->ns += gm_now_ns() - t0;
     }
@@ -209,12 +209,12 @@ void groth16_backend_free_bases(groth16_backend_t *be, gpu_g1_bases_t *b)
     pthread_mutex_unlock(&be->mu);
 }
 
-int groth16_backend_msm_g1(groth16_backend_t *be, g1_jac_t *out, const gpu_g1_bases_t *b, const fr_t *scalars,
-               const uint64_t *density, size_t n, err_t *err)
+int groth16_backend_msm_g1(groth16_backend_t *be, g1_jac_t *out, const gpu_g1_bases_t *b, const fr_t *const *scalars,
+                           const uint64_t *density, size_t n, size_t k, err_t *err)
 {
     pthread_mutex_lock(&be->mu);
     uint64_t t0 = gm_now_ns();
-    int rc = gpu_msm_g1(be->ctx, out, b, &scalars, density, n, 1, 0, err);
+    int rc = gpu_msm_g1(be->ctx, out, b, scalars, density, n, k, 0, err);
     uint64_t dt = gm_now_ns() - t0;
     be->st.busy_ns += dt;
     be->st.msm_ns += dt;

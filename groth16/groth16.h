@@ -384,15 +384,16 @@ void groth16_prover_set_backend(groth16_prover_t *pv, groth16_backend_t *be);
 /* For provers outside groth16/ (snarkjs/): the calls prove.c makes. */
 /* True when be is a device backend that is not retired (false for NULL). */
 bool groth16_backend_active(groth16_backend_t *be);
-/* One G1 MSM for groth16_backend_msm_beside: out = sum of scalars (with
- * density, as gpu_msm_g1) times the resident bases; its wall time is added
- * to *ns (NULL: not timed). */
+/* k G1 MSMs over one set of resident bases, for groth16_backend_msm_beside:
+ * out[j] = sum of scalars[j] (with density, as gpu_msm_g1) times the bases,
+ * j < k, the scalars of MSM j + 1 uploaded while MSM j computes; the wall
+ * time is added to *ns (NULL: not timed). */
 typedef struct {
     g1_jac_t *out;
     const gpu_g1_bases_t *bases;
-    const fr_t *scalars;
+    const fr_t *const *scalars;
     const uint64_t *density;
-    size_t n;
+    size_t n, k;
     uint64_t *ns;
 } groth16_backend_msm_t;
 /* Runs the n MSMs on the device, in order, and cpu(cpu_arg) (the CPU's G2
@@ -405,10 +406,11 @@ int groth16_backend_msm_beside(groth16_backend_t *be, const groth16_backend_msm_
 int groth16_backend_upload(groth16_backend_t *be, gpu_g1_bases_t **out, const g1_affine_t *bases, size_t n,
                            err_t *err) __attribute__((warn_unused_result));
 void groth16_backend_free_bases(groth16_backend_t *be, gpu_g1_bases_t *b);
-/* One G1 MSM (gpu_msm_g1, k = 1) or one transform (gpu_ntt) on the device,
- * its wall time added to the stats. Return as gpu_msm_g1 and gpu_ntt. */
-int groth16_backend_msm_g1(groth16_backend_t *be, g1_jac_t *out, const gpu_g1_bases_t *b, const fr_t *scalars,
-                           const uint64_t *density, size_t n, err_t *err) __attribute__((warn_unused_result));
+/* k G1 MSMs over shared bases (gpu_msm_g1) or one transform (gpu_ntt) on
+ * the device, its wall time added to the stats. Return as gpu_msm_g1 and
+ * gpu_ntt. */
+int groth16_backend_msm_g1(groth16_backend_t *be, g1_jac_t *out, const gpu_g1_bases_t *b, const fr_t *const *scalars,
+                           const uint64_t *density, size_t n, size_t k, err_t *err) __attribute__((warn_unused_result));
 int groth16_backend_ntt(groth16_backend_t *be, fr_t *a, unsigned log_n, gpu_ntt_dir_t dir, err_t *err)
     __attribute__((warn_unused_result));
 /* A failed device call or a device result that did not verify (who names
@@ -468,9 +470,13 @@ int groth16_prepare(groth16_prover_t *pv, groth16_prepared_t *u, const groth16_w
  * GROTH16_PROVE_NO_VERIFY each proof is checked against the vk and the
  * unit's inputs. The units are only read (finish them again with other r, s
  * if you like). times (may be NULL) receives the MSM, verify and total
- * fields. Returns 0, GM_EINVAL (a unit that is not prepared, or made for
- * another prover; pool too large), GM_EVERIFY (err names the unit by its
- * index in units), GM_ESYS (getrandom). out undefined on failure. */
+ * fields. With a device backend the k units' G1 MSMs run as one batch per
+ * set of bases (the scalars of unit i + 1 uploaded while unit i computes),
+ * and a unit whose device-made h gave a proof that does not verify gets its
+ * h computed again on the CPU (written into the unit). Returns 0, GM_EINVAL
+ * (a unit that is not prepared, or made for another prover; pool too
+ * large), GM_EVERIFY (err names the unit by its index in units), GM_ESYS
+ * (getrandom). out undefined on failure. */
 int groth16_finish(groth16_prover_t *pv, groth16_proof_t *out, groth16_prepared_t *const *units, size_t k,
                    const fr_t *rs, groth16_prove_flags_t flags, topo_pool_t *pool, groth16_timings_t *times,
                    err_t *err) __attribute__((warn_unused_result));

@@ -509,7 +509,8 @@ static void g2_cpu(groth16_prover_t *pv, sums_t *x, const groth16_prepared_t *u,
 typedef struct {
     groth16_prover_t *pv;
     sums_t *x;
-    const groth16_prepared_t *u;
+    groth16_prepared_t *const *u;
+    size_t k;
     topo_pool_t *pool;
     groth16_timings_t *t;
 } g2_job_t;
@@ -517,32 +518,49 @@ typedef struct {
 static void g2_job(void *arg)
 {
     g2_job_t *j = arg;
-    g2_cpu(j->pv, j->x, j->u, j->pool, j->t);
+    for (size_t i = 0; i < j->k; i++)
+        g2_cpu(j->pv, &j->x[i], j->u[i], j->pool, j->t);
 }
 
-/* The sums with A and B1 (aux), L and H on the device while the G2 MSM runs
- * on the CPU pool; the inputs' parts of A and B1 (a few points) on the CPU
- * after. Returns 0 or the device's error (e set; the sums are undefined). */
-static int sums_device(groth16_prover_t *pv, sums_t *x, const groth16_prepared_t *u, topo_pool_t *pool,
+/* The sums of k units with A and B1 (aux), L and H on the device, one batch
+ * of k MSMs per set, while the G2 MSMs run on the CPU pool; the inputs'
+ * parts of A and B1 (a few points) on the CPU after. Returns 0, GM_ENOMEM,
+ * or the device's error (e set; the sums are undefined). */
+static int sums_device(groth16_prover_t *pv, sums_t *x, groth16_prepared_t *const *u, size_t k, topo_pool_t *pool,
                        groth16_timings_t *t, err_t *e)
 {
     const groth16_params_t *pp = pv->params;
-    const groth16_witness_t *w = &u->w;
-    const groth16_backend_msm_t m[4] = {
-        {&x->sa, pv->gb[GB_A], w->aux, pv->da_aux, w->n_aux, &t->msm_a},
-        {&x->sb1, pv->gb[GB_B1], w->aux, pv->db_aux, w->n_aux, &t->msm_b_g1},
-        {&x->sl, pv->gb[GB_L], w->aux, NULL, w->n_aux, &t->msm_l},
-        {&x->shh, pv->gb[GB_H], u->h, NULL, (size_t)(pv->m - 1), &t->msm_h}};
-    g2_job_t g2 = {pv, x, u, pool, t};
+    const fr_t **sc = gm_alloc(2 * k * sizeof *sc);
+    g1_jac_t *o = gm_alloc(4 * k * sizeof *o);
+    if (!sc || !o) {
+        gm_free(sc);
+        gm_free(o);
+        return gm_err_set(e, GM_ENOMEM, "prover: out of memory for a batch of %zu units", k);
+    }
+    for (size_t i = 0; i < k; i++) {
+        sc[i] = u[i]->w.aux;
+        sc[k + i] = u[i]->h;
+    }
+    size_t na = u[0]->w.n_aux;
+    const groth16_backend_msm_t m[4] = {{o, pv->gb[GB_A], sc, pv->da_aux, na, k, &t->msm_a},
+                                        {o + k, pv->gb[GB_B1], sc, pv->db_aux, na, k, &t->msm_b_g1},
+                                        {o + 2 * k, pv->gb[GB_L], sc, NULL, na, k, &t->msm_l},
+                                        {o + 3 * k, pv->gb[GB_H], sc + k, NULL, (size_t)(pv->m - 1), k, &t->msm_h}};
+    g2_job_t g2 = {pv, x, u, k, pool, t};
     int rc = groth16_backend_msm_beside(pv->be, m, 4, g2_job, &g2, e);
-    if (rc)
-        return rc;
-    g1_jac_t p1;
-    msm_g1(&p1, pp->a, w->inputs, pv->da, w->n_inputs, 0, pv->msm_scratch, pool);
-    g1_add(&x->sa, &x->sa, &p1);
-    msm_g1(&p1, pp->b_g1, w->inputs, pv->db, w->n_inputs, 0, pv->msm_scratch, pool);
-    g1_add(&x->sb1, &x->sb1, &p1);
-    return 0;
+    for (size_t i = 0; !rc && i < k; i++) {
+        const groth16_witness_t *w = &u[i]->w;
+        g1_jac_t p1;
+        msm_g1(&p1, pp->a, w->inputs, pv->da, w->n_inputs, 0, pv->msm_scratch, pool);
+        g1_add(&x[i].sa, &o[i], &p1);
+        msm_g1(&p1, pp->b_g1, w->inputs, pv->db, w->n_inputs, 0, pv->msm_scratch, pool);
+        g1_add(&x[i].sb1, &o[k + i], &p1);
+        x[i].sl = o[2 * k + i];
+        x[i].shh = o[3 * k + i];
+    }
+    gm_free(sc);
+    gm_free(o);
+    return rc;
 }
 
 /* h again, on the CPU, into the unit (after its device-made h gave a proof
@@ -563,36 +581,46 @@ static int redo_h(groth16_prover_t *pv, groth16_prepared_t *u, topo_pool_t *pool
     return rc;
 }
 
-static int finish_one(groth16_prover_t *pv, groth16_proof_t *out, groth16_prepared_t *u, const fr_t *r,
-                      const fr_t *s, groth16_prove_flags_t flags, topo_pool_t *pool, groth16_timings_t *t,
-                      const char *who, err_t *err)
+/* Whether pv may finish u on pool (GM_EINVAL, err naming who, if not). */
+static int unit_check(const groth16_prover_t *pv, const groth16_prepared_t *u, topo_pool_t *pool, const char *who,
+                      err_t *err)
 {
-    const groth16_params_t *pp = pv->params;
-    if (!pp)
+    if (!pv->params)
         return gm_err_set(err, GM_EINVAL, "prover: %s: a prepare-only prover (no parameters) cannot finish", who);
     if (!u->full || u->nv != pv->nv || u->m != pv->m)
         return gm_err_set(err, GM_EINVAL, "prover: %s: the unit is not prepared by this prover", who);
     if (topo_pool_size(pool) > pv->msm_workers)
         return gm_err_set(err, GM_EINVAL, "prover: %s: a pool of %u workers, the prover's MSM scratch is sized "
                           "for %u", who, topo_pool_size(pool), pv->msm_workers);
+    return 0;
+}
+
+/* One proof from its five sums: dev, the sums a device made (NULL: the
+ * CPU's, computed here); dev_failed: the device failed on this unit's batch
+ * (proved on the CPU, counted). A device's result is always verified; one
+ * that does not verify is done again on the CPU (h too, if the device made
+ * it). */
+static int finish_one(groth16_prover_t *pv, groth16_proof_t *out, groth16_prepared_t *u, const fr_t *r,
+                      const fr_t *s, groth16_prove_flags_t flags, topo_pool_t *pool, groth16_timings_t *t,
+                      const char *who, const sums_t *dev, bool dev_failed, err_t *err)
+{
+    const groth16_params_t *pp = pv->params;
+    int rc = unit_check(pv, u, pool, who, err);
+    if (rc)
+        return rc;
     const groth16_witness_t *w = &u->w;
     bool attached = pv->be && groth16_backend_kind(pv->be) != GROTH16_BACKEND_CPU;
-    bool gpu = groth16_backend_active(pv->be) && pv->gb[GB_A] && pv->gb[GB_B1] && pv->gb[GB_L] && pv->gb[GB_H];
-    bool fallback = false;
-    int rc = 0;
+    bool fallback = dev_failed;
+    if (dev_failed && u->h_on_device && (rc = redo_h(pv, u, pool, t, who, err)))
+        return rc;
     for (;;) {
         uint64_t t0 = gm_now_ns(), c0 = stage_cpu(pool), t1, c1;
         sums_t x;
-        err_t e;
-        if (gpu && sums_device(pv, &x, u, pool, t, &e)) {
-            groth16_backend_failed(pv->be, who, &e);
-            gpu = false;
-            fallback = true;
-            if (u->h_on_device && (rc = redo_h(pv, u, pool, t, who, err)))
-                return rc;
-            continue;
-        }
-        if (!gpu) {
+        bool gpu = dev != NULL;
+        if (dev) {
+            x = *dev;
+            dev = NULL;
+        } else {
             g1_cpu(pv, &x, u, pool, t);
             g2_cpu(pv, &x, u, pool, t);
         }
@@ -613,7 +641,6 @@ static int finish_one(groth16_prover_t *pv, groth16_proof_t *out, groth16_prepar
             err_t e3;
             gm_err_set(&e3, rc, "the proof made with the device does not verify (%s)", e2.msg);
             groth16_backend_failed(pv->be, who, &e3);
-            gpu = false;
             fallback = true;
             if (u->h_on_device && (rc = redo_h(pv, u, pool, t, who, err)))
                 return rc;
@@ -640,6 +667,33 @@ static int draw_rs(fr_t r_s[2], const fr_t *rs, size_t i, err_t *err)
     return 0;
 }
 
+/* The device's sums of the k units (*out, gm_alloc'd; NULL when the device
+ * is not used: not active, bases not all resident, a unit the checks of
+ * finish_one will refuse, or the device failed: *failed then, counted). */
+static void device_batch(sums_t **out, bool *failed, groth16_prover_t *pv, groth16_prepared_t *const *units,
+                         size_t k, topo_pool_t *pool, groth16_timings_t *t)
+{
+    *out = NULL;
+    *failed = false;
+    if (!k || !groth16_backend_active(pv->be) || !pv->gb[GB_A] || !pv->gb[GB_B1] || !pv->gb[GB_L] || !pv->gb[GB_H])
+        return;
+    err_t e;
+    for (size_t i = 0; i < k; i++)
+        if (unit_check(pv, units[i], pool, "unit", &e))
+            return;
+    sums_t *x = gm_alloc(k * sizeof *x);
+    int rc = x ? sums_device(pv, x, units, k, pool, t, &e) : gm_err_set(&e, GM_ENOMEM, "out of memory");
+    if (rc) {
+        char who[48];
+        snprintf(who, sizeof who, "a batch of %zu unit%s", k, k == 1 ? "" : "s");
+        groth16_backend_failed(pv->be, who, &e);
+        gm_free(x);
+        *failed = true;
+        return;
+    }
+    *out = x;
+}
+
 int groth16_finish(groth16_prover_t *pv, groth16_proof_t *out, groth16_prepared_t *const *units, size_t k,
                    const fr_t *rs, groth16_prove_flags_t flags, topo_pool_t *pool, groth16_timings_t *times,
                    err_t *err)
@@ -648,16 +702,19 @@ int groth16_finish(groth16_prover_t *pv, groth16_proof_t *out, groth16_prepared_
     memset(&t, 0, sizeof t);
     uint64_t start = gm_now_ns();
     int rc = 0;
+    sums_t *dev;
+    bool failed;
+    device_batch(&dev, &failed, pv, units, k, pool, &t);
     for (size_t i = 0; i < k; i++) {
         fr_t r_s[2];
         char who[32];
         snprintf(who, sizeof who, "unit %zu", i);
-        /* finish may compute a unit's h again (a device's h that gave a
-         * proof that does not verify), so the units are written to. */
         if ((rc = draw_rs(r_s, rs, i, err)) ||
-            (rc = finish_one(pv, &out[i], units[i], &r_s[0], &r_s[1], flags, pool, &t, who, err)))
+            (rc = finish_one(pv, &out[i], units[i], &r_s[0], &r_s[1], flags, pool, &t, who, dev ? &dev[i] : NULL,
+                             failed, err)))
             break;
     }
+    gm_free(dev);
     t.total = gm_now_ns() - start;
     if (times)
         *times = t;
@@ -681,8 +738,14 @@ int groth16_prove(groth16_prover_t *pv, groth16_proof_t *out, const groth16_witn
         fr_t r_s[2];
         char who[32];
         snprintf(who, sizeof who, "witness %zu", i);
-        if ((rc = draw_rs(r_s, rs, i, err)) || (rc = prepare_one(pv, u, &w[i], pool, &t, who, err)) ||
-            (rc = finish_one(pv, &out[i], u, &r_s[0], &r_s[1], flags, pool, &t, who, err)))
+        if ((rc = draw_rs(r_s, rs, i, err)) || (rc = prepare_one(pv, u, &w[i], pool, &t, who, err)))
+            break;
+        sums_t *dev;
+        bool failed;
+        device_batch(&dev, &failed, pv, &u, 1, pool, &t);
+        rc = finish_one(pv, &out[i], u, &r_s[0], &r_s[1], flags, pool, &t, who, dev, failed, err);
+        gm_free(dev);
+        if (rc)
             break;
     }
     groth16_prepared_free(u);

@@ -302,10 +302,11 @@ static bool prove_core(snarkjs_prover_t *pv, groth16_proof_t *out, const fr_t *w
     g1_jac_t sa, sb1, sc, sh;
     g2_jac_t sb2;
     if (gpu) {
-        const groth16_backend_msm_t m[4] = {{&sa, pv->gb[0], w, NULL, zk->n_vars, &tm->msm_a},
-                                            {&sb1, pv->gb[1], w, NULL, zk->n_vars, &tm->msm_b_g1},
-                                            {&sc, pv->gb[2], w + np1, NULL, (size_t)(zk->n_vars - np1), &tm->msm_l},
-                                            {&sh, pv->gb[3], pv->c, NULL, (size_t)pv->n, &tm->msm_h}};
+        const fr_t *wz[1] = {w}, *wp[1] = {w + np1}, *hc[1] = {pv->c};
+        const groth16_backend_msm_t m[4] = {{&sa, pv->gb[0], wz, NULL, zk->n_vars, 1, &tm->msm_a},
+                                            {&sb1, pv->gb[1], wz, NULL, zk->n_vars, 1, &tm->msm_b_g1},
+                                            {&sc, pv->gb[2], wp, NULL, (size_t)(zk->n_vars - np1), 1, &tm->msm_l},
+                                            {&sh, pv->gb[3], hc, NULL, (size_t)pv->n, 1, &tm->msm_h}};
         g2_job_t g2 = {pv, w, pool, &sb2, &tm->msm_b_g2};
         err_t e;
         if (groth16_backend_msm_beside(pv->be, m, 4, g2_job, &g2, &e)) {
