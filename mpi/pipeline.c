@@ -63,6 +63,16 @@
  *    out tasks dynamically, so a descheduled worker does not hold the
  *    others back); the total CPU per unit is the same either way. With a
  *    GPU taking the MSMs, the CPU is the prepare pool's.
+ *  - Devices (mr_finish_setup): with a device backend the finish role is
+ *    one finish worker per device (resources.gpus), each with its own
+ *    backend, its prover holding that device's resident bases, and a CPU
+ *    pool (G2 MSM, fallbacks, checks); several run as the tasks of one
+ *    topo_pool_run on fin_pool, taking batches from the same prepared queue
+ *    (a worker also takes a short batch when no unit is free, since nothing
+ *    more is prepared until some batch ends). The GPU is thus the
+ *    pipeline's finish stage: synthesis and prepare of later units overlap
+ *    it under the same depth and budget. The prepare domains' provers send
+ *    their NTTs to the devices in turn.
  *  - The finish role does not wait for a full batch when no more units are
  *    coming soon (todo empty and the witness and prepare roles idle with
  *    nothing queued): it proves what it has, so the tail of a campaign is
@@ -221,6 +231,9 @@ int mr_finish_setup(mr_state_t *s, const cs_shape_t *shape, err_t *err)
             if ((rc = topo_pool_create_flat(&f->pool, per ? per : 1, err)) ||
                 (rc = groth16_prover_create(&f->prover, s->params, shape, f->pool, err)))
                 break;
+            /* Reported, not budgeted: the budget was sized before the
+             * devices were known (run.c). */
+            s->m.prover_bytes += groth16_prover_memory(f->prover);
         }
         groth16_prover_set_backend(f->prover, f->be);
     }
