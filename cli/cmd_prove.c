@@ -186,7 +186,7 @@ void cli_backend_summary(groth16_backend_t *be, const char *cmd, bool verbose)
                st.retired ? ", retired" : "");
 }
 
-int cli_backend_open(groth16_backend_t **be, const char *name, const char *cmd)
+int cli_backend_open(groth16_backend_t **be, const char *name, const char *cmd, char *note, size_t note_len)
 {
     *be = NULL;
     err_t err;
@@ -195,14 +195,11 @@ int cli_backend_open(groth16_backend_t **be, const char *name, const char *cmd)
         fprintf(stderr, "grothmpi: %s: %s\n", cmd, err.msg);
         return 2;
     }
-    char note[512];
-    int rc = groth16_backend_open(be, kind, 0, note, sizeof note, &err);
+    int rc = groth16_backend_open(be, kind, 0, note, note_len, &err);
     if (rc) {
         fprintf(stderr, "grothmpi: %s: %s\n", cmd, err.msg);
         return rc == GM_ENOTSUP || rc == GM_EINVAL ? 2 : 1;
     }
-    if (note[0])
-        gm_log(GM_LOG_INFO, "%s: %s", cmd, note);
     return 0;
 }
 
@@ -453,7 +450,8 @@ int cmd_prove(int argc, char **argv)
     err_t err;
     gm_err_clear(&err);
     groth16_backend_t *be = NULL;
-    int brc = cli_backend_open(&be, backend, "prove");
+    char note[512];
+    int brc = cli_backend_open(&be, backend, "prove", note, sizeof note);
     if (brc)
         return brc;
     circuit_t circ;
@@ -526,6 +524,8 @@ int cmd_prove(int argc, char **argv)
     if (groth16_prover_create(&pv, params, shape, pool, &err))
         goto fail;
     groth16_prover_set_backend(pv, be);
+    if (note[0]) /* auto's choice, once the inputs are known good */
+        gm_log(GM_LOG_INFO, "prove: %s", note);
     t1 = gm_now_ns();
     uint64_t t_load = t1 - t0;
     t0 = t1;

@@ -92,7 +92,8 @@ static int snark_prove(int argc, char **argv)
     snarkjs_r1cs_t *r1cs = NULL;
     snarkjs_prover_t *pv = NULL;
     groth16_backend_t *be = NULL;
-    int brc = cli_backend_open(&be, backend, "snarkjs prove");
+    char note[512];
+    int brc = cli_backend_open(&be, backend, "snarkjs prove", note, sizeof note);
     if (brc)
         return brc;
     uint64_t t0 = gm_now_ns(), t1;
@@ -113,6 +114,8 @@ static int snark_prove(int argc, char **argv)
     if (snarkjs_prover_create(&pv, zk, pool, &err))
         goto fail;
     snarkjs_prover_set_backend(pv, be);
+    if (note[0]) /* auto's choice, once the inputs are known good */
+        gm_log(GM_LOG_INFO, "snarkjs prove: %s", note);
     t1 = gm_now_ns();
     uint64_t t_load = t1 - t0;
     groth16_proof_t proof;

@@ -164,6 +164,7 @@ typedef struct {
     unsigned nfin;
     mr_finisher_t *fin;
     topo_pool_t *fin_pool;
+    char backend_note[600];   /* auto's choice, "rank R: backend auto: ..." ("" otherwise) */
     topo_counters_t *ctr_pool;
     const topo_evset_t *evset;
     unsigned cstage_prove;
@@ -210,7 +211,8 @@ void mr_state_free(mr_state_t *s);
  * per device (each a backend, a prover with that device's resident bases and
  * a CPU pool of max(1, T / N) threads, worker 0 the rank's prover and pool),
  * or one CPU worker; the prepare provers get the devices in turn (their
- * NTTs). auto's choice is logged once per rank (info). Returns 0, or the
+ * NTTs). auto's choice goes to s->backend_note (run.c shows rank 0's as a
+ * progress note; every rank's backend is in the report). Returns 0, or the
  * backend's error (cuda without a device: GM_ENOTSUP; resources.gpus beyond
  * the visible devices: GM_EINVAL), err naming the rank; mr_state_free
  * undoes it either way. */

@@ -220,8 +220,8 @@ int mr_finish_setup(mr_state_t *s, const cs_shape_t *shape, err_t *err)
                 gm_err_set(err, rc, "rank %d: %s", s->rank, e.msg);
                 break;
             }
-            if (note[0])
-                gm_log(GM_LOG_INFO, "rank %d: %s", s->rank, note);
+            if (note[0] && g == 0)
+                snprintf(s->backend_note, sizeof s->backend_note, "rank %d: %s", s->rank, note);
         }
         if (g == 0) {
             f->prover = s->prover;

@@ -676,10 +676,13 @@ int mpi_campaign_run(const char *campaign_path, const mpi_opts_t *opts, mpi_prog
         rc = mr_check_run(&x.c, &comm, rank, size, res, err);
         goto finish;
     }
-    if (!rc)
+    if (!rc) {
         rc = rank_setup(&x, opts, campaign_path, rank, size, node, node_size, &wp, &full, &e);
-    else
+        if (!rc && rank == 0 && x.st.backend_note[0])
+            note(progress, arg, x.st.backend_note); /* auto's choice: one line on stdout, "prove: ..." */
+    } else {
         (void)load_params_node(&x, &wp, node, rank, rc, &full, &e); /* the node's ranks meet there */
+    }
     memset(&ws, 0, sizeof ws);
     ws.code = rc;
     snprintf(ws.msg, sizeof ws.msg, "%s", e.msg);
