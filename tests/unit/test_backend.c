@@ -284,14 +284,11 @@ Test(backend_porep, porep_2k_emulate_equals_cpu, .timeout = 1500)
     groth16_proof_t want, got;
     groth16_prover_t *pv;
     cr_assert_eq(groth16_prover_create(&pv, params, shape, pool, &err), 0, "%s", err.msg);
-    uint64_t t0 = gm_now_ns();
     cr_assert_eq(groth16_prove(pv, &want, &w, 1, rs, GROTH16_PROVE_DEFAULT, pool, NULL, &err), 0, "%s", err.msg);
-    uint64_t t1 = gm_now_ns();
     groth16_backend_t *be;
     cr_assert_eq(groth16_backend_open(&be, GROTH16_BACKEND_EMULATE, 0, NULL, 0, &err), 0, "%s", err.msg);
     groth16_prover_set_backend(pv, be);
     cr_assert_eq(groth16_prove(pv, &got, &w, 1, rs, GROTH16_PROVE_DEFAULT, pool, NULL, &err), 0, "%s", err.msg);
-    uint64_t t2 = gm_now_ns();
     groth16_backend_stats_t st;
     groth16_backend_stats(be, &st);
     uint8_t a[GROTH16_PROOF_BYTES], b[GROTH16_PROOF_BYTES];
@@ -300,11 +297,6 @@ Test(backend_porep, porep_2k_emulate_equals_cpu, .timeout = 1500)
     cr_assert(memcmp(a, b, sizeof a) == 0, "2 KiB partition: the emulated device's proof differs from the CPU's");
     cr_assert_eq(st.units, 1);
     cr_assert_eq(st.fallbacks, 0, "the emulated device failed: %llu failures", (unsigned long long)st.failures);
-    /* For the record (a test never times: no assertion on these). */
-    fprintf(stderr, "porep 2KiB: CPU proof %.1f s, emulated device proof %.1f s (msm %.1f s, ntt %.1f s), "
-            "emulated device memory peak %.0f MiB, %u threads\n", (double)(t1 - t0) * 1e-9,
-            (double)(t2 - t1) * 1e-9, (double)st.msm_ns * 1e-9, (double)st.ntt_ns * 1e-9,
-            (double)st.mem_peak / 1048576.0, topo_pool_size(pool));
     groth16_prover_destroy(pv);
     groth16_backend_close(be);
     cs_destroy(cs);
