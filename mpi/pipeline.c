@@ -498,10 +498,11 @@ static void finish_worker(mr_state_t *s, unsigned g)
     }
     for (;;) {
         uint64_t tw0 = gm_now_ns();
-        /* With no free unit left nothing more is prepared until a batch
-         * ends: a worker takes what is there (several finish workers). */
+        /* With no unit free or being prepared, nothing more is prepared
+         * until another worker's batch ends: take what is there (several
+         * finish workers; one alone then always has k). */
         while (!s->abort && !(s->prepare_done && s->nprepared == 0) && s->nprepared < k &&
-               !(s->nprepared > 0 && (upstream_idle_locked(s) || s->nfree == 0)))
+               !(s->nprepared > 0 && (upstream_idle_locked(s) || (s->nfree == 0 && s->in_prepare == 0))))
             pthread_cond_wait(&s->cv, &s->mu);
         s->m.wall_ns[MR_WAIT] += gm_now_ns() - tw0;
         if (s->abort || (s->prepare_done && s->nprepared == 0))
