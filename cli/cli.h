@@ -57,4 +57,19 @@ int cli_opts_parse(void *o, const cli_opt_t *vals, size_t nv, const cli_opt_t *f
  * msm_b_g2, msm_l). Defined in cmd_prove.c. */
 void cli_print_stages(const char *prefix, const groth16_timings_t *t, bool snarkjs_names);
 
+/* --backend NAME (NULL: auto) of `prove` and `snarkjs prove`: opens the
+ * backend on device 0 (early, so that cuda without a device fails before
+ * any loading) and returns 0, with auto's choice in note (note_len bytes;
+ * "" for the other kinds: the caller logs it, one info line, once its
+ * inputs loaded, so that a bad input still gives one error line), or the
+ * exit status after printing one error line prefixed by cmd: 2 for an
+ * unknown name, cuda without a usable device or a malformed
+ * GROTHMPI_GPU_FAULT, 1 otherwise. Defined in cmd_prove.c. */
+int cli_backend_open(groth16_backend_t **be, const char *name, const char *cmd, char *note, size_t note_len);
+
+/* One line "<cmd>: backend NAME: units, busy, MSM/NTT time, device memory
+ * peak, fallbacks, failures" for a device backend, when verbose or when it
+ * failed at least once (nothing for the CPU). Defined in cmd_prove.c. */
+void cli_backend_summary(groth16_backend_t *be, const char *cmd, bool verbose);
+
 #endif

@@ -42,7 +42,8 @@ static void usage(FILE *f)
             "                       index even where the cache's stamps say they are unchanged\n"
             "SIGTERM or SIGINT stops a campaign cleanly: no new units, the ones in flight are\n"
             "written and journaled, exit status 75 (rerun to resume); a second signal aborts.\n"
-            "Exit status: 0 done, 1 failed, 2 usage, 75 interrupted.\n\n"
+            "Exit status: 0 done, 1 failed, 2 usage (also \"backend\": \"cuda\" without a device),\n"
+            "75 interrupted.\n\n"
             "  --params DIR         the cache `grothmpi setup --out DIR` filled, or for porep a\n"
             "                       directory of Filecoin's v28 files (/var/tmp/filecoin-proof-parameters):\n"
             "                       its .params is found by rust-fil-proofs' name for the sector size\n"
@@ -62,7 +63,12 @@ static void usage(FILE *f)
             "  --witness-seed S     the first witness's seed (default 1)\n"
             "  --threads N          worker threads (default: all CPUs)\n"
             "  --trust-params       skip the subgroup checks of the parameter points\n"
-            "  --no-verify          do not verify each proof before writing it\n"
+            "  --no-verify          do not verify each proof before writing it (proofs made\n"
+            "                       with a GPU are verified all the same)\n"
+            "  --backend B          auto | cpu | cuda | emulate: where the G1 MSMs and NTTs run\n"
+            "                       (default auto: CUDA when a device answers, else the CPU, said\n"
+            "                       in one line; cuda without a device: exit 2; emulate: the GPU\n"
+            "                       code emulated on the host, for tests; docs/gpu.md)\n"
             "  --verbose            per-stage timings\n");
 }
 
@@ -169,6 +175,37 @@ static int prove_c1_open(c1_src_t *src, circuit_t *circ, size_t *k, const char *
 }
 
 static double sec(uint64_t ns) { return (double)ns * 1e-9; }
+
+void cli_backend_summary(groth16_backend_t *be, const char *cmd, bool verbose)
+{
+    groth16_backend_stats_t st;
+    groth16_backend_stats(be, &st);
+    if (groth16_backend_kind(be) == GROTH16_BACKEND_CPU)
+        return;
+    if (verbose || st.fallbacks || st.failures)
+        printf("%s: backend %s: %llu units, %.3f s busy (msm %.3f s, ntt %.3f s), device memory peak %.1f MiB, "
+               "%llu fallbacks, %llu failures%s\n",
+               cmd, st.name, (unsigned long long)st.units, sec(st.busy_ns), sec(st.msm_ns), sec(st.ntt_ns),
+               (double)st.mem_peak / 1048576.0, (unsigned long long)st.fallbacks, (unsigned long long)st.failures,
+               st.retired ? ", retired" : "");
+}
+
+int cli_backend_open(groth16_backend_t **be, const char *name, const char *cmd, char *note, size_t note_len)
+{
+    *be = NULL;
+    err_t err;
+    groth16_backend_kind_t kind = GROTH16_BACKEND_AUTO;
+    if (name && groth16_backend_kind_parse(&kind, name, "--backend", &err)) {
+        fprintf(stderr, "grothmpi: %s: %s\n", cmd, err.msg);
+        return 2;
+    }
+    int rc = groth16_backend_open(be, kind, 0, note, note_len, &err);
+    if (rc) {
+        fprintf(stderr, "grothmpi: %s: %s\n", cmd, err.msg);
+        return rc == GM_ENOTSUP || rc == GM_EINVAL ? 2 : 1;
+    }
+    return 0;
+}
 
 void cli_print_stages(const char *prefix, const groth16_timings_t *t, bool snarkjs_names)
 {
@@ -327,6 +364,10 @@ static int prove_campaign(int argc, char **argv)
      * ranks exit 0 and leave the job's status to rank 0. */
     if (rc == GM_ECANCELED && res.rank == 0)
         return PROVE_EXIT_INTERRUPTED;
+    /* "backend": "cuda" on a rank without a usable device is a usage
+     * error, as --backend cuda is: 2. */
+    if (rc == GM_ENOTSUP && res.rank == 0 && strstr(err.msg, "backend cuda: no usable CUDA device"))
+        return 2;
     return rc && res.rank == 0 ? 1 : 0;
 }
 
@@ -366,8 +407,8 @@ int cmd_prove(int argc, char **argv)
         {"trust-params", no_argument, 0, 'T'}, {"no-verify", no_argument, 0, 'N'},
         {"verbose", no_argument, 0, 'v'}, {"help", no_argument, 0, 'h'},
         {"c1", required_argument, 0, 'C'}, {"partition", required_argument, 0, 'K'},
-        {"proof-format", required_argument, 0, 'F'}, {0, 0, 0, 0}};
-    const char *dir = NULL, *circuit = NULL, *sector = NULL, *out = NULL, *pub = NULL;
+        {"proof-format", required_argument, 0, 'F'}, {"backend", required_argument, 0, 'B'}, {0, 0, 0, 0}};
+    const char *dir = NULL, *circuit = NULL, *sector = NULL, *out = NULL, *pub = NULL, *backend = NULL;
     const char *c1path = NULL, *part = NULL, *format = "raw";
     uint64_t size = 0, wseed = 1;
     long batch = 1;
@@ -393,6 +434,7 @@ int cmd_prove(int argc, char **argv)
         case 'C': c1path = optarg; break;
         case 'K': part = optarg; break;
         case 'F': format = optarg; break;
+        case 'B': backend = optarg; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
@@ -413,20 +455,28 @@ int cmd_prove(int argc, char **argv)
     size_t k = (size_t)batch;
     err_t err;
     gm_err_clear(&err);
+    groth16_backend_t *be = NULL;
+    char note[512];
+    int brc = cli_backend_open(&be, backend, "prove", note, sizeof note);
+    if (brc)
+        return brc;
     circuit_t circ;
     c1_src_t c1src, *src = NULL;
     if (c1path) {
         int prc = prove_c1_open(&c1src, &circ, &k, c1path, part, circuit, batch, &err);
         if (prc) {
             fprintf(stderr, "grothmpi: prove: %s\n", err.msg);
+            groth16_backend_close(be);
             return prc;
         }
         src = &c1src;
     } else if (part) {
         fprintf(stderr, "grothmpi: prove: --partition needs --c1\n");
+        groth16_backend_close(be);
         return 2;
     } else if (circuit_parse(&circ, circuit, size, sector, &err)) {
         fprintf(stderr, "grothmpi: prove: %s\n", err.msg);
+        groth16_backend_close(be);
         return 2;
     }
     params_paths_t paths;
@@ -483,6 +533,9 @@ int cmd_prove(int argc, char **argv)
         goto fail;
     if (groth16_prover_create(&pv, params, shape, pool, &err))
         goto fail;
+    groth16_prover_set_backend(pv, be);
+    if (note[0]) /* auto's choice, once the inputs are known good */
+        gm_log(GM_LOG_INFO, "prove: %s", note);
     t1 = gm_now_ns();
     uint64_t t_load = t1 - t0;
     t0 = t1;
@@ -528,6 +581,7 @@ int cmd_prove(int argc, char **argv)
         printf("prove: memory peak %.1f MiB (allocator), rss peak %.1f MiB\n", (double)gm_mem_peak() / 1048576.0,
                (double)gm_rss_peak() / 1048576.0);
     }
+    cli_backend_summary(be, "prove", verbose);
     rc = 0;
 fail:
     if (rc)
@@ -541,6 +595,7 @@ fail:
     free(proofs);
     free(bytes);
     groth16_prover_destroy(pv);
+    groth16_backend_close(be);
     groth16_params_free(params);
     cs_shape_free(shape);
     topo_pool_destroy(pool);

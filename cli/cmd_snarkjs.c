@@ -26,7 +26,7 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: grothmpi snarkjs prove circuit.zkey witness.wtns proof.json public.json\n"
             "                              [--threads N] [--r1cs FILE] [--check-subgroup]\n"
-            "                              [--no-verify] [--verbose]\n"
+            "                              [--no-verify] [--backend B] [--verbose]\n"
             "       grothmpi snarkjs verify verification_key.json public.json proof.json [--verbose]\n"
             "       grothmpi snarkjs check circuit.r1cs witness.wtns\n"
             "       grothmpi snarkjs info FILE.r1cs|FILE.wtns|FILE.zkey\n"
@@ -38,7 +38,11 @@ static void usage(FILE *f)
             "  --r1cs FILE        check the witness against the circuit before proving\n"
             "                     (the zkey alone cannot tell a bad witness from a bad key)\n"
             "  --check-subgroup   check every zkey point for the subgroup (slow; snarkjs does not)\n"
-            "  --no-verify        skip the check of the proof against the zkey's key\n"
+            "  --no-verify        skip the check of the proof against the zkey's key (a proof\n"
+            "                     made with a GPU is checked all the same)\n"
+            "  --backend B        auto | cpu | cuda | emulate: where the G1 MSMs and NTTs run\n"
+            "                     (default auto: CUDA when a device answers, else the CPU;\n"
+            "                     cuda without a device: exit 2; docs/gpu.md)\n"
             "  --verbose          stage timings\n"
             "  verify   verifies like `snarkjs groth16 verify`; prints OK! and exits 0 when valid\n"
             "  check    like `snarkjs wtns check`: every constraint of the r1cs holds\n"
@@ -55,9 +59,9 @@ static int snark_prove(int argc, char **argv)
         {"threads", required_argument, 0, 't'}, {"r1cs", required_argument, 0, 'r'},
         {"check-subgroup", no_argument, 0, 'S'}, {"no-verify", no_argument, 0, 'N'},
         {"verbose", no_argument, 0, 'v'},        {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0}};
+        {"backend", required_argument, 0, 'B'},  {0, 0, 0, 0}};
     unsigned threads = 0;
-    const char *r1cs_path = NULL;
+    const char *r1cs_path = NULL, *backend = NULL;
     bool subgroup = false, noverify = false, verbose = false;
     int c;
     optind = 1;
@@ -68,6 +72,7 @@ static int snark_prove(int argc, char **argv)
         case 'S': subgroup = true; break;
         case 'N': noverify = true; break;
         case 'v': verbose = true; break;
+        case 'B': backend = optarg; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
@@ -86,6 +91,11 @@ static int snark_prove(int argc, char **argv)
     snarkjs_wtns_t w = {0};
     snarkjs_r1cs_t *r1cs = NULL;
     snarkjs_prover_t *pv = NULL;
+    groth16_backend_t *be = NULL;
+    char note[512];
+    int brc = cli_backend_open(&be, backend, "snarkjs prove", note, sizeof note);
+    if (brc)
+        return brc;
     uint64_t t0 = gm_now_ns(), t1;
     if (topo_pool_create_flat(&pool, threads, &err))
         goto fail;
@@ -103,6 +113,9 @@ static int snark_prove(int argc, char **argv)
     }
     if (snarkjs_prover_create(&pv, zk, pool, &err))
         goto fail;
+    snarkjs_prover_set_backend(pv, be);
+    if (note[0]) /* auto's choice, once the inputs are known good */
+        gm_log(GM_LOG_INFO, "snarkjs prove: %s", note);
     t1 = gm_now_ns();
     uint64_t t_load = t1 - t0;
     groth16_proof_t proof;
@@ -126,11 +139,13 @@ static int snark_prove(int argc, char **argv)
         printf("snarkjs prove: memory peak %.1f MiB (allocator), rss peak %.1f MiB\n",
                (double)gm_mem_peak() / 1048576.0, (double)gm_rss_peak() / 1048576.0);
     }
+    cli_backend_summary(be, "snarkjs prove", verbose);
     rc = 0;
 fail:
     if (rc)
         fprintf(stderr, "grothmpi: snarkjs prove: %s\n", err.msg);
     snarkjs_prover_destroy(pv);
+    groth16_backend_close(be);
     snarkjs_r1cs_free(r1cs);
     snarkjs_wtns_free(&w);
     snarkjs_zkey_free(zk);

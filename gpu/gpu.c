@@ -6,6 +6,8 @@
  * the dispatch to gpu_cuda.cu (or gpu_stub.c in a build without nvcc, whose
  * gpuc_create says "built without CUDA") or to the host emulation.
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gpu/gpu.h"
@@ -18,15 +20,30 @@ typedef struct {
     gpu_ntt_tabs_t t;
 } gpu_tabs_store_t;
 
+/* GROTHMPI_GPU_FAULT: what every call after the first `after` does. */
+typedef enum { FAULT_NONE = 0, FAULT_OOM, FAULT_ERROR, FAULT_CORRUPT } fault_kind_t;
+
 struct gpu_ctx {
-    gpuc_t *g;
+    gpuc_t *g;   /* NULL for an emulated device */
+    bool emu;
+    int device;
     gpu_tabs_store_t tabs;
+    fault_kind_t fault;
+    uint64_t fault_after, calls;
+    size_t resident, peak; /* device bytes: bases held; the most held at once */
+    double last_ms;        /* emulated devices: host wall time of the last call */
+    size_t emu_mem;        /* emulated devices: GROTHMPI_EMU_MEM bytes (0: no limit) */
 };
 
+/* Resident (host NULL: dev holds all n points) or streamed (host: the
+ * caller's points; dev holds chunk points, refilled per chunk and MSM call). */
 struct gpu_g1_bases {
     gpu_ctx_t *ctx;
     void *dev;
     size_t n;
+    const g1_affine_t *host;
+    size_t chunk;
+    void *stage; /* CUDA: pinned staging of one chunk */
 };
 
 bool gpu_built_with_cuda(void)
@@ -185,14 +202,86 @@ static int check_window(unsigned window, err_t *err)
 
 /* ---- context ------------------------------------------------------------------------------ */
 
+/* GROTHMPI_GPU_FAULT=oom|error|corrupt[:N]: the fault every call after the
+ * first N (default 0) of this context injects. */
+static int fault_parse(gpu_ctx_t *ctx, err_t *err)
+{
+    const char *e = getenv("GROTHMPI_GPU_FAULT");
+    if (!e || !*e)
+        return 0;
+    static const char *const names[] = {"oom", "error", "corrupt"};
+    for (int k = 0; k < 3; k++) {
+        size_t l = strlen(names[k]);
+        if (strncmp(e, names[k], l) != 0 || (e[l] != 0 && e[l] != ':'))
+            continue;
+        ctx->fault = (fault_kind_t)(k + 1);
+        if (e[l] == ':') {
+            char *end = NULL;
+            unsigned long long n = strtoull(e + l + 1, &end, 10);
+            if (!e[l + 1] || *end || e[l + 1] == '-')
+                break;
+            ctx->fault_after = n;
+        }
+        return 0;
+    }
+    return gm_err_set(err, GM_EINVAL, "gpu: GROTHMPI_GPU_FAULT: '%s' is not oom, error or corrupt, optionally "
+                      "followed by :N (the calls that succeed first)", e);
+}
+
+/* Counts a call; returns the injected error when one is due (corrupt: 0,
+ * *corrupt set, the caller spoils its result). */
+static int fault_before(gpu_ctx_t *ctx, const char *what, bool *corrupt, err_t *err)
+{
+    *corrupt = false;
+    ctx->calls++;
+    if (ctx->fault == FAULT_NONE || ctx->calls <= ctx->fault_after)
+        return 0;
+    if (ctx->fault == FAULT_OOM)
+        return gm_err_set(err, GM_ENOMEM, "gpu: %s: out of device memory (injected: GROTHMPI_GPU_FAULT=oom, call %llu)",
+                          what, (unsigned long long)ctx->calls);
+    if (ctx->fault == FAULT_ERROR)
+        return gm_err_set(err, GM_EGPU, "gpu: %s: device error (injected: GROTHMPI_GPU_FAULT=error, "
+                          "call %llu)", what, (unsigned long long)ctx->calls);
+    *corrupt = true;
+    return 0;
+}
+
+/* The device memory in use after a call: the emulation counts what it
+ * allocated (bases, scalars, workspace); CUDA asks the driver. */
+static void note_mem(gpu_ctx_t *ctx, size_t transient)
+{
+    size_t used = ctx->resident + transient;
+    if (!ctx->emu) {
+        gpuc_info_t i;
+        gpuc_info(&i, ctx->g);
+        used = i.mem_total > i.mem_free ? i.mem_total - i.mem_free : 0;
+    }
+    if (used > ctx->peak)
+        ctx->peak = used;
+}
+
+static int ctx_new(gpu_ctx_t **out, int device, err_t *err)
+{
+    *out = gm_calloc(1, sizeof **out);
+    if (!*out)
+        return gm_err_set(err, GM_ENOMEM, "gpu: out of memory for a context");
+    (*out)->device = device < 0 ? 0 : device;
+    int rc = fault_parse(*out, err);
+    if (rc) {
+        gm_free(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
 int gpu_init(gpu_ctx_t **out, int device, err_t *err)
 {
     *out = NULL;
-    gpu_ctx_t *ctx = gm_calloc(1, sizeof *ctx);
-    if (!ctx)
-        return gm_err_set(err, GM_ENOMEM, "gpu: out of memory for a context");
-    int rc = gpuc_create(&ctx->g, device, err);
-    if (rc) {
+    gpu_ctx_t *ctx;
+    int rc = ctx_new(&ctx, device, err);
+    if (rc)
+        return rc;
+    if ((rc = gpuc_create(&ctx->g, device, err))) {
         gm_free(ctx);
         return rc;
     }
@@ -200,11 +289,46 @@ int gpu_init(gpu_ctx_t **out, int device, err_t *err)
     return 0;
 }
 
+int gpu_init_emulated(gpu_ctx_t **out, int device, err_t *err)
+{
+    *out = NULL;
+    gpu_ctx_t *ctx;
+    int rc = ctx_new(&ctx, device, err);
+    if (rc)
+        return rc;
+    ctx->emu = true;
+    /* GROTHMPI_EMU_MEM=N[KMG]: the emulated device's memory, so that bases
+     * that do not fit (and their streaming) can be tested. */
+    const char *e = getenv("GROTHMPI_EMU_MEM");
+    if (e && *e) {
+        char *end = NULL;
+        unsigned long long v = strtoull(e, &end, 10);
+        unsigned sh = *end == 'K' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : 0;
+        if (sh)
+            end++;
+        if (!v || *end || e[0] == '-') {
+            gm_free(ctx);
+            return gm_err_set(err, GM_EINVAL, "gpu: GROTHMPI_EMU_MEM: '%s' is not a size (bytes, or N with K, M or "
+                              "G)", e);
+        }
+        ctx->emu_mem = (size_t)v << sh;
+    }
+    *out = ctx;
+    return 0;
+}
+
+bool gpu_is_emulated(const gpu_ctx_t *ctx) { return ctx && ctx->emu; }
+
+size_t gpu_mem_peak(const gpu_ctx_t *ctx) { return ctx ? ctx->peak : 0; }
+
+int gpu_device_count(int *n, err_t *err) { return gpuc_device_count(n, err); }
+
 void gpu_destroy(gpu_ctx_t *ctx)
 {
     if (!ctx)
         return;
-    gpuc_destroy(ctx->g);
+    if (!ctx->emu)
+        gpuc_destroy(ctx->g);
     tabs_free(&ctx->tabs);
     gm_free(ctx);
 }
@@ -215,6 +339,11 @@ void gpu_info(gpu_info_t *out, gpu_ctx_t *ctx)
     memset(out, 0, sizeof *out);
     if (!ctx)
         return;
+    if (ctx->emu) {
+        snprintf(out->name, sizeof out->name, "emulated device %d (host threads)", ctx->device);
+        out->device = ctx->device;
+        return;
+    }
     gpuc_info(&i, ctx->g);
     memcpy(out->name, i.name, sizeof out->name);
     out->name[sizeof out->name - 1] = 0;
@@ -232,6 +361,55 @@ void gpu_info(gpu_info_t *out, gpu_ctx_t *ctx)
 
 #define GPU_STAGE_POINTS ((size_t)1 << 19) /* 48 MiB of 96-byte points per staging copy */
 
+/* Device bytes that are free: the emulated limit minus what is resident, or
+ * the driver's count. */
+static size_t dev_free(gpu_ctx_t *ctx)
+{
+    if (ctx->emu)
+        return ctx->emu_mem ? (ctx->emu_mem > ctx->resident ? ctx->emu_mem - ctx->resident : 0) : SIZE_MAX;
+    gpuc_info_t i;
+    gpuc_info(&i, ctx->g);
+    return i.mem_free;
+}
+
+/* A device buffer of `bytes` for bases (emulated: host memory within the limit). */
+static int bases_alloc(gpu_ctx_t *ctx, void **p, size_t bytes, err_t *err)
+{
+    *p = NULL;
+    if (!ctx->emu)
+        return gpuc_malloc(ctx->g, p, bytes, "bases", err);
+    if (ctx->emu_mem && ctx->resident + bytes > ctx->emu_mem)
+        return gm_err_set(err, GM_ENOMEM, "gpu: emulated device %d: %zu bytes of bases do not fit (%zu of %zu in use)",
+                          ctx->device, bytes, ctx->resident, ctx->emu_mem);
+    if (!(*p = gm_alloc(bytes)))
+        return gm_err_set(err, GM_ENOMEM, "gpu: emulated device %d: out of host memory for %zu bytes of bases",
+                          ctx->device, bytes);
+    return 0;
+}
+
+/* Copies points [i0, i0 + m) of src to the device buffer dst (through
+ * stage on CUDA). */
+static int bases_put(gpu_ctx_t *ctx, void *dst, void *stage, size_t stage_pts, const g1_affine_t *src, size_t m,
+                     err_t *err)
+{
+    if (ctx->emu) {
+        to_base96(dst, src, m);
+        return 0;
+    }
+    for (size_t i = 0; i < m; i += stage_pts) {
+        size_t c = m - i < stage_pts ? m - i : stage_pts;
+        to_base96(stage, src + i, c);
+        int rc = gpuc_h2d(ctx->g, (gpu_base96_t *)dst + i, stage, c * sizeof(gpu_base96_t), err);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* The smallest chunk worth streaming on a GPU: below it the per-chunk
+ * launches cost more than the points. */
+#define GPU_STREAM_MIN ((size_t)1 << 16)
+
 int gpu_g1_bases_upload(gpu_g1_bases_t **out, gpu_ctx_t *ctx, const g1_affine_t *bases, size_t n, err_t *err)
 {
     *out = NULL;
@@ -244,24 +422,45 @@ int gpu_g1_bases_upload(gpu_g1_bases_t **out, gpu_ctx_t *ctx, const g1_affine_t 
         return gm_err_set(err, GM_ENOMEM, "gpu: out of memory");
     b->ctx = ctx;
     b->n = n;
-    void *stage = NULL;
-    int rc = gpuc_malloc(ctx->g, &b->dev, (n ? n : 1) * sizeof(gpu_base96_t), "bases", err);
-    if (rc)
-        goto fail;
-    size_t chunk = n < GPU_STAGE_POINTS ? n : GPU_STAGE_POINTS;
-    if ((rc = gpuc_host_alloc(ctx->g, &stage, (chunk ? chunk : 1) * sizeof(gpu_base96_t), "bases staging", err)))
-        goto fail;
-    for (size_t i = 0; i < n; i += chunk) {
-        size_t m = n - i < chunk ? n - i : chunk;
-        to_base96(stage, bases + i, m);
-        if ((rc = gpuc_h2d(ctx->g, (gpu_base96_t *)b->dev + i, stage, m * sizeof(gpu_base96_t), err)))
-            goto fail;
+    size_t np = n ? n : 1, chunk = np;
+    int rc = bases_alloc(ctx, &b->dev, np * sizeof(gpu_base96_t), err);
+    if (rc == GM_ENOMEM) {
+        /* Streamed: a chunk of half the free memory (the other half for the
+         * MSM's workspace), the points read from the caller's array at
+         * each MSM. */
+        size_t fit = dev_free(ctx) / 2 / sizeof(gpu_base96_t);
+        size_t min = ctx->emu ? 64 : GPU_STREAM_MIN; /* emulated: small, so tests can stream small sets */
+        chunk = fit < min ? min : fit;
+        if (chunk > np)
+            chunk = np;
+        err_t e2;
+        if ((rc = bases_alloc(ctx, &b->dev, chunk * sizeof(gpu_base96_t), &e2))) {
+            gm_err_set(err, rc, "gpu: bases upload: %zu points fit neither resident nor streamed in chunks of %zu "
+                       "(%s)", n, chunk, e2.msg);
+            gm_free(b);
+            return rc;
+        }
+        b->host = bases;
+        b->chunk = chunk;
+    } else if (rc) {
+        gm_free(b);
+        return rc;
     }
-    gpuc_host_free(ctx->g, stage);
+    ctx->resident += chunk * sizeof(gpu_base96_t);
+    size_t stage_pts = chunk < GPU_STAGE_POINTS ? chunk : GPU_STAGE_POINTS;
+    if (!ctx->emu &&
+        (rc = gpuc_host_alloc(ctx->g, &b->stage, stage_pts * sizeof(gpu_base96_t), "bases staging", err)))
+        goto fail;
+    if (!b->host && (rc = bases_put(ctx, b->dev, b->stage, stage_pts, bases, n, err)))
+        goto fail;
+    if (!b->host && !ctx->emu) {
+        gpuc_host_free(ctx->g, b->stage);
+        b->stage = NULL;
+    }
+    note_mem(ctx, 0);
     *out = b;
     return 0;
 fail:
-    gpuc_host_free(ctx->g, stage);
     gpu_g1_bases_free(b);
     return rc;
 }
@@ -270,9 +469,20 @@ void gpu_g1_bases_free(gpu_g1_bases_t *b)
 {
     if (!b)
         return;
-    gpuc_free(b->ctx->g, b->dev);
+    if (b->dev) {
+        size_t bytes = (b->host ? b->chunk : b->n ? b->n : 1) * sizeof(gpu_base96_t);
+        b->ctx->resident -= bytes < b->ctx->resident ? bytes : b->ctx->resident;
+    }
+    if (b->ctx->emu) {
+        gm_free(b->dev);
+    } else {
+        gpuc_free(b->ctx->g, b->dev);
+        gpuc_host_free(b->ctx->g, b->stage);
+    }
     gm_free(b);
 }
+
+bool gpu_g1_bases_streamed(const gpu_g1_bases_t *b) { return b && b->host; }
 
 size_t gpu_g1_bases_count(const gpu_g1_bases_t *b) { return b ? b->n : 0; }
 
@@ -288,6 +498,94 @@ static void pack_scalars(void *arg, size_t j, fr_t *dst)
 {
     const pack_arg_t *p = arg;
     compact(dst, p->scalars[j], p->density, p->n);
+}
+
+/* The window sums of k MSMs of m points over the device bases dev, the
+ * scalars of MSM j written by pack(arg, j, dst): the emulation or CUDA. */
+static int msm_run(gpu_ctx_t *ctx, g1_xyzz_t *ws, void *dev, size_t m, unsigned c, size_t k, gpuc_pack_fn pack,
+                   void *arg, err_t *err)
+{
+    int rc = 0;
+    if (!ctx->emu) {
+        rc = gpuc_msm_g1(ctx->g, ws, dev, m, c, k, pack, arg, err);
+        note_mem(ctx, 0);
+        return rc;
+    }
+    uint64_t t0 = gm_now_ns();
+    unsigned nwin = 255 / c + 1;
+    fr_t *sc = gm_alloc(m * sizeof(fr_t));
+    if (!sc)
+        rc = gm_err_set(err, GM_ENOMEM, "gpu: emulated device %d: msm: out of memory for %zu scalars", ctx->device, m);
+    gpue_set_host_field(true);
+    for (size_t j = 0; !rc && j < k; j++) {
+        pack(arg, j, sc);
+        if (gpue_msm_g1_windows(ws + j * nwin, dev, sc, m, c))
+            rc = gm_err_set(err, GM_ENOMEM, "gpu: emulated device %d: msm: out of memory for the workspace of "
+                            "%zu points", ctx->device, m);
+    }
+    gm_free(sc);
+    note_mem(ctx, m * sizeof(fr_t) * 2 + gpue_msm_ws_bytes(m, c));
+    ctx->last_ms = (double)(gm_now_ns() - t0) * 1e-6;
+    return rc;
+}
+
+/* Streamed bases: the scalars of chunk [c0, c0 + len) of each MSM. */
+typedef struct {
+    fr_t *const *vec;
+    size_t c0, len;
+} slice_arg_t;
+
+static void pack_slice(void *arg, size_t j, fr_t *dst)
+{
+    const slice_arg_t *a = arg;
+    memcpy(dst, a->vec[j] + a->c0, a->len * sizeof(fr_t));
+}
+
+/* k MSMs over streamed bases: each chunk of points uploaded once, its k
+ * partial MSMs run, their sums added into out. The scalars are compacted
+ * into host arrays first (density) so that a chunk's are contiguous. */
+static int msm_streamed(gpu_ctx_t *ctx, g1_jac_t *out, const gpu_g1_bases_t *b, const fr_t *const *scalars,
+                        const uint64_t *density, size_t n, size_t k, unsigned window, err_t *err)
+{
+    size_t m = b->n;
+    fr_t **vec = gm_calloc(k, sizeof *vec);
+    g1_xyzz_t *ws = gm_alloc(k * 256 * sizeof(g1_xyzz_t)); /* 255 / c + 1 <= 256 windows */
+    int rc = 0;
+    if (!vec || !ws)
+        rc = gm_err_set(err, GM_ENOMEM, "gpu: msm: out of host memory");
+    pack_arg_t pa = {scalars, density, n};
+    for (size_t j = 0; !rc && j < k; j++) {
+        if (!density) {
+            vec[j] = (fr_t *)scalars[j]; /* only read (pack_slice) */
+            continue;
+        }
+        if (!(vec[j] = gm_alloc(m * sizeof(fr_t))))
+            rc = gm_err_set(err, GM_ENOMEM, "gpu: msm: out of host memory for %zu compacted scalars", m);
+        else
+            pack_scalars(&pa, j, vec[j]);
+    }
+    for (size_t j = 0; !rc && j < k; j++)
+        g1_jac_set_inf(&out[j]);
+    size_t stage_pts = b->chunk < GPU_STAGE_POINTS ? b->chunk : GPU_STAGE_POINTS;
+    for (size_t c0 = 0; !rc && c0 < m; c0 += b->chunk) {
+        size_t len = m - c0 < b->chunk ? m - c0 : b->chunk;
+        unsigned c = window ? window : gpu_msm_window(len);
+        unsigned nwin = 255 / c + 1;
+        slice_arg_t sa = {vec, c0, len};
+        if ((rc = bases_put(ctx, b->dev, b->stage, stage_pts, b->host + c0, len, err)) ||
+            (rc = msm_run(ctx, ws, b->dev, len, c, k, pack_slice, &sa, err)))
+            break;
+        for (size_t j = 0; j < k; j++) {
+            g1_jac_t part;
+            combine_windows(&part, ws + j * nwin, c);
+            g1_add(&out[j], &out[j], &part);
+        }
+    }
+    for (size_t j = 0; density && vec && j < k; j++)
+        gm_free(vec[j]);
+    gm_free(vec);
+    gm_free(ws);
+    return rc;
 }
 
 int gpu_msm_g1(gpu_ctx_t *ctx, g1_jac_t *out, const gpu_g1_bases_t *bases, const fr_t *const *scalars,
@@ -309,17 +607,26 @@ int gpu_msm_g1(gpu_ctx_t *ctx, g1_jac_t *out, const gpu_g1_bases_t *bases, const
             g1_jac_set_inf(&out[j]);
         return 0;
     }
-    unsigned c = window ? window : gpu_msm_window(m);
-    unsigned nwin = 255 / c + 1;
-    g1_xyzz_t *ws = gm_alloc(k * nwin * sizeof(g1_xyzz_t));
-    if (!ws)
-        return gm_err_set(err, GM_ENOMEM, "gpu: msm: out of host memory");
-    pack_arg_t pa = {scalars, density, n};
-    rc = gpuc_msm_g1(ctx->g, ws, bases->dev, m, c, k, pack_scalars, &pa, err);
-    if (!rc)
-        for (size_t j = 0; j < k; j++)
-            combine_windows(&out[j], ws + j * nwin, c);
-    gm_free(ws);
+    bool corrupt;
+    if ((rc = fault_before(ctx, "msm", &corrupt, err)))
+        return rc;
+    if (bases->host) {
+        rc = msm_streamed(ctx, out, bases, scalars, density, n, k, window, err);
+    } else {
+        unsigned c = window ? window : gpu_msm_window(m);
+        unsigned nwin = 255 / c + 1;
+        g1_xyzz_t *ws = gm_alloc(k * nwin * sizeof(g1_xyzz_t));
+        if (!ws)
+            return gm_err_set(err, GM_ENOMEM, "gpu: msm: out of host memory");
+        pack_arg_t pa = {scalars, density, n};
+        rc = msm_run(ctx, ws, bases->dev, m, c, k, pack_scalars, &pa, err);
+        if (!rc)
+            for (size_t j = 0; j < k; j++)
+                combine_windows(&out[j], ws + j * nwin, c);
+        gm_free(ws);
+    }
+    if (!rc && corrupt) /* a wrong sum, as a failing device might give: the proof's verification must catch it */
+        g1_add_mixed(&out[0], &out[0], &G1_GENERATOR);
     return rc;
 }
 
@@ -347,6 +654,7 @@ int gpu_emu_msm_g1(g1_jac_t *out, const g1_affine_t *bases, const fr_t *scalars,
     }
     compact(sc, scalars, density, n);
     to_base96(b96, bases, m);
+    gpue_set_host_field(false);
     if ((rc = gpue_msm_g1_windows(ws, b96, sc, m, c))) {
         rc = gm_err_set(err, rc, "gpu: emu msm: out of memory for the workspace of %zu points", m);
         goto done;
@@ -384,9 +692,24 @@ int gpu_ntt(gpu_ctx_t *ctx, fr_t *a, unsigned log_n, gpu_ntt_dir_t dir, err_t *e
     if (!ctx)
         return no_ctx(err, "ntt");
     int rc = check_log(log_n, (int)dir, err);
-    if (rc || (rc = tabs_build(&ctx->tabs, log_n, err)))
+    bool corrupt;
+    if (rc || (rc = tabs_build(&ctx->tabs, log_n, err)) || (rc = fault_before(ctx, "ntt", &corrupt, err)))
         return rc;
-    return gpuc_ntt(ctx->g, a, &ctx->tabs.t, (int)dir, err);
+    size_t n = (size_t)1 << log_n;
+    if (ctx->emu) {
+        uint64_t t0 = gm_now_ns();
+        gpue_set_host_field(true);
+        if ((rc = gpue_ntt(a, &ctx->tabs.t, (int)dir)))
+            rc = gm_err_set(err, rc, "gpu: emulated device %d: ntt: out of memory at 2^%u", ctx->device, log_n);
+        ctx->last_ms = (double)(gm_now_ns() - t0) * 1e-6;
+        note_mem(ctx, 2 * n * sizeof(fr_t) + n / 2 * sizeof(fr_t));
+    } else {
+        rc = gpuc_ntt(ctx->g, a, &ctx->tabs.t, (int)dir, err);
+        note_mem(ctx, 0);
+    }
+    if (!rc && corrupt)
+        fr_add(&a[0], &a[0], &FR_ONE);
+    return rc;
 }
 
 int gpu_groth16_h(gpu_ctx_t *ctx, fr_t *a, const fr_t *b, const fr_t *c, unsigned log_n, err_t *err)
@@ -396,12 +719,29 @@ int gpu_groth16_h(gpu_ctx_t *ctx, fr_t *a, const fr_t *b, const fr_t *c, unsigne
     int rc = check_log(log_n, 0, err);
     if (rc || (rc = tabs_build(&ctx->tabs, log_n, err)))
         return rc;
+    bool corrupt;
+    if ((rc = fault_before(ctx, "groth16 h", &corrupt, err)))
+        return rc;
     fr_t z;
     z_inv(&z, log_n);
-    return gpuc_h(ctx->g, a, b, c, &ctx->tabs.t, &z, err);
+    size_t n = (size_t)1 << log_n;
+    if (ctx->emu) {
+        uint64_t t0 = gm_now_ns();
+        gpue_set_host_field(true);
+        if ((rc = gpue_h(a, b, c, &ctx->tabs.t, &z)))
+            rc = gm_err_set(err, rc, "gpu: emulated device %d: h: out of memory at 2^%u", ctx->device, log_n);
+        ctx->last_ms = (double)(gm_now_ns() - t0) * 1e-6;
+        note_mem(ctx, 4 * n * sizeof(fr_t) + n / 2 * sizeof(fr_t));
+    } else {
+        rc = gpuc_h(ctx->g, a, b, c, &ctx->tabs.t, &z, err);
+        note_mem(ctx, 0);
+    }
+    if (!rc && corrupt)
+        fr_add(&a[0], &a[0], &FR_ONE);
+    return rc;
 }
 
-double gpu_last_device_ms(gpu_ctx_t *ctx) { return ctx ? gpuc_last_ms(ctx->g) : 0; }
+double gpu_last_device_ms(gpu_ctx_t *ctx) { return !ctx ? 0 : ctx->emu ? ctx->last_ms : gpuc_last_ms(ctx->g); }
 
 int gpu_emu_ntt(fr_t *a, unsigned log_n, gpu_ntt_dir_t dir, err_t *err)
 {
@@ -410,6 +750,7 @@ int gpu_emu_ntt(fr_t *a, unsigned log_n, gpu_ntt_dir_t dir, err_t *err)
     int rc = check_log(log_n, (int)dir, err);
     if (rc || (rc = tabs_build(&s, log_n, err)))
         return rc;
+    gpue_set_host_field(false);
     if ((rc = gpue_ntt(a, &s.t, (int)dir)))
         rc = gm_err_set(err, rc, "gpu: emu ntt: out of memory at 2^%u", log_n);
     tabs_free(&s);
@@ -425,6 +766,7 @@ int gpu_emu_groth16_h(fr_t *a, const fr_t *b, const fr_t *c, unsigned log_n, err
         return rc;
     fr_t z;
     z_inv(&z, log_n);
+    gpue_set_host_field(false);
     if ((rc = gpue_h(a, b, c, &s.t, &z)))
         rc = gm_err_set(err, rc, "gpu: emu h: out of memory at 2^%u", log_n);
     tabs_free(&s);

@@ -52,6 +52,39 @@ typedef struct gpu_ctx gpu_ctx_t;
  * *out is NULL on failure. */
 int gpu_init(gpu_ctx_t **out, int device, err_t *err) __attribute__((warn_unused_result));
 
+/* An emulated device numbered `device` (-1: 0): the same calls, run by the
+ * host emulation of the device code (gpu_emu.cc: the same kernel bodies and
+ * pipeline steps, split over host threads), "device memory" being host
+ * memory. For the prover's `emulate` backend: the whole GPU path (resident
+ * bases, batches, faults, fallbacks) exercised on machines without a GPU.
+ * GROTHMPI_EMU_MEM=N[K|M|G] gives the emulated device N bytes (default: no
+ * limit), so that bases that do not fit, and their streaming, can be
+ * tested. Returns 0, GM_ENOMEM, GM_EINVAL (GROTHMPI_GPU_FAULT or
+ * GROTHMPI_EMU_MEM malformed). */
+int gpu_init_emulated(gpu_ctx_t **out, int device, err_t *err) __attribute__((warn_unused_result));
+
+/* True for a context of gpu_init_emulated. */
+bool gpu_is_emulated(const gpu_ctx_t *ctx);
+
+/* The CUDA devices this process sees (CUDA_VISIBLE_DEVICES applied).
+ * Returns 0, or GM_ENOTSUP (no CUDA in this build, no driver: err says
+ * which) with *n = 0. */
+int gpu_device_count(int *n, err_t *err) __attribute__((warn_unused_result));
+
+/* The most device memory in use at once since gpu_init, in bytes: sampled
+ * after every call (CUDA: total minus free as the driver reports it, so it
+ * includes other users of the device; emulated: the resident bases plus the
+ * largest call's buffers). 0 for NULL. */
+size_t gpu_mem_peak(const gpu_ctx_t *ctx);
+
+/* Fault injection, for testing the callers' fallbacks without hardware:
+ * GROTHMPI_GPU_FAULT=oom|error|corrupt[:N], read by gpu_init and
+ * gpu_init_emulated (GM_EINVAL when malformed), makes every gpu_msm_g1,
+ * gpu_ntt and gpu_groth16_h call after the first N (default 0) of the
+ * context fail with GM_ENOMEM (oom) or GM_EGPU (error), or return a wrong
+ * result (corrupt: the first MSM sum plus the generator, or the transform's
+ * first value plus one) that only the caller's verification can catch. */
+
 /* Frees the context and its device buffers (not the bases, which must be
  * freed first); NULL allowed. */
 void gpu_destroy(gpu_ctx_t *ctx);
@@ -77,12 +110,19 @@ typedef struct gpu_g1_bases gpu_g1_bases_t;
 
 /* Copies n affine points (valid: on the curve, in G1; infinity allowed) to
  * the device, 96 bytes each, through a pinned staging buffer. n < 2^31.
- * Returns 0, GM_ENOTSUP (ctx NULL), GM_EINVAL (n too large), GM_ENOMEM (err:
- * bytes asked), GM_EGPU. *out NULL on failure. */
+ * When they do not fit (the device's memory, or an emulated device's
+ * GROTHMPI_EMU_MEM), the bases are streamed instead: a device buffer of half
+ * the free memory (at least 2^16 points; 64 on an emulated device) is refilled from `bases` chunk by
+ * chunk at every gpu_msm_g1, which then sums one MSM per chunk; `bases`
+ * must then stay valid and unchanged until gpu_g1_bases_free. Returns 0,
+ * GM_ENOTSUP (ctx NULL), GM_EINVAL (n too large), GM_ENOMEM (not even a
+ * chunk fits; err: bytes asked), GM_EGPU. *out NULL on failure. */
 int gpu_g1_bases_upload(gpu_g1_bases_t **out, gpu_ctx_t *ctx, const g1_affine_t *bases, size_t n, err_t *err)
     __attribute__((warn_unused_result));
 void gpu_g1_bases_free(gpu_g1_bases_t *b);          /* NULL allowed */
 size_t gpu_g1_bases_count(const gpu_g1_bases_t *b);
+/* True when b is streamed (did not fit resident). */
+bool gpu_g1_bases_streamed(const gpu_g1_bases_t *b);
 
 /* k MSMs sharing one set of resident bases: out[j] = sum over i < n of
  * scalars[j][i] * B(i), j < k, with msm_g1's density semantics (density NULL:

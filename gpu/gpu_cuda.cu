@@ -74,6 +74,19 @@ struct gpuc {
     size_t scan_tmp_bytes;
 };
 
+extern "C" int gpuc_device_count(int *n, err_t *err)
+{
+    *n = 0;
+    int count = 0;
+    if (GPU_CU(cudaGetDeviceCount(&count), err)) {
+        if (err)
+            err->code = GM_ENOTSUP;
+        return GM_ENOTSUP;
+    }
+    *n = count;
+    return 0;
+}
+
 extern "C" int gpuc_create(gpuc_t **out, int device, err_t *err)
 {
     *out = NULL;

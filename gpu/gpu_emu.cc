@@ -1,31 +1,119 @@
 /*
  * gpu/gpu_emu.cc — the host backend of gpu_pipe.cuh: every kernel body and
- * every pipeline step of the CUDA backend, run sequentially on the calling
- * thread, with std::stable_sort for CUB's radix sort and a loop for its
- * scan. Always built (g++, no CUDA headers), so the unit tests check the
- * device algorithms against ec/ on machines without a GPU (gpu_emu_* in
- * gpu.h). Slow by design: for tests of small sizes, never for proving.
+ * every pipeline step of the CUDA backend, run on the host: a launch of n
+ * independent threads (each) is split over host threads, CUB's radix sort is
+ * a stable counting sort on the key bits, its scan a loop. Always built
+ * (g++, no CUDA headers), so the unit tests check the device algorithms
+ * against ec/ on machines without a GPU (gpu_emu_* in gpu.h), and the
+ * prover's `emulate` backend (groth16/backend.c) proves through it.
+ *
+ * Threads: GROTHMPI_EMU_THREADS (default: the CPUs this process may run on).
+ * Splitting a launch over threads is legal because gpu_pipe.cuh's contract
+ * makes every f(i) of one launch independent, exactly as on the device; a
+ * launch smaller than 4096 calls stays on the calling thread, where starting
+ * threads would cost more than the work.
  */
 #include <algorithm>
 #include <new>
+#include <sched.h>
+#include <stdlib.h>
 #include <string.h>
+#include <thread>
 #include <vector>
 
 #include "gpu/gpu_internal.h"
+#define GPU_EMU_HOST
 #include "gpu/gpu_pipe.cuh"
+
+bool gpu_emu_host_field;
+
+/* Through locals: the device types are 4-byte aligned, fp_t and fr_t 8. */
+void gpu_emu_fp_mul(void *o, const void *a, const void *b)
+{
+    fp_t x, y;
+    memcpy(&x, a, sizeof x);
+    memcpy(&y, b, sizeof y);
+    fp_mul(&x, &x, &y);
+    memcpy(o, &x, sizeof x);
+}
+
+void gpu_emu_fr_mul(void *o, const void *a, const void *b)
+{
+    fr_t x, y;
+    memcpy(&x, a, sizeof x);
+    memcpy(&y, b, sizeof y);
+    fr_mul(&x, &x, &y);
+    memcpy(o, &x, sizeof x);
+}
+
+extern "C" void gpue_set_host_field(bool on) { gpu_emu_host_field = on; }
 
 namespace {
 
+unsigned emu_threads()
+{
+    const char *e = getenv("GROTHMPI_EMU_THREADS");
+    if (e && *e) {
+        long v = strtol(e, NULL, 10);
+        if (v >= 1 && v <= 1024)
+            return (unsigned)v;
+    }
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return (unsigned)CPU_COUNT(&set);
+    unsigned h = std::thread::hardware_concurrency();
+    return h ? h : 1;
+}
+
 struct host_backend {
+    unsigned nthreads = emu_threads();
     template <class F> void each(size_t n, const F &f)
     {
-        for (size_t i = 0; i < n; i++)
+        unsigned t = nthreads;
+        if (t <= 1 || n < 4096) {
+            for (size_t i = 0; i < n; i++)
+                f(i);
+            return;
+        }
+        if ((size_t)t > n / 1024)
+            t = (unsigned)(n / 1024);
+        /* Contiguous slices: neighbouring i touch neighbouring memory. */
+        std::vector<std::thread> th;
+        th.reserve(t - 1);
+        size_t per = (n + t - 1) / t;
+        for (unsigned k = 1; k < t; k++) {
+            size_t lo = (size_t)k * per, hi = lo + per < n ? lo + per : n;
+            if (lo >= hi)
+                break;
+            th.emplace_back([&f, lo, hi] {
+                for (size_t i = lo; i < hi; i++)
+                    f(i);
+            });
+        }
+        for (size_t i = 0; i < per && i < n; i++)
             f(i);
+        for (auto &x : th)
+            x.join();
     }
     void sort_pairs(uint32_t *kin, uint32_t *vin, uint32_t *kout, uint32_t *vout, size_t n, int end_bit, void *)
     {
-        std::vector<std::pair<uint32_t, uint32_t>> v(n);
         uint32_t mask = end_bit >= 32 ? 0xffffffffu : ((1u << end_bit) - 1);
+        if (end_bit <= 24) {
+            /* Counting sort: stable, one pass to count and one to place. */
+            std::vector<uint32_t> start((size_t)mask + 2, 0);
+            for (size_t i = 0; i < n; i++)
+                start[(kin[i] & mask) + 1]++;
+            for (size_t k = 1; k < start.size(); k++)
+                start[k] += start[k - 1];
+            for (size_t i = 0; i < n; i++) {
+                uint32_t k = kin[i] & mask;
+                uint32_t o = start[k]++;
+                kout[o] = k;
+                vout[o] = vin[i];
+            }
+            return;
+        }
+        std::vector<std::pair<uint32_t, uint32_t>> v(n);
         for (size_t i = 0; i < n; i++)
             v[i] = std::make_pair(kin[i] & mask, vin[i]);
         std::stable_sort(v.begin(), v.end(),
@@ -98,6 +186,13 @@ extern "C" int gpue_msm_g1_windows(g1_xyzz_t *wsum, const gpu_base96_t *bases, c
     memcpy(wsum, ws + L.wsum, (size_t)L.nwin * sizeof(g1_xyzz_t));
     gm_free(ws);
     return 0;
+}
+
+extern "C" size_t gpue_msm_ws_bytes(size_t n, unsigned c)
+{
+    gpu_msm_ws L;
+    gpu_msm_layout(&L, n, c, 0);
+    return L.total;
 }
 
 extern "C" int gpue_ntt(fr_t *a, const gpu_ntt_tabs_t *t, int dir)

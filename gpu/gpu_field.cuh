@@ -180,8 +180,29 @@ template <class C> GPU_HD void gf_dbl(gpu_mont<C> &o, const gpu_mont<C> &a) { gf
  *     overflow. The result is < 2m before gf_reduce_once, < m after.
  * (3) Not yet measured on a GPU (no device lent as of 2026-11-29); the IMAD
  *     bound of anchors.md Part C assumes 576 IMAD per Fp product. */
+/* The host emulation's choice of multiplication (gpu_emu.cc): false, the
+ * 32-bit CIOS below, the device's own arithmetic (what the gpu/ unit tests
+ * check); true, ff/'s 64-bit multiplication of the same Montgomery values
+ * (same bytes, same R, fully reduced, so the same result), about five times
+ * faster on a CPU: what the prover's emulated devices use, so that a test
+ * can prove a 2^22-row circuit through the emulated pipelines. */
+#if !defined(__CUDACC__) && defined(GPU_EMU_HOST)
+extern bool gpu_emu_host_field;
+void gpu_emu_fp_mul(void *o, const void *a, const void *b);
+void gpu_emu_fr_mul(void *o, const void *a, const void *b);
+#endif
+
 template <class C> GPU_HD void gf_mul(gpu_mont<C> &o, const gpu_mont<C> &a, const gpu_mont<C> &b)
 {
+#if !defined(__CUDACC__) && defined(GPU_EMU_HOST)
+    if (gpu_emu_host_field) {
+        if (C::N == 12)
+            gpu_emu_fp_mul(&o, &a, &b);
+        else
+            gpu_emu_fr_mul(&o, &a, &b);
+        return;
+    }
+#endif
     const int N = C::N;
     uint32_t t[N + 2];
     GPU_UNROLL for (int i = 0; i < N + 2; i++) t[i] = 0;

@@ -47,11 +47,20 @@ typedef struct {
 #define GPU_SCALE_NLO 4096u
 #define GPU_SCALE_NHI(log_n) ((log_n) > 12 ? ((size_t)1 << ((log_n) - 12)) : (size_t)1)
 
-/* ---- host emulation (gpu_emu.cc): the device algorithms, sequentially ---- */
+/* ---- host emulation (gpu_emu.cc): the device algorithms on host threads ---- */
+
+/* The multiplication every following gpue_* call uses (gpu_field.cuh):
+ * false (the default) the device's 32-bit code, true ff/'s. Process-wide:
+ * gpu.c sets it for emulated contexts (true) and gpu_emu_* (false); the two
+ * must not compute at the same time. */
+void gpue_set_host_field(bool on);
 
 /* wsum[w], w < floor(255 / c) + 1: the window sums of sum scalars[i] *
  * bases[i]. Returns 0 or GM_ENOMEM. */
 int gpue_msm_g1_windows(g1_xyzz_t *wsum, const gpu_base96_t *bases, const fr_t *scalars, size_t n, unsigned c);
+/* Bytes of the workspace of one MSM of n points, window c (what the device
+ * holds besides the bases and the scalars). */
+size_t gpue_msm_ws_bytes(size_t n, unsigned c);
 /* One transform (dir as gpu_ntt_dir_t) of a[0 .. 2^log_n). 0 or GM_ENOMEM. */
 int gpue_ntt(fr_t *a, const gpu_ntt_tabs_t *t, int dir);
 /* Groth16's h: a <- coset_iNTT((coset(iNTT a) coset(iNTT b) - coset(iNTT c)) z). */
@@ -74,6 +83,9 @@ typedef struct {
  * "cudaGetDeviceCount: cudaErrorInsufficientDriver (35): ..."); GM_EGPU for
  * another failed call. */
 int gpuc_create(gpuc_t **out, int device, err_t *err);
+/* The devices the runtime sees (CUDA_VISIBLE_DEVICES applied): 0, or
+ * GM_ENOTSUP (no driver, no CUDA in this build) with *n = 0. */
+int gpuc_device_count(int *n, err_t *err);
 void gpuc_destroy(gpuc_t *g);
 void gpuc_info(gpuc_info_t *out, gpuc_t *g);
 

@@ -15,6 +15,12 @@ int gpuc_create(gpuc_t **out, int device, err_t *err)
     return gm_err_set(err, GM_ENOTSUP, "gpu: built without CUDA (no nvcc at build time): proving on the CPU");
 }
 
+int gpuc_device_count(int *n, err_t *err)
+{
+    *n = 0;
+    return gm_err_set(err, GM_ENOTSUP, "gpu: built without CUDA (no nvcc at build time)");
+}
+
 void gpuc_destroy(gpuc_t *g) { (void)g; }
 
 void gpuc_info(gpuc_info_t *out, gpuc_t *g)

@@ -52,6 +52,7 @@
 #include "base/base.h"
 #include "ec/ec.h"
 #include "ff/ff.h"
+#include "gpu/gpu.h"
 #include "synth/synth.h"
 #include "topo/topo.h"
 
@@ -298,6 +299,127 @@ int groth16_prove(groth16_prover_t *pv, groth16_proof_t *out, const groth16_witn
                   const fr_t *rs, groth16_prove_flags_t flags, topo_pool_t *pool, groth16_timings_t *times,
                   err_t *err) __attribute__((warn_unused_result));
 
+/* ---- backends ----------------------------------------------------------------
+ * Where a prover's G1 MSMs (A, B1, L, H) and NTTs run. cpu: ec/ on the pool.
+ * cuda: gpu/ on a CUDA device; emulate: gpu/'s host emulation of the same
+ * device code (an "emulated device"; for tests and machines without a GPU);
+ * auto: cuda when a device answers, else cpu. With a device backend the
+ * parameters' G1 bases are uploaded once (groth16_prover_set_backend) and
+ * stay resident; the G2 MSM (B2) runs on the CPU pool while the device runs
+ * the G1 MSMs; every proof is verified, whatever GROTH16_PROVE_NO_VERIFY
+ * says; a unit whose device call fails (error, out of memory, lost device)
+ * or whose proof does not verify is proved again, entirely, on the CPU (a
+ * fallback, counted), and after GROTH16_BACKEND_MAX_FAILURES failures the
+ * backend is retired: the rest of the run is proved on the CPU. No proof
+ * leaves a prover unverified when a device took part.
+ * A backend may be shared by several provers (a campaign's prepare and
+ * finish provers): its calls are serialized by a lock. */
+typedef enum {
+    GROTH16_BACKEND_AUTO = 0,
+    GROTH16_BACKEND_CPU = 1,
+    GROTH16_BACKEND_CUDA = 2,
+    GROTH16_BACKEND_EMULATE = 3,
+} groth16_backend_kind_t;
+
+#define GROTH16_BACKEND_MAX_FAILURES 3
+
+typedef struct groth16_backend groth16_backend_t;
+
+/* "auto", "cpu", "cuda", "emulate" (any other value: "?"). */
+const char *groth16_backend_kind_name(groth16_backend_kind_t k);
+
+/* Parses one of the names above; what names the option or field in the
+ * error ("--backend", "campaign.json: backend"). Returns 0 or GM_EINVAL. */
+int groth16_backend_kind_parse(groth16_backend_kind_t *out, const char *s, const char *what, err_t *err)
+    __attribute__((warn_unused_result));
+
+/* The devices a backend of this kind can open: CUDA devices visible
+ * (CUDA_VISIBLE_DEVICES applied; 0 without driver or CUDA build), 1 for
+ * emulate (a campaign may open any number of emulated devices), 0 for cpu.
+ * auto counts as cuda. Returns 0. */
+int groth16_backend_device_count(unsigned *n, groth16_backend_kind_t kind);
+
+/* Opens a backend of kind on device `device` (cuda: the CUDA device number;
+ * emulate: the emulated device's number, a label; -1: 0). auto falls back
+ * to cpu when no device answers, and writes the one line saying which it
+ * chose and why into note (note_len bytes; empty for the other kinds).
+ * Reads GROTHMPI_GPU_FAULT (gpu.h: injected faults) for device kinds.
+ * Returns 0; GM_ENOTSUP (cuda: no usable device, or a build without CUDA;
+ * err says which); GM_EINVAL (kind, or GROTHMPI_GPU_FAULT malformed);
+ * GM_EGPU, GM_ENOMEM, GM_ESYS. *out NULL on failure. */
+int groth16_backend_open(groth16_backend_t **out, groth16_backend_kind_t kind, int device, char *note,
+                         size_t note_len, err_t *err) __attribute__((warn_unused_result));
+/* Closes it (every prover using it must have been destroyed); NULL allowed. */
+void groth16_backend_close(groth16_backend_t *be);
+
+/* The resolved kind: cpu, cuda or emulate (cpu for NULL). */
+groth16_backend_kind_t groth16_backend_kind(const groth16_backend_t *be);
+
+/* What a backend did, for the cluster report's per-GPU rows. */
+typedef struct {
+    char name[320];             /* "cpu", "cuda:0 NVIDIA H200", "emulate:1" */
+    int device;                 /* -1 for cpu */
+    uint64_t units;             /* proofs finished with it attached (fallbacks included) */
+    uint64_t busy_ns;           /* wall time inside device calls (MSMs, NTTs, uploads excluded) */
+    uint64_t msm_ns, ntt_ns;    /* the same, split */
+    uint64_t mem_peak, mem_total; /* device bytes: the most in use (gpu_mem_peak); the device's size */
+    uint64_t fallbacks;         /* units proved again on the CPU */
+    uint64_t failures;          /* failed device calls and device results that did not verify */
+    bool retired;               /* GROTH16_BACKEND_MAX_FAILURES reached */
+} groth16_backend_stats_t;
+
+/* A snapshot of be's counters (zeros for NULL). Thread-safe. */
+void groth16_backend_stats(groth16_backend_t *be, groth16_backend_stats_t *out);
+
+/* Attaches be (NULL or cpu: the CPU) to pv: its prepares' NTTs and its
+ * finishes' G1 MSMs go through it from now on. With a device backend and
+ * parameters, the G1 bases of A and B1 (aux part), L and H are uploaded now
+ * and kept until pv is destroyed or attached again; a set that does not fit
+ * the device (GM_ENOMEM) or fails to upload stays on the CPU for pv's life
+ * (logged once, a warning). be must outlive pv, or be detached first (set
+ * NULL) since the bases are freed through it. Not while pv proves. */
+void groth16_prover_set_backend(groth16_prover_t *pv, groth16_backend_t *be);
+
+/* For provers outside groth16/ (snarkjs/): the calls prove.c makes. */
+/* True when be is a device backend that is not retired (false for NULL). */
+bool groth16_backend_active(groth16_backend_t *be);
+/* k G1 MSMs over one set of resident bases, for groth16_backend_msm_beside:
+ * out[j] = sum of scalars[j] (with density, as gpu_msm_g1) times the bases,
+ * j < k, the scalars of MSM j + 1 uploaded while MSM j computes; the wall
+ * time is added to *ns (NULL: not timed). */
+typedef struct {
+    g1_jac_t *out;
+    const gpu_g1_bases_t *bases;
+    const fr_t *const *scalars;
+    const uint64_t *density;
+    size_t n, k;
+    uint64_t *ns;
+} groth16_backend_msm_t;
+/* Runs the n MSMs on the device, in order, and cpu(cpu_arg) (the CPU's G2
+ * MSM) at the same time, on the backend's two-worker side pool; returns when
+ * both are done: 0, or the first device error (err set; the MSMs after it
+ * are not run). be active. */
+int groth16_backend_msm_beside(groth16_backend_t *be, const groth16_backend_msm_t *msm, size_t n,
+                               void (*cpu)(void *arg), void *cpu_arg, err_t *err) __attribute__((warn_unused_result));
+/* gpu_g1_bases_upload / gpu_g1_bases_free under the backend's lock. */
+int groth16_backend_upload(groth16_backend_t *be, gpu_g1_bases_t **out, const g1_affine_t *bases, size_t n,
+                           err_t *err) __attribute__((warn_unused_result));
+void groth16_backend_free_bases(groth16_backend_t *be, gpu_g1_bases_t *b);
+/* k G1 MSMs over shared bases (gpu_msm_g1) or one transform (gpu_ntt) on
+ * the device, its wall time added to the stats. Return as gpu_msm_g1 and
+ * gpu_ntt. */
+int groth16_backend_msm_g1(groth16_backend_t *be, g1_jac_t *out, const gpu_g1_bases_t *b, const fr_t *const *scalars,
+                           const uint64_t *density, size_t n, size_t k, err_t *err) __attribute__((warn_unused_result));
+int groth16_backend_ntt(groth16_backend_t *be, fr_t *a, unsigned log_n, gpu_ntt_dir_t dir, err_t *err)
+    __attribute__((warn_unused_result));
+/* A failed device call or a device result that did not verify (who names
+ * the unit: "unit 3"): one warning line (gm_log), counted in failures; the
+ * backend is retired when failures reach GROTH16_BACKEND_MAX_FAILURES. */
+void groth16_backend_failed(groth16_backend_t *be, const char *who, const err_t *e);
+/* One unit finished with be attached; fallback: it was proved again on the
+ * CPU. */
+void groth16_backend_unit(groth16_backend_t *be, bool fallback);
+
 /* ---- the prover in two stages -----------------------------------------------
  * groth16_prove = groth16_prepare + groth16_finish for each witness. A
  * campaign splits them to overlap the CPU work of the next units with the
@@ -347,9 +469,13 @@ int groth16_prepare(groth16_prover_t *pv, groth16_prepared_t *u, const groth16_w
  * GROTH16_PROVE_NO_VERIFY each proof is checked against the vk and the
  * unit's inputs. The units are only read (finish them again with other r, s
  * if you like). times (may be NULL) receives the MSM, verify and total
- * fields. Returns 0, GM_EINVAL (a unit that is not prepared, or made for
- * another prover; pool too large), GM_EVERIFY (err names the unit by its
- * index in units), GM_ESYS (getrandom). out undefined on failure. */
+ * fields. With a device backend the k units' G1 MSMs run as one batch per
+ * set of bases (the scalars of unit i + 1 uploaded while unit i computes),
+ * and a unit whose device-made h gave a proof that does not verify gets its
+ * h computed again on the CPU (written into the unit). Returns 0, GM_EINVAL
+ * (a unit that is not prepared, or made for another prover; pool too
+ * large), GM_EVERIFY (err names the unit by its index in units), GM_ESYS
+ * (getrandom). out undefined on failure. */
 int groth16_finish(groth16_prover_t *pv, groth16_proof_t *out, groth16_prepared_t *const *units, size_t k,
                    const fr_t *rs, groth16_prove_flags_t flags, topo_pool_t *pool, groth16_timings_t *times,
                    err_t *err) __attribute__((warn_unused_result));

@@ -47,7 +47,11 @@ struct groth16_prover {
     unsigned msm_workers;
     fr_t zinv; /* 1 / (g^m - 1) */
     size_t memory;
+    groth16_backend_t *be;  /* NULL: the CPU */
+    gpu_g1_bases_t *gb[4];  /* resident bases of A (aux), B1 (aux), L, H; NULL: that MSM on the CPU */
 };
+
+enum { GB_A, GB_B1, GB_L, GB_H };
 
 /* A prepared unit: h (m values; the first m - 1 are the H scalars) and the
  * witness it was prepared from (the caller's, not copied: z is the largest
@@ -57,12 +61,24 @@ struct groth16_prepared {
     uint64_t nv, m;
     groth16_witness_t w;
     bool full;
+    bool h_on_device; /* h came from a device: recomputed on the CPU if the proof fails */
+    bool fell_back;   /* the device failed while making h: h was made again on the CPU */
 };
+
+static void bases_free(groth16_prover_t *pv)
+{
+    for (int i = 0; i < 4; i++) {
+        if (pv->be)
+            groth16_backend_free_bases(pv->be, pv->gb[i]);
+        pv->gb[i] = NULL;
+    }
+}
 
 void groth16_prover_destroy(groth16_prover_t *pv)
 {
     if (!pv)
         return;
+    bases_free(pv);
     groth16_pvk_free(&pv->pvk);
     gm_free(pv->da);
     gm_free(pv->db);
@@ -181,6 +197,30 @@ fail:
     return rc;
 }
 
+void groth16_prover_set_backend(groth16_prover_t *pv, groth16_backend_t *be)
+{
+    bases_free(pv);
+    pv->be = be;
+    const groth16_params_t *pp = pv->params;
+    if (!pp || !groth16_backend_active(be))
+        return;
+    const struct {
+        const g1_affine_t *p;
+        uint64_t n;
+        const char *name;
+    } sets[4] = {{pp->a + pv->na_in, pp->n.a - pv->na_in, "A"},
+                 {pp->b_g1 + pv->nb_in, pp->n.b_g1 - pv->nb_in, "B1"},
+                 {pp->l, pp->n.l, "L"},
+                 {pp->h, pp->n.h, "H"}};
+    for (int i = 0; i < 4; i++) {
+        err_t e;
+        if (groth16_backend_upload(be, &pv->gb[i], sets[i].p, (size_t)sets[i].n, &e))
+            gm_log(GM_LOG_WARN, "prover: the %s bases (%llu points) stay on the CPU: %s", sets[i].name,
+                   (unsigned long long)sets[i].n, e.msg);
+    }
+    return;
+}
+
 /* ---- prepared units -------------------------------------------------------------------- */
 
 size_t groth16_prepared_bytes(const groth16_prover_t *pv)
@@ -266,13 +306,75 @@ static void pointwise(const groth16_prover_t *pv, fr_t *h, const fr_t *x, bool s
     topo_pool_run(pool, (size_t)((pv->m + pw.per_task - 1) / pw.per_task), pw_task, &pw);
 }
 
+/* One transform of v, on the device when gpu, else on the CPU with scratch.
+ * false: the device failed (counted; v is undefined). */
+static bool xform(groth16_prover_t *pv, fr_t *v, gpu_ntt_dir_t dir, bool gpu, void *scratch, topo_pool_t *pool,
+                  const char *who)
+{
+    if (gpu) {
+        err_t e;
+        if (groth16_backend_ntt(pv->be, v, pv->log_m, dir, &e) == 0)
+            return true;
+        groth16_backend_failed(pv->be, who, &e);
+        return false;
+    }
+    if (dir == GPU_NTT_INVERSE)
+        ntt_inverse(pv->dom, v, scratch, pool);
+    else if (dir == GPU_NTT_COSET_FORWARD)
+        ntt_coset_forward(pv->dom, v, scratch, pool);
+    else
+        ntt_coset_inverse(pv->dom, v, scratch, pool);
+    return true;
+}
+
 /* v (n_rows values) zero-padded to m, then to the coset's evaluations. */
-static void to_coset(const groth16_prover_t *pv, fr_t *v, topo_pool_t *pool)
+static bool to_coset(groth16_prover_t *pv, fr_t *v, bool gpu, void *scratch, topo_pool_t *pool, const char *who)
 {
     uint64_t rows = pv->shape->n_rows;
     memset(v + rows, 0, (size_t)(pv->m - rows) * sizeof(fr_t));
-    ntt_inverse(pv->dom, v, pv->ntt_scratch, pool);
-    ntt_coset_forward(pv->dom, v, pv->ntt_scratch, pool);
+    return xform(pv, v, GPU_NTT_INVERSE, gpu, scratch, pool, who) &&
+           xform(pv, v, GPU_NTT_COSET_FORWARD, gpu, scratch, pool, who);
+}
+
+/* The computation of h into u->h with work (an m-vector) and the NTT
+ * scratch, its transforms on the device when gpu. false: the device failed
+ * (h undefined: compute it again on the CPU). */
+static bool make_h(groth16_prover_t *pv, groth16_prepared_t *u, const groth16_witness_t *w, fr_t *work,
+                   void *scratch, bool gpu, topo_pool_t *pool, groth16_timings_t *t, const char *who)
+{
+    const cs_shape_t *sh = pv->shape;
+    fr_t *h = u->h;
+    uint64_t t0 = gm_now_ns(), c0 = stage_cpu(pool), t1, c1;
+    bool ok;
+
+    /* a into h, b into work: A·z and B·z in one pass over the rows. */
+    cs_shape_abc_mode(sh, w->inputs, w->aux, h, work, NULL, CS_ABC_NO_C, pool);
+    t1 = gm_now_ns(), c1 = stage_cpu(pool);
+    t->abc += t1 - t0, t->cpu_abc += c1 - c0, t0 = t1, c0 = c1;
+
+    ok = to_coset(pv, h, gpu, scratch, pool, who) && to_coset(pv, work, gpu, scratch, pool, who);
+    if (ok)
+        pointwise(pv, h, work, false, pool);
+    t1 = gm_now_ns(), c1 = stage_cpu(pool);
+    t->ntt += t1 - t0, t->cpu_ntt += c1 - c0, t0 = t1, c0 = c1;
+    if (!ok)
+        return false;
+
+    /* c = C·z, the exact product (bellperson's c), into b's freed buffer:
+     * the price of holding two m-vectors instead of three is this pass
+     * instead of c = a ∘ b (CS_ABC_C_FROM_AB), which needs a and b alive. */
+    cs_shape_abc_mode(sh, w->inputs, w->aux, NULL, NULL, work, CS_ABC_C_ONLY, pool);
+    t1 = gm_now_ns(), c1 = stage_cpu(pool);
+    t->abc += t1 - t0, t->cpu_abc += c1 - c0, t0 = t1, c0 = c1;
+
+    ok = to_coset(pv, work, gpu, scratch, pool, who);
+    if (ok) {
+        pointwise(pv, h, work, true, pool);
+        ok = xform(pv, h, GPU_NTT_COSET_INVERSE, gpu, scratch, pool, who);
+    }
+    t1 = gm_now_ns(), c1 = stage_cpu(pool);
+    t->ntt += t1 - t0, t->cpu_ntt += c1 - c0;
+    return ok;
 }
 
 /* who names the witness in messages ("witness", "witness 3"). */
@@ -293,33 +395,13 @@ static int prepare_one(groth16_prover_t *pv, groth16_prepared_t *u, const groth1
     if (topo_pool_size(pool) > pv->ntt_workers)
         return gm_err_set(err, GM_EINVAL, "prover: %s: a pool of %u workers, the prover's NTT scratch is sized "
                           "for %u", who, topo_pool_size(pool), pv->ntt_workers);
-    fr_t *h = u->h, *work = pv->work;
-    uint64_t t0 = gm_now_ns(), c0 = stage_cpu(pool), t1, c1;
-
-    /* a into h, b into work: A·z and B·z in one pass over the rows. */
-    cs_shape_abc_mode(sh, w->inputs, w->aux, h, work, NULL, CS_ABC_NO_C, pool);
-    t1 = gm_now_ns(), c1 = stage_cpu(pool);
-    t->abc += t1 - t0, t->cpu_abc += c1 - c0, t0 = t1, c0 = c1;
-
-    to_coset(pv, h, pool);
-    to_coset(pv, work, pool);
-    pointwise(pv, h, work, false, pool);
-    t1 = gm_now_ns(), c1 = stage_cpu(pool);
-    t->ntt += t1 - t0, t->cpu_ntt += c1 - c0, t0 = t1, c0 = c1;
-
-    /* c = C·z, the exact product (bellperson's c), into b's freed buffer:
-     * the price of holding two m-vectors instead of three is this pass
-     * instead of c = a ∘ b (CS_ABC_C_FROM_AB), which needs a and b alive. */
-    cs_shape_abc_mode(sh, w->inputs, w->aux, NULL, NULL, work, CS_ABC_C_ONLY, pool);
-    t1 = gm_now_ns(), c1 = stage_cpu(pool);
-    t->abc += t1 - t0, t->cpu_abc += c1 - c0, t0 = t1, c0 = c1;
-
-    to_coset(pv, work, pool);
-    pointwise(pv, h, work, true, pool);
-    ntt_coset_inverse(pv->dom, h, pv->ntt_scratch, pool);
-    t1 = gm_now_ns(), c1 = stage_cpu(pool);
-    t->ntt += t1 - t0, t->cpu_ntt += c1 - c0;
-
+    bool gpu = groth16_backend_active(pv->be);
+    u->fell_back = false;
+    if (gpu && !make_h(pv, u, w, pv->work, pv->ntt_scratch, true, pool, t, who))
+        gpu = false, u->fell_back = true; /* the device failed: the whole h again on the CPU */
+    if (!gpu)
+        (void)make_h(pv, u, w, pv->work, pv->ntt_scratch, false, pool, t, who);
+    u->h_on_device = gpu;
     u->w = *w;
     u->full = true;
     return 0;
@@ -381,55 +463,197 @@ static void assemble(groth16_proof_t *out, const groth16_vk_t *vk, const g1_jac_
     g1_to_affine(&out->c, &gc);
 }
 
-static int finish_one(groth16_prover_t *pv, groth16_proof_t *out, const groth16_prepared_t *u, const fr_t *r,
-                      const fr_t *s, groth16_prove_flags_t flags, topo_pool_t *pool, groth16_timings_t *t,
-                      const char *who, err_t *err)
+/* The five MSM sums of one unit. */
+typedef struct {
+    g1_jac_t sa, sb1, sl, shh;
+    g2_jac_t sb2;
+} sums_t;
+
+/* The G1 MSMs on the CPU: A and B1 (inputs and aux), L, H. */
+static void g1_cpu(groth16_prover_t *pv, sums_t *x, const groth16_prepared_t *u, topo_pool_t *pool,
+                   groth16_timings_t *t)
 {
     const groth16_params_t *pp = pv->params;
-    if (!pp)
+    const groth16_witness_t *w = &u->w;
+    size_t ni = w->n_inputs, na = w->n_aux;
+    void *sc = pv->msm_scratch;
+    g1_jac_t p1;
+    uint64_t t0 = gm_now_ns(), t1;
+    msm_g1(&x->sa, pp->a, w->inputs, pv->da, ni, 0, sc, pool);
+    msm_g1(&p1, pp->a + pv->na_in, w->aux, pv->da_aux, na, 0, sc, pool);
+    g1_add(&x->sa, &x->sa, &p1);
+    t1 = gm_now_ns(), t->msm_a += t1 - t0, t0 = t1;
+    msm_g1(&x->sb1, pp->b_g1, w->inputs, pv->db, ni, 0, sc, pool);
+    msm_g1(&p1, pp->b_g1 + pv->nb_in, w->aux, pv->db_aux, na, 0, sc, pool);
+    g1_add(&x->sb1, &x->sb1, &p1);
+    t1 = gm_now_ns(), t->msm_b_g1 += t1 - t0, t0 = t1;
+    msm_g1(&x->sl, pp->l, w->aux, NULL, na, 0, sc, pool);
+    t1 = gm_now_ns(), t->msm_l += t1 - t0, t0 = t1;
+    msm_g1(&x->shh, pp->h, u->h, NULL, (size_t)(pv->m - 1), 0, sc, pool);
+    t1 = gm_now_ns(), t->msm_h += t1 - t0;
+}
+
+static void g2_cpu(groth16_prover_t *pv, sums_t *x, const groth16_prepared_t *u, topo_pool_t *pool,
+                   groth16_timings_t *t)
+{
+    const groth16_params_t *pp = pv->params;
+    const groth16_witness_t *w = &u->w;
+    g2_jac_t p2;
+    uint64_t t0 = gm_now_ns();
+    msm_g2(&x->sb2, pp->b_g2, w->inputs, pv->db, w->n_inputs, 0, pv->msm_scratch, pool);
+    msm_g2(&p2, pp->b_g2 + pv->nb_in, w->aux, pv->db_aux, w->n_aux, 0, pv->msm_scratch, pool);
+    g2_add(&x->sb2, &x->sb2, &p2);
+    t->msm_b_g2 += gm_now_ns() - t0;
+}
+
+typedef struct {
+    groth16_prover_t *pv;
+    sums_t *x;
+    groth16_prepared_t *const *u;
+    size_t k;
+    topo_pool_t *pool;
+    groth16_timings_t *t;
+} g2_job_t;
+
+static void g2_job(void *arg)
+{
+    g2_job_t *j = arg;
+    for (size_t i = 0; i < j->k; i++)
+        g2_cpu(j->pv, &j->x[i], j->u[i], j->pool, j->t);
+}
+
+/* The sums of k units with A and B1 (aux), L and H on the device, one batch
+ * of k MSMs per set, while the G2 MSMs run on the CPU pool; the inputs'
+ * parts of A and B1 (a few points) on the CPU after. Returns 0, GM_ENOMEM,
+ * or the device's error (e set; the sums are undefined). */
+static int sums_device(groth16_prover_t *pv, sums_t *x, groth16_prepared_t *const *u, size_t k, topo_pool_t *pool,
+                       groth16_timings_t *t, err_t *e)
+{
+    const groth16_params_t *pp = pv->params;
+    const fr_t **sc = gm_alloc(2 * k * sizeof *sc);
+    g1_jac_t *o = gm_alloc(4 * k * sizeof *o);
+    if (!sc || !o) {
+        gm_free(sc);
+        gm_free(o);
+        return gm_err_set(e, GM_ENOMEM, "prover: out of memory for a batch of %zu units", k);
+    }
+    for (size_t i = 0; i < k; i++) {
+        sc[i] = u[i]->w.aux;
+        sc[k + i] = u[i]->h;
+    }
+    size_t na = u[0]->w.n_aux;
+    const groth16_backend_msm_t m[4] = {{o, pv->gb[GB_A], sc, pv->da_aux, na, k, &t->msm_a},
+                                        {o + k, pv->gb[GB_B1], sc, pv->db_aux, na, k, &t->msm_b_g1},
+                                        {o + 2 * k, pv->gb[GB_L], sc, NULL, na, k, &t->msm_l},
+                                        {o + 3 * k, pv->gb[GB_H], sc + k, NULL, (size_t)(pv->m - 1), k, &t->msm_h}};
+    g2_job_t g2 = {pv, x, u, k, pool, t};
+    int rc = groth16_backend_msm_beside(pv->be, m, 4, g2_job, &g2, e);
+    for (size_t i = 0; !rc && i < k; i++) {
+        const groth16_witness_t *w = &u[i]->w;
+        g1_jac_t p1;
+        msm_g1(&p1, pp->a, w->inputs, pv->da, w->n_inputs, 0, pv->msm_scratch, pool);
+        g1_add(&x[i].sa, &o[i], &p1);
+        msm_g1(&p1, pp->b_g1, w->inputs, pv->db, w->n_inputs, 0, pv->msm_scratch, pool);
+        g1_add(&x[i].sb1, &o[k + i], &p1);
+        x[i].sl = o[2 * k + i];
+        x[i].shh = o[3 * k + i];
+    }
+    gm_free(sc);
+    gm_free(o);
+    return rc;
+}
+
+/* h again, on the CPU, into the unit (after its device-made h gave a proof
+ * that does not verify). Returns 0 or GM_ENOMEM. */
+static int redo_h(groth16_prover_t *pv, groth16_prepared_t *u, topo_pool_t *pool, groth16_timings_t *t,
+                  const char *who, err_t *err)
+{
+    fr_t *work = gm_alloc((size_t)pv->m * sizeof(fr_t));
+    void *scratch = gm_alloc(ntt_scratch_size(pv->dom, topo_pool_size(pool)) + 64);
+    int rc = 0;
+    if (!work || !scratch)
+        rc = gm_err_set(err, GM_ENOMEM, "prover: %s: out of memory to compute h again on the CPU", who);
+    else
+        (void)make_h(pv, u, &u->w, work, scratch, false, pool, t, who);
+    u->h_on_device = false;
+    gm_free(work);
+    gm_free(scratch);
+    return rc;
+}
+
+/* Whether pv may finish u on pool (GM_EINVAL, err naming who, if not). */
+static int unit_check(const groth16_prover_t *pv, const groth16_prepared_t *u, topo_pool_t *pool, const char *who,
+                      err_t *err)
+{
+    if (!pv->params)
         return gm_err_set(err, GM_EINVAL, "prover: %s: a prepare-only prover (no parameters) cannot finish", who);
     if (!u->full || u->nv != pv->nv || u->m != pv->m)
         return gm_err_set(err, GM_EINVAL, "prover: %s: the unit is not prepared by this prover", who);
     if (topo_pool_size(pool) > pv->msm_workers)
         return gm_err_set(err, GM_EINVAL, "prover: %s: a pool of %u workers, the prover's MSM scratch is sized "
                           "for %u", who, topo_pool_size(pool), pv->msm_workers);
+    return 0;
+}
+
+/* One proof from its five sums: dev, the sums a device made (NULL: the
+ * CPU's, computed here); dev_failed: the device failed on this unit's batch
+ * (proved on the CPU, counted). A device's result is always verified; one
+ * that does not verify is done again on the CPU (h too, if the device made
+ * it). */
+static int finish_one(groth16_prover_t *pv, groth16_proof_t *out, groth16_prepared_t *u, const fr_t *r,
+                      const fr_t *s, groth16_prove_flags_t flags, topo_pool_t *pool, groth16_timings_t *t,
+                      const char *who, const sums_t *dev, bool dev_failed, err_t *err)
+{
+    const groth16_params_t *pp = pv->params;
+    int rc = unit_check(pv, u, pool, who, err);
+    if (rc)
+        return rc;
     const groth16_witness_t *w = &u->w;
-    uint64_t t0 = gm_now_ns(), c0 = stage_cpu(pool), t1, c1;
-    g1_jac_t sa, sb1, sl, shh, p1;
-    g2_jac_t sb2, p2;
-    size_t ni = w->n_inputs, na = w->n_aux;
-    void *sc = pv->msm_scratch;
-    msm_g1(&sa, pp->a, w->inputs, pv->da, ni, 0, sc, pool);
-    msm_g1(&p1, pp->a + pv->na_in, w->aux, pv->da_aux, na, 0, sc, pool);
-    g1_add(&sa, &sa, &p1);
-    t1 = gm_now_ns(), t->msm_a += t1 - t0, t0 = t1;
-    msm_g1(&sb1, pp->b_g1, w->inputs, pv->db, ni, 0, sc, pool);
-    msm_g1(&p1, pp->b_g1 + pv->nb_in, w->aux, pv->db_aux, na, 0, sc, pool);
-    g1_add(&sb1, &sb1, &p1);
-    t1 = gm_now_ns(), t->msm_b_g1 += t1 - t0, t0 = t1;
-    msm_g2(&sb2, pp->b_g2, w->inputs, pv->db, ni, 0, sc, pool);
-    msm_g2(&p2, pp->b_g2 + pv->nb_in, w->aux, pv->db_aux, na, 0, sc, pool);
-    g2_add(&sb2, &sb2, &p2);
-    t1 = gm_now_ns(), t->msm_b_g2 += t1 - t0, t0 = t1;
-    msm_g1(&sl, pp->l, w->aux, NULL, na, 0, sc, pool);
-    t1 = gm_now_ns(), t->msm_l += t1 - t0, t0 = t1;
-    msm_g1(&shh, pp->h, u->h, NULL, (size_t)(pv->m - 1), 0, pv->msm_scratch, pool);
-    t1 = gm_now_ns(), t->msm_h += t1 - t0, t0 = t1;
+    bool attached = pv->be && groth16_backend_kind(pv->be) != GROTH16_BACKEND_CPU;
+    bool fallback = dev_failed;
+    if (dev_failed && u->h_on_device && (rc = redo_h(pv, u, pool, t, who, err)))
+        return rc;
+    for (;;) {
+        uint64_t t0 = gm_now_ns(), c0 = stage_cpu(pool), t1, c1;
+        sums_t x;
+        bool gpu = dev != NULL;
+        if (dev) {
+            x = *dev;
+            dev = NULL;
+        } else {
+            g1_cpu(pv, &x, u, pool, t);
+            g2_cpu(pv, &x, u, pool, t);
+        }
+        assemble(out, &pp->vk, &x.sa, &x.sb1, &x.sb2, &x.sl, &x.shh, r, s);
+        c1 = stage_cpu(pool);
+        t->cpu_msm += c1 - c0, c0 = c1;
+        t0 = gm_now_ns();
 
-    assemble(out, &pp->vk, &sa, &sb1, &sb2, &sl, &shh, r, s);
-    c1 = stage_cpu(pool);
-    t->cpu_msm += c1 - c0, c0 = c1;
-
-    if (!(flags & GROTH16_PROVE_NO_VERIFY)) {
+        /* A device's result is always verified: nothing it made leaves unchecked. */
+        bool dev_made = gpu || u->h_on_device;
+        if ((flags & GROTH16_PROVE_NO_VERIFY) && !dev_made)
+            break;
         err_t e2;
-        int rc = groth16_verify(&pv->pvk, out, w->inputs + 1, w->n_inputs - 1, &e2);
-        t1 = gm_now_ns(), t->verify += t1 - t0, t0 = t1;
+        rc = groth16_verify(&pv->pvk, out, w->inputs + 1, w->n_inputs - 1, &e2);
+        t1 = gm_now_ns(), t->verify += t1 - t0;
         t->cpu_verify += stage_cpu(pool) - c0;
+        if (rc && dev_made) {
+            err_t e3;
+            gm_err_set(&e3, rc, "the proof made with the device does not verify (%s)", e2.msg);
+            groth16_backend_failed(pv->be, who, &e3);
+            fallback = true;
+            if (u->h_on_device && (rc = redo_h(pv, u, pool, t, who, err)))
+                return rc;
+            continue;
+        }
         if (rc)
             return gm_err_set(err, rc == GM_EVERIFY ? GM_EVERIFY : rc,
                               "prover: %s: the proof does not verify (%s): the witness does not satisfy "
                               "the circuit, or the parameters are not for it", who, e2.msg);
+        break;
     }
+    if (attached)
+        groth16_backend_unit(pv->be, fallback || u->fell_back);
     return 0;
 }
 
@@ -443,6 +667,33 @@ static int draw_rs(fr_t r_s[2], const fr_t *rs, size_t i, err_t *err)
     return 0;
 }
 
+/* The device's sums of the k units (*out, gm_alloc'd; NULL when the device
+ * is not used: not active, bases not all resident, a unit the checks of
+ * finish_one will refuse, or the device failed: *failed then, counted). */
+static void device_batch(sums_t **out, bool *failed, groth16_prover_t *pv, groth16_prepared_t *const *units,
+                         size_t k, topo_pool_t *pool, groth16_timings_t *t)
+{
+    *out = NULL;
+    *failed = false;
+    if (!k || !groth16_backend_active(pv->be) || !pv->gb[GB_A] || !pv->gb[GB_B1] || !pv->gb[GB_L] || !pv->gb[GB_H])
+        return;
+    err_t e;
+    for (size_t i = 0; i < k; i++)
+        if (unit_check(pv, units[i], pool, "unit", &e))
+            return;
+    sums_t *x = gm_alloc(k * sizeof *x);
+    int rc = x ? sums_device(pv, x, units, k, pool, t, &e) : gm_err_set(&e, GM_ENOMEM, "out of memory");
+    if (rc) {
+        char who[48];
+        snprintf(who, sizeof who, "a batch of %zu unit%s", k, k == 1 ? "" : "s");
+        groth16_backend_failed(pv->be, who, &e);
+        gm_free(x);
+        *failed = true;
+        return;
+    }
+    *out = x;
+}
+
 int groth16_finish(groth16_prover_t *pv, groth16_proof_t *out, groth16_prepared_t *const *units, size_t k,
                    const fr_t *rs, groth16_prove_flags_t flags, topo_pool_t *pool, groth16_timings_t *times,
                    err_t *err)
@@ -451,14 +702,19 @@ int groth16_finish(groth16_prover_t *pv, groth16_proof_t *out, groth16_prepared_
     memset(&t, 0, sizeof t);
     uint64_t start = gm_now_ns();
     int rc = 0;
+    sums_t *dev;
+    bool failed;
+    device_batch(&dev, &failed, pv, units, k, pool, &t);
     for (size_t i = 0; i < k; i++) {
         fr_t r_s[2];
         char who[32];
         snprintf(who, sizeof who, "unit %zu", i);
         if ((rc = draw_rs(r_s, rs, i, err)) ||
-            (rc = finish_one(pv, &out[i], units[i], &r_s[0], &r_s[1], flags, pool, &t, who, err)))
+            (rc = finish_one(pv, &out[i], units[i], &r_s[0], &r_s[1], flags, pool, &t, who, dev ? &dev[i] : NULL,
+                             failed, err)))
             break;
     }
+    gm_free(dev);
     t.total = gm_now_ns() - start;
     if (times)
         *times = t;
@@ -482,8 +738,14 @@ int groth16_prove(groth16_prover_t *pv, groth16_proof_t *out, const groth16_witn
         fr_t r_s[2];
         char who[32];
         snprintf(who, sizeof who, "witness %zu", i);
-        if ((rc = draw_rs(r_s, rs, i, err)) || (rc = prepare_one(pv, u, &w[i], pool, &t, who, err)) ||
-            (rc = finish_one(pv, &out[i], u, &r_s[0], &r_s[1], flags, pool, &t, who, err)))
+        if ((rc = draw_rs(r_s, rs, i, err)) || (rc = prepare_one(pv, u, &w[i], pool, &t, who, err)))
+            break;
+        sums_t *dev;
+        bool failed;
+        device_batch(&dev, &failed, pv, &u, 1, pool, &t);
+        rc = finish_one(pv, &out[i], u, &r_s[0], &r_s[1], flags, pool, &t, who, dev, failed, err);
+        gm_free(dev);
+        if (rc)
             break;
     }
     groth16_prepared_free(u);

@@ -317,7 +317,7 @@ static const char *const top_keys[] = {"name",         "circuit",    "constraint
                                        "sector_size",  "params",     "setup",       "setup_seed",
                                        "trust_params", "sectors",    "partitions",  "batch_size",
                                        "output",       "verify",     "resources",   "progress_interval",
-                                       "pipeline_depth", "mode", NULL};
+                                       "pipeline_depth", "mode",    "backend", NULL};
 
 static int parse_obj(jobs_campaign_t *c, json_t *root, const char *file, const char *base, jobs_parse_flags_t flags,
                      err_t *err)
@@ -465,7 +465,7 @@ static int parse_obj(jobs_campaign_t *c, json_t *root, const char *file, const c
     /* resources */
     json_t *res = json_object_get(root, "resources");
     if (res) {
-        static const char *const keys[] = {"threads", "mem_budget", "pin", "domains", "topology", NULL};
+        static const char *const keys[] = {"threads", "mem_budget", "pin", "domains", "topology", "gpus", NULL};
         if (!json_is_object(res))
             return gm_err_set(err, GM_EINVAL, "%s: resources: not an object", file);
         if ((rc = check_keys(res, keys, file, "resources.", err)))
@@ -479,6 +479,10 @@ static int parse_obj(jobs_campaign_t *c, json_t *root, const char *file, const c
         if ((rc = get_uint(&domains, res, "domains", 0, JOBS_MAX_DOMAINS, file, "resources.", err)))
             return rc;
         c->domains = (unsigned)domains;
+        uint64_t gpus = 0;
+        if ((rc = get_uint(&gpus, res, "gpus", 0, JOBS_MAX_GPUS, file, "resources.", err)))
+            return rc;
+        c->gpus = (unsigned)gpus;
         const char *topo = NULL;
         if ((rc = get_string(&topo, res, "topology", file, "resources.", err)))
             return rc;
@@ -506,6 +510,15 @@ static int parse_obj(jobs_campaign_t *c, json_t *root, const char *file, const c
                 return gm_err_set(err, GM_EINVAL, "%s: %llu bytes is below 1 MiB", what,
                                   (unsigned long long)c->mem_budget);
         }
+    }
+    const char *backend = NULL;
+    if ((rc = get_string(&backend, root, "backend", file, "", err)))
+        return rc;
+    c->backend = GROTH16_BACKEND_AUTO;
+    if (backend) {
+        snprintf(what, sizeof what, "%s: backend", file);
+        if ((rc = groth16_backend_kind_parse(&c->backend, backend, what, err)))
+            return rc;
     }
     json_t *pi = json_object_get(root, "progress_interval");
     c->progress_interval = 5;
@@ -666,7 +679,9 @@ char *jobs_campaign_to_text(const jobs_campaign_t *c)
     json_object_set_new(res, "pin", json_boolean(c->pin));
     json_object_set_new(res, "domains", json_integer(c->domains));
     json_object_set_new(res, "topology", json_string(c->topology));
+    json_object_set_new(res, "gpus", json_integer(c->gpus));
     json_object_set_new(o, "resources", res);
+    json_object_set_new(o, "backend", json_string(groth16_backend_kind_name(c->backend)));
     json_object_set_new(o, "progress_interval", json_real(c->progress_interval));
     char *text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
     json_decref(o);

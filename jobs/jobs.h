@@ -32,6 +32,7 @@
 #define JOBS_MAX_PARTITIONS 64
 #define JOBS_MAX_BATCH 64
 #define JOBS_MAX_DOMAINS 64 /* resources.domains: 0..64 */
+#define JOBS_MAX_GPUS 16    /* resources.gpus: 0..16 */
 #define JOBS_ID_LEN 64   /* sector ids and the campaign name: 1..63 of [A-Za-z0-9._-] */
 #define JOBS_PATH_LEN 1024
 
@@ -96,6 +97,15 @@ typedef struct {
      * for tests and studies on machines without the domains. */
     char topology[JOBS_PATH_LEN];
     double progress_interval;       /* seconds; 0: no progress lines */
+    /* "backend": where the G1 MSMs and NTTs run (groth16.h's backends):
+     * auto (the default: CUDA when a device answers, else the CPU), cpu,
+     * cuda (a rank without a device fails the campaign), emulate. */
+    groth16_backend_kind_t backend;
+    /* resources.gpus: finish workers per rank, one per device, each with its
+     * own resident bases. 0 (the default): every visible CUDA device
+     * (CUDA_VISIBLE_DEVICES applied), one emulated device for emulate; N:
+     * devices 0..N-1 (emulate: N emulated devices). Ignored for cpu. */
+    unsigned gpus;
 } jobs_campaign_t;
 
 typedef enum {

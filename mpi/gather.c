@@ -49,6 +49,20 @@ void mr_metrics_finish(mr_state_t *s)
      * domains' provers, as the budget counted them). */
     m->alloc_peak = gm_mem_peak();
     m->rss_peak = gm_rss_peak();
+    snprintf(m->backend, sizeof m->backend, "%s",
+             groth16_backend_kind_name(groth16_backend_kind(s->nfin ? s->fin[0].be : NULL)));
+    m->ngpu = 0;
+    for (unsigned g = 0; g < s->nfin && g < MR_MAX_GPUS; g++) {
+        if (!s->fin[g].be || groth16_backend_kind(s->fin[g].be) == GROTH16_BACKEND_CPU)
+            continue;
+        groth16_backend_stats_t st;
+        groth16_backend_stats(s->fin[g].be, &st);
+        mr_gpu_row_t *r = &m->gpu[m->ngpu++];
+        snprintf(r->name, sizeof r->name, "%.63s", st.name);
+        r->units = st.units, r->busy_ns = st.busy_ns, r->msm_ns = st.msm_ns, r->ntt_ns = st.ntt_ns;
+        r->mem_peak = st.mem_peak, r->fallbacks = st.fallbacks, r->failures = st.failures;
+        r->retired = st.retired;
+    }
     /* Every stage's CPU is measured: the witness and comm threads' own
      * clocks, the pools' threads for abc, ntt, msm and verify (groth16's
      * cpu_* timings), and a waiting finish role sleeps on a condition

@@ -53,6 +53,16 @@ enum { MR_CS_WITNESS = 0, MR_CS_PROVE = 1, MR_NCS = 2 };
 #define MR_EV_NAME 48
 _Static_assert(MR_MAX_DOMAINS >= JOBS_MAX_DOMAINS, "a metrics slot for every prepare domain");
 
+#define MR_MAX_GPUS 16 /* >= JOBS_MAX_GPUS: every finish worker has its row */
+_Static_assert(MR_MAX_GPUS >= JOBS_MAX_GPUS, "a metrics row for every GPU");
+
+/* One finish worker's device (groth16_backend_stats_t, fixed size). */
+typedef struct {
+    char name[64];
+    uint64_t units, busy_ns, msm_ns, ntt_ns, mem_peak, fallbacks, failures;
+    uint32_t retired, pad;
+} mr_gpu_row_t;
+
 /* One rank's metrics, sent to rank 0 as bytes (a homogeneous cluster: same
  * binary on every node). Times in ns. Counter values are NaN when the event
  * is not available. */
@@ -89,7 +99,20 @@ typedef struct {
     uint64_t dom_prep_units[MR_MAX_DOMAINS];
     uint64_t dom_prep_wall_ns[MR_MAX_DOMAINS];
     uint64_t dom_prep_cpu_ns[MR_MAX_DOMAINS];
+    char backend[16];              /* the backend the rank proved with: cpu, cuda, emulate */
+    int32_t ngpu;                  /* finish workers with a device (0 on the CPU) */
+    mr_gpu_row_t gpu[MR_MAX_GPUS];
 } mr_metrics_t;
+
+/* One finish worker: a device's backend (NULL: the CPU), the prover holding
+ * that device's resident bases, and the CPU pool of its G2 MSM, fallbacks
+ * and checks. Worker 0 uses the rank's prover and MSM pool. */
+typedef struct {
+    groth16_backend_t *be;
+    groth16_prover_t *prover;
+    topo_pool_t *pool;
+    bool own; /* prover and pool are this worker's (workers 1..) */
+} mr_finisher_t;
 
 typedef struct mr_out mr_out_t;
 
@@ -136,6 +159,12 @@ typedef struct {
     topo_pool_t **prep_pools;         /* [nprep]: pool of L3 domain i */
     groth16_prover_t **prep_provers;  /* [nprep]: the prover domain i prepares with */
     const topo_slot_t *prep_leaders;  /* [nprep]: where role i binds itself; NULL: unpinned */
+    /* The finish workers (mr_finish_setup): one per device, or one on the
+     * CPU; with several, the finish role runs them on fin_pool. */
+    unsigned nfin;
+    mr_finisher_t *fin;
+    topo_pool_t *fin_pool;
+    char backend_note[600];   /* auto's choice, "rank R: backend auto: ..." ("" otherwise) */
     topo_counters_t *ctr_pool;
     const topo_evset_t *evset;
     unsigned cstage_prove;
@@ -177,6 +206,17 @@ typedef struct {
 int mr_state_init(mr_state_t *s, const jobs_campaign_t *c, int rank, int size, unsigned depth,
                   groth16_prover_t *prover, err_t *err) __attribute__((warn_unused_result));
 void mr_state_free(mr_state_t *s);
+/* The finish workers of the campaign's backend and resources.gpus, once
+ * run.c has set s->prover, s->params, s->pool and the prepare provers: one
+ * per device (each a backend, a prover with that device's resident bases and
+ * a CPU pool of max(1, T / N) threads, worker 0 the rank's prover and pool),
+ * or one CPU worker; the prepare provers get the devices in turn (their
+ * NTTs). auto's choice goes to s->backend_note (run.c shows rank 0's as a
+ * progress note; every rank's backend is in the report). Returns 0, or the
+ * backend's error (cuda without a device: GM_ENOTSUP; resources.gpus beyond
+ * the visible devices: GM_EINVAL), err naming the rank; mr_state_free
+ * undoes it either way. */
+int mr_finish_setup(mr_state_t *s, const cs_shape_t *shape, err_t *err) __attribute__((warn_unused_result));
 /* What the memory budget must hold, in bytes: the parameters and the
  * prover's scratch once, each witness alive, each prepared unit (h). */
 typedef struct {

@@ -63,6 +63,16 @@
  *    out tasks dynamically, so a descheduled worker does not hold the
  *    others back); the total CPU per unit is the same either way. With a
  *    GPU taking the MSMs, the CPU is the prepare pool's.
+ *  - Devices (mr_finish_setup): with a device backend the finish role is
+ *    one finish worker per device (resources.gpus), each with its own
+ *    backend, its prover holding that device's resident bases, and a CPU
+ *    pool (G2 MSM, fallbacks, checks); several run as the tasks of one
+ *    topo_pool_run on fin_pool, taking batches from the same prepared queue
+ *    (a worker also takes a short batch when no unit is free, since nothing
+ *    more is prepared until some batch ends). The GPU is thus the
+ *    pipeline's finish stage: synthesis and prepare of later units overlap
+ *    it under the same depth and budget. The prepare domains' provers send
+ *    their NTTs to the devices in turn.
  *  - The finish role does not wait for a full batch when no more units are
  *    coming soon (todo empty and the witness and prepare roles idle with
  *    nothing queued): it proves what it has, so the tail of a campaign is
@@ -158,10 +168,91 @@ int mr_state_init(mr_state_t *s, const jobs_campaign_t *c, int rank, int size, u
     return 0;
 }
 
+/* Detaches the devices from every prover before closing them (the
+ * provers' resident bases are the backends'), and frees workers 1... */
+static void finish_free(mr_state_t *s)
+{
+    for (unsigned i = 0; s->prep_provers && i < s->nprep; i++)
+        groth16_prover_set_backend(s->prep_provers[i], NULL);
+    for (unsigned g = 0; s->fin && g < s->nfin; g++) {
+        mr_finisher_t *f = &s->fin[g];
+        if (f->prover)
+            groth16_prover_set_backend(f->prover, NULL);
+        if (f->own) {
+            groth16_prover_destroy(f->prover);
+            topo_pool_destroy(f->pool);
+        }
+        groth16_backend_close(f->be);
+    }
+    free(s->fin);
+    s->fin = NULL;
+    s->nfin = 0;
+    topo_pool_destroy(s->fin_pool);
+    s->fin_pool = NULL;
+}
+
+int mr_finish_setup(mr_state_t *s, const cs_shape_t *shape, err_t *err)
+{
+    const jobs_campaign_t *c = s->c;
+    groth16_backend_kind_t kind = c->backend;
+    unsigned avail = 0, n = 1;
+    (void)groth16_backend_device_count(&avail, kind);
+    if (kind == GROTH16_BACKEND_EMULATE)
+        n = c->gpus ? c->gpus : 1;
+    else if (kind == GROTH16_BACKEND_CUDA || (kind == GROTH16_BACKEND_AUTO && avail))
+        n = c->gpus ? c->gpus : (avail ? avail : 1);
+    if (kind != GROTH16_BACKEND_CPU && kind != GROTH16_BACKEND_EMULATE && avail && n > avail)
+        return gm_err_set(err, GM_EINVAL,
+                          "%s: resources.gpus: %u, rank %d sees %u CUDA device%s (CUDA_VISIBLE_DEVICES applied)",
+                          c->file[0] ? c->file : "campaign", n, s->rank, avail, avail == 1 ? "" : "s");
+    s->fin = calloc(n, sizeof *s->fin);
+    if (!s->fin)
+        return gm_err_set(err, GM_ENOMEM, "rank %d: out of memory for the finish workers", s->rank);
+    s->nfin = n;
+    unsigned per = topo_pool_size(s->pool) / n;
+    int rc = 0;
+    for (unsigned g = 0; !rc && g < n; g++) {
+        mr_finisher_t *f = &s->fin[g];
+        if (kind != GROTH16_BACKEND_CPU) {
+            char note[512];
+            err_t e;
+            if ((rc = groth16_backend_open(&f->be, kind, (int)g, note, sizeof note, &e))) {
+                gm_err_set(err, rc, "rank %d: %s", s->rank, e.msg);
+                break;
+            }
+            if (note[0] && g == 0)
+                snprintf(s->backend_note, sizeof s->backend_note, "rank %d: %s", s->rank, note);
+        }
+        if (g == 0) {
+            f->prover = s->prover;
+            f->pool = s->pool;
+        } else {
+            f->own = true;
+            if ((rc = topo_pool_create_flat(&f->pool, per ? per : 1, err)) ||
+                (rc = groth16_prover_create(&f->prover, s->params, shape, f->pool, err)))
+                break;
+            /* Reported, not budgeted: the budget was sized before the
+             * devices were known (run.c). */
+            s->m.prover_bytes += groth16_prover_memory(f->prover);
+        }
+        groth16_prover_set_backend(f->prover, f->be);
+    }
+    /* The prepare domains' NTTs: on the devices in turn. */
+    for (unsigned i = 0; !rc && i < s->nprep; i++)
+        if (s->prep_provers[i] != s->prover)
+            groth16_prover_set_backend(s->prep_provers[i], s->fin[i % n].be);
+    if (!rc && n > 1)
+        rc = topo_pool_create_flat(&s->fin_pool, n, err);
+    if (rc)
+        finish_free(s);
+    return rc;
+}
+
 void mr_state_free(mr_state_t *s)
 {
     if (!s->todo)
         return;
+    finish_free(s);
     for (size_t i = 0; i < s->nready; i++)
         cs_destroy(s->ready[i].cs);
     for (size_t i = 0; i < s->nprepared; i++)
@@ -388,8 +479,11 @@ static int batch_results(mr_state_t *s, mr_result_t *res, const mr_ready_t *item
     return rc;
 }
 
-static void finish_role(mr_state_t *s)
+/* Finish worker g: batches of up to k prepared units through its prover
+ * (its device's resident bases) on its pool. */
+static void finish_worker(mr_state_t *s, unsigned g)
 {
+    mr_finisher_t *fw = &s->fin[g];
     unsigned k = s->batch;
     groth16_prepared_t **units = calloc(k, sizeof *units);
     groth16_proof_t *proofs = calloc(k, sizeof *proofs);
@@ -404,8 +498,11 @@ static void finish_role(mr_state_t *s)
     }
     for (;;) {
         uint64_t tw0 = gm_now_ns();
+        /* With no unit free or being prepared, nothing more is prepared
+         * until another worker's batch ends: take what is there (several
+         * finish workers; one alone then always has k). */
         while (!s->abort && !(s->prepare_done && s->nprepared == 0) && s->nprepared < k &&
-               !(s->nprepared > 0 && upstream_idle_locked(s)))
+               !(s->nprepared > 0 && (upstream_idle_locked(s) || (s->nfree == 0 && s->in_prepare == 0))))
             pthread_cond_wait(&s->cv, &s->mu);
         s->m.wall_ns[MR_WAIT] += gm_now_ns() - tw0;
         if (s->abort || (s->prepare_done && s->nprepared == 0))
@@ -422,11 +519,13 @@ static void finish_role(mr_state_t *s)
         groth16_timings_t tm;
         memset(&tm, 0, sizeof tm);
         gm_err_clear(&e);
-        if (s->ctr_pool)
+        /* The pool's counters count worker 0's pool, the rank's MSM pool. */
+        bool ctr = s->ctr_pool && g == 0;
+        if (ctr)
             topo_counters_begin(s->ctr_pool, s->cstage_prove);
-        int rc = groth16_finish(s->prover, proofs, units, n, NULL,
-                                s->rank_verifies ? GROTH16_PROVE_DEFAULT : GROTH16_PROVE_NO_VERIFY, s->pool, &tm, &e);
-        if (s->ctr_pool)
+        int rc = groth16_finish(fw->prover, proofs, units, n, NULL,
+                                s->rank_verifies ? GROTH16_PROVE_DEFAULT : GROTH16_PROVE_NO_VERIFY, fw->pool, &tm, &e);
+        if (ctr)
             topo_counters_end(s->ctr_pool, s->cstage_prove);
         int rc2 = rc ? 0 : batch_results(s, res, items, proofs, n);
         char uname[JOBS_ID_LEN + 16] = "";
@@ -469,14 +568,41 @@ static void finish_role(mr_state_t *s)
         s->m.units += n;
         s->t_last = gm_now_ns();
     }
-    s->prover_done = true;
-    pthread_cond_broadcast(&s->cv);
     pthread_mutex_unlock(&s->mu);
     free(units);
     free(proofs);
     free(items);
     free(res);
 }
+
+static void finish_task(void *arg, size_t task, unsigned worker)
+{
+    (void)worker;
+    finish_worker(arg, (unsigned)task);
+}
+
+/* The finish role: its one worker, or each device's worker on fin_pool
+ * (the role's thread is worker 0 there: device 0). */
+static void finish_role(mr_state_t *s)
+{
+    if (s->nfin > 1) {
+        topo_pool_run(s->fin_pool, s->nfin, finish_task, s);
+    } else if (s->nfin == 1) {
+        finish_worker(s, 0);
+    } else {
+        /* No mr_finish_setup (a state made by a test): the rank's prover. */
+        mr_finisher_t f0 = {.prover = s->prover, .pool = s->pool};
+        s->fin = &f0;
+        finish_worker(s, 0);
+        s->fin = NULL;
+    }
+    pthread_mutex_lock(&s->mu);
+    s->prover_done = true;
+    pthread_cond_broadcast(&s->cv);
+    pthread_mutex_unlock(&s->mu);
+}
+
+
 
 unsigned mr_roles_count(unsigned nprep) { return 3 + nprep; }
 

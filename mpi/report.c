@@ -109,6 +109,7 @@ int mr_report_build(mpi_report_t **out, const jobs_campaign_t *c, const mr_metri
     /* per rank */
     json_t *ranks = json_array();
     double busy_max = 0, busy_sum = 0;
+    uint64_t gpu_fallbacks = 0;
     uint64_t units_min = UINT64_MAX, units_max = 0, alloc_max = 0, rss_max = 0;
     double tw[MR_NSTAGES] = {0}, tc[MR_NSTAGES] = {0};
     bool tc_known[MR_NSTAGES];
@@ -192,6 +193,24 @@ int mr_report_build(mpi_report_t **out, const jobs_campaign_t *c, const mr_metri
             json_array_append_new(pds, pd);
         }
         json_object_set_new(o, "prepare", pds);
+        json_object_set_new(o, "backend", json_string(m->backend));
+        json_t *gps = json_array();
+        for (int g = 0; g < m->ngpu && g < MR_MAX_GPUS; g++) {
+            const mr_gpu_row_t *gr = &m->gpu[g];
+            json_t *go = json_object();
+            json_object_set_new(go, "device", json_string(gr->name));
+            json_object_set_new(go, "units", json_integer((json_int_t)gr->units));
+            json_object_set_new(go, "busy_s", json_real((double)gr->busy_ns * 1e-9));
+            json_object_set_new(go, "msm_s", json_real((double)gr->msm_ns * 1e-9));
+            json_object_set_new(go, "ntt_s", json_real((double)gr->ntt_ns * 1e-9));
+            json_object_set_new(go, "mem_peak_bytes", json_integer((json_int_t)gr->mem_peak));
+            json_object_set_new(go, "fallbacks", json_integer((json_int_t)gr->fallbacks));
+            json_object_set_new(go, "failures", json_integer((json_int_t)gr->failures));
+            json_object_set_new(go, "retired", json_boolean(gr->retired));
+            json_array_append_new(gps, go);
+            gpu_fallbacks += gr->fallbacks;
+        }
+        json_object_set_new(o, "gpus", gps);
         json_array_append_new(ranks, o);
         busy_sum += busy;
         if (busy > busy_max)
@@ -213,6 +232,7 @@ int mr_report_build(mpi_report_t **out, const jobs_campaign_t *c, const mr_metri
     json_object_set_new(run, "proved", json_integer((json_int_t)proved));
     json_object_set_new(run, "resumed", json_integer((json_int_t)resumed));
     json_object_set_new(run, "verified_by_root", json_integer((json_int_t)root_verified));
+    json_object_set_new(run, "gpu_fallbacks", json_integer((json_int_t)gpu_fallbacks));
     json_object_set_new(run, "proofs_per_hour", wall_s > 0 && proved ? json_real((double)proved / wall_s * 3600.0)
                                                                       : json_null());
     double mean = size ? busy_sum / size : 0;
@@ -382,6 +402,24 @@ void mpi_report_print_text(const mpi_report_t *r, FILE *f)
             fprintf(f, "  L3 %.0f: %.0f thr, %.0f units, %.2f / %.2f", jnum(pd, "domain"), jnum(pd, "threads"),
                     jnum(pd, "units"), jnum(pd, "wall_s"), jnum(pd, "cpu_s"));
         fprintf(f, "\n");
+    }
+
+    bool any_gpu = false;
+    json_array_foreach(ranks, i, rk)
+        any_gpu |= json_array_size(json_object_get(rk, "gpus")) > 0;
+    if (any_gpu) {
+        fprintf(f, "\nper GPU (busy: inside device calls; fallbacks: units proved again on the CPU):\n"
+                   "  %-4s %-28s %6s %8s %8s %8s %10s %9s %8s\n",
+                "rank", "device", "units", "busy_s", "msm_s", "ntt_s", "mem_peak", "fallbacks", "failures");
+        json_array_foreach(ranks, i, rk) {
+            size_t gi;
+            json_t *g;
+            json_array_foreach(json_object_get(rk, "gpus"), gi, g)
+                fprintf(f, "  %-4.0f %-28.28s %6.0f %8.2f %8.2f %8.2f %8.1fMi %9.0f %8.0f%s\n", jnum(rk, "rank"),
+                        jstr(g, "device"), jnum(g, "units"), jnum(g, "busy_s"), jnum(g, "msm_s"), jnum(g, "ntt_s"),
+                        mib(g, "mem_peak_bytes"), jnum(g, "fallbacks"), jnum(g, "failures"),
+                        json_is_true(json_object_get(g, "retired")) ? " retired" : "");
+        }
     }
 
     fprintf(f, "\nper stage, wall s / cpu s (cpu: every thread of the stage's pool; abc and ntt on the prepare "

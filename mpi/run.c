@@ -420,6 +420,8 @@ static int rank_setup(rank_ctx_t *x, const mpi_opts_t *o, const char *file, int 
     x->st.m.inflight_max = x->st.max_inflight;
     x->st.m.depth = depth;
     x->st.m.depth_wanted = c->pipeline_depth;
+    if ((rc = mr_finish_setup(&x->st, x->shape, err)))
+        return rc;
     /* Counters: not available is normal (no PMU in a VM); failing to resolve
      * the set only loses the counters, never the run. */
     err_t e2;
@@ -748,6 +750,8 @@ int mpi_campaign_run(const char *campaign_path, const mpi_opts_t *opts, mpi_prog
     }
     if ((rc = phase_setup(&x, prc, &e, &j, &wp, campaign_path, opts, &full, err)))
         goto finish;
+    if (j.rank == 0 && x.st.backend_note[0])
+        note(progress, arg, x.st.backend_note); /* auto's choice: one line on stdout, "prove: ..." */
     if (j.rank == 0 && full)
         record_checked(&x, &wp, progress, arg);
     mr_comm_t cm;

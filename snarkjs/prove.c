@@ -35,6 +35,8 @@ struct snarkjs_prover {
     void *ntt_scratch, *msm_scratch;
     fr_t *a, *b, *c;
     fr_t shift; /* w7_2n: multiplying coefficient j by shift^j moves to the odd coset */
+    groth16_backend_t *be;  /* NULL: the CPU */
+    gpu_g1_bases_t *gb[4];  /* resident A, B1, C, H; NULL: that MSM on the CPU */
 };
 
 void snarkjs_root_of_unity(fr_t *out, unsigned k)
@@ -49,6 +51,9 @@ void snarkjs_prover_destroy(snarkjs_prover_t *pv)
 {
     if (!pv)
         return;
+    for (int i = 0; i < 4; i++)
+        if (pv->be)
+            groth16_backend_free_bases(pv->be, pv->gb[i]);
     groth16_pvk_free(&pv->pvk);
     ntt_domain_destroy(pv->dom);
     gm_free(pv->ntt_scratch);
@@ -95,6 +100,33 @@ int snarkjs_prover_create(snarkjs_prover_t **out, const snarkjs_zkey_t *zk, topo
 fail:
     snarkjs_prover_destroy(pv);
     return rc;
+}
+
+void snarkjs_prover_set_backend(snarkjs_prover_t *pv, groth16_backend_t *be)
+{
+    const snarkjs_zkey_t *zk = pv->zk;
+    for (int i = 0; i < 4; i++) {
+        if (pv->be)
+            groth16_backend_free_bases(pv->be, pv->gb[i]);
+        pv->gb[i] = NULL;
+    }
+    pv->be = be;
+    if (!groth16_backend_active(be))
+        return;
+    uint64_t np1 = (uint64_t)zk->n_public + 1;
+    const struct {
+        const g1_affine_t *p;
+        size_t n;
+        const char *name;
+    } sets[4] = {{zk->a, zk->n_vars, "A"}, {zk->b1, zk->n_vars, "B1"}, {zk->c, (size_t)(zk->n_vars - np1), "C"},
+                 {zk->h, (size_t)pv->n, "H"}};
+    for (int i = 0; i < 4; i++) {
+        err_t e;
+        if (groth16_backend_upload(be, &pv->gb[i], sets[i].p, sets[i].n, &e))
+            gm_log(GM_LOG_WARN, "snarkjs prover: the %s bases (%zu points) stay on the CPU: %s", sets[i].name,
+                   sets[i].n, e.msg);
+    }
+    return;
 }
 
 /* ---- the evaluation vectors ------------------------------------------------------------------- */
@@ -198,30 +230,49 @@ static void perm_task(void *arg, size_t task, unsigned worker)
 
 /* ---- one proof ------------------------------------------------------------------------------------ */
 
-int snarkjs_prove(snarkjs_prover_t *pv, groth16_proof_t *out, const fr_t *w, size_t n, const fr_t *rs,
-                  groth16_prove_flags_t flags, topo_pool_t *pool, groth16_timings_t *times, err_t *err)
+/* One transform on the device (gpu) or the CPU. false: the device failed
+ * (counted, logged). */
+static bool xform(snarkjs_prover_t *pv, fr_t *v, bool inverse, bool gpu, topo_pool_t *pool)
+{
+    if (gpu) {
+        err_t e;
+        if (groth16_backend_ntt(pv->be, v, pv->log_n, inverse ? GPU_NTT_INVERSE : GPU_NTT_FORWARD, &e) == 0)
+            return true;
+        groth16_backend_failed(pv->be, "snarkjs proof", &e);
+        return false;
+    }
+    if (inverse)
+        ntt_inverse(pv->dom, v, pv->ntt_scratch, pool);
+    else
+        ntt_forward(pv->dom, v, pv->ntt_scratch, pool);
+    return true;
+}
+
+typedef struct {
+    snarkjs_prover_t *pv;
+    const fr_t *w;
+    topo_pool_t *pool;
+    g2_jac_t *sb2;
+    uint64_t *ns;
+} g2_job_t;
+
+/* The G2 MSM on the CPU pool, while the device runs the G1 ones. */
+static void g2_job(void *arg)
+{
+    g2_job_t *j = arg;
+    const snarkjs_zkey_t *zk = j->pv->zk;
+    uint64_t t0 = gm_now_ns();
+    msm_g2(j->sb2, zk->b2, j->w, NULL, zk->n_vars, 0, j->pv->msm_scratch, j->pool);
+    *j->ns += gm_now_ns() - t0;
+}
+
+/* The proof for r_s, its transforms and G1 MSMs on the device when gpu.
+ * false: the device failed (the caller proves again on the CPU). */
+static bool prove_core(snarkjs_prover_t *pv, groth16_proof_t *out, const fr_t *w, const fr_t r_s[2], bool gpu,
+                       topo_pool_t *pool, groth16_timings_t *tm)
 {
     const snarkjs_zkey_t *zk = pv->zk;
-    groth16_timings_t tm;
-    memset(&tm, 0, sizeof tm);
-    uint64_t start = gm_now_ns(), t0 = start, t1;
-    int rc = 0;
-    if (n != zk->n_vars) {
-        rc = gm_err_set(err, GM_EINVAL, "snarkjs prove: the witness has %zu values, the zkey's circuit %u (nVars)", n,
-                        zk->n_vars);
-        goto done;
-    }
-    if (!fr_is_one(&w[0])) {
-        rc = gm_err_set(err, GM_EINVAL, "snarkjs prove: witness value 0 (the constant ONE) is not 1");
-        goto done;
-    }
-    fr_t r_s[2];
-    if (rs) {
-        r_s[0] = rs[0];
-        r_s[1] = rs[1];
-    } else if ((rc = groth16_random_fr(r_s, 2, 256, err))) {
-        goto done;
-    }
+    uint64_t t0 = gm_now_ns(), t1;
 
     /* A, B, C evaluations. */
     abc_job_t aj = {.pv = pv, .w = w, .vec = {pv->a, pv->b, NULL},
@@ -231,33 +282,50 @@ int snarkjs_prove(snarkjs_prover_t *pv, groth16_proof_t *out, const fr_t *w, siz
                    .perm2 = (uint64_t)SNARKJS_ROOT_EXP & (2 * pv->n - 1)};
     size_t ntasks = (size_t)((pv->n + ROW_TASK - 1) / ROW_TASK);
     topo_pool_run(pool, ntasks, c_task, &pj);
-    t1 = gm_now_ns(), tm.abc += t1 - t0, t0 = t1;
+    t1 = gm_now_ns(), tm->abc += t1 - t0, t0 = t1;
 
     /* h on the odd coset. */
     fr_t *v[3] = {pv->a, pv->b, pv->c};
     for (int i = 0; i < 3; i++)
-        ntt_inverse(pv->dom, v[i], pv->ntt_scratch, pool);
+        if (!xform(pv, v[i], true, gpu, pool))
+            return false;
     topo_pool_run(pool, ntasks, shift_task, &pj);
     for (int i = 0; i < 3; i++)
-        ntt_forward(pv->dom, v[i], pv->ntt_scratch, pool);
+        if (!xform(pv, v[i], false, gpu, pool))
+            return false;
     topo_pool_run(pool, ntasks, join_task, &pj);
     topo_pool_run(pool, ntasks, perm_task, &pj);
-    t1 = gm_now_ns(), tm.ntt += t1 - t0, t0 = t1;
+    t1 = gm_now_ns(), tm->ntt += t1 - t0, t0 = t1;
 
     /* MSMs. */
     uint64_t np1 = (uint64_t)zk->n_public + 1;
     g1_jac_t sa, sb1, sc, sh;
     g2_jac_t sb2;
-    msm_g1(&sa, zk->a, w, NULL, zk->n_vars, 0, pv->msm_scratch, pool);
-    t1 = gm_now_ns(), tm.msm_a += t1 - t0, t0 = t1;
-    msm_g1(&sb1, zk->b1, w, NULL, zk->n_vars, 0, pv->msm_scratch, pool);
-    t1 = gm_now_ns(), tm.msm_b_g1 += t1 - t0, t0 = t1;
-    msm_g2(&sb2, zk->b2, w, NULL, zk->n_vars, 0, pv->msm_scratch, pool);
-    t1 = gm_now_ns(), tm.msm_b_g2 += t1 - t0, t0 = t1;
-    msm_g1(&sc, zk->c, w + np1, NULL, (size_t)(zk->n_vars - np1), 0, pv->msm_scratch, pool);
-    t1 = gm_now_ns(), tm.msm_l += t1 - t0, t0 = t1;
-    msm_g1(&sh, zk->h, pv->c, NULL, (size_t)pv->n, 0, pv->msm_scratch, pool);
-    t1 = gm_now_ns(), tm.msm_h += t1 - t0, t0 = t1;
+    if (gpu) {
+        const fr_t *wz[1] = {w}, *wp[1] = {w + np1}, *hc[1] = {pv->c};
+        const groth16_backend_msm_t m[4] = {{&sa, pv->gb[0], wz, NULL, zk->n_vars, 1, &tm->msm_a},
+                                            {&sb1, pv->gb[1], wz, NULL, zk->n_vars, 1, &tm->msm_b_g1},
+                                            {&sc, pv->gb[2], wp, NULL, (size_t)(zk->n_vars - np1), 1, &tm->msm_l},
+                                            {&sh, pv->gb[3], hc, NULL, (size_t)pv->n, 1, &tm->msm_h}};
+        g2_job_t g2 = {pv, w, pool, &sb2, &tm->msm_b_g2};
+        err_t e;
+        if (groth16_backend_msm_beside(pv->be, m, 4, g2_job, &g2, &e)) {
+            groth16_backend_failed(pv->be, "snarkjs proof", &e);
+            return false;
+        }
+        t0 = gm_now_ns();
+    } else {
+        msm_g1(&sa, zk->a, w, NULL, zk->n_vars, 0, pv->msm_scratch, pool);
+        t1 = gm_now_ns(), tm->msm_a += t1 - t0, t0 = t1;
+        msm_g1(&sb1, zk->b1, w, NULL, zk->n_vars, 0, pv->msm_scratch, pool);
+        t1 = gm_now_ns(), tm->msm_b_g1 += t1 - t0, t0 = t1;
+        msm_g2(&sb2, zk->b2, w, NULL, zk->n_vars, 0, pv->msm_scratch, pool);
+        t1 = gm_now_ns(), tm->msm_b_g2 += t1 - t0, t0 = t1;
+        msm_g1(&sc, zk->c, w + np1, NULL, (size_t)(zk->n_vars - np1), 0, pv->msm_scratch, pool);
+        t1 = gm_now_ns(), tm->msm_l += t1 - t0, t0 = t1;
+        msm_g1(&sh, zk->h, pv->c, NULL, (size_t)pv->n, 0, pv->msm_scratch, pool);
+        t1 = gm_now_ns(), tm->msm_h += t1 - t0, t0 = t1;
+    }
 
     /* Assemble. */
     const groth16_vk_t *vk = &zk->vk;
@@ -293,24 +361,79 @@ int snarkjs_prove(snarkjs_prover_t *pv, groth16_proof_t *out, const fr_t *w, siz
     g1_to_affine(&out->a, &ga);
     g2_to_affine(&out->b, &gb);
     g1_to_affine(&out->c, &gc);
+    return true;
+}
 
-    if (!(flags & GROTH16_PROVE_NO_VERIFY)) {
+int snarkjs_prove(snarkjs_prover_t *pv, groth16_proof_t *out, const fr_t *w, size_t n, const fr_t *rs,
+                  groth16_prove_flags_t flags, topo_pool_t *pool, groth16_timings_t *times, err_t *err)
+{
+    const snarkjs_zkey_t *zk = pv->zk;
+    groth16_timings_t tm;
+    memset(&tm, 0, sizeof tm);
+    uint64_t start = gm_now_ns();
+    int rc = 0;
+    bool attached = pv->be && groth16_backend_kind(pv->be) != GROTH16_BACKEND_CPU;
+    bool gpu = groth16_backend_active(pv->be) && pv->gb[0] && pv->gb[1] && pv->gb[2] && pv->gb[3], fallback = false;
+    if (n != zk->n_vars) {
+        rc = gm_err_set(err, GM_EINVAL, "snarkjs prove: the witness has %zu values, the zkey's circuit %u (nVars)", n,
+                        zk->n_vars);
+        goto done;
+    }
+    if (!fr_is_one(&w[0])) {
+        rc = gm_err_set(err, GM_EINVAL, "snarkjs prove: witness value 0 (the constant ONE) is not 1");
+        goto done;
+    }
+    fr_t r_s[2];
+    if (rs) {
+        r_s[0] = rs[0];
+        r_s[1] = rs[1];
+    } else if ((rc = groth16_random_fr(r_s, 2, 256, err))) {
+        goto done;
+    }
+    for (;;) {
+        if (!prove_core(pv, out, w, r_s, gpu, pool, &tm)) {
+            gpu = false; /* the device failed: the whole proof again on the CPU */
+            fallback = true;
+            continue;
+        }
+        /* A device's result is always verified. */
+        if ((flags & GROTH16_PROVE_NO_VERIFY) && !gpu)
+            break;
+        uint64_t t0 = gm_now_ns();
         /* Sums over points outside the subgroup (a key decoded without
          * SNARKJS_ZKEY_SUBGROUP) would leave it: the pairing needs G1/G2. */
         if (!g1_affine_in_subgroup(&out->a) || !g2_affine_in_subgroup(&out->b) || !g1_affine_in_subgroup(&out->c)) {
+            if (gpu) {
+                err_t e;
+                gm_err_set(&e, GM_EVERIFY, "the proof made with the device is not in the subgroup");
+                groth16_backend_failed(pv->be, "snarkjs proof", &e);
+                gpu = false, fallback = true;
+                continue;
+            }
             rc = gm_err_set(err, GM_EVERIFY, "snarkjs prove: the proof is not in the subgroup: the zkey holds points "
                             "outside it");
             goto done;
         }
         err_t e2;
         rc = groth16_verify(&pv->pvk, out, w + 1, zk->n_public, &e2);
-        t1 = gm_now_ns(), tm.verify += t1 - t0, t0 = t1;
+        tm.verify += gm_now_ns() - t0;
+        if (rc && gpu) {
+            err_t e;
+            gm_err_set(&e, rc, "the proof made with the device does not verify (%s)", e2.msg);
+            groth16_backend_failed(pv->be, "snarkjs proof", &e);
+            gpu = false, fallback = true;
+            rc = 0;
+            continue;
+        }
         if (rc) {
             rc = gm_err_set(err, rc, "snarkjs prove: the proof does not verify against the zkey's key (%s): the "
                             "witness does not satisfy the circuit, or the zkey is not for it", e2.msg);
             goto done;
         }
+        break;
     }
+    if (attached)
+        groth16_backend_unit(pv->be, fallback);
 done:
     tm.total = gm_now_ns() - start;
     if (times)

@@ -144,6 +144,14 @@ int snarkjs_prove(snarkjs_prover_t *pv, groth16_proof_t *out, const fr_t *w, siz
                   groth16_prove_flags_t flags, topo_pool_t *pool, groth16_timings_t *times, err_t *err)
     __attribute__((warn_unused_result));
 
+/* Attaches a backend (groth16.h's backends), as groth16_prover_set_backend:
+ * the zkey's G1 bases (A, B1, C, H) uploaded once and kept; each proof's
+ * NTTs and G1 MSMs through it, the G2 MSM on the CPU pool meanwhile; a
+ * failed device call or a device proof that does not verify is proved again
+ * on the CPU (counted). be NULL: the CPU. be must outlive pv, or be detached
+ * first. */
+void snarkjs_prover_set_backend(snarkjs_prover_t *pv, groth16_backend_t *be);
+
 /* The zkey's verifying key prepared (for snarkjs_prove's check and tests). */
 const groth16_pvk_t *snarkjs_prover_pvk(const snarkjs_prover_t *pv);
 

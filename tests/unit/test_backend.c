@@ -1,0 +1,379 @@
+/*
+ * tests/unit/test_backend.c — the prover's backends (groth16/backend.c):
+ * proofs made through the emulated device (gpu/'s kernels run on the host)
+ * are byte-identical to the CPU prover's for the same r and s, and verify,
+ * for a test-synthetic circuit and a snarkjs zkey; injected device faults
+ * (GROTHMPI_GPU_FAULT=oom|error|corrupt) end in the same proofs, made on the
+ * CPU, counted as fallbacks, the device retired after
+ * GROTH16_BACKEND_MAX_FAILURES; `cuda` refuses to start without a device
+ * and `auto` says why it chose the CPU.
+ * Replay with GM_TEST_SEED=<printed seed>.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/base.h"
+#include "ec/ec.h"
+#include "ff/ff.h"
+#include "gpu/gpu.h"
+#include "circuits/circuits.h"
+#include "groth16/groth16.h"
+#include "snarkjs/snarkjs.h"
+#include "synth/synth.h"
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wcomment"
+#include "tests/unit/testutil.h"
+#pragma GCC diagnostic pop
+#include "topo/topo.h"
+
+static void init(void)
+{
+    cr_assert_eq(ff_init(FF_PATH_AUTO), 0);
+    unsetenv("GROTHMPI_GPU_FAULT");
+}
+
+TestSuite(backend, .init = init);
+
+enum { K = 4 };
+
+/* test-synthetic with 2^10 rows, its parameters, K witnesses and K (r, s). */
+typedef struct {
+    char dir[64], params[128], vk[128];
+    circuit_t circ;
+    cs_shape_t *shape;
+    groth16_params_t *pp;
+    topo_pool_t *pool;
+    cs_t *cs[K];
+    groth16_witness_t w[K];
+    fr_t rs[2 * K];
+    groth16_proof_t want[K]; /* the CPU's proofs */
+} fx_t;
+
+static void fx_open(fx_t *f, const char *who)
+{
+    memset(f, 0, sizeof *f);
+    err_t err;
+    test_rng_t rng;
+    test_rng_init(&rng, who);
+    snprintf(f->dir, sizeof f->dir, "/tmp/gm_be_XXXXXX");
+    cr_assert(mkdtemp(f->dir));
+    snprintf(f->params, sizeof f->params, "%s/c.params", f->dir);
+    snprintf(f->vk, sizeof f->vk, "%s/c.vk", f->dir);
+    cr_assert_eq(topo_pool_create_flat(&f->pool, 2, &err), 0, "%s", err.msg);
+    cr_assert_eq(circuit_parse(&f->circ, "test-synthetic", 1024, NULL, &err), 0, "%s", err.msg);
+    cr_assert_eq(circuit_shape(&f->shape, &f->circ, &err), 0, "%s", err.msg);
+    uint8_t seed[GROTH16_SEED_BYTES];
+    for (int i = 0; i < GROTH16_SEED_BYTES; i++)
+        seed[i] = (uint8_t)test_rng_next(&rng);
+    cr_assert_eq(groth16_setup(f->shape, seed, f->params, f->vk, f->pool, &err), 0, "%s", err.msg);
+    cr_assert_eq(groth16_params_load(&f->pp, f->params, f->shape, GROTH16_LOAD_DEFAULT, f->pool, &err), 0, "%s",
+                 err.msg);
+    for (int i = 0; i < K; i++) {
+        cr_assert_eq(circuit_witness(&f->cs[i], &f->circ, test_rng_next(&rng), &err), 0, "%s", err.msg);
+        f->w[i] = (groth16_witness_t){cs_input_values(f->cs[i]), cs_num_inputs(f->cs[i]), cs_aux_values(f->cs[i]),
+                                      cs_num_aux(f->cs[i])};
+        fr_set_u64(&f->rs[2 * i], test_rng_next(&rng));
+        fr_set_u64(&f->rs[2 * i + 1], test_rng_next(&rng));
+    }
+    groth16_prover_t *pv;
+    cr_assert_eq(groth16_prover_create(&pv, f->pp, f->shape, f->pool, &err), 0, "%s", err.msg);
+    cr_assert_eq(groth16_prove(pv, f->want, f->w, K, f->rs, GROTH16_PROVE_DEFAULT, f->pool, NULL, &err), 0, "%s",
+                 err.msg);
+    groth16_prover_destroy(pv);
+}
+
+static void fx_close(fx_t *f)
+{
+    for (int i = 0; i < K; i++)
+        cs_destroy(f->cs[i]);
+    groth16_params_free(f->pp);
+    cs_shape_free(f->shape);
+    topo_pool_destroy(f->pool);
+    unlink(f->params);
+    unlink(f->vk);
+    rmdir(f->dir);
+}
+
+/* The K proofs through an emulated device opened with GROTHMPI_GPU_FAULT =
+ * fault (NULL: none), in two stages (prepare each, then one finish of K),
+ * compared byte for byte with the CPU's; the backend's counters in *st. */
+static void prove_emulated(fx_t *f, const char *fault, groth16_prove_flags_t flags, groth16_backend_stats_t *st)
+{
+    err_t err;
+    if (fault)
+        setenv("GROTHMPI_GPU_FAULT", fault, 1);
+    groth16_backend_t *be;
+    cr_assert_eq(groth16_backend_open(&be, GROTH16_BACKEND_EMULATE, 1, NULL, 0, &err), 0, "%s", err.msg);
+    unsetenv("GROTHMPI_GPU_FAULT");
+    cr_assert_eq(groth16_backend_kind(be), GROTH16_BACKEND_EMULATE);
+    groth16_prover_t *pv;
+    cr_assert_eq(groth16_prover_create(&pv, f->pp, f->shape, f->pool, &err), 0, "%s", err.msg);
+    groth16_prover_set_backend(pv, be);
+    groth16_prepared_t *u[K];
+    for (int i = 0; i < K; i++) {
+        cr_assert_eq(groth16_prepared_create(&u[i], pv, &err), 0, "%s", err.msg);
+        cr_assert_eq(groth16_prepare(pv, u[i], &f->w[i], f->pool, NULL, &err), 0, "%s", err.msg);
+    }
+    groth16_proof_t got[K];
+    cr_assert_eq(groth16_finish(pv, got, u, K, f->rs, flags, f->pool, NULL, &err), 0, "%s", err.msg);
+    for (int i = 0; i < K; i++) {
+        uint8_t a[GROTH16_PROOF_BYTES], b[GROTH16_PROOF_BYTES];
+        groth16_proof_to_bytes(a, &f->want[i]);
+        groth16_proof_to_bytes(b, &got[i]);
+        cr_assert(memcmp(a, b, sizeof a) == 0, "fault %s: unit %d: the emulated device's proof differs from the CPU's",
+                  fault ? fault : "none", i);
+        groth16_prepared_free(u[i]);
+    }
+    groth16_prover_destroy(pv);
+    groth16_backend_stats(be, st);
+    groth16_backend_close(be);
+}
+
+Test(backend, emulate_equals_cpu_synthetic)
+{
+    fx_t f;
+    fx_open(&f, "backend emulate_equals_cpu_synthetic");
+    groth16_backend_stats_t st;
+    /* NO_VERIFY is overridden: a device's proofs are always verified. */
+    prove_emulated(&f, NULL, GROTH16_PROVE_NO_VERIFY, &st);
+    cr_assert_eq(st.units, K);
+    cr_assert_eq(st.fallbacks, 0);
+    cr_assert_eq(st.failures, 0);
+    cr_assert(!st.retired);
+    cr_assert(st.msm_ns > 0 && st.ntt_ns > 0 && st.busy_ns >= st.msm_ns + st.ntt_ns);
+    cr_assert(st.mem_peak > 0);
+    cr_assert_str_eq(st.name, "emulate:1");
+    fx_close(&f);
+}
+
+/* Each fault from the first call: the device fails, the units are proved on
+ * the CPU (same bytes), and the device is retired at the limit. */
+Test(backend, faults_fall_back_to_the_cpu)
+{
+    fx_t f;
+    fx_open(&f, "backend faults_fall_back_to_the_cpu");
+    static const char *const faults[] = {"oom", "error", "corrupt"};
+    for (int i = 0; i < 3; i++) {
+        groth16_backend_stats_t st;
+        prove_emulated(&f, faults[i], GROTH16_PROVE_DEFAULT, &st);
+        cr_assert_eq(st.units, K, "%s", faults[i]);
+        cr_assert(st.fallbacks >= 1 && st.fallbacks <= K, "%s: %llu fallbacks", faults[i],
+                  (unsigned long long)st.fallbacks);
+        cr_assert(st.failures >= GROTH16_BACKEND_MAX_FAILURES, "%s", faults[i]);
+        cr_assert(st.retired, "%s", faults[i]);
+    }
+    /* A fault after more calls than the run makes never fires. */
+    groth16_backend_stats_t st;
+    prove_emulated(&f, "corrupt:100000", GROTH16_PROVE_DEFAULT, &st);
+    cr_assert_eq(st.fallbacks, 0);
+    cr_assert(!st.retired);
+    /* corrupt after the first unit's 7 transforms: its MSM sum is wrong,
+     * caught by the verification, the unit proved on the CPU. */
+    prove_emulated(&f, "corrupt:7", GROTH16_PROVE_DEFAULT, &st);
+    cr_assert(st.fallbacks >= 1 && st.failures >= 1);
+    fx_close(&f);
+}
+
+Test(backend, kinds_and_refusals)
+{
+    err_t err;
+    groth16_backend_kind_t k;
+    cr_assert_eq(groth16_backend_kind_parse(&k, "emulate", "--backend", &err), 0);
+    cr_assert_eq(k, GROTH16_BACKEND_EMULATE);
+    cr_assert_eq(groth16_backend_kind_parse(&k, "gpu", "--backend", &err), GM_EINVAL);
+    cr_assert(strstr(err.msg, "--backend: 'gpu' is not a backend"), "%s", err.msg);
+    groth16_backend_t *be;
+    setenv("GROTHMPI_GPU_FAULT", "melt", 1);
+    cr_assert_eq(groth16_backend_open(&be, GROTH16_BACKEND_EMULATE, 0, NULL, 0, &err), GM_EINVAL);
+    cr_assert(strstr(err.msg, "GROTHMPI_GPU_FAULT: 'melt'"), "%s", err.msg);
+    setenv("GROTHMPI_GPU_FAULT", "oom:x", 1);
+    cr_assert_eq(groth16_backend_open(&be, GROTH16_BACKEND_EMULATE, 0, NULL, 0, &err), GM_EINVAL);
+    unsetenv("GROTHMPI_GPU_FAULT");
+    gpu_ctx_t *probe;
+    if (gpu_init(&probe, 0, &err) == 0) {
+        gpu_destroy(probe);
+        cr_skip("a CUDA device is present: the no-device refusals do not apply");
+    }
+    /* cuda is strict; auto says why it took the CPU. */
+    cr_assert_eq(groth16_backend_open(&be, GROTH16_BACKEND_CUDA, 0, NULL, 0, &err), GM_ENOTSUP);
+    cr_assert(be == NULL);
+    cr_assert(strstr(err.msg, "backend cuda: no usable CUDA device"), "%s", err.msg);
+    char note[512];
+    cr_assert_eq(groth16_backend_open(&be, GROTH16_BACKEND_AUTO, 0, note, sizeof note, &err), 0, "%s", err.msg);
+    cr_assert_eq(groth16_backend_kind(be), GROTH16_BACKEND_CPU);
+    cr_assert(strstr(note, "backend auto: proving on the CPU ("), "%s", note);
+    groth16_backend_close(be);
+}
+
+/* ---- snarkjs ------------------------------------------------------------------------------------- */
+
+#define VDIR "tests/vectors/snarkjs/"
+
+Test(backend, emulate_equals_cpu_snarkjs)
+{
+    err_t err;
+    snarkjs_zkey_t *zk;
+    snarkjs_wtns_t w;
+    cr_assert_eq(snarkjs_zkey_load(&zk, VDIR "multiplier.zkey", SNARKJS_ZKEY_DEFAULT, NULL, &err), 0, "%s", err.msg);
+    cr_assert_eq(snarkjs_wtns_load(&w, VDIR "multiplier.wtns", &err), 0, "%s", err.msg);
+    test_rng_t rng;
+    test_rng_init(&rng, "backend emulate_equals_cpu_snarkjs");
+    fr_t rs[2];
+    fr_set_u64(&rs[0], test_rng_next(&rng));
+    fr_set_u64(&rs[1], test_rng_next(&rng));
+    snarkjs_prover_t *pc, *pe;
+    cr_assert_eq(snarkjs_prover_create(&pc, zk, NULL, &err), 0, "%s", err.msg);
+    groth16_proof_t want, got;
+    cr_assert_eq(snarkjs_prove(pc, &want, w.w, w.n, rs, GROTH16_PROVE_DEFAULT, NULL, NULL, &err), 0, "%s", err.msg);
+    static const char *const faults[] = {NULL, "corrupt", "error:3"};
+    for (int i = 0; i < 3; i++) {
+        groth16_backend_t *be;
+        if (faults[i])
+            setenv("GROTHMPI_GPU_FAULT", faults[i], 1);
+        cr_assert_eq(groth16_backend_open(&be, GROTH16_BACKEND_EMULATE, 0, NULL, 0, &err), 0, "%s", err.msg);
+        unsetenv("GROTHMPI_GPU_FAULT");
+        cr_assert_eq(snarkjs_prover_create(&pe, zk, NULL, &err), 0, "%s", err.msg);
+        snarkjs_prover_set_backend(pe, be);
+        cr_assert_eq(snarkjs_prove(pe, &got, w.w, w.n, rs, GROTH16_PROVE_NO_VERIFY, NULL, NULL, &err), 0, "%s",
+                     err.msg);
+        cr_assert(g1_affine_eq(&got.a, &want.a) && g2_affine_eq(&got.b, &want.b) && g1_affine_eq(&got.c, &want.c),
+                  "fault %s: the emulated device's snarkjs proof differs from the CPU's", faults[i] ? faults[i] : "none");
+        groth16_backend_stats_t st;
+        groth16_backend_stats(be, &st);
+        cr_assert_eq(st.units, 1);
+        cr_assert_eq(st.fallbacks, faults[i] ? 1 : 0, "fault %s", faults[i] ? faults[i] : "none");
+        snarkjs_prover_destroy(pe);
+        groth16_backend_close(be);
+    }
+    snarkjs_prover_destroy(pc);
+    snarkjs_wtns_free(&w);
+    snarkjs_zkey_free(zk);
+}
+
+/* ---- a 2 KiB PoRep partition (2^22 domain) -------------------------------------------------
+ * Its parameters take minutes to set up, so this test runs only when
+ * GROTHMPI_POREP_CACHE names a cache holding them (tests/integration/
+ * gpu_porep.sh does, after the shared setup); otherwise it is skipped. */
+Test(backend_porep, porep_2k_emulate_equals_cpu, .timeout = 1500)
+{
+    const char *dir = getenv("GROTHMPI_POREP_CACHE");
+    if (!dir || !*dir)
+        cr_skip("GROTHMPI_POREP_CACHE is not set (tests/integration/gpu_porep.sh sets it)");
+    err_t err;
+    circuit_t circ;
+    cr_assert_eq(circuit_parse(&circ, "porep", 0, "2KiB", &err), 0, "%s", err.msg);
+    char pp[4096];
+    snprintf(pp, sizeof pp, "%s/%s.params", dir, circ.id);
+    topo_pool_t *pool;
+    cs_shape_t *shape;
+    groth16_params_t *params;
+    cr_assert_eq(topo_pool_create_flat(&pool, 0, &err), 0, "%s", err.msg);
+    cr_assert_eq(cs_shape_load(&shape, dir, circ.id, &err), 0, "%s", err.msg);
+    cr_assert_eq(groth16_params_load(&params, pp, shape, GROTH16_LOAD_TRUST, pool, &err), 0, "%s", err.msg);
+    cs_t *cs;
+    cr_assert_eq(circuit_witness(&cs, &circ, 1, &err), 0, "%s", err.msg);
+    groth16_witness_t w = {cs_input_values(cs), cs_num_inputs(cs), cs_aux_values(cs), cs_num_aux(cs)};
+    test_rng_t rng;
+    test_rng_init(&rng, "backend porep_2k_emulate_equals_cpu");
+    fr_t rs[2];
+    fr_set_u64(&rs[0], test_rng_next(&rng));
+    fr_set_u64(&rs[1], test_rng_next(&rng));
+    groth16_proof_t want, got;
+    groth16_prover_t *pv;
+    cr_assert_eq(groth16_prover_create(&pv, params, shape, pool, &err), 0, "%s", err.msg);
+    cr_assert_eq(groth16_prove(pv, &want, &w, 1, rs, GROTH16_PROVE_DEFAULT, pool, NULL, &err), 0, "%s", err.msg);
+    groth16_backend_t *be;
+    cr_assert_eq(groth16_backend_open(&be, GROTH16_BACKEND_EMULATE, 0, NULL, 0, &err), 0, "%s", err.msg);
+    groth16_prover_set_backend(pv, be);
+    cr_assert_eq(groth16_prove(pv, &got, &w, 1, rs, GROTH16_PROVE_DEFAULT, pool, NULL, &err), 0, "%s", err.msg);
+    groth16_backend_stats_t st;
+    groth16_backend_stats(be, &st);
+    uint8_t a[GROTH16_PROOF_BYTES], b[GROTH16_PROOF_BYTES];
+    groth16_proof_to_bytes(a, &want);
+    groth16_proof_to_bytes(b, &got);
+    cr_assert(memcmp(a, b, sizeof a) == 0, "2 KiB partition: the emulated device's proof differs from the CPU's");
+    cr_assert_eq(st.units, 1);
+    cr_assert_eq(st.fallbacks, 0, "the emulated device failed: %llu failures", (unsigned long long)st.failures);
+    groth16_prover_destroy(pv);
+    groth16_backend_close(be);
+    cs_destroy(cs);
+    groth16_params_free(params);
+    cs_shape_free(shape);
+    topo_pool_destroy(pool);
+}
+
+/* ---- streamed bases ------------------------------------------------------------------------- */
+
+/* Bases that do not fit an emulated device of GROTHMPI_EMU_MEM bytes are
+ * streamed in chunks; the MSMs over them (k = 2, with and without a
+ * density bitmap) equal ec/'s. */
+Test(backend, streamed_bases_equal_cpu)
+{
+    enum { N = 3000 };
+    err_t err;
+    test_rng_t rng;
+    test_rng_init(&rng, "backend streamed_bases_equal_cpu");
+    g1_affine_t *pts = malloc(N * sizeof *pts);
+    fr_t *s0 = malloc(N * sizeof *s0), *s1 = malloc(N * sizeof *s1);
+    uint64_t dens[N / 64 + 1];
+    memset(dens, 0, sizeof dens);
+    g1_jac_t g, acc;
+    g1_from_affine(&g, &G1_GENERATOR);
+    uint64_t k0[4] = {test_rng_next(&rng), 1, 0, 0};
+    g1_mul(&acc, &g, k0);
+    size_t nset = 0;
+    for (size_t i = 0; i < N; i++) {
+        g1_to_affine(&pts[i], &acc);
+        g1_add(&acc, &acc, &g);
+        fr_set_u64(&s0[i], test_rng_next(&rng));
+        fr_set_u64(&s1[i], i % 7 == 0 ? 1 : test_rng_next(&rng));
+        if (test_rng_next(&rng) & 1)
+            dens[i >> 6] |= 1ULL << (i & 63), nset++;
+    }
+    /* Room for 1000 resident points: the 3000 (and the nset) stream. */
+    setenv("GROTHMPI_EMU_MEM", "96000", 1);
+    gpu_ctx_t *ctx;
+    cr_assert_eq(gpu_init_emulated(&ctx, 0, &err), 0, "%s", err.msg);
+    unsetenv("GROTHMPI_EMU_MEM");
+    gpu_g1_bases_t *full, *part;
+    cr_assert_eq(gpu_g1_bases_upload(&full, ctx, pts, N, &err), 0, "%s", err.msg);
+    cr_assert(gpu_g1_bases_streamed(full));
+    cr_assert_eq(gpu_g1_bases_upload(&part, ctx, pts, nset, &err), 0, "%s", err.msg);
+    cr_assert(gpu_g1_bases_streamed(part));
+    const fr_t *sc[2] = {s0, s1};
+    g1_jac_t got[2], want;
+    size_t scr_sz = msm_g1_scratch_size(N, 1, 0);
+    void *scr = malloc(scr_sz);
+    cr_assert_eq(gpu_msm_g1(ctx, got, full, sc, NULL, N, 2, 0, &err), 0, "%s", err.msg);
+    for (int j = 0; j < 2; j++) {
+        msm_g1(&want, pts, sc[j], NULL, N, 0, scr, NULL);
+        cr_assert(g1_jac_eq(&got[j], &want), "streamed msm %d (no density) differs from ec/'s", j);
+    }
+    cr_assert_eq(gpu_msm_g1(ctx, got, part, sc, dens, N, 2, 0, &err), 0, "%s", err.msg);
+    for (int j = 0; j < 2; j++) {
+        msm_g1(&want, pts, sc[j], dens, N, 0, scr, NULL);
+        cr_assert(g1_jac_eq(&got[j], &want), "streamed msm %d (density) differs from ec/'s", j);
+    }
+    /* Too small for even one chunk: refused. */
+    setenv("GROTHMPI_EMU_MEM", "1000", 1);
+    gpu_ctx_t *tiny;
+    cr_assert_eq(gpu_init_emulated(&tiny, 0, &err), 0, "%s", err.msg);
+    unsetenv("GROTHMPI_EMU_MEM");
+    gpu_g1_bases_t *none;
+    cr_assert_eq(gpu_g1_bases_upload(&none, tiny, pts, N, &err), GM_ENOMEM);
+    cr_assert(strstr(err.msg, "fit neither resident nor streamed"), "%s", err.msg);
+    gpu_destroy(tiny);
+    setenv("GROTHMPI_EMU_MEM", "12X", 1);
+    cr_assert_eq(gpu_init_emulated(&tiny, 0, &err), GM_EINVAL);
+    unsetenv("GROTHMPI_EMU_MEM");
+    gpu_g1_bases_free(part);
+    gpu_g1_bases_free(full);
+    gpu_destroy(ctx);
+    free(scr);
+    free(pts);
+    free(s0);
+    free(s1);
+}
