@@ -220,6 +220,12 @@ const fr_t *groth16_prepared_inputs(const groth16_prepared_t *u, size_t *n)
     return u->w.inputs;
 }
 
+const fr_t *groth16_prepared_h(const groth16_prepared_t *u, size_t *n)
+{
+    *n = u->full ? (size_t)(u->m - 1) : 0;
+    return u->h;
+}
+
 /* ---- prepare: witness to (z, h) ----------------------------------------------------------- */
 
 /* The CPU time of the pool's threads and of the calling thread (worker 0 of
@@ -343,8 +349,9 @@ int groth16_prepare(groth16_prover_t *pv, groth16_prepared_t *u, const groth16_w
 /* A = alpha + sum_A + r delta, B = beta + sum_B2 + s delta, C = s sum_A +
  * r sum_B1 + rs delta + s alpha + r beta + sum_H + sum_L (bellperson's
  * prover.rs), from the five MSM sums. */
-static void assemble(groth16_proof_t *out, const groth16_vk_t *vk, const g1_jac_t *sa, const g1_jac_t *sb1,
-                     const g2_jac_t *sb2, const g1_jac_t *sl, const g1_jac_t *shh, const fr_t *r, const fr_t *s)
+void groth16_proof_assemble(groth16_proof_t *out, const groth16_vk_t *vk, const g1_jac_t *sa, const g1_jac_t *sb1,
+                            const g2_jac_t *sb2, const g1_jac_t *sl, const g1_jac_t *shh, const fr_t *r,
+                            const fr_t *s)
 {
     g1_jac_t alpha, beta1, delta1, ga, gc, x;
     g2_jac_t beta2, delta2, gb;
@@ -416,7 +423,7 @@ static int finish_one(groth16_prover_t *pv, groth16_proof_t *out, const groth16_
     msm_g1(&shh, pp->h, u->h, NULL, (size_t)(pv->m - 1), 0, pv->msm_scratch, pool);
     t1 = gm_now_ns(), t->msm_h += t1 - t0, t0 = t1;
 
-    assemble(out, &pp->vk, &sa, &sb1, &sb2, &sl, &shh, r, s);
+    groth16_proof_assemble(out, &pp->vk, &sa, &sb1, &sb2, &sl, &shh, r, s);
     c1 = stage_cpu(pool);
     t->cpu_msm += c1 - c0, c0 = c1;
 

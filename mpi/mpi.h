@@ -28,6 +28,9 @@
 #include <stdio.h>
 
 #include "base/base.h"
+#include "groth16/groth16.h"
+#include "synth/synth.h"
+#include "topo/topo.h"
 
 /* What rank 0 reports while the campaign runs (every progress_interval
  * seconds, and once at the start and the end). */
@@ -161,5 +164,74 @@ int mpi_study_init(int *rank, int *size, err_t *err) __attribute__((warn_unused_
 /* Finalises MPI when it is initialised and not yet finalised (after the last
  * mpi_campaign_run). */
 void mpi_study_finalize(void);
+
+/* ---- one proof split over the ranks (mpi/split.c) --------------------------------------
+ * `grothmpi prove --split`: the R ranks of the job prove one witness
+ * together. Each rank reads and checks only part [lo, hi) of each of the
+ * five queries of the parameter file (groth16_params_load_slice), computes
+ * the five partial MSMs over its parts (the scalars of A and B picked
+ * through the query densities), and the partial sums (4 G1 + 1 G2 Jacobian
+ * points per rank) are gathered to rank 0, which adds them, assembles the
+ * proof with the same r, s as a one-rank proof (groth16_proof_assemble),
+ * so the bytes are those of `grothmpi prove` with the same randomness, and
+ * verifies it. Every rank holds the shape and computes the witness and h
+ * itself (the NTTs are not split yet: each rank runs them whole).
+ * MPI must be initialised (mpi_study_init) and every rank of
+ * MPI_COMM_WORLD calls mpi_split_prove with the same circuit and witness. */
+
+/* Network stages of a split proof, for the per-rank counts. */
+typedef enum {
+    MPI_SPLIT_AGREE = 0, /* the status after each local stage, and r, s from rank 0 */
+    MPI_SPLIT_REDUCE,    /* the partial MSM sums to rank 0 */
+    MPI_SPLIT_NSTAGES
+} mpi_split_stage_t;
+
+/* Names of the stages for reports: "agree", "reduce". */
+extern const char *const mpi_split_stage_names[MPI_SPLIT_NSTAGES];
+
+/* One rank's account of a split proof. Times in ns; bytes as this rank's
+ * MPI calls sent and received (a collective's own relaying not counted). */
+typedef struct {
+    int32_t rank;
+    uint64_t key_bytes;          /* decoded parameter points held (the slices and the vk's ic) */
+    uint64_t points;             /* of which query points: sum of hi - lo over the five queries */
+    uint64_t mem_peak, rss_peak; /* gm_mem_peak, gm_rss_peak at the end */
+    uint64_t load_ns, h_ns, msm_ns, total_ns;
+    uint64_t sent[MPI_SPLIT_NSTAGES], recv[MPI_SPLIT_NSTAGES];
+    uint64_t wait_ns[MPI_SPLIT_NSTAGES]; /* wall time inside this stage's MPI calls */
+} mpi_split_rank_t;
+
+typedef struct {
+    const char *params_path;       /* the parameter file, the same path on every rank */
+    const cs_shape_t *shape;       /* the circuit's recorded shape */
+    const groth16_witness_t *w;    /* this rank's copy of the witness (the same on every rank) */
+    const fr_t *rs;                /* r = rs[0], s = rs[1]; NULL: rank 0 draws them and sends them */
+    groth16_load_flags_t load_flags;
+    groth16_prove_flags_t prove_flags;
+    topo_pool_t *pool;             /* this rank's workers (NULL: the calling thread) */
+} mpi_split_job_t;
+
+/* Proves job->w split over the ranks of MPI_COMM_WORLD. On rank 0, *proof
+ * receives the proof (verified unless GROTH16_PROVE_NO_VERIFY) and *ranks a
+ * malloc'd array of one mpi_split_rank_t per rank, in rank order (free it);
+ * on other ranks *proof is untouched and *ranks NULL. Returns the same code
+ * on every rank: 0, or the first failing rank's code (by rank): that
+ * rank's groth16_params_load_slice or groth16_prepare errors, GM_ENOMEM,
+ * GM_EVERIFY (the assembled proof fails rank 0's check), GM_ESYS
+ * (getrandom), GM_EMPI; err reads "rank 2: <message>" on every rank. A rank
+ * that dies aborts the MPI job (Open MPI's default): rank 0 never returns
+ * a proof then. */
+int mpi_split_prove(groth16_proof_t *proof, mpi_split_rank_t **ranks, const mpi_split_job_t *job, err_t *err)
+    __attribute__((warn_unused_result));
+
+/* One status for all ranks of MPI_COMM_WORLD (collective: every rank calls
+ * it): 0 when rc is 0 on every rank, else the lowest failing rank's rc with
+ * err = "rank R: <its message>" on every rank, or GM_EMPI. For the steps a
+ * caller takes on every rank before mpi_split_prove (its shape, its
+ * witness), so that a failure on one rank stops all of them. */
+int mpi_split_agree(int rc, err_t *err) __attribute__((warn_unused_result));
+
+/* Prints the per-rank table of a split proof (rank 0's *ranks, n entries). */
+void mpi_split_print(const mpi_split_rank_t *ranks, int n, FILE *f);
 
 #endif /* GM_MPI_H */
