@@ -392,10 +392,6 @@ void groth16_prepared_free(groth16_prepared_t *u);
  * prepared again. */
 const fr_t *groth16_prepared_inputs(const groth16_prepared_t *u, size_t *n);
 
-/* The unit's H scalars: h[0 .. *n), *n = m - 1 (0 when the unit is not
- * prepared). Valid while u lives and is not prepared again. */
-const fr_t *groth16_prepared_h(const groth16_prepared_t *u, size_t *n);
-
 /* Prepares witness w into u (overwriting what u held) on pool (NULL: the
  * calling thread), which must be no larger than the prover's. w is only read
  * and may be freed when this returns. times (may be NULL) receives abc, ntt

@@ -220,12 +220,6 @@ const fr_t *groth16_prepared_inputs(const groth16_prepared_t *u, size_t *n)
     return u->w.inputs;
 }
 
-const fr_t *groth16_prepared_h(const groth16_prepared_t *u, size_t *n)
-{
-    *n = u->full ? (size_t)(u->m - 1) : 0;
-    return u->h;
-}
-
 /* ---- prepare: witness to (z, h) ----------------------------------------------------------- */
 
 /* The CPU time of the pool's threads and of the calling thread (worker 0 of

@@ -6,9 +6,12 @@
  * pool only computes):
  *   1. load: this rank's slices of h, l, a, b_g1, b_g2 (pread at offsets,
  *      groth16_params_load_slice) — then agree: one status for all ranks;
- *   2. h: the witness's h (m - 1 values), computed whole on every rank by a
- *      prepare-only prover (the NTTs are not split yet) — then agree, and
- *      r, s broadcast from rank 0 when the caller gave none;
+ *   2. h: this rank's rows of a, b, c (cs_shape_abc_rows over its natural
+ *      slice of the domain, zero past n_rows), then iNTT and coset NTT of
+ *      each, the pointwise (a·b − c) / Z, and the coset iNTT, every NTT
+ *      split over the ranks (mpi/split_ntt.c, three MPI_Alltoallv each),
+ *      which leaves each rank exactly the h values of its H points — then
+ *      agree, and r, s broadcast from rank 0 when the caller gave none;
  *   3. msm: the scalars of each slice are gathered into a dense array (for
  *      a and b_*, the z values of the density's set bits whose rank among
  *      the set bits is in [lo, hi); for l the aux values; for h the h
@@ -28,7 +31,7 @@
 
 #include "mpi/mpi.h"
 
-const char *const mpi_split_stage_names[MPI_SPLIT_NSTAGES] = {"agree", "reduce"};
+const char *const mpi_split_stage_names[MPI_SPLIT_NSTAGES] = {"agree", "ntt", "reduce"};
 
 /* The partial sums one rank sends to rank 0. */
 typedef struct {
@@ -157,7 +160,7 @@ static int partial_msms(split_sums_t *sums, const groth16_params_slice_t *ps, co
     lo = ps->lo[GROTH16_SEC_L], n = ps->hi[GROTH16_SEC_L] - lo;
     msm_g1(&sums->l, ps->l, w->aux + lo, NULL, (size_t)n, 0, scratch, pool);
     lo = ps->lo[GROTH16_SEC_H], n = ps->hi[GROTH16_SEC_H] - lo;
-    msm_g1(&sums->h, ps->h, h + lo, NULL, (size_t)n, 0, scratch, pool);
+    msm_g1(&sums->h, ps->h, h, NULL, (size_t)n, 0, scratch, pool); /* h: this rank's slice, from lo */
 out:
     gm_free(scratch);
     gm_free(sc);
@@ -166,15 +169,123 @@ out:
     return rc;
 }
 
-/* h of the witness, whole, on this rank: a prepare-only prover. */
-static int whole_h(groth16_prover_t **pv, groth16_prepared_t **u, const mpi_split_job_t *job, err_t *err)
+/* The all-to-all of the split NTT: MPI_Alltoallv in elements of 32 bytes
+ * (counts fit an int: at most 2^28 / R values per rank), with its bytes to
+ * and from other ranks and its wait in the stage "ntt". */
+typedef struct {
+    split_ctx_t *c;
+    MPI_Datatype fr;
+    int *sc, *sd, *rc, *rd; /* 4 x size ints */
+} exch_t;
+
+static int mpi_alltoallv_fr(void *arg, const fr_t *send, const uint64_t *scount, const uint64_t *sdispl, fr_t *recv,
+                            const uint64_t *rcount, const uint64_t *rdispl, err_t *err)
 {
-    int rc;
-    if ((rc = groth16_prover_create(pv, NULL, job->shape, job->pool, err)) ||
-        (rc = groth16_prepared_create(u, *pv, err)) ||
-        (rc = groth16_prepare(*pv, *u, job->w, job->pool, NULL, err)))
-        return rc;
+    exch_t *x = arg;
+    split_ctx_t *c = x->c;
+    for (int r = 0; r < c->size; r++) {
+        x->sc[r] = (int)scount[r], x->sd[r] = (int)sdispl[r];
+        x->rc[r] = (int)rcount[r], x->rd[r] = (int)rdispl[r];
+        if (r != c->rank) {
+            c->st.sent[MPI_SPLIT_NTT] += scount[r] * sizeof(fr_t);
+            c->st.recv[MPI_SPLIT_NTT] += rcount[r] * sizeof(fr_t);
+        }
+    }
+    uint64_t t0 = wait_begin();
+    int mpirc = MPI_Alltoallv(send, x->sc, x->sd, x->fr, recv, x->rc, x->rd, x->fr, MPI_COMM_WORLD);
+    wait_end(c, MPI_SPLIT_NTT, t0);
+    if (mpirc != MPI_SUCCESS)
+        return gm_err_set(err, GM_EMPI, "rank %d: MPI_Alltoallv of the split NTT failed (%d)", c->rank, mpirc);
     return 0;
+}
+
+typedef struct {
+    fr_t *h;
+    const fr_t *b, *c, *zinv;
+    uint64_t n;
+} hpw_job_t;
+
+/* h = (a·b − c) / Z(g) on this rank's slice of the coset, a already in h.
+ * (1) Why: as groth16/prove.c's pointwise passes, on a slice.
+ * (2) Invariants: reduced Fr values; task t owns [t·4096, (t+1)·4096).
+ * (3) Part of the stage "h" of `grothmpi prove --split --verbose`. */
+static void hpw_task(void *arg, size_t task, unsigned worker)
+{
+    (void)worker;
+    const hpw_job_t *j = arg;
+    uint64_t i0 = (uint64_t)task * 4096, i1 = i0 + 4096 < j->n ? i0 + 4096 : j->n;
+    for (uint64_t i = i0; i < i1; i++) {
+        fr_mul(&j->h[i], &j->h[i], &j->b[i]);
+        fr_sub(&j->h[i], &j->h[i], &j->c[i]);
+        fr_mul(&j->h[i], &j->h[i], j->zinv);
+    }
+}
+
+/* This rank's slice of h (H query indices [lo, hi) of groth16_slice_range,
+ * plus index m - 1 on the last rank, which no H point meets): its rows of
+ * a, b, c from the shape, then the seven NTTs split over the ranks. *h is
+ * gm_alloc'd (the caller frees it). */
+static int split_h(fr_t **h, split_ctx_t *c, const mpi_split_job_t *job, err_t *err)
+{
+    *h = NULL;
+    const cs_shape_t *sh = job->shape;
+    unsigned log_m = 1;
+    while ((1ULL << log_m) < sh->n_rows)
+        log_m++;
+    mpi_split_ntt_t *t = NULL;
+    fr_t *b = NULL, *cc = NULL;
+    exch_t x = {.c = c};
+    int rc = mpi_split_ntt_create(&t, log_m, (unsigned)c->rank, (unsigned)c->size, topo_pool_size(job->pool), err);
+    if (rc)
+        return rc;
+    uint64_t lo, hi, m = 1ULL << log_m;
+    mpi_split_ntt_range(t, &lo, &hi);
+    uint64_t n = hi - lo, rows_hi = hi < sh->n_rows ? hi : sh->n_rows, rows = rows_hi > lo ? rows_hi - lo : 0;
+    *h = gm_alloc((size_t)(n + 1) * sizeof(fr_t));
+    b = gm_alloc((size_t)(n + 1) * sizeof(fr_t));
+    cc = gm_alloc((size_t)(n + 1) * sizeof(fr_t));
+    x.sc = malloc(4 * (size_t)c->size * sizeof(int));
+    if (!*h || !b || !cc || !x.sc) {
+        rc = gm_err_set(err, GM_ENOMEM, "split: out of memory for the h slice (%llu values)", (unsigned long long)n);
+        goto out;
+    }
+    x.sd = x.sc + c->size, x.rc = x.sd + c->size, x.rd = x.rc + c->size;
+    uint64_t t0 = gm_now_ns();
+    cs_shape_abc_rows(sh, job->w->inputs, job->w->aux, *h, b, cc, CS_ABC_EXACT, lo, lo + rows, job->pool);
+    memset(*h + rows, 0, (size_t)(n - rows) * sizeof(fr_t));
+    memset(b + rows, 0, (size_t)(n - rows) * sizeof(fr_t));
+    memset(cc + rows, 0, (size_t)(n - rows) * sizeof(fr_t));
+    c->st.abc_ns = gm_now_ns() - t0;
+    if (MPI_Type_contiguous((int)sizeof(fr_t), MPI_BYTE, &x.fr) != MPI_SUCCESS || MPI_Type_commit(&x.fr) != MPI_SUCCESS) {
+        rc = gm_err_set(err, GM_EMPI, "rank %d: MPI_Type_contiguous failed", c->rank);
+        goto out;
+    }
+    fr_t *v[3] = {*h, b, cc};
+    for (int i = 0; i < 3 && !rc; i++)
+        if (!(rc = mpi_split_ntt_transform(t, v[i], MPI_SPLIT_NTT_INVERSE, mpi_alltoallv_fr, &x, job->pool, err)))
+            rc = mpi_split_ntt_transform(t, v[i], MPI_SPLIT_NTT_COSET_FORWARD, mpi_alltoallv_fr, &x, job->pool, err);
+    if (!rc) {
+        fr_t zinv, gm;
+        fr_pow(&gm, &FR_GENERATOR, &m, 1);
+        fr_sub(&gm, &gm, &FR_ONE);
+        fr_inv(&zinv, &gm);
+        hpw_job_t pj = {.h = *h, .b = b, .c = cc, .zinv = &zinv, .n = n};
+        topo_pool_run(job->pool, (size_t)((n + 4095) / 4096), hpw_task, &pj);
+        rc = mpi_split_ntt_transform(t, *h, MPI_SPLIT_NTT_COSET_INVERSE, mpi_alltoallv_fr, &x, job->pool, err);
+    }
+    MPI_Type_free(&x.fr);
+    c->st.h_ns = gm_now_ns() - t0 - c->st.abc_ns;
+    c->st.ntt_bytes = mpi_split_ntt_memory(t) + 3 * (n + 1) * sizeof(fr_t);
+out:
+    free(x.sc);
+    gm_free(b);
+    gm_free(cc);
+    mpi_split_ntt_destroy(t);
+    if (rc) {
+        gm_free(*h);
+        *h = NULL;
+    }
+    return rc;
 }
 
 /* Rank 0: the sum of every rank's partial sums, the proof, its check. */
@@ -216,8 +327,7 @@ int mpi_split_prove(groth16_proof_t *proof, mpi_split_rank_t **ranks, const mpi_
     c.st.rank = c.rank;
     uint64_t start = gm_now_ns(), t0 = start;
     groth16_params_slice_t ps;
-    groth16_prover_t *pv = NULL;
-    groth16_prepared_t *u = NULL;
+    fr_t *h = NULL;
     split_sums_t mine, *all = NULL;
     mpi_split_rank_t *stats = NULL;
     fr_t rs[2];
@@ -232,10 +342,10 @@ int mpi_split_prove(groth16_proof_t *proof, mpi_split_rank_t **ranks, const mpi_
     for (int s = 0; s < GROTH16_NSEC; s++)
         c.st.points += ps.hi[s] - ps.lo[s];
 
-    /* 2. h, and r, s */
-    t0 = gm_now_ns();
-    rc = whole_h(&pv, &u, job, err);
-    c.st.h_ns = gm_now_ns() - t0;
+    /* 2. h, and r, s. A failure inside the split NTT's collectives (MPI)
+     * is not recoverable by agreement; the others are local and come
+     * before the first exchange. */
+    rc = split_h(&h, &c, job, err);
     if (!rc && c.rank == 0) {
         if (job->rs)
             rs[0] = job->rs[0], rs[1] = job->rs[1];
@@ -258,9 +368,6 @@ int mpi_split_prove(groth16_proof_t *proof, mpi_split_rank_t **ranks, const mpi_
 
     /* 3. the partial MSMs */
     t0 = gm_now_ns();
-    size_t nh;
-    const fr_t *h = groth16_prepared_h(u, &nh);
-    GM_ASSERT(nh == ps.n.h);
     rc = partial_msms(&mine, &ps, job, h, job->pool, err);
     c.st.msm_ns = gm_now_ns() - t0;
     if ((rc = agree(&c, rc, err)))
@@ -306,29 +413,28 @@ int mpi_split_prove(groth16_proof_t *proof, mpi_split_rank_t **ranks, const mpi_
 out:
     free(stats);
     free(all);
-    groth16_prepared_free(u);
-    groth16_prover_destroy(pv);
+    gm_free(h);
     groth16_params_slice_free(&ps);
     return rc;
 }
 
 void mpi_split_print(const mpi_split_rank_t *ranks, int n, FILE *f)
 {
-    fprintf(f, "split: %d rank%s\n", n, n == 1 ? "" : "s");
-    fprintf(f, "split: %4s %10s %10s %9s %9s %8s %8s %8s %12s %12s %12s %12s %9s\n", "rank", "key MiB", "points",
-            "mem MiB", "rss MiB", "load s", "h s", "msm s", "agree sent", "agree recv", "reduce sent", "reduce recv",
-            "wait s");
+    fprintf(f, "split: %d rank%s; times in s, memory in MiB, bytes sent/received to/from other ranks\n", n,
+            n == 1 ? "" : "s");
+    fprintf(f, "split: %4s %8s %9s %8s %8s %7s %7s %7s %7s %7s %13s %13s %13s %7s\n", "rank", "key", "points",
+            "h bufs", "mem pk", "load", "abc", "h", "msm", "total", "ntt sent", "ntt recv", "reduce s/r", "wait");
     for (int i = 0; i < n; i++) {
         const mpi_split_rank_t *r = &ranks[i];
         uint64_t wait = 0;
         for (int s = 0; s < MPI_SPLIT_NSTAGES; s++)
             wait += r->wait_ns[s];
-        fprintf(f, "split: %4d %10.2f %10llu %9.1f %9.1f %8.3f %8.3f %8.3f %12llu %12llu %12llu %12llu %9.3f\n",
+        fprintf(f, "split: %4d %8.2f %9llu %8.2f %8.1f %7.3f %7.3f %7.3f %7.3f %7.3f %13llu %13llu %6llu/%-6llu %7.3f\n",
                 (int)r->rank, (double)r->key_bytes / 1048576.0, (unsigned long long)r->points,
-                (double)r->mem_peak / 1048576.0, (double)r->rss_peak / 1048576.0, (double)r->load_ns * 1e-9,
-                (double)r->h_ns * 1e-9, (double)r->msm_ns * 1e-9,
-                (unsigned long long)r->sent[MPI_SPLIT_AGREE], (unsigned long long)r->recv[MPI_SPLIT_AGREE],
-                (unsigned long long)r->sent[MPI_SPLIT_REDUCE], (unsigned long long)r->recv[MPI_SPLIT_REDUCE],
-                (double)wait * 1e-9);
+                (double)r->ntt_bytes / 1048576.0, (double)r->mem_peak / 1048576.0, (double)r->load_ns * 1e-9,
+                (double)r->abc_ns * 1e-9, (double)r->h_ns * 1e-9, (double)r->msm_ns * 1e-9,
+                (double)r->total_ns * 1e-9, (unsigned long long)r->sent[MPI_SPLIT_NTT],
+                (unsigned long long)r->recv[MPI_SPLIT_NTT], (unsigned long long)r->sent[MPI_SPLIT_REDUCE],
+                (unsigned long long)r->recv[MPI_SPLIT_REDUCE], (double)wait * 1e-9);
     }
 }
