@@ -1,6 +1,8 @@
 /*
  * mpi/mpi.h — the rank driver: runs a proving campaign (jobs/jobs.h) on every
- * rank of an MPI job, and the cluster report it ends with.
+ * rank of an MPI job, and the cluster report it ends with; and split proofs,
+ * one proof on all the ranks, each holding a slice of the key (mpi/split.c,
+ * mpi/split_ntt.c, docs/split.md).
  *
  * This header does not include <mpi.h>: only the .c files of mpi/ do, and
  * one thread per rank (the "comm" role, see mpi/dispatch.c) makes every MPI
@@ -12,7 +14,8 @@
  *    ("<file>: <key>: <value> ..." for campaign errors, "rank 2 (host): ..."
  *    for an error on another rank).
  *  - Nothing here prints except the functions named mpi_report_print_* and
- *    the progress callback the caller passes (called on rank 0 only).
+ *    mpi_split_print, and the progress callback the caller passes (called on
+ *    rank 0 only).
  *  - Files (proofs, public inputs, the journal, report.json, report.csv) are
  *    written atomically: temporary name, fsync, rename, directory fsync; the
  *    journal is appended one fsynced line at a time and a torn last line is
