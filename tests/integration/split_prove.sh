@@ -83,6 +83,7 @@ done
 sleep 0.3
 kill -9 "$victim" 2>/dev/null || true
 if wait $MP; then cat "$T/kill.log"; fail "mpirun exited 0 after a rank was killed"; fi
+grep -q "exited on signal 9" "$T/kill.log" || { cat "$T/kill.log"; fail "mpirun did not name the killed rank"; }
 [ -e "$T/kill.proof" ] && fail "a proof was written after a rank was killed"
 ls "$T" | grep -q 'kill.proof.tmp' && fail "a temporary proof file was left"
 echo "PASS: --split on 1, 2, 3, 4 ranks gives the unsplit proof's bytes; damaged slice and killed rank fail cleanly"
