@@ -3,7 +3,7 @@
 # test-synthetic proved on R = 1, 2, 3 and 4 ranks (3 divides none of the
 # query sizes) with the same --proof-seed gives the very bytes of the
 # unsplit `grothmpi prove` with that seed, and the proof verifies with
-# `grothmpi verify`; each rank holds about 1/R of the key (the --json
+# `grothmpi verify`; so does test-sha256 on 3 ranks; each rank holds about 1/R of the key (the --json
 # accounts); a parameter file damaged inside one rank's slice fails every
 # rank with one line naming rank, file, section and point; a rank killed
 # mid-proof makes mpirun exit non-zero and no proof file is written.
@@ -37,6 +37,16 @@ mpirun -np 2 "$BIN" prove --params "$T/params" --circuit test-synthetic --constr
 cmp -s "$T/ref.proof" "$T/rnd.proof" && fail "random r, s gave the seeded proof"
 "$BIN" verify --vk "$T/params/test-synthetic-$N.vk" --proof "$T/rnd.proof" --inputs "$T/rnd.proof.public.json" \
   > /dev/null || fail "random r, s: the proof does not verify"
+
+# test-sha256 (one compression, 2^15 domain) on 3 ranks: the same bytes too
+"$BIN" setup --circuit test-sha256 --compressions 1 --out "$T/sha" --threads 1 --quiet \
+  --seed 00000000000000000000000000000000000000000000000000000000000000c5 > "$T/setup3.log" 2>&1 \
+  || { cat "$T/setup3.log"; fail "setup test-sha256"; }
+S="--params $T/sha --circuit test-sha256 --compressions 1 --proof-seed 4 --threads 1 --trust-params"
+"$BIN" prove $S --out "$T/sha.proof" > "$T/sha.log" 2>&1 || { cat "$T/sha.log"; fail "test-sha256 unsplit"; }
+timeout 120 mpirun -np 3 "$BIN" prove $S --split --out "$T/sha3.proof" > "$T/sha3.log" 2>&1 \
+  || { cat "$T/sha3.log"; fail "test-sha256 --split on 3 ranks"; }
+cmp -s "$T/sha.proof" "$T/sha3.proof" || fail "test-sha256 on 3 ranks: the proof differs from the unsplit one"
 
 # A point of section l's last quarter (rank 3's slice on 4 ranks) made
 # non-canonical: all ranks fail, rank 0 says which rank, file, section, point.
