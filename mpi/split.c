@@ -221,24 +221,22 @@ static void hpw_task(void *arg, size_t task, unsigned worker)
     }
 }
 
-/* This rank's slice of h (H query indices [lo, hi) of groth16_slice_range,
+/* This rank's slice of h over the domain of m values (H query indices [lo, hi) of groth16_slice_range,
  * plus index m - 1 on the last rank, which no H point meets): its rows of
  * a, b, c from the shape, then the seven NTTs split over the ranks. *h is
  * gm_alloc'd (the caller frees it). */
-static int split_h(fr_t **h, split_ctx_t *c, const mpi_split_job_t *job, err_t *err)
+static int split_h(fr_t **h, split_ctx_t *c, const mpi_split_job_t *job, uint64_t m, err_t *err)
 {
     *h = NULL;
     const cs_shape_t *sh = job->shape;
-    unsigned log_m = 1;
-    while ((1ULL << log_m) < sh->n_rows)
-        log_m++;
+    unsigned log_m = (unsigned)__builtin_ctzll(m); /* m = H's count + 1, a power of two (checked against the shape) */
     mpi_split_ntt_t *t = NULL;
     fr_t *b = NULL, *cc = NULL;
     exch_t x = {.c = c};
     int rc = mpi_split_ntt_create(&t, log_m, (unsigned)c->rank, (unsigned)c->size, topo_pool_size(job->pool), err);
     if (rc)
         return rc;
-    uint64_t lo, hi, m = 1ULL << log_m;
+    uint64_t lo, hi;
     mpi_split_ntt_range(t, &lo, &hi);
     uint64_t n = hi - lo, rows_hi = hi < sh->n_rows ? hi : sh->n_rows, rows = rows_hi > lo ? rows_hi - lo : 0;
     *h = gm_alloc((size_t)(n + 1) * sizeof(fr_t));
@@ -345,7 +343,7 @@ int mpi_split_prove(groth16_proof_t *proof, mpi_split_rank_t **ranks, const mpi_
     /* 2. h, and r, s. A failure inside the split NTT's collectives (MPI)
      * is not recoverable by agreement; the others are local and come
      * before the first exchange. */
-    rc = split_h(&h, &c, job, err);
+    rc = split_h(&h, &c, job, ps.n.h + 1, err);
     if (!rc && c.rank == 0) {
         if (job->rs)
             rs[0] = job->rs[0], rs[1] = job->rs[1];
