@@ -3,7 +3,8 @@
 # test-synthetic proved on R = 1, 2, 3 and 4 ranks (3 divides none of the
 # query sizes) with the same --proof-seed gives the very bytes of the
 # unsplit `grothmpi prove` with that seed, and the proof verifies with
-# `grothmpi verify`; so does test-sha256 on 3 ranks; each rank holds about 1/R of the key (the --json
+# `grothmpi verify`; so do test-sha256 on 3 ranks and test-mul on 5 (more
+# ranks than H points); each rank holds about 1/R of the key (the --json
 # accounts); a parameter file damaged inside one rank's slice fails every
 # rank with one line naming rank, file, section and point; a rank killed
 # mid-proof makes mpirun exit non-zero and no proof file is written.
@@ -47,6 +48,16 @@ S="--params $T/sha --circuit test-sha256 --compressions 1 --proof-seed 4 --threa
 timeout 120 mpirun -np 3 "$BIN" prove $S --split --out "$T/sha3.proof" > "$T/sha3.log" 2>&1 \
   || { cat "$T/sha3.log"; fail "test-sha256 --split on 3 ranks"; }
 cmp -s "$T/sha.proof" "$T/sha3.proof" || fail "test-sha256 on 3 ranks: the proof differs from the unsplit one"
+
+# test-mul (4 domain values, 3 H points) on 5 ranks: ranks with empty slices
+"$BIN" setup --circuit test-mul --out "$T/mul" --threads 1 --quiet \
+  --seed 00000000000000000000000000000000000000000000000000000000000000c7 > "$T/setup4.log" 2>&1 \
+  || { cat "$T/setup4.log"; fail "setup test-mul"; }
+"$BIN" prove --params "$T/mul" --circuit test-mul --proof-seed 2 --out "$T/mul.proof" > "$T/mul.log" 2>&1 \
+  || { cat "$T/mul.log"; fail "test-mul unsplit"; }
+timeout 120 mpirun -np 5 "$BIN" prove --params "$T/mul" --circuit test-mul --proof-seed 2 --threads 1 --split \
+  --out "$T/mul5.proof" > "$T/mul5.log" 2>&1 || { cat "$T/mul5.log"; fail "test-mul --split on 5 ranks"; }
+cmp -s "$T/mul.proof" "$T/mul5.proof" || fail "test-mul on 5 ranks: the proof differs from the unsplit one"
 
 # A point of section l's last quarter (rank 3's slice on 4 ranks) made
 # non-canonical: all ranks fail, rank 0 says which rank, file, section, point.
