@@ -249,7 +249,10 @@ static int split_h(fr_t **h, split_ctx_t *c, const mpi_split_job_t *job, uint64_
     }
     x.sd = x.sc + c->size, x.rc = x.sd + c->size, x.rd = x.rc + c->size;
     uint64_t t0 = gm_now_ns();
-    cs_shape_abc_rows(sh, job->w->inputs, job->w->aux, *h, b, cc, CS_ABC_EXACT, lo, lo + rows, job->pool);
+    /* A slice may start past the constraint rows (n_rows is often little
+     * more than m/2): then it is all zero padding. */
+    if (rows)
+        cs_shape_abc_rows(sh, job->w->inputs, job->w->aux, *h, b, cc, CS_ABC_EXACT, lo, lo + rows, job->pool);
     memset(*h + rows, 0, (size_t)(n - rows) * sizeof(fr_t));
     memset(b + rows, 0, (size_t)(n - rows) * sizeof(fr_t));
     memset(cc + rows, 0, (size_t)(n - rows) * sizeof(fr_t));
