@@ -473,8 +473,10 @@ int cmd_prove(int argc, char **argv)
         if (src || k != 1 || strcmp(format, "raw") != 0) {
             fprintf(stderr, "grothmpi: prove: --split proves one seeded witness into a raw proof file (no --c1, "
                             "--batch or --proof-format)\n");
-            porep_graph_destroy(&c1src.g);
-            porep_c1_free(&c1src.c1);
+            if (src) {
+                porep_graph_destroy(&src->g);
+                porep_c1_free(&src->c1);
+            }
             return 2;
         }
         cli_split_args_t sa = {.dir = dir, .params = pp, .out = out, .pub = pubpath, .circ = &circ,

@@ -63,6 +63,13 @@ timeout 120 mpirun -np 5 "$BIN" prove --params "$T/mul" --circuit test-mul --pro
   --out "$T/mul5.proof" > "$T/mul5.log" 2>&1 || { cat "$T/mul5.log"; fail "test-mul --split on 5 ranks"; }
 cmp -s "$T/mul.proof" "$T/mul5.proof" || fail "test-mul on 5 ranks: the proof differs from the unsplit one"
 
+# what --split does not do is refused (exit 2, one line), not ignored
+for extra in "--batch 2" "--proof-format hex"; do
+  rc=0; "$BIN" prove --params "$T/mul" --circuit test-mul --split $extra --out "$T/no.proof" > "$T/use.log" 2>&1 || rc=$?
+  [ "$rc" -eq 2 ] && grep -q "^grothmpi: prove: --split proves one seeded witness" "$T/use.log" \
+    || { cat "$T/use.log"; fail "--split $extra: exit $rc"; }
+done
+
 # A point of section l's last quarter (rank 3's slice on 4 ranks) made
 # non-canonical: all ranks fail, rank 0 says which rank, file, section, point.
 mkdir "$T/bad" && cp "$T/params"/* "$T/bad/"
