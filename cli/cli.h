@@ -47,6 +47,9 @@ typedef struct {
 int cli_opts_parse(void *o, const cli_opt_t *vals, size_t nv, const cli_opt_t *flags, size_t nf, size_t pos_off,
                    int argc, char **argv, const char *cmd, void (*help)(FILE *));
 
+#include <jansson.h>
+
+#include "circuits/circuits.h"
 #include "groth16/groth16.h"
 #include "snarkjs/snarkjs.h"
 
@@ -71,5 +74,32 @@ int cli_backend_open(groth16_backend_t **be, const char *name, const char *cmd, 
  * peak, fallbacks, failures" for a device backend, when verbose or when it
  * failed at least once (nothing for the CPU). Defined in cmd_prove.c. */
 void cli_backend_summary(groth16_backend_t *be, const char *cmd, bool verbose);
+
+/* The public inputs of w (without ONE) as a JSON array of decimal strings
+ * (a new reference; NULL when out of memory). Defined in cmd_prove.c. */
+json_t *cli_inputs_json(const groth16_witness_t *w);
+
+/* r = rs[0], s = rs[1] derived from seed (--proof-seed): the tau and alpha
+ * of groth16_toxic_from_seed of a 32-byte seed holding `seed` (little
+ * endian) and a label, so runs with one seed give one proof. For tests:
+ * whoever knows r and s of a proof can recover the witness's secrets.
+ * Defined in cmd_prove_split.c. */
+void cli_proof_rs(fr_t rs[2], uint64_t seed);
+
+/* `grothmpi prove --split`, parsed by cmd_prove (cmd_prove_split.c). */
+typedef struct {
+    const char *dir, *params, *out, *pub; /* the cache, its parameter file, the proof, the public inputs */
+    const circuit_t *circ;
+    uint64_t witness_seed;
+    const uint64_t *proof_seed; /* NULL: random r, s */
+    unsigned threads;
+    bool trust, no_verify, verbose, json;
+} cli_split_args_t;
+
+/* Initialises MPI, proves one witness on every rank (mpi_split_prove);
+ * rank 0 writes the public inputs, then the proof, and prints. Returns the
+ * exit status: 0, or 1 on rank 0 after a failure (other ranks 0: mpirun
+ * reports the job's status through rank 0, as the campaign form does). */
+int cli_prove_split(const cli_split_args_t *a);
 
 #endif

@@ -69,7 +69,12 @@ static void usage(FILE *f)
             "                       (default auto: CUDA when a device answers, else the CPU, said\n"
             "                       in one line; cuda without a device: exit 2; emulate: the GPU\n"
             "                       code emulated on the host, for tests; docs/gpu.md)\n"
-            "  --verbose            per-stage timings\n");
+            "  --verbose            per-stage timings\n"
+            "  --proof-seed S       r and s derived from S (proof i: S + i) instead of drawn at random:\n"
+            "                       the same bytes on every run; for tests only (r, s known = witness known)\n"
+            "  --split              [mpirun -np R] prove one witness on all R ranks, each holding 1/R of\n"
+            "                       every query of the key (docs/split.md); --json: the per-rank accounts\n"
+            "                       as JSON on stdout\n");
 }
 
 /* --c1: the C1 file, its graph, and the partitions [first, first + k). */
@@ -126,7 +131,7 @@ static int make_witnesses(cs_t **cs, groth16_witness_t *w, const circuit_t *c, u
     return 0;
 }
 
-static json_t *inputs_json(const groth16_witness_t *w)
+json_t *cli_inputs_json(const groth16_witness_t *w)
 {
     json_t *a = json_array();
     for (size_t j = 1; j < w->n_inputs; j++) {
@@ -407,13 +412,16 @@ int cmd_prove(int argc, char **argv)
         {"trust-params", no_argument, 0, 'T'}, {"no-verify", no_argument, 0, 'N'},
         {"verbose", no_argument, 0, 'v'}, {"help", no_argument, 0, 'h'},
         {"c1", required_argument, 0, 'C'}, {"partition", required_argument, 0, 'K'},
-        {"proof-format", required_argument, 0, 'F'}, {"backend", required_argument, 0, 'B'}, {0, 0, 0, 0}};
+        {"proof-format", required_argument, 0, 'F'}, {"backend", required_argument, 0, 'B'},
+        {"split", no_argument, 0, 'X'}, {"proof-seed", required_argument, 0, 'R'},
+        {"json", no_argument, 0, 'J'}, {0, 0, 0, 0}};
     const char *dir = NULL, *circuit = NULL, *sector = NULL, *out = NULL, *pub = NULL, *backend = NULL;
     const char *c1path = NULL, *part = NULL, *format = "raw";
     uint64_t size = 0, wseed = 1;
     long batch = 1;
     unsigned threads = 0;
-    bool trust = false, noverify = false, verbose = false;
+    bool trust = false, noverify = false, verbose = false, split = false, json = false;
+    const char *proof_seed = NULL;
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -435,6 +443,9 @@ int cmd_prove(int argc, char **argv)
         case 'K': part = optarg; break;
         case 'F': format = optarg; break;
         case 'B': backend = optarg; break;
+        case 'X': split = true; break;
+        case 'R': proof_seed = optarg; break;
+        case 'J': json = true; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
@@ -482,6 +493,7 @@ int cmd_prove(int argc, char **argv)
     params_paths_t paths;
     if (params_paths(&paths, dir, circ.id, &err)) {
         fprintf(stderr, "grothmpi: prove: %s\n", err.msg);
+        groth16_backend_close(be);
         return 2;
     }
     char pp[sizeof paths.params], pubpath[sizeof paths.params + 16];
@@ -502,6 +514,32 @@ int cmd_prove(int argc, char **argv)
         snprintf(pubpath, sizeof pubpath, "%s", pub);
     else
         snprintf(pubpath, sizeof pubpath, "%s.public.json", out);
+    uint64_t rs_seed = 0;
+    char *end = NULL;
+    if (proof_seed && ((rs_seed = strtoull(proof_seed, &end, 0)), !*proof_seed || *end)) {
+        fprintf(stderr, "grothmpi: prove: --proof-seed: '%s' is not a number\n", proof_seed);
+        groth16_backend_close(be);
+        return 2;
+    }
+    if (split) {
+        groth16_backend_close(be);
+        if (src || k != 1 || strcmp(format, "raw") != 0 ||
+            (backend && strcmp(backend, "cpu") != 0 && strcmp(backend, "auto") != 0)) {
+            fprintf(stderr, "grothmpi: prove: --split proves one seeded witness into a raw proof file on the CPU "
+                            "(no --c1, --batch, --proof-format or --backend other than cpu)\n");
+            if (src) {
+                porep_graph_destroy(&src->g);
+                porep_c1_free(&src->c1);
+            }
+            return 2;
+        }
+        cli_split_args_t sa = {.dir = dir, .params = pp, .out = out, .pub = pubpath, .circ = &circ,
+                               .witness_seed = wseed, .proof_seed = proof_seed ? &rs_seed : NULL,
+                               .threads = threads, .trust = trust, .no_verify = noverify, .verbose = verbose,
+                               .json = json};
+        return cli_prove_split(&sa);
+    }
+    fr_t *rs = NULL;
 
     int rc = 1;
     topo_pool_t *pool = NULL;
@@ -545,18 +583,24 @@ int cmd_prove(int argc, char **argv)
     uint64_t t_wit = t1 - t0;
     t0 = t1;
     groth16_timings_t tm;
-    if (groth16_prove(pv, proofs, w, k, NULL, noverify ? GROTH16_PROVE_NO_VERIFY : GROTH16_PROVE_DEFAULT, pool, &tm,
+    if (proof_seed && !(rs = calloc(2 * k, sizeof *rs))) {
+        gm_err_set(&err, GM_ENOMEM, "out of memory");
+        goto fail;
+    }
+    for (size_t i = 0; rs && i < k; i++)
+        cli_proof_rs(&rs[2 * i], rs_seed + i);
+    if (groth16_prove(pv, proofs, w, k, rs, noverify ? GROTH16_PROVE_NO_VERIFY : GROTH16_PROVE_DEFAULT, pool, &tm,
                       &err))
         goto fail;
     t0 = gm_now_ns();
     for (size_t i = 0; i < k; i++)
         groth16_proof_to_bytes(bytes + i * GROTH16_PROOF_BYTES, &proofs[i]);
     if (k == 1) {
-        js = inputs_json(&w[0]);
+        js = cli_inputs_json(&w[0]);
     } else {
         js = json_array();
         for (size_t i = 0; i < k; i++)
-            json_array_append_new(js, inputs_json(&w[i]));
+            json_array_append_new(js, cli_inputs_json(&w[i]));
     }
     text = json_dumps(js, JSON_INDENT(1));
     if (!text) {
@@ -586,6 +630,7 @@ int cmd_prove(int argc, char **argv)
 fail:
     if (rc)
         fprintf(stderr, "grothmpi: prove: %s\n", err.msg);
+    free(rs);
     free(text);
     json_decref(js);
     for (size_t i = 0; cs && i < k; i++)

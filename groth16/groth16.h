@@ -200,6 +200,67 @@ void groth16_params_counts(groth16_counts_t *out, const groth16_params_t *p);
 /* Bytes of decoded points held. */
 size_t groth16_params_memory(const groth16_params_t *p);
 
+/* ---- slices of a parameter file (groth16/params_slice.c) -------------------
+ * For a proof split over R ranks (mpi/split.c): each rank holds part
+ * [lo, hi) of each of the five queries, lo = n·part/R, hi = n·(part+1)/R
+ * (groth16_slice_range: balanced within one point, any R). The indices are
+ * those of the file's section (for a and b_*, the index among the non-empty
+ * columns, in z order). */
+typedef enum {
+    GROTH16_SEC_H = 0,
+    GROTH16_SEC_L,
+    GROTH16_SEC_A,
+    GROTH16_SEC_B_G1,
+    GROTH16_SEC_B_G2,
+    GROTH16_NSEC
+} groth16_section_t;
+
+typedef struct {
+    groth16_vk_t vk;       /* whole (every rank needs it for the assembly and the check) */
+    groth16_counts_t n;    /* the file's counts (whole sections) */
+    uint64_t lo[GROTH16_NSEC], hi[GROTH16_NSEC];
+    /* hi - lo points each (gm_alloc'd, owned): h[i] is point lo[GROTH16_SEC_H] + i of section h */
+    g1_affine_t *h, *l, *a, *b_g1;
+    g2_affine_t *b_g2;
+} groth16_params_slice_t;
+
+/* Part `part` of `parts` of n items: [*lo, *hi) with *lo = n·part/parts
+ * (floor), so sizes differ by at most one and the parts tile [0, n).
+ * part < parts, parts >= 1 (GM_ASSERT). */
+void groth16_slice_range(uint64_t *lo, uint64_t *hi, uint64_t n, unsigned part, unsigned parts);
+
+/* Reads part `part` of `parts` of each query of the parameter file at path
+ * (groth16_slice_range of each section's count) with pread at its offsets:
+ * the file's header and counts, and the slices' bytes, nothing else (the
+ * file is neither mapped nor read whole). Checks, in order: the vk (fully,
+ * as groth16_vk_from_bytes); every section's size against the file size
+ * (truncation, trailing bytes); the counts against shape; then every point
+ * of the slices, in parallel on pool (GROTH16_LOAD_TRUST: no subgroup
+ * checks), the error reported being the first bad point of the slices in
+ * file order, named by its index in the whole section. Points outside the
+ * slices are not checked (their ranks check them). Returns 0 or GM_EIO,
+ * GM_EFORMAT, GM_EFLAGS, GM_ENONCANON, GM_ENOTONCURVE, GM_ESUBGROUP,
+ * GM_ENOMEM with groth16_params_load's messages ("p.params: section l: point
+ * 17: not in the subgroup"). *out is zeroed on failure (free it anyway:
+ * groth16_params_slice_free accepts it). */
+int groth16_params_load_slice(groth16_params_slice_t *out, const char *path, const cs_shape_t *shape,
+                              unsigned part, unsigned parts, groth16_load_flags_t flags, topo_pool_t *pool,
+                              err_t *err) __attribute__((warn_unused_result));
+
+/* The column densities the a and b_* queries are indexed by: *da (A, with
+ * every input set, as the input constraints put them in A) and *db (B),
+ * bitmaps over z of ceil((n_inputs + n_aux) / 64) + 1 words (gm_alloc'd;
+ * gm_free them), bit j = bit j % 64 of word j / 64. Query index k of a (b_*)
+ * is the k-th set bit of *da (*db). Returns 0 or GM_ENOMEM (both NULL). */
+int groth16_query_density(uint64_t **da, uint64_t **db, const cs_shape_t *shape, err_t *err)
+    __attribute__((warn_unused_result));
+
+/* Frees the slice's points and its vk, and zeroes *p; NULL allowed. */
+void groth16_params_slice_free(groth16_params_slice_t *p);
+
+/* Bytes of decoded points the slice holds (its share of the key). */
+size_t groth16_params_slice_memory(const groth16_params_slice_t *p);
+
 /* ==== setup =============================================================== */
 
 /* The toxic waste of a test setup. */
@@ -479,6 +540,15 @@ int groth16_prepare(groth16_prover_t *pv, groth16_prepared_t *u, const groth16_w
 int groth16_finish(groth16_prover_t *pv, groth16_proof_t *out, groth16_prepared_t *const *units, size_t k,
                    const fr_t *rs, groth16_prove_flags_t flags, topo_pool_t *pool, groth16_timings_t *times,
                    err_t *err) __attribute__((warn_unused_result));
+
+/* The proof from the five MSM sums, bellperson's prover.rs: A = alpha +
+ * sum_A + r delta, B = beta + sum_B2 + s delta, C = s sum_A + r sum_B1 +
+ * rs delta + s alpha + r beta + sum_H + sum_L. Used by groth16_finish and by
+ * the split prover (mpi/split.c), which reduces the sums over ranks first.
+ * Sums are any Jacobian points (the identity allowed); r, s reduced. */
+void groth16_proof_assemble(groth16_proof_t *out, const groth16_vk_t *vk, const g1_jac_t *sa, const g1_jac_t *sb1,
+                            const g2_jac_t *sb2, const g1_jac_t *sl, const g1_jac_t *shh, const fr_t *r,
+                            const fr_t *s);
 
 /* ==== helpers shared with the snarkjs formats and the circuit catalogue ==== */
 

@@ -25,6 +25,18 @@ int g16_domain_of(unsigned *log_m, const cs_shape_t *shape, err_t *err);
  * has a term. Returns the number of set bits; *out NULL when out of memory. */
 uint64_t g16_density(uint64_t **out, const cs_shape_t *shape, int mat);
 
+/* The message text of a point decoder's status ("not in the subgroup",
+ * "point at infinity" for GM_EFORMAT, ...), for "file: section s: point i:
+ * <text>" messages. */
+const char *g16_point_err_text(int code);
+
+/* Decodes one uncompressed parameter point at src into dst (a g1_affine_t,
+ * or a g2_affine_t when g2), fully checked, or without the subgroup check
+ * when trust (--trust-params); the identity is refused (bellperson's
+ * queries hold none). Returns 0 or the decoder's status (GM_EFLAGS,
+ * GM_ENONCANON, GM_ENOTONCURVE, GM_ESUBGROUP), GM_EFORMAT for the identity. */
+int g16_point_decode(void *dst, const uint8_t *src, bool g2, bool trust);
+
 static inline bool g16_bit(const uint64_t *bm, uint64_t j) { return (bm[j >> 6] >> (j & 63)) & 1; }
 
 #endif /* GM_GROTH16_INTERNAL_H */

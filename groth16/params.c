@@ -23,7 +23,7 @@
 
 /* ---- small helpers ----------------------------------------------------------------- */
 
-static const char *point_err_text(int code)
+const char *g16_point_err_text(int code)
 {
     switch (code) {
     case GM_EFLAGS: return "bad flag bits";
@@ -214,7 +214,7 @@ int groth16_vk_from_bytes(groth16_vk_t *out, const uint8_t *in, size_t len, size
             p += G1_UNCOMPRESSED_BYTES;
         }
         if (rc)
-            return gm_err_set(err, rc, "%s: section vk: %s: %s", what, names[i], point_err_text(rc));
+            return gm_err_set(err, rc, "%s: section vk: %s: %s", what, names[i], g16_point_err_text(rc));
     }
     uint32_t n_ic = get_u32be(p);
     p += 4;
@@ -232,7 +232,7 @@ int groth16_vk_from_bytes(groth16_vk_t *out, const uint8_t *in, size_t len, size
             rc = GM_EFORMAT;
         if (rc) {
             groth16_vk_free(out);
-            return gm_err_set(err, rc, "%s: section ic: point %u: %s", what, i, point_err_text(rc));
+            return gm_err_set(err, rc, "%s: section ic: point %u: %s", what, i, g16_point_err_text(rc));
         }
     }
     if (consumed)
@@ -286,17 +286,17 @@ int groth16_proof_from_bytes(groth16_proof_t *out, const uint8_t in[GROTH16_PROO
     if (rc == 0 && p.a.inf)
         rc = GM_EFORMAT;
     if (rc)
-        return gm_err_set(err, rc, "%s: A: %s", what, point_err_text(rc));
+        return gm_err_set(err, rc, "%s: A: %s", what, g16_point_err_text(rc));
     rc = g2_from_bytes_compressed(&p.b, in + G1_COMPRESSED_BYTES);
     if (rc == 0 && p.b.inf)
         rc = GM_EFORMAT;
     if (rc)
-        return gm_err_set(err, rc, "%s: B: %s", what, point_err_text(rc));
+        return gm_err_set(err, rc, "%s: B: %s", what, g16_point_err_text(rc));
     rc = g1_from_bytes_compressed(&p.c, in + G1_COMPRESSED_BYTES + G2_COMPRESSED_BYTES);
     if (rc == 0 && p.c.inf)
         rc = GM_EFORMAT;
     if (rc)
-        return gm_err_set(err, rc, "%s: C: %s", what, point_err_text(rc));
+        return gm_err_set(err, rc, "%s: C: %s", what, g16_point_err_text(rc));
     *out = p;
     return 0;
 }
@@ -305,6 +305,22 @@ int groth16_proof_from_bytes(groth16_proof_t *out, const uint8_t in[GROTH16_PROO
 
 enum { SEC_H = 0, SEC_L, SEC_A, SEC_B_G1, SEC_B_G2, NSEC };
 static const char *const SEC_NAMES[NSEC] = {"h", "l", "a", "b_g1", "b_g2"};
+
+int g16_point_decode(void *dst, const uint8_t *src, bool g2, bool trust)
+{
+    int rc;
+    bool inf;
+    if (g2) {
+        g2_affine_t *d = dst;
+        rc = trust ? g2_from_bytes_uncompressed_unchecked(d, src) : g2_from_bytes_uncompressed(d, src);
+        inf = rc == 0 && d->inf;
+    } else {
+        g1_affine_t *d = dst;
+        rc = trust ? g1_from_bytes_uncompressed_unchecked(d, src) : g1_from_bytes_uncompressed(d, src);
+        inf = rc == 0 && d->inf;
+    }
+    return inf ? GM_EFORMAT : rc;
+}
 
 #define POINTS_PER_TASK 4096
 
@@ -339,20 +355,8 @@ static void decode_task(void *arg, size_t task, unsigned worker)
     bool g2 = s == SEC_B_G2;
     size_t sz = g2 ? G2_UNCOMPRESSED_BYTES : G1_UNCOMPRESSED_BYTES;
     for (uint64_t i = i0; i < i1; i++) {
-        const uint8_t *src = j->data[s] + i * sz;
-        int rc;
-        bool inf;
-        if (g2) {
-            g2_affine_t *d = (g2_affine_t *)j->dst[s] + i;
-            rc = j->trust ? g2_from_bytes_uncompressed_unchecked(d, src) : g2_from_bytes_uncompressed(d, src);
-            inf = rc == 0 && d->inf;
-        } else {
-            g1_affine_t *d = (g1_affine_t *)j->dst[s] + i;
-            rc = j->trust ? g1_from_bytes_uncompressed_unchecked(d, src) : g1_from_bytes_uncompressed(d, src);
-            inf = rc == 0 && d->inf;
-        }
-        if (inf)
-            rc = GM_EFORMAT;
+        void *d = g2 ? (void *)((g2_affine_t *)j->dst[s] + i) : (void *)((g1_affine_t *)j->dst[s] + i);
+        int rc = g16_point_decode(d, j->data[s] + i * sz, g2, j->trust);
         if (rc) {
             j->task_rc[task] = rc;
             j->task_idx[task] = i;
@@ -491,7 +495,7 @@ int groth16_params_load(groth16_params_t **out, const char *path, const cs_shape
             while (t >= j.task_first[s + 1])
                 s++;
             rc = gm_err_set(err, j.task_rc[t], "%s: section %s: point %llu: %s", path, SEC_NAMES[s],
-                            (unsigned long long)j.task_idx[t], point_err_text(j.task_rc[t]));
+                            (unsigned long long)j.task_idx[t], g16_point_err_text(j.task_rc[t]));
             goto fail;
         }
     gm_free(j.task_rc);

@@ -425,8 +425,9 @@ int groth16_prepare(groth16_prover_t *pv, groth16_prepared_t *u, const groth16_w
 /* A = alpha + sum_A + r delta, B = beta + sum_B2 + s delta, C = s sum_A +
  * r sum_B1 + rs delta + s alpha + r beta + sum_H + sum_L (bellperson's
  * prover.rs), from the five MSM sums. */
-static void assemble(groth16_proof_t *out, const groth16_vk_t *vk, const g1_jac_t *sa, const g1_jac_t *sb1,
-                     const g2_jac_t *sb2, const g1_jac_t *sl, const g1_jac_t *shh, const fr_t *r, const fr_t *s)
+void groth16_proof_assemble(groth16_proof_t *out, const groth16_vk_t *vk, const g1_jac_t *sa, const g1_jac_t *sb1,
+                            const g2_jac_t *sb2, const g1_jac_t *sl, const g1_jac_t *shh, const fr_t *r,
+                            const fr_t *s)
 {
     g1_jac_t alpha, beta1, delta1, ga, gc, x;
     g2_jac_t beta2, delta2, gb;
@@ -624,7 +625,7 @@ static int finish_one(groth16_prover_t *pv, groth16_proof_t *out, groth16_prepar
             g1_cpu(pv, &x, u, pool, t);
             g2_cpu(pv, &x, u, pool, t);
         }
-        assemble(out, &pp->vk, &x.sa, &x.sb1, &x.sb2, &x.sl, &x.shh, r, s);
+        groth16_proof_assemble(out, &pp->vk, &x.sa, &x.sb1, &x.sb2, &x.sl, &x.shh, r, s);
         c1 = stage_cpu(pool);
         t->cpu_msm += c1 - c0, c0 = c1;
         t0 = gm_now_ns();

@@ -1,6 +1,8 @@
 /*
  * mpi/mpi.h — the rank driver: runs a proving campaign (jobs/jobs.h) on every
- * rank of an MPI job, and the cluster report it ends with.
+ * rank of an MPI job, and the cluster report it ends with; and split proofs,
+ * one proof on all the ranks, each holding a slice of the key (mpi/split.c,
+ * mpi/split_ntt.c, docs/split.md).
  *
  * This header does not include <mpi.h>: only the .c files of mpi/ do, and
  * one thread per rank (the "comm" role, see mpi/dispatch.c) makes every MPI
@@ -12,7 +14,8 @@
  *    ("<file>: <key>: <value> ..." for campaign errors, "rank 2 (host): ..."
  *    for an error on another rank).
  *  - Nothing here prints except the functions named mpi_report_print_* and
- *    the progress callback the caller passes (called on rank 0 only).
+ *    mpi_split_print, and the progress callback the caller passes (called on
+ *    rank 0 only).
  *  - Files (proofs, public inputs, the journal, report.json, report.csv) are
  *    written atomically: temporary name, fsync, rename, directory fsync; the
  *    journal is appended one fsynced line at a time and a torn last line is
@@ -28,6 +31,9 @@
 #include <stdio.h>
 
 #include "base/base.h"
+#include "groth16/groth16.h"
+#include "synth/synth.h"
+#include "topo/topo.h"
 
 /* What rank 0 reports while the campaign runs (every progress_interval
  * seconds, and once at the start and the end). */
@@ -161,5 +167,127 @@ int mpi_study_init(int *rank, int *size, err_t *err) __attribute__((warn_unused_
 /* Finalises MPI when it is initialised and not yet finalised (after the last
  * mpi_campaign_run). */
 void mpi_study_finalize(void);
+
+/* ---- one proof split over the ranks (mpi/split.c) --------------------------------------
+ * `grothmpi prove --split`: the R ranks of the job prove one witness
+ * together. Each rank reads and checks only part [lo, hi) of each of the
+ * five queries of the parameter file (groth16_params_load_slice), computes
+ * the five partial MSMs over its parts (the scalars of A and B picked
+ * through the query densities), and the partial sums (4 G1 + 1 G2 Jacobian
+ * points per rank) are gathered to rank 0, which adds them, assembles the
+ * proof with the same r, s as a one-rank proof (groth16_proof_assemble),
+ * so the bytes are those of `grothmpi prove` with the same randomness, and
+ * verifies it. h is split too: each rank computes its rows of a, b, c from
+ * the shape (cs_shape_abc_rows) and the seven NTTs run split over the
+ * ranks (mpi_split_ntt_transform below), leaving each rank the slice of h
+ * its H points need. Every rank holds the shape and computes the whole
+ * witness itself (cheap next to the MSMs; nothing about it crosses the
+ * network).
+ * MPI must be initialised (mpi_study_init) and every rank of
+ * MPI_COMM_WORLD calls mpi_split_prove with the same circuit and witness. */
+
+/* Network stages of a split proof, for the per-rank counts. */
+typedef enum {
+    MPI_SPLIT_AGREE = 0, /* the status after each local stage, and r, s from rank 0 */
+    MPI_SPLIT_NTT,       /* the all-to-alls of the seven NTTs of h (21 of them) */
+    MPI_SPLIT_REDUCE,    /* the partial MSM sums to rank 0 */
+    MPI_SPLIT_NSTAGES
+} mpi_split_stage_t;
+
+/* Names of the stages for reports: "agree", "ntt", "reduce". */
+extern const char *const mpi_split_stage_names[MPI_SPLIT_NSTAGES];
+
+/* One rank's account of a split proof. Times in ns; bytes as this rank's
+ * MPI calls sent and received (a collective's own relaying not counted). */
+typedef struct {
+    int32_t rank;
+    uint64_t key_bytes;          /* decoded parameter points held (the slices and the vk's ic) */
+    uint64_t points;             /* of which query points: sum of hi - lo over the five queries */
+    uint64_t mem_peak, rss_peak; /* gm_mem_peak, gm_rss_peak at the end */
+    uint64_t ntt_bytes;          /* the h stage's buffers: a, b, c slices and the NTT's own */
+    uint64_t load_ns, abc_ns, h_ns, msm_ns, total_ns; /* h_ns: the NTTs and pointwise passes */
+    uint64_t sent[MPI_SPLIT_NSTAGES], recv[MPI_SPLIT_NSTAGES];
+    uint64_t wait_ns[MPI_SPLIT_NSTAGES]; /* wall time inside this stage's MPI calls */
+} mpi_split_rank_t;
+
+typedef struct {
+    const char *params_path;       /* the parameter file, the same path on every rank */
+    const cs_shape_t *shape;       /* the circuit's recorded shape */
+    const groth16_witness_t *w;    /* this rank's copy of the witness (the same on every rank) */
+    const fr_t *rs;                /* r = rs[0], s = rs[1]; NULL: rank 0 draws them and sends them */
+    groth16_load_flags_t load_flags;
+    groth16_prove_flags_t prove_flags;
+    topo_pool_t *pool;             /* this rank's workers (NULL: the calling thread) */
+} mpi_split_job_t;
+
+/* Proves job->w split over the ranks of MPI_COMM_WORLD. On rank 0, *proof
+ * receives the proof (verified unless GROTH16_PROVE_NO_VERIFY) and *ranks a
+ * malloc'd array of one mpi_split_rank_t per rank, in rank order (free it);
+ * on other ranks *proof is untouched and *ranks NULL. Returns the same code
+ * on every rank: 0, or the first failing rank's code (by rank): that
+ * rank's groth16_params_load_slice or groth16_prepare errors, GM_ENOMEM,
+ * GM_EVERIFY (the assembled proof fails rank 0's check), GM_ESYS
+ * (getrandom), GM_EMPI; err reads "rank 2: <message>" on every rank. A rank
+ * that dies aborts the MPI job (Open MPI's default): rank 0 never returns
+ * a proof then. */
+int mpi_split_prove(groth16_proof_t *proof, mpi_split_rank_t **ranks, const mpi_split_job_t *job, err_t *err)
+    __attribute__((warn_unused_result));
+
+/* One status for all ranks of MPI_COMM_WORLD (collective: every rank calls
+ * it): 0 when rc is 0 on every rank, else the lowest failing rank's rc with
+ * err = "rank R: <its message>" on every rank, or GM_EMPI. For the steps a
+ * caller takes on every rank before mpi_split_prove (its shape, its
+ * witness), so that a failure on one rank stops all of them. */
+int mpi_split_agree(int rc, err_t *err) __attribute__((warn_unused_result));
+
+/* ---- the NTT of a vector spread over the ranks (mpi/split_ntt.c) ----
+ * The vector of N = 2^log_n values is held in natural slices: rank r holds
+ * [lo, hi) with lo = (N-1)·r/R, hi = (N-1)·(r+1)/R, except that the last
+ * rank's hi is N (so the slices of N - 1 values are groth16_slice_range's,
+ * those of the H query). A transform is the six-step algorithm: three
+ * all-to-all exchanges, each element crossing the network at most three
+ * times (3 · 32 · N/R · (R-1)/R bytes sent per rank per transform), and the
+ * column and row NTTs (length about sqrt N) of ntt/ntt.h on the pool. The
+ * results are those of ntt/ntt.h's transforms of the whole vector, slice
+ * for slice. */
+typedef enum {
+    MPI_SPLIT_NTT_FORWARD = 0,  /* ntt_forward */
+    MPI_SPLIT_NTT_INVERSE,      /* ntt_inverse */
+    MPI_SPLIT_NTT_COSET_FORWARD,/* ntt_coset_forward */
+    MPI_SPLIT_NTT_COSET_INVERSE /* ntt_coset_inverse */
+} mpi_split_ntt_kind_t;
+
+/* The all-to-all a transform calls (collective over the ranks): rank me
+ * sends send[sdispl[r] .. + scount[r]) to each rank r (itself included) and
+ * receives recv[rdispl[r] .. + rcount[r]) from each rank r; counts in
+ * elements. mpi/split.c's is MPI_Alltoallv; a test may run the ranks as
+ * threads. Returns 0 or a status (err set). */
+typedef int (*mpi_split_exchange_fn)(void *arg, const fr_t *send, const uint64_t *scount, const uint64_t *sdispl,
+                                     fr_t *recv, const uint64_t *rcount, const uint64_t *rdispl, err_t *err);
+
+typedef struct mpi_split_ntt mpi_split_ntt_t;
+
+/* A transform of 2^log_n values (2 <= log_n <= 28) for rank `rank` of
+ * `nranks`, with scratch for pools of up to nworkers workers. Returns 0,
+ * GM_EINVAL (sizes) or GM_ENOMEM; *out NULL on failure. */
+int mpi_split_ntt_create(mpi_split_ntt_t **out, unsigned log_n, unsigned rank, unsigned nranks, unsigned nworkers,
+                         err_t *err) __attribute__((warn_unused_result));
+void mpi_split_ntt_destroy(mpi_split_ntt_t *t); /* NULL allowed */
+
+/* This rank's natural slice [*lo, *hi). */
+void mpi_split_ntt_range(const mpi_split_ntt_t *t, uint64_t *lo, uint64_t *hi);
+
+/* Bytes the transform holds (three buffers of the largest share, scratch). */
+size_t mpi_split_ntt_memory(const mpi_split_ntt_t *t);
+
+/* Transforms the distributed vector in place: v is this rank's natural
+ * slice (hi - lo reduced Fr values). Every rank calls it with the same
+ * kind; ex is called three times. pool no larger than nworkers (NULL: the
+ * calling thread). Returns 0 or ex's status (v undefined then). */
+int mpi_split_ntt_transform(mpi_split_ntt_t *t, fr_t *v, mpi_split_ntt_kind_t kind, mpi_split_exchange_fn ex,
+                            void *ex_arg, topo_pool_t *pool, err_t *err) __attribute__((warn_unused_result));
+
+/* Prints the per-rank table of a split proof (rank 0's *ranks, n entries). */
+void mpi_split_print(const mpi_split_rank_t *ranks, int n, FILE *f);
 
 #endif /* GM_MPI_H */

@@ -503,6 +503,7 @@ typedef struct {
     fr_t *out[3];
     cs_abc_mode_t mode;
     uint64_t rows_per_task;
+    uint64_t r0, r1; /* the rows computed; out[i][r - r0] is row r */
 } abc_job_t;
 
 /* a value is 0 or 1 (Montgomery form, reduced): compared limb by limb,
@@ -514,7 +515,7 @@ static inline bool is_one_limbs(const fr_t *z, const fr_t *one)
 }
 
 static void abc_rows(const cs_shape_t *restrict sh, const cs_matrix_t *restrict m, const fr_t *restrict inputs,
-                     const fr_t *restrict aux, fr_t *restrict out, uint64_t r0, uint64_t r1)
+                     const fr_t *restrict aux, fr_t *restrict out, uint64_t r0, uint64_t r1, uint64_t base)
 {
     const uint32_t n_in = (uint32_t)sh->n_inputs;
     const fr_t one = FR_ONE;
@@ -539,7 +540,7 @@ static void abc_rows(const cs_shape_t *restrict sh, const cs_matrix_t *restrict 
                 fr_add(&acc, &acc, &x);
             }
         }
-        out[r] = acc;
+        out[r - base] = acc;
     }
 }
 
@@ -547,33 +548,33 @@ static void abc_task(void *arg, size_t task, unsigned worker)
 {
     (void)worker;
     const abc_job_t *j = arg;
-    uint64_t r0 = (uint64_t)task * j->rows_per_task, r1 = r0 + j->rows_per_task;
-    if (r1 > j->sh->n_rows)
-        r1 = j->sh->n_rows;
+    uint64_t r0 = j->r0 + (uint64_t)task * j->rows_per_task, r1 = r0 + j->rows_per_task, b = j->r0;
+    if (r1 > j->r1)
+        r1 = j->r1;
     if (j->mode == CS_ABC_C_ONLY) {
-        abc_rows(j->sh, &j->sh->m[2], j->inputs, j->aux, j->out[2], r0, r1);
+        abc_rows(j->sh, &j->sh->m[2], j->inputs, j->aux, j->out[2], r0, r1, b);
         return;
     }
-    abc_rows(j->sh, &j->sh->m[0], j->inputs, j->aux, j->out[0], r0, r1);
-    abc_rows(j->sh, &j->sh->m[1], j->inputs, j->aux, j->out[1], r0, r1);
+    abc_rows(j->sh, &j->sh->m[0], j->inputs, j->aux, j->out[0], r0, r1, b);
+    abc_rows(j->sh, &j->sh->m[1], j->inputs, j->aux, j->out[1], r0, r1, b);
     if (j->mode == CS_ABC_EXACT) {
-        abc_rows(j->sh, &j->sh->m[2], j->inputs, j->aux, j->out[2], r0, r1);
+        abc_rows(j->sh, &j->sh->m[2], j->inputs, j->aux, j->out[2], r0, r1, b);
     } else if (j->mode == CS_ABC_C_FROM_AB) {
         /* a, b of rows [r0, r1) were just written by this task: still in
          * L2. Most rows have a bit on one side (booleanity: (1 - x) x, one
          * factor 0; XOR: 2x · y), so 0 and 1 skip the fr_mul here too. */
         fr_t *restrict c = j->out[2];
-        const fr_t *restrict a = j->out[0], *restrict b = j->out[1];
+        const fr_t *restrict a = j->out[0], *restrict bb = j->out[1];
         const fr_t one = FR_ONE;
-        for (uint64_t r = r0; r < r1; r++) {
-            if (is_zero_limbs(&a[r]) || is_zero_limbs(&b[r]))
+        for (uint64_t r = r0 - b; r < r1 - b; r++) {
+            if (is_zero_limbs(&a[r]) || is_zero_limbs(&bb[r]))
                 c[r] = FR_ZERO;
             else if (is_one_limbs(&a[r], &one))
-                c[r] = b[r];
-            else if (is_one_limbs(&b[r], &one))
+                c[r] = bb[r];
+            else if (is_one_limbs(&bb[r], &one))
                 c[r] = a[r];
             else
-                fr_mul(&c[r], &a[r], &b[r]);
+                fr_mul(&c[r], &a[r], &bb[r]);
         }
     }
 }
@@ -581,18 +582,26 @@ static void abc_task(void *arg, size_t task, unsigned worker)
 void cs_shape_abc_mode(const cs_shape_t *sh, const fr_t *inputs, const fr_t *aux, fr_t *a, fr_t *b, fr_t *c,
                        cs_abc_mode_t mode, topo_pool_t *pool)
 {
+    cs_shape_abc_rows(sh, inputs, aux, a, b, c, mode, 0, sh->n_rows, pool);
+}
+
+void cs_shape_abc_rows(const cs_shape_t *sh, const fr_t *inputs, const fr_t *aux, fr_t *a, fr_t *b, fr_t *c,
+                       cs_abc_mode_t mode, uint64_t r0, uint64_t r1, topo_pool_t *pool)
+{
+    GM_ASSERT(r0 <= r1 && r1 <= sh->n_rows);
     GM_ASSERT(mode == CS_ABC_EXACT || mode == CS_ABC_C_FROM_AB || mode == CS_ABC_NO_C || mode == CS_ABC_C_ONLY);
     GM_ASSERT(mode == CS_ABC_NO_C || c != NULL);
     GM_ASSERT(mode == CS_ABC_C_ONLY || (a != NULL && b != NULL));
-    abc_job_t j = {.sh = sh, .inputs = inputs, .aux = aux, .out = {a, b, c}, .mode = mode};
+    abc_job_t j = {.sh = sh, .inputs = inputs, .aux = aux, .out = {a, b, c}, .mode = mode, .r0 = r0, .r1 = r1};
     unsigned workers = topo_pool_size(pool);
     /* About 16 tasks per worker balance uneven rows (MultiEq rows are 100x
      * the boolean ones) without making tasks too small to amortise. */
     uint64_t tasks = (uint64_t)workers * 16;
-    j.rows_per_task = (sh->n_rows + tasks - 1) / tasks;
+    uint64_t n = r1 - r0;
+    j.rows_per_task = (n + tasks - 1) / tasks;
     if (j.rows_per_task < 1024)
         j.rows_per_task = 1024;
-    uint64_t ntasks = (sh->n_rows + j.rows_per_task - 1) / j.rows_per_task;
+    uint64_t ntasks = (n + j.rows_per_task - 1) / j.rows_per_task;
     topo_pool_run(pool, (size_t)ntasks, abc_task, &j);
 }
 

@@ -270,6 +270,12 @@ typedef enum { CS_ABC_EXACT = 0, CS_ABC_C_FROM_AB = 1, CS_ABC_NO_C = 2, CS_ABC_C
 void cs_shape_abc_mode(const cs_shape_t *shape, const fr_t *inputs, const fr_t *aux, fr_t *a, fr_t *b, fr_t *c,
                        cs_abc_mode_t mode, topo_pool_t *pool);
 
+/* As cs_shape_abc_mode over rows [r0, r1) only (r0 <= r1 <= n_rows): a, b,
+ * c hold r1 - r0 elements, a[i] being row r0 + i. For a proof split over
+ * ranks, each computing its own rows (mpi/split.c). */
+void cs_shape_abc_rows(const cs_shape_t *shape, const fr_t *inputs, const fr_t *aux, fr_t *a, fr_t *b, fr_t *c,
+                       cs_abc_mode_t mode, uint64_t r0, uint64_t r1, topo_pool_t *pool);
+
 /* ==== bits ================================================================== */
 
 /* A Boolean as bellperson has it: a constant, an allocated bit, or the

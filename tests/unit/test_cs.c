@@ -3,7 +3,8 @@
  * every mode, the checker on a hand-built witness (accepts it, rejects a
  * flipped bit and names the constraint by its namespace path), shapes
  * (bellperson's conventions, save/load round trip, damaged files) and the
- * sparse product against a naive dense product.
+ * sparse product against a naive dense product (whole, in two passes, and
+ * over a range of rows: cs_shape_abc_rows).
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -334,6 +335,25 @@ Test(cs, sparse_product_equals_dense_product)
                 for (uint64_t r = 0; r < sh->n_rows; r++)
                     cr_assert(fr_eq(&abc[s][r], &want[s][r]), "two passes: rep %d pool %d matrix %d row %llu", rep,
                               p, s, (unsigned long long)r);
+            /* a range of rows (a split proof's share), written from index 0:
+             * empty, the whole, and random ones */
+            for (int k = 0; k < 4; k++) {
+                uint64_t r0 = k == 1 ? 0 : test_rng_next(&rng) % sh->n_rows;
+                uint64_t r1 = k == 0 ? r0 : k == 1 ? sh->n_rows : r0 + test_rng_next(&rng) % (sh->n_rows - r0 + 1);
+                for (int s = 0; s < 3; s++)
+                    memset(abc[s], 0xA5, sh->n_rows * sizeof(fr_t));
+                cs_shape_abc_rows(sh, z, z + sh->n_inputs, abc[0], abc[1], abc[2], CS_ABC_EXACT, r0, r1,
+                                  p ? pool : NULL);
+                for (int s = 0; s < 3; s++) {
+                    for (uint64_t r = r0; r < r1; r++)
+                        cr_assert(fr_eq(&abc[s][r - r0], &want[s][r]), "rows [%llu, %llu): matrix %d row %llu",
+                                  (unsigned long long)r0, (unsigned long long)r1, s, (unsigned long long)r);
+                    if (r1 - r0 < sh->n_rows)
+                        cr_assert_eq(abc[s][r1 - r0].l[0], 0xA5A5A5A5A5A5A5A5ULL,
+                                     "rows [%llu, %llu): wrote past them", (unsigned long long)r0,
+                                     (unsigned long long)r1);
+                }
+            }
         }
         for (int s = 0; s < 3; s++) {
             gm_free(abc[s]);

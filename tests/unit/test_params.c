@@ -6,7 +6,9 @@
  * truncation in each section, trailing bytes, counts that do not match the
  * shape, a flipped byte (off curve), a non-canonical coordinate, flag bits,
  * a point at infinity, a point off the subgroup (and --trust-params), and
- * the verifying-key file's own errors. Tiny circuits (2^4 .. 2^6 rows).
+ * the verifying-key file's own errors; the slice loader of split proofs
+ * (groth16_params_load_slice) against the file's bytes and on the same
+ * errors. Tiny circuits (2^4 .. 2^6 rows).
  * Replay with GM_TEST_SEED=<printed seed>.
  */
 #include <criterion/criterion.h>
@@ -407,4 +409,127 @@ Test(params, manifest_record_and_check)
     cr_expect_eq(params_manifest_record(m, "a.params", d1, 10, "a", &err), GM_EFORMAT, "not overwritten");
     unlink(m);
     rmdir(dir);
+}
+
+/* ---- slices (groth16_params_load_slice) ----------------------------------------------- */
+
+Test(params, slice_range_tiles)
+{
+    for (uint64_t n = 0; n < 70; n++)
+        for (unsigned parts = 1; parts <= 9; parts++) {
+            uint64_t next = 0;
+            for (unsigned p = 0; p < parts; p++) {
+                uint64_t lo, hi;
+                groth16_slice_range(&lo, &hi, n, p, parts);
+                cr_assert_eq(lo, next, "n %llu parts %u part %u", (unsigned long long)n, parts, p);
+                cr_assert(hi - lo == n / parts || hi - lo == n / parts + 1);
+                next = hi;
+            }
+            cr_assert_eq(next, n);
+        }
+}
+
+/* Every part of every split re-encodes to the file's own bytes at the
+ * offsets computed by hand (pf_open), and the parts tile each section. */
+Test(params, slice_points_are_the_files)
+{
+    pf_t f;
+    pf_open(&f, 64);
+    err_t err;
+    topo_pool_t *pool;
+    cr_assert_eq(topo_pool_create_flat(&pool, 2, &err), 0);
+    groth16_params_t *whole;
+    cr_assert_eq(groth16_params_load(&whole, f.params, f.shape, 0, NULL, &err), 0, "%s", err.msg);
+    for (unsigned parts = 1; parts <= 5; parts++) {
+        uint64_t next[5] = {0};
+        size_t held = 0;
+        for (unsigned part = 0; part < parts; part++) {
+            groth16_params_slice_t ps;
+            cr_assert_eq(groth16_params_load_slice(&ps, f.params, f.shape, part, parts, 0, part % 2 ? pool : NULL,
+                                                   &err), 0, "%s", err.msg);
+            groth16_counts_t have;
+            groth16_params_counts(&have, whole);
+            cr_assert(memcmp(&have, &ps.n, sizeof have) == 0);
+            uint8_t vkb[4096];
+            size_t vkl = groth16_vk_bytes(ps.vk.n_ic);
+            cr_assert(vkl <= sizeof vkb);
+            groth16_vk_to_bytes(vkb, &ps.vk);
+            cr_assert(memcmp(vkb, f.bytes, vkl) == 0, "the slice's vk");
+            const void *pts[5] = {ps.h, ps.l, ps.a, ps.b_g1, ps.b_g2};
+            for (int s = 0; s < 5; s++) {
+                cr_assert_eq(ps.lo[s], next[s], "parts %u part %u section %d", parts, part, s);
+                next[s] = ps.hi[s];
+                for (uint64_t i = ps.lo[s]; i < ps.hi[s]; i++) {
+                    uint8_t b[192];
+                    size_t sz = s == 4 ? 192 : 96;
+                    if (s == 4)
+                        g2_to_bytes_uncompressed(b, &((const g2_affine_t *)pts[s])[i - ps.lo[s]]);
+                    else
+                        g1_to_bytes_uncompressed(b, &((const g1_affine_t *)pts[s])[i - ps.lo[s]]);
+                    cr_assert(memcmp(b, f.bytes + f.off[s] + 4 + i * sz, sz) == 0, "section %d point %llu", s,
+                              (unsigned long long)i);
+                }
+            }
+            held += groth16_params_slice_memory(&ps) - ps.vk.n_ic * sizeof(g1_affine_t);
+            groth16_params_slice_free(&ps);
+        }
+        for (int s = 0; s < 5; s++)
+            cr_assert_eq(next[s], f.cnt[s]);
+        /* The parts hold the whole key's points between them, once. */
+        cr_assert_eq(held + f.shape->n_inputs * sizeof(g1_affine_t), groth16_params_memory(whole));
+    }
+    groth16_params_free(whole);
+    topo_pool_destroy(pool);
+    pf_close(&f);
+}
+
+/* The loader's checks, on slices: the header's (every part), a bad point
+ * (only the part holding it, named by its index in the whole section). */
+Test(params, slice_errors)
+{
+    pf_t f;
+    pf_open(&f, 64);
+    err_t err;
+    groth16_params_slice_t ps;
+    uint8_t *b = gm_alloc(f.len);
+    /* Truncated inside section b_g2 (every part sees it), and a missing file. */
+    FILE *fp = fopen(f.bad, "wb");
+    cr_assert_eq(fwrite(f.bytes, 1, f.len - 10, fp), f.len - 10);
+    fclose(fp);
+    for (unsigned part = 0; part < 3; part++) {
+        cr_assert_eq(groth16_params_load_slice(&ps, f.bad, f.shape, part, 3, 0, NULL, &err), GM_EFORMAT);
+        cr_assert(strstr(err.msg, "section b_g2: truncated"), "%s", err.msg);
+        cr_assert_null(ps.h);
+        groth16_params_slice_free(&ps);
+    }
+    cr_assert_eq(groth16_params_load_slice(&ps, "/nonexistent/x.params", f.shape, 0, 1, 0, NULL, &err), GM_EIO);
+    /* Another circuit's shape. */
+    circuit_t c;
+    cs_shape_t *other;
+    cr_assert_eq(circuit_parse(&c, "test-synthetic", 32, NULL, &err), 0);
+    cr_assert_eq(circuit_shape(&other, &c, &err), 0);
+    cr_assert_eq(groth16_params_load_slice(&ps, f.params, other, 0, 2, 0, NULL, &err), GM_EFORMAT);
+    cr_assert(strstr(err.msg, "section h: 63 points, the circuit needs 31"), "%s", err.msg);
+    cs_shape_free(other);
+    /* A point of l off the curve, in the last of 4 parts. */
+    uint64_t k = f.cnt[1] - 1;
+    uint8_t *pt = point_of(&f, b, 1, k);
+    pt[95] ^= 0x01;
+    fp = fopen(f.bad, "wb");
+    cr_assert_eq(fwrite(b, 1, f.len, fp), f.len);
+    fclose(fp);
+    for (unsigned part = 0; part < 4; part++) {
+        int rc = groth16_params_load_slice(&ps, f.bad, f.shape, part, 4, 0, NULL, &err);
+        if (part < 3) {
+            cr_assert_eq(rc, 0, "part %u: %s", part, err.msg);
+        } else {
+            char want[256];
+            snprintf(want, sizeof want, "%s: section l: point %llu: not on the curve", f.bad, (unsigned long long)k);
+            cr_assert_eq(rc, GM_ENOTONCURVE);
+            cr_assert(strstr(err.msg, want), "%s", err.msg);
+        }
+        groth16_params_slice_free(&ps);
+    }
+    gm_free(b);
+    pf_close(&f);
 }
