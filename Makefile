@@ -66,7 +66,7 @@ $(call libname,$(1)): $(call objs,$(1))
 endef
 $(foreach d,$(PRESENT),$(eval $(call lib_rule,$(d))))
 
-# ---- gpu/ (issue 11) ------------------------------------------------------------
+# ---- gpu/ ------------------------------------------------------------------------
 # libgpu.a also holds gpu/*.cc (the host emulation of the kernels, g++, always
 # built) and, when nvcc exists (NO_CUDA=1 skips it), gpu/*.cu: sm_90 machine
 # code plus compute_90 PTX, with gpu/*.c built with -DGM_HAVE_CUDA and the

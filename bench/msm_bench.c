@@ -11,7 +11,7 @@
  * of R runs (default 3) of one whole MSM, scratch allocated once, and the
  * median process CPU time (all threads; on a shared machine the wall time of
  * one thread can exceed its CPU time). Next to each figure: the addition
- * floor (issue 21), ceil(255/window) bucket additions per point at 6 field
+ * floor, ceil(255/window) bucket additions per point at 6 field
  * multiplications each, with the Fp / Fp2 multiplication timed in the same
  * run, and the figure's ratio to it.
  */

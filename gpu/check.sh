@@ -3,7 +3,7 @@
 # NVIDIA GPU (H100/H200: sm_90 machine code; other GPUs run the compute_90
 # PTX), in under 8 minutes on an H200 with 16 cores. Every figure goes into
 # the results file with the date, the commit and the device, each against
-# its bound (issue 19's goals), and the file is appended to docs/gpu.md
+# its bound (docs/gpu.md's goals), and the file is appended to docs/gpu.md
 # ("Results") unless NO_DOCS=1.
 #
 #   sh gpu/check.sh [results.md]        (default: gpu-check-results.md)

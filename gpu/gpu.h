@@ -164,8 +164,8 @@ int gpu_groth16_h(gpu_ctx_t *ctx, fr_t *a, const fr_t *b, const fr_t *c, unsigne
 
 /* Device milliseconds of the compute of the last gpu_msm_g1 (its last MSM),
  * gpu_ntt or gpu_groth16_h on ctx, transfers excluded (CUDA events): what
- * the benchmarks of gpu/check.sh compare with the bounds of anchors.md Part
- * C. 0 for a NULL context or before the first call. */
+ * the benchmarks of gpu/check.sh compare with the bounds docs/gpu.md
+ * derives. 0 for a NULL context or before the first call. */
 double gpu_last_device_ms(gpu_ctx_t *ctx);
 
 /* ---- host emulation of the device code ------------------------------------------------------ */

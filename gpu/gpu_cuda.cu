@@ -14,8 +14,8 @@
  *  - Buffers grow on demand and stay with the context (workspace, scalar
  *    buffers, NTT vectors, the twiddles and scale tables of the last size),
  *    so a batch allocates once.
- *  - Not measured yet: no GPU was lent as of 2026-11-29; gpu/check.sh records
- *    the first numbers (docs/gpu.md).
+ *  - gpu/check.sh measures these kernels on a GPU and records the figures in
+ *    docs/gpu.md.
  */
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
@@ -266,7 +266,7 @@ template <class F> __global__ void __launch_bounds__(GPU_BLOCK) k_each(F f, size
  * (2) Invariants: blockDim.x = 2^(stages-1), stages <= 10 (32 KiB of
  *     shared memory); the butterfly and twiddle index are gpu_stage_fn's
  *     with the block's offset removed.
- * (3) Not measured yet (no GPU lent as of 2026-11-29). */
+ * (3) Part of the NTT figure of gpu/check.sh (docs/gpu.md). */
 __global__ void k_dit_shared(gfr_t *a, const gfr_t *tw, unsigned log_n, unsigned stages, bool inverse)
 {
     extern __shared__ gfr_t sh[];

@@ -178,8 +178,8 @@ template <class C> GPU_HD void gf_dbl(gpu_mont<C> &o, const gpu_mont<C> &a) { gf
  *     t stays below 2m < 2^(32N) plus the one carry word t[N]; each 64-bit
  *     step x = t + a*b + c <= (2^32 - 1)^2 + 2 (2^32 - 1) = 2^64 - 1 cannot
  *     overflow. The result is < 2m before gf_reduce_once, < m after.
- * (3) Not yet measured on a GPU (no device lent as of 2026-11-29); the IMAD
- *     bound of anchors.md Part C assumes 576 IMAD per Fp product. */
+ * (3) gpu/check.sh measures it on a GPU (docs/gpu.md); the IMAD bound that
+ *     docs/gpu.md derives assumes 576 IMAD per Fp product. */
 /* The host emulation's choice of multiplication (gpu_emu.cc): false, the
  * 32-bit CIOS below, the device's own arithmetic (what the gpu/ unit tests
  * check); true, ff/'s 64-bit multiplication of the same Montgomery values

@@ -340,9 +340,7 @@ typedef struct {
  * (2) Invariants: task t covers points [i0, i1) of one section, bounds
  *     checked against the file size before any task runs; the task writes
  *     only its own slice of dst and its own task_rc / task_idx slot.
- * (3) 73,000 points (test-synthetic-16384) in 8.3 s wall, about 3.5 s CPU,
- *     on AMD EPYC, 1 thread, machine shared (load 12), grothmpi prove
- *     --verbose (stage "load"), 2026-11-29 */
+ * (3) The "load" stage of `grothmpi prove --verbose` (bench/README.md). */
 static void decode_task(void *arg, size_t task, unsigned worker)
 {
     (void)worker;

@@ -279,9 +279,7 @@ typedef struct {
  *     multiplication by its inverse, computed once per prover; two passes
  *     (instead of one over a, b, c) because b and c share one buffer.
  * (2) Invariants: every value is a reduced Fr; task t owns [i0, i1).
- * (3) Part of the "ntt" stage: 107 ms for 2^16 (7 transforms plus these two
- *     passes) on AMD EPYC, 1 thread, machine shared (load ~5), grothmpi bench
- *     prove --log 16 --threads 1 --runs 3, 2026-11-29. */
+ * (3) Part of the "ntt" stage of `grothmpi bench prove` (bench/README.md). */
 static void pw_task(void *arg, size_t task, unsigned worker)
 {
     (void)worker;

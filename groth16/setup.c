@@ -120,10 +120,8 @@ void groth16_toxic_from_seed(groth16_toxic_t *out, const uint8_t seed[GROTH16_SE
  * (2) Invariants: k is reduced (< r < 2^255), so byte 31 is < 0x74 and every
  *     lookup is in range; out starts at the identity; the mixed addition
  *     handles identity, P = Q and P = -Q.
- * (3) 73,000 points (61,000 G1 + 12,000 G2: test-synthetic-16384) in 1.6 s
- *     CPU on AMD EPYC, 1 thread, machine shared (load 12),
- *     grothmpi setup --circuit test-synthetic --constraints 16384 --threads 1,
- *     2026-11-29 */
+ * (3) Measured by `grothmpi setup --circuit test-synthetic --constraints 16384
+ *     --threads 1` (bench/README.md). */
 FB_DEFINE(g1, g1_affine_t, g1_jac_t, fp_t)
 FB_DEFINE(g2, g2_affine_t, g2_jac_t, fp2_t)
 

@@ -147,8 +147,7 @@ typedef struct {
  *     multiplication.
  * (2) Invariants: constraint < n and signal < nVars (checked at load);
  *     values reduced.
- * (3) 191,667 entries (circomlib SHA-256, 2^16) in 19 ms on AMD EPYC, 2 threads,
- *     machine shared (load 9), grothmpi snarkjs prove --verbose, 2026-11-29 */
+ * (3) The "abc" stage of `grothmpi snarkjs prove --verbose` (bench/README.md). */
 static void abc_task(void *arg, size_t task, unsigned worker)
 {
     (void)worker;

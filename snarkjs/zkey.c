@@ -62,9 +62,7 @@ typedef struct {
  *     over the pool because large keys hold 10^5..10^7 points.
  * (2) Invariants: task t owns points [t POINT_TASK, (t+1) POINT_TASK); it
  *     stops at its first bad point and records it.
- * (3) The whole load of an 18.8 MB zkey (250,000 points: circomlib SHA-256,
- *     2^16) takes 0.16 s on AMD EPYC, 2 threads, machine shared (load 9),
- *     grothmpi snarkjs prove --verbose, 2026-11-29 */
+ * (3) The "load" stage of `grothmpi snarkjs prove --verbose` (bench/README.md). */
 static void pts_task(void *arg, size_t task, unsigned worker)
 {
     (void)worker;

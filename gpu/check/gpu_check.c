@@ -12,7 +12,7 @@
  *      prover's proof with the same r, s, and verified;
  *   4. benchmarks: G1 MSM at 2^24 and the NTT at 2^24, device time (CUDA
  *      events, transfers excluded), min and median of 5, against the H200
- *      bounds of reference anchors.md Part C;
+ *      bounds docs/gpu.md derives;
  *   5. with --partition-32g: the device work of a synthetic 32 GiB partition
  *      (four resident G1 sets of about 2^27 points, their MSMs and h at
  *      2^27) against the goal of 1.0 s (about 27 GiB of host memory).
@@ -544,7 +544,7 @@ static void bench(gpu_ctx_t *ctx, const g1_affine_t *pts, unsigned lg, topo_pool
         if (!rc) {
             qsort(t, 5, sizeof t[0], cmp_d);
             unsigned c = gpu_msm_window(n), nwin = 255 / c + 1;
-            /* anchors.md Part C: 10 Fp products per XYZZ mixed add, 29 G Fp-mul/s on an H200. */
+            /* docs/gpu.md's bound: 10 Fp products per XYZZ mixed add, 29 G Fp-mul/s on an H200. */
             double bound = (double)n * nwin * 10 / 29e9 * 1e3;
             report(true, "bench msm g1 2^%u: device min %.2f ms, median %.2f ms; IMAD bound for c = %u (%u windows, "
                    "XYZZ) %.1f ms: %.0f%% of bound", lg, t[0], t[2], c, nwin, bound, 100 * bound / t[2]);
