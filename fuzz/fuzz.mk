@@ -24,10 +24,10 @@ FUZZ_CFLAGS  := -std=gnu11 -O1 -g -march=x86-64-v3 -fno-omit-frame-pointer -I. -
                 $(FUZZ_SAN) -fsanitize=fuzzer-no-link -Wall -Wno-unused-function $(PKGS_CFLAGS)
 # What the harnesses link: the parsers' folders only (not mpi/, gpu/, study/,
 # cli/), so a folder being written elsewhere cannot break the fuzz build.
-FUZZ_NEED    := jobs circuits snarkjs groth16 synth/porep synth ec ntt topo ff base
+FUZZ_NEED    := jobs params circuits snarkjs groth16 gpu synth/porep synth ec ntt topo ff base
 FUZZ_LIBDIRS := $(filter $(FUZZ_NEED),$(PRESENT))
 FUZZ_LIBDIRS := $(if $(filter jobs,$(FUZZ_LIBDIRS)),,$(if $(wildcard jobs/*.c),jobs)) $(FUZZ_LIBDIRS)
-FUZZ_LDLIBS  := $(filter-out -ljemalloc -lmpi -lcudart_static -lstdc++ -L%,$(LDLIBS))
+FUZZ_LDLIBS  := $(filter-out -ljemalloc -lmpi -lcudart_static -lstdc++ -L%,$(LDLIBS)) -lstdc++
 
 fuzz_libname  = $(FUZZ_BUILD)/lib$(subst /,_,$(1)).a
 FUZZ_LIBS    := $(foreach d,$(FUZZ_LIBDIRS),$(call fuzz_libname,$(d)))
@@ -50,6 +50,17 @@ $(FUZZ_BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_FILE_CFLAGS) -c $< -o $@
 
+# gpu/'s host emulation (C++), linked because groth16/'s backends reach it;
+# gpu/*.c are built without GM_HAVE_CUDA, so no CUDA code is involved. The
+# harnesses link with clang (C), so UBSan's vptr check, which needs clang++'s
+# runtime, is left out.
+FUZZ_CXX      ?= clang++
+FUZZ_CXXFLAGS := -std=gnu++17 -O1 -g -march=x86-64-v3 -fno-omit-frame-pointer -I. -MMD -MP $(FUZZ_SAN) \
+                 -fno-sanitize=vptr -fsanitize=fuzzer-no-link -Wall
+$(FUZZ_BUILD)/%.o: %.cc
+	@mkdir -p $(dir $@)
+	$(FUZZ_CXX) $(FUZZ_CXXFLAGS) -c $< -o $@
+
 # The MULX/ADX kernels are inline assembly that needs every register: under
 # ASan/UBSan clang runs out of them, so this one file is built without
 # sanitizers (it is fixed-size arithmetic on the caller's limbs; the portable
@@ -57,7 +68,8 @@ $(FUZZ_BUILD)/%.o: %.c
 $(FUZZ_BUILD)/ff/mont_adx.o: FUZZ_FILE_CFLAGS := -fno-sanitize=all -fomit-frame-pointer
 
 define fuzz_lib_rule
-$(call fuzz_libname,$(1)): $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(wildcard $(1)/*.c))
+$(call fuzz_libname,$(1)): $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(wildcard $(1)/*.c)) \
+                           $(patsubst %.cc,$(FUZZ_BUILD)/%.o,$(wildcard $(1)/*.cc))
 	@rm -f $$@
 	ar rcs $$@ $$^
 endef
