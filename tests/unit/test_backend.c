@@ -21,6 +21,7 @@
 #include "gpu/gpu.h"
 #include "circuits/circuits.h"
 #include "groth16/groth16.h"
+#include "params/params.h"
 #include "snarkjs/snarkjs.h"
 #include "synth/synth.h"
 #pragma GCC diagnostic push
@@ -265,14 +266,15 @@ Test(backend_porep, porep_2k_emulate_equals_cpu, .timeout = 1500)
     err_t err;
     circuit_t circ;
     cr_assert_eq(circuit_parse(&circ, "porep", 0, "2KiB", &err), 0, "%s", err.msg);
-    char pp[4096];
-    snprintf(pp, sizeof pp, "%s/%s.params", dir, circ.id);
+    params_paths_t paths;
+    cr_assert_eq(params_paths(&paths, dir, circ.id, &err), 0, "%s", err.msg);
     topo_pool_t *pool;
     cs_shape_t *shape;
     groth16_params_t *params;
     cr_assert_eq(topo_pool_create_flat(&pool, 0, &err), 0, "%s", err.msg);
-    cr_assert_eq(cs_shape_load(&shape, dir, circ.id, &err), 0, "%s", err.msg);
-    cr_assert_eq(groth16_params_load(&params, pp, shape, GROTH16_LOAD_TRUST, pool, &err), 0, "%s", err.msg);
+    cr_assert_eq(params_shape_load(&shape, NULL, &paths, false, &err), 0, "%s", err.msg);
+    cr_assert_eq(groth16_params_load(&params, paths.params, shape, GROTH16_LOAD_TRUST, pool, &err), 0, "%s",
+                 err.msg);
     cs_t *cs;
     cr_assert_eq(circuit_witness(&cs, &circ, 1, &err), 0, "%s", err.msg);
     groth16_witness_t w = {cs_input_values(cs), cs_num_inputs(cs), cs_aux_values(cs), cs_num_aux(cs)};
