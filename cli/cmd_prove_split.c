@@ -88,7 +88,7 @@ int cli_prove_split(const cli_split_args_t *a)
         rc = circuit_witness(&cs, a->circ, a->witness_seed, &err);
     /* A rank that failed here tells the others, which would otherwise wait
      * for it in mpi_split_prove's first collective. */
-    rc = mpi_split_agree(rc, &err);
+    rc = mpi_split_agree(NULL, rc, &err);
     groth16_witness_t w = {0};
     if (!rc) {
         w = (groth16_witness_t){.inputs = cs_input_values(cs), .n_inputs = cs_num_inputs(cs),

@@ -183,8 +183,9 @@ void mpi_study_finalize(void);
  * its H points need. Every rank holds the shape and computes the whole
  * witness itself (cheap next to the MSMs; nothing about it crosses the
  * network).
- * MPI must be initialised (mpi_study_init) and every rank of
- * MPI_COMM_WORLD calls mpi_split_prove with the same circuit and witness. */
+ * MPI must be initialised (mpi_study_init) and every rank of the job's
+ * communicator (MPI_COMM_WORLD by default; a campaign's group of ranks)
+ * calls mpi_split_prove with the same circuit and witness. */
 
 /* Network stages of a split proof, for the per-rank counts. */
 typedef enum {
@@ -218,9 +219,11 @@ typedef struct {
     groth16_load_flags_t load_flags;
     groth16_prove_flags_t prove_flags;
     topo_pool_t *pool;             /* this rank's workers (NULL: the calling thread) */
+    const void *comm;              /* an MPI_Comm * of the ranks proving together (NULL: MPI_COMM_WORLD);
+                                      a void * because this header does not include <mpi.h> */
 } mpi_split_job_t;
 
-/* Proves job->w split over the ranks of MPI_COMM_WORLD. On rank 0, *proof
+/* Proves job->w split over the ranks of job->comm. On rank 0, *proof
  * receives the proof (verified unless GROTH16_PROVE_NO_VERIFY) and *ranks a
  * malloc'd array of one mpi_split_rank_t per rank, in rank order (free it);
  * on other ranks *proof is untouched and *ranks NULL. Returns the same code
@@ -233,12 +236,12 @@ typedef struct {
 int mpi_split_prove(groth16_proof_t *proof, mpi_split_rank_t **ranks, const mpi_split_job_t *job, err_t *err)
     __attribute__((warn_unused_result));
 
-/* One status for all ranks of MPI_COMM_WORLD (collective: every rank calls
- * it): 0 when rc is 0 on every rank, else the lowest failing rank's rc with
+/* One status for all ranks of comm (an MPI_Comm *, NULL: MPI_COMM_WORLD;
+ * collective: every rank of it calls it): 0 when rc is 0 on every rank, else the lowest failing rank's rc with
  * err = "rank R: <its message>" on every rank, or GM_EMPI. For the steps a
  * caller takes on every rank before mpi_split_prove (its shape, its
  * witness), so that a failure on one rank stops all of them. */
-int mpi_split_agree(int rc, err_t *err) __attribute__((warn_unused_result));
+int mpi_split_agree(const void *comm, int rc, err_t *err) __attribute__((warn_unused_result));
 
 /* ---- the NTT of a vector spread over the ranks (mpi/split_ntt.c) ----
  * The vector of N = 2^log_n values is held in natural slices: rank r holds

@@ -40,9 +40,20 @@ typedef struct {
 } split_sums_t;
 
 typedef struct {
+    MPI_Comm comm; /* the ranks proving together */
     int rank, size;
     mpi_split_rank_t st;
 } split_ctx_t;
+
+/* job->comm, or the world. */
+static void ctx_init(split_ctx_t *c, const void *comm)
+{
+    memset(c, 0, sizeof *c);
+    c->comm = comm ? *(const MPI_Comm *)comm : MPI_COMM_WORLD;
+    MPI_Comm_rank(c->comm, &c->rank);
+    MPI_Comm_size(c->comm, &c->size);
+    c->st.rank = c->rank;
+}
 
 /* Times an MPI call into stage s's wait. */
 static uint64_t wait_begin(void) { return gm_now_ns(); }
@@ -54,7 +65,7 @@ static int agree(split_ctx_t *c, int rc, err_t *err)
 {
     uint64_t t0 = wait_begin();
     int mine = rc ? c->rank : c->size, first = c->size;
-    int mpirc = MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    int mpirc = MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, c->comm);
     c->st.sent[MPI_SPLIT_AGREE] += sizeof(int);
     c->st.recv[MPI_SPLIT_AGREE] += sizeof(int);
     if (mpirc != MPI_SUCCESS) {
@@ -74,7 +85,7 @@ static int agree(split_ctx_t *c, int rc, err_t *err)
         m.code = rc;
         snprintf(m.msg, sizeof m.msg, "%s", err->msg);
     }
-    mpirc = MPI_Bcast(&m, (int)sizeof m, MPI_BYTE, first, MPI_COMM_WORLD);
+    mpirc = MPI_Bcast(&m, (int)sizeof m, MPI_BYTE, first, c->comm);
     if (c->rank == first)
         c->st.sent[MPI_SPLIT_AGREE] += sizeof m;
     else
@@ -89,12 +100,10 @@ static int agree(split_ctx_t *c, int rc, err_t *err)
     return gm_err_set(err, m.code, "rank %d: %s", first, msg);
 }
 
-int mpi_split_agree(int rc, err_t *err)
+int mpi_split_agree(const void *comm, int rc, err_t *err)
 {
     split_ctx_t c;
-    memset(&c, 0, sizeof c);
-    MPI_Comm_rank(MPI_COMM_WORLD, &c.rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &c.size);
+    ctx_init(&c, comm);
     return agree(&c, rc, err);
 }
 
@@ -192,7 +201,7 @@ static int mpi_alltoallv_fr(void *arg, const fr_t *send, const uint64_t *scount,
         }
     }
     uint64_t t0 = wait_begin();
-    int mpirc = MPI_Alltoallv(send, x->sc, x->sd, x->fr, recv, x->rc, x->rd, x->fr, MPI_COMM_WORLD);
+    int mpirc = MPI_Alltoallv(send, x->sc, x->sd, x->fr, recv, x->rc, x->rd, x->fr, c->comm);
     wait_end(c, MPI_SPLIT_NTT, t0);
     if (mpirc != MPI_SUCCESS)
         return gm_err_set(err, GM_EMPI, "rank %d: MPI_Alltoallv of the split NTT failed (%d)", c->rank, mpirc);
@@ -322,10 +331,7 @@ int mpi_split_prove(groth16_proof_t *proof, mpi_split_rank_t **ranks, const mpi_
 {
     *ranks = NULL;
     split_ctx_t c;
-    memset(&c, 0, sizeof c);
-    MPI_Comm_rank(MPI_COMM_WORLD, &c.rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &c.size);
-    c.st.rank = c.rank;
+    ctx_init(&c, job->comm);
     uint64_t start = gm_now_ns(), t0 = start;
     groth16_params_slice_t ps;
     fr_t *h = NULL;
@@ -357,7 +363,7 @@ int mpi_split_prove(groth16_proof_t *proof, mpi_split_rank_t **ranks, const mpi_
         goto out;
     if (!job->rs) {
         uint64_t tw = wait_begin();
-        int mpirc = MPI_Bcast(rs, (int)sizeof rs, MPI_BYTE, 0, MPI_COMM_WORLD);
+        int mpirc = MPI_Bcast(rs, (int)sizeof rs, MPI_BYTE, 0, c.comm);
         wait_end(&c, MPI_SPLIT_AGREE, tw);
         if (c.rank == 0)
             c.st.sent[MPI_SPLIT_AGREE] += sizeof rs * (uint64_t)(c.size - 1);
@@ -380,7 +386,7 @@ int mpi_split_prove(groth16_proof_t *proof, mpi_split_rank_t **ranks, const mpi_
         goto out;
     }
     uint64_t tw = wait_begin();
-    int mpirc = MPI_Gather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, 0, MPI_COMM_WORLD);
+    int mpirc = MPI_Gather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, 0, c.comm);
     wait_end(&c, MPI_SPLIT_REDUCE, tw);
     if (c.rank == 0)
         c.st.recv[MPI_SPLIT_REDUCE] += sizeof mine * (uint64_t)(c.size - 1);
@@ -402,7 +408,7 @@ int mpi_split_prove(groth16_proof_t *proof, mpi_split_rank_t **ranks, const mpi_
     }
     if ((rc = agree(&c, rc, err)))
         goto out;
-    if (MPI_Gather(&c.st, (int)sizeof c.st, MPI_BYTE, stats, (int)sizeof c.st, MPI_BYTE, 0, MPI_COMM_WORLD) !=
+    if (MPI_Gather(&c.st, (int)sizeof c.st, MPI_BYTE, stats, (int)sizeof c.st, MPI_BYTE, 0, c.comm) !=
         MPI_SUCCESS)
         rc = gm_err_set(err, GM_EMPI, "rank %d: MPI_Gather of the accounts failed", c.rank);
     if ((rc = agree(&c, rc, err)))
