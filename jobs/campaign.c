@@ -317,7 +317,7 @@ static const char *const top_keys[] = {"name",         "circuit",    "constraint
                                        "sector_size",  "params",     "setup",       "setup_seed",
                                        "trust_params", "sectors",    "partitions",  "batch_size",
                                        "output",       "verify",     "resources",   "progress_interval",
-                                       "pipeline_depth", "mode",    "backend", NULL};
+                                       "pipeline_depth", "mode",    "backend", "split", NULL};
 
 static int parse_obj(jobs_campaign_t *c, json_t *root, const char *file, const char *base, jobs_parse_flags_t flags,
                      err_t *err)
@@ -520,6 +520,19 @@ static int parse_obj(jobs_campaign_t *c, json_t *root, const char *file, const c
         if ((rc = groth16_backend_kind_parse(&c->backend, backend, what, err)))
             return rc;
     }
+    /* split: each unit proved by a group of R ranks (mpi/split_campaign.c);
+     * that R divides the job's ranks is checked by rank 0, which knows them. */
+    uint64_t split = 1;
+    if ((rc = get_uint(&split, root, "split", 1, JOBS_MAX_SPLIT, file, "", err)))
+        return rc;
+    c->split = (unsigned)split;
+    if (split > 1 && c->mode != JOBS_MODE_PROVE)
+        return gm_err_set(err, GM_EINVAL, "%s: split: %llu, but a \"check\" campaign proves nothing (split needs "
+                          "mode \"prove\")", file, (unsigned long long)split);
+    if (split > 1 && c->backend != GROTH16_BACKEND_AUTO && c->backend != GROTH16_BACKEND_CPU)
+        return gm_err_set(err, GM_EINVAL, "%s: split: %llu, but split units are proved on the CPU (backend is "
+                          "'%s'; use \"cpu\" or \"auto\")", file, (unsigned long long)split,
+                          groth16_backend_kind_name(c->backend));
     json_t *pi = json_object_get(root, "progress_interval");
     c->progress_interval = 5;
     if (pi) {
@@ -682,6 +695,7 @@ char *jobs_campaign_to_text(const jobs_campaign_t *c)
     json_object_set_new(res, "gpus", json_integer(c->gpus));
     json_object_set_new(o, "resources", res);
     json_object_set_new(o, "backend", json_string(groth16_backend_kind_name(c->backend)));
+    json_object_set_new(o, "split", json_integer(c->split));
     json_object_set_new(o, "progress_interval", json_real(c->progress_interval));
     char *text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
     json_decref(o);

@@ -33,6 +33,7 @@
 #define JOBS_MAX_BATCH 64
 #define JOBS_MAX_DOMAINS 64 /* resources.domains: 0..64 */
 #define JOBS_MAX_GPUS 16    /* resources.gpus: 0..16 */
+#define JOBS_MAX_SPLIT 4096 /* split: 1..4096 ranks per unit */
 #define JOBS_ID_LEN 64   /* sector ids and the campaign name: 1..63 of [A-Za-z0-9._-] */
 #define JOBS_PATH_LEN 1024
 
@@ -106,6 +107,12 @@ typedef struct {
      * (CUDA_VISIBLE_DEVICES applied), one emulated device for emulate; N:
      * devices 0..N-1 (emulate: N emulated devices). Ignored for cpu. */
     unsigned gpus;
+    /* "split": ranks per unit (default 1: each rank proves whole units).
+     * R > 1: the job's P ranks form P / R groups of R consecutive ranks,
+     * each proving one unit at a time split over its ranks (mpi_split_prove;
+     * docs/split.md); only with mode "prove" and backend auto or cpu. That
+     * R divides P is checked when the job's size is known (mpi/run.c). */
+    unsigned split;
 } jobs_campaign_t;
 
 typedef enum {

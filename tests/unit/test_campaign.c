@@ -246,6 +246,37 @@ Test(campaign, mode_check)
     jobs_campaign_free(&c);
 }
 
+/* "split": ranks per unit. Default 1 (today's campaigns); 1..4096; not with
+ * mode "check" (nothing is proved) nor a device backend (the split prover
+ * runs on the CPU); kept by the normalized text rank 0 broadcasts. */
+Test(campaign, split)
+{
+    jobs_campaign_t c, b;
+    err_t e;
+    cr_assert_eq(parse(&c, "{" BASE "}", &e), 0, "%s", e.msg);
+    cr_expect_eq(c.split, 1, "split defaults to 1");
+    jobs_campaign_free(&c);
+    cr_assert_eq(parse(&c, "{" BASE ", \"split\": 4, \"backend\": \"cpu\"}", &e), 0, "%s", e.msg);
+    cr_expect_eq(c.split, 4);
+    char *text = jobs_campaign_to_text(&c);
+    cr_assert_not_null(text);
+    cr_assert_eq(jobs_campaign_parse(&b, text, "rt", NULL, JOBS_PARSE_NO_FILES, &e), 0, "%s", e.msg);
+    cr_expect_eq(b.split, 4, "split survives the normalized text: %s", text);
+    free(text);
+    jobs_campaign_free(&b);
+    jobs_campaign_free(&c);
+    bad("{" BASE ", \"split\": 0}", GM_EINVAL, "t.json: split: 0 is not an integer in 1..4096");
+    bad("{" BASE ", \"split\": 4097}", GM_EINVAL, "t.json: split: 4097 is not an integer in 1..4096");
+    bad("{" BASE ", \"split\": \"2\"}", GM_EINVAL, "t.json: split: \"2\" is not an integer");
+    bad("{" BASE ", \"split\": 1.5}", GM_EINVAL, "t.json: split: 1.5 is not an integer");
+    bad("{" BASE ", \"split\": 2, \"mode\": \"check\"}", GM_EINVAL, "t.json: split: 2, but a \"check\" campaign");
+    bad("{" BASE ", \"split\": 2, \"backend\": \"emulate\"}", GM_EINVAL,
+        "t.json: split: 2, but split units are proved on the CPU (backend is 'emulate'");
+    /* split 1 is today's campaign whatever the backend */
+    cr_assert_eq(parse(&c, "{" BASE ", \"split\": 1, \"backend\": \"emulate\"}", &e), 0, "%s", e.msg);
+    jobs_campaign_free(&c);
+}
+
 Test(campaign, normalized_round_trip)
 {
     jobs_campaign_t a, b;
