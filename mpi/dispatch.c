@@ -50,12 +50,12 @@
 
 #include "mpi/mpi_internal.h"
 
-#define TAG_REQ 101
-#define TAG_WORK 102
-#define TAG_RESULT 103
-#define TAG_ERROR 104
-#define TAG_DONE 105
-#define TAG_INTR 106
+#define TAG_REQ MR_TAG_REQ
+#define TAG_WORK MR_TAG_WORK
+#define TAG_RESULT MR_TAG_RESULT
+#define TAG_ERROR MR_TAG_ERROR
+#define TAG_DONE MR_TAG_DONE
+#define TAG_INTR MR_TAG_INTR
 
 typedef struct {
     uint64_t unit;
@@ -118,6 +118,36 @@ static int stop_requested(const mr_comm_t *cm)
 
 /* ==== ranks other than 0 ============================================================ */
 
+void mr_send_result(void *comm, const mr_result_t *r, uint8_t **buf, size_t *buflen)
+{
+    size_t len = sizeof(wire_hdr_t) + GROTH16_PROOF_BYTES + (size_t)r->n_pub * FR_BYTES;
+    if (len > *buflen) {
+        uint8_t *nb = realloc(*buf, len);
+        if (nb)
+            *buf = nb, *buflen = len;
+    }
+    wire_hdr_t h = {r->unit, r->rank, r->verified, r->n_pub, 0};
+    if (!*buf || len > *buflen)
+        return; /* out of memory: rank 0 never sees the unit, which stays unjournaled */
+    memcpy(*buf, &h, sizeof h);
+    memcpy(*buf + sizeof h, r->proof, GROTH16_PROOF_BYTES);
+    memcpy(*buf + sizeof h + GROTH16_PROOF_BYTES, r->pub, (size_t)r->n_pub * FR_BYTES);
+    MPI_Send(*buf, (int)len, MPI_BYTE, 0, TAG_RESULT, *(MPI_Comm *)comm);
+}
+
+void mr_send_error(void *comm, const char *host, const err_t *e)
+{
+    char msg[sizeof(int32_t) + GM_ERR_MSG_LEN];
+    int32_t code = e->code;
+    memcpy(msg, &code, sizeof code);
+    int ml = snprintf(msg + sizeof code, GM_ERR_MSG_LEN, "(%s): %s", host, e->msg);
+    if (ml < 0)
+        ml = 0;
+    if (ml > GM_ERR_MSG_LEN - 1)
+        ml = GM_ERR_MSG_LEN - 1;
+    MPI_Send(msg, (int)sizeof code + ml, MPI_BYTE, 0, TAG_ERROR, *(MPI_Comm *)comm);
+}
+
 void mr_comm_worker(void *arg)
 {
     mr_comm_t *cm = arg;
@@ -159,33 +189,13 @@ void mr_comm_worker(void *arg)
             did = true;
         }
         for (size_t i = 0; i < nres; i++) {
-            size_t len = sizeof(wire_hdr_t) + GROTH16_PROOF_BYTES + (size_t)res[i].n_pub * FR_BYTES;
-            if (len > buflen) {
-                uint8_t *nb = realloc(buf, len);
-                if (nb)
-                    buf = nb, buflen = len;
-            }
-            wire_hdr_t h = {res[i].unit, res[i].rank, res[i].verified, res[i].n_pub, 0};
-            if (buf && len <= buflen) {
-                memcpy(buf, &h, sizeof h);
-                memcpy(buf + sizeof h, res[i].proof, GROTH16_PROOF_BYTES);
-                memcpy(buf + sizeof h + GROTH16_PROOF_BYTES, res[i].pub, (size_t)res[i].n_pub * FR_BYTES);
-                MPI_Send(buf, (int)len, MPI_BYTE, 0, TAG_RESULT, comm);
-            }
+            mr_send_result(cm->comm, &res[i], &buf, &buflen);
             free(res[i].pub);
             did = true;
         }
         free(res);
         if (report_err) {
-            char msg[sizeof(int32_t) + GM_ERR_MSG_LEN];
-            int32_t code = ferr.code;
-            memcpy(msg, &code, sizeof code);
-            int ml = snprintf(msg + sizeof code, GM_ERR_MSG_LEN, "(%s): %s", cm->host, ferr.msg);
-            if (ml < 0)
-                ml = 0;
-            if (ml > GM_ERR_MSG_LEN - 1)
-                ml = GM_ERR_MSG_LEN - 1;
-            MPI_Send(msg, (int)sizeof code + ml, MPI_BYTE, 0, TAG_ERROR, comm);
+            mr_send_error(cm->comm, cm->host, &ferr);
             error_sent = true;
             did = true;
         }
@@ -235,8 +245,8 @@ void mr_comm_worker(void *arg)
  * exhausted or the run is stopping; or RETRY when the requester still has
  * work and what is left would not give every rank a batch (the tail goes to
  * idle ranks first, so a prefetching rank does not hoard it). */
-#define RETRY ((size_t)-1)
-static size_t hand_out(mr_comm_t *cm, uint64_t *units, size_t want, size_t requester_pending)
+#define RETRY MR_RETRY
+size_t mr_hand_out(mr_comm_t *cm, uint64_t *units, size_t want, size_t requester_pending)
 {
     size_t left = cm->npending - cm->next;
     if (cm->stop || cm->interrupted || left == 0)
@@ -249,7 +259,7 @@ static size_t hand_out(mr_comm_t *cm, uint64_t *units, size_t want, size_t reque
     return n;
 }
 
-static void root_fail(mr_comm_t *cm, int code, const err_t *e)
+void mr_root_fail(mr_comm_t *cm, int code, const err_t *e)
 {
     if (!cm->fatal) {
         cm->fatal = code;
@@ -264,7 +274,7 @@ static void root_fail(mr_comm_t *cm, int code, const err_t *e)
     pthread_mutex_unlock(&cm->s->mu);
 }
 
-static void progress(mr_comm_t *cm, bool force)
+void mr_progress(mr_comm_t *cm, bool force)
 {
     uint64_t now = gm_now_ns();
     if (!cm->progress)
@@ -279,7 +289,7 @@ static void progress(mr_comm_t *cm, bool force)
     p.resumed = cm->resumed;
     p.proved = cm->proved;
     p.done = cm->resumed + cm->proved;
-    p.ranks = cm->s->size;
+    p.ranks = cm->split_ranks ? cm->split_ranks : cm->s->size; /* split: the job's ranks, not its groups */
     p.elapsed_s = (double)(now - cm->t0) * 1e-9;
     p.per_hour = p.elapsed_s > 0 && cm->proved ? (double)cm->proved / p.elapsed_s * 3600.0 : 0;
     p.eta_s = p.per_hour > 0 ? (double)(p.total - p.done) / (p.per_hour / 3600.0) : -1;
@@ -288,7 +298,7 @@ static void progress(mr_comm_t *cm, bool force)
 
 /* A stop on some rank (sig): rank 0 hands out nothing more and drains its
  * own queue; results already on their way are still written. */
-static void root_interrupt(mr_comm_t *cm, int sig)
+void mr_root_interrupt(mr_comm_t *cm, int sig)
 {
     if (cm->interrupted)
         return;
@@ -319,7 +329,7 @@ static void root_take(mr_comm_t *cm, const wire_hdr_t *h, const uint8_t *proof, 
     if (h->unit >= cm->total || cm->written[h->unit]) {
         gm_err_set(&e, GM_EINVAL, "rank %u sent unit %llu, which %s", h->rank, (unsigned long long)h->unit,
                    h->unit >= cm->total ? "does not exist" : "is already written");
-        root_fail(cm, GM_EINVAL, &e);
+        mr_root_fail(cm, GM_EINVAL, &e);
         return;
     }
     jobs_unit_name(name, sizeof name, cm->c, h->unit);
@@ -328,13 +338,13 @@ static void root_take(mr_comm_t *cm, const wire_hdr_t *h, const uint8_t *proof, 
     char *text = NULL;
     if (!in || !arr) {
         gm_err_set(&e, GM_ENOMEM, "unit %s: out of memory", name);
-        root_fail(cm, GM_ENOMEM, &e);
+        mr_root_fail(cm, GM_ENOMEM, &e);
         goto out;
     }
     for (uint32_t j = 0; j < h->n_pub; j++) {
         if (fr_from_bytes_le(&in[j], pub + (size_t)j * FR_BYTES)) {
             gm_err_set(&e, GM_ENONCANON, "unit %s from rank %u: public input %u is not canonical", name, h->rank, j);
-            root_fail(cm, GM_ENONCANON, &e);
+            mr_root_fail(cm, GM_ENONCANON, &e);
             goto out;
         }
         char dec[FR_DEC_MAX];
@@ -355,7 +365,7 @@ static void root_take(mr_comm_t *cm, const wire_hdr_t *h, const uint8_t *proof, 
         if (rc) {
             err_t e2;
             gm_err_set(&e2, rc, "unit %s from rank %u: rank 0's check failed: %s", name, h->rank, e.msg);
-            root_fail(cm, rc, &e2);
+            mr_root_fail(cm, rc, &e2);
             goto out;
         }
         cm->root_verified++;
@@ -363,7 +373,7 @@ static void root_take(mr_comm_t *cm, const wire_hdr_t *h, const uint8_t *proof, 
     text = json_dumps(arr, JSON_INDENT(1));
     if (!text) {
         gm_err_set(&e, GM_ENOMEM, "unit %s: out of memory", name);
-        root_fail(cm, GM_ENOMEM, &e);
+        mr_root_fail(cm, GM_ENOMEM, &e);
         goto out;
     }
     uint64_t t0 = gm_now_ns(), c0 = gm_thread_cpu_ns();
@@ -371,7 +381,7 @@ static void root_take(mr_comm_t *cm, const wire_hdr_t *h, const uint8_t *proof, 
     s->m.wall_ns[MR_IO] += gm_now_ns() - t0;
     s->m.cpu_ns[MR_IO] += gm_thread_cpu_ns() - c0;
     if (rc) {
-        root_fail(cm, rc, &e);
+        mr_root_fail(cm, rc, &e);
         goto out;
     }
     cm->written[h->unit] = true;
@@ -382,38 +392,151 @@ out:
     free(in);
 }
 
+void mr_root_check_stop(mr_comm_t *cm)
+{
+    int sig = stop_requested(cm);
+    if (sig)
+        mr_root_interrupt(cm, sig);
+}
+
+void mr_root_local(mr_comm_t *cm, const mr_result_t *r)
+{
+    wire_hdr_t h = {r->unit, r->rank, r->verified, r->n_pub, 0};
+    if (!cm->stop)
+        root_take(cm, &h, r->proof, r->pub);
+}
+
+/* Rank 0's buffers for mr_root_serve (freed by mr_root_buffers_free). */
+static int root_buffers(mr_comm_t *cm)
+{
+    if (!cm->units)
+        cm->units = malloc((size_t)JOBS_MAX_BATCH * 4 * sizeof *cm->units);
+    if (!cm->rbuf) {
+        cm->rbuflen = sizeof(wire_hdr_t) + GROTH16_PROOF_BYTES + 64 * FR_BYTES;
+        cm->rbuf = malloc(cm->rbuflen);
+    }
+    return cm->units && cm->rbuf ? 0 : GM_ENOMEM;
+}
+
+void mr_root_buffers_free(mr_comm_t *cm)
+{
+    free(cm->units);
+    free(cm->rbuf);
+    cm->units = NULL;
+    cm->rbuf = NULL;
+}
+
+bool mr_root_serve(mr_comm_t *cm)
+{
+    mr_state_t *s = cm->s;
+    MPI_Comm comm = *(MPI_Comm *)cm->comm;
+    size_t k = s->batch;
+    bool did = false;
+    err_t e;
+    if (root_buffers(cm)) {
+        gm_err_set(&e, GM_ENOMEM, "rank 0: out of memory for the dispatcher's buffers");
+        mr_root_fail(cm, GM_ENOMEM, &e);
+        return false;
+    }
+    for (int turn = 0; turn < 64; turn++) {
+        int flag = 0;
+        MPI_Status st;
+        MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &flag, &st);
+        if (!flag)
+            break;
+        did = true;
+        int n = 0, src = st.MPI_SOURCE;
+        MPI_Get_count(&st, MPI_BYTE, &n);
+        uint64_t t0 = gm_now_ns(), c0 = gm_thread_cpu_ns();
+        if (st.MPI_TAG == TAG_REQ) {
+            int32_t w[2] = {0, 0};
+            MPI_Recv(w, 2, MPI_INT32_T, src, TAG_REQ, comm, MPI_STATUS_IGNORE);
+            size_t got = mr_hand_out(cm, cm->units, w[0] > 0 && w[0] <= JOBS_MAX_BATCH * 4 ? (size_t)w[0] : k,
+                                     w[1] > 0 ? (size_t)w[1] : 0);
+            if (got == RETRY) {
+                uint64_t retry = UINT64_MAX;
+                MPI_Send(&retry, (int)sizeof retry, MPI_BYTE, src, TAG_WORK, comm);
+            } else {
+                MPI_Send(cm->units, (int)(got * sizeof *cm->units), MPI_BYTE, src, TAG_WORK, comm);
+            }
+        } else if (st.MPI_TAG == TAG_RESULT) {
+            if ((size_t)n > cm->rbuflen) {
+                uint8_t *nb = realloc(cm->rbuf, (size_t)n);
+                if (nb)
+                    cm->rbuf = nb, cm->rbuflen = (size_t)n;
+            }
+            uint8_t *rbuf = cm->rbuf;
+            MPI_Recv(rbuf, n, MPI_BYTE, src, TAG_RESULT, comm, MPI_STATUS_IGNORE);
+            wire_hdr_t h;
+            memcpy(&h, rbuf, sizeof h);
+            if ((size_t)n != sizeof h + GROTH16_PROOF_BYTES + (size_t)h.n_pub * FR_BYTES) {
+                gm_err_set(&e, GM_EMPI, "rank %d: a result message of %d bytes does not match its header", src, n);
+                mr_root_fail(cm, GM_EMPI, &e);
+            } else if (!cm->stop) {
+                root_take(cm, &h, rbuf + sizeof h, rbuf + sizeof h + GROTH16_PROOF_BYTES);
+            }
+        } else if (st.MPI_TAG == TAG_ERROR) {
+            char msg[sizeof(int32_t) + GM_ERR_MSG_LEN + 1];
+            memset(msg, 0, sizeof msg);
+            MPI_Recv(msg, n < (int)sizeof msg - 1 ? n : (int)sizeof msg - 1, MPI_BYTE, src, TAG_ERROR, comm,
+                     MPI_STATUS_IGNORE);
+            int32_t code;
+            memcpy(&code, msg, sizeof code);
+            gm_err_set(&e, code ? code : GM_EINVAL, "rank %d %s", src, msg + sizeof code);
+            mr_root_fail(cm, code ? code : GM_EINVAL, &e);
+        } else if (st.MPI_TAG == TAG_INTR) {
+            int32_t sv = 0;
+            MPI_Recv(&sv, 1, MPI_INT32_T, src, TAG_INTR, comm, MPI_STATUS_IGNORE);
+            mr_root_interrupt(cm, sv > 0 ? (int)sv : SIGTERM);
+        } else if (st.MPI_TAG == TAG_DONE) {
+            mr_metrics_t m;
+            MPI_Recv(&m, (int)sizeof m, MPI_BYTE, src, TAG_DONE, comm, MPI_STATUS_IGNORE);
+            if (n == (int)sizeof m)
+                cm->all[src] = m;
+            cm->ndone++;
+        } else if (st.MPI_TAG == MR_TAG_SPLIT && cm->split && n > 0 && n % (int)sizeof(mpi_split_rank_t) == 0 &&
+                   src + n / (int)sizeof(mpi_split_rank_t) <= cm->split_ranks) {
+            /* a group leader's accounts of its group's ranks, from src on (split_campaign.c) */
+            MPI_Recv(cm->split + src, n, MPI_BYTE, src, MR_TAG_SPLIT, comm, MPI_STATUS_IGNORE);
+        } else {
+            char junk[64];
+            MPI_Recv(junk, n < 64 ? n : 64, MPI_BYTE, src, st.MPI_TAG, comm, MPI_STATUS_IGNORE);
+        }
+        s->m.wall_ns[MR_IO] += gm_now_ns() - t0;
+        s->m.cpu_ns[MR_IO] += gm_thread_cpu_ns() - c0;
+    }
+    return did;
+}
+
 void mr_comm_root(void *arg)
 {
     mr_comm_t *cm = arg;
     mr_state_t *s = cm->s;
-    MPI_Comm comm = *(MPI_Comm *)cm->comm;
     int size = s->size;
     size_t k = s->batch;
-    int ndone = 0;
-    uint64_t *units = malloc((size_t)JOBS_MAX_BATCH * 4 * sizeof *units);
-    size_t rbuflen = sizeof(wire_hdr_t) + GROTH16_PROOF_BYTES + 64 * FR_BYTES;
-    uint8_t *rbuf = malloc(rbuflen);
     err_t e;
     cm->t0 = gm_now_ns();
     cm->last_progress = cm->t0;
-    progress(cm, true);
+    mr_progress(cm, true);
+    if (root_buffers(cm)) {
+        gm_err_set(&e, GM_ENOMEM, "rank 0: out of memory for the dispatcher's buffers");
+        mr_root_fail(cm, GM_ENOMEM, &e);
+    }
     for (;;) {
         bool did = false;
-        int sig = stop_requested(cm);
-        if (sig)
-            root_interrupt(cm, sig);
+        mr_root_check_stop(cm);
         /* the local pipeline */
         pthread_mutex_lock(&s->mu);
         size_t lp = mr_pending_locked(s);
         if (!s->no_more && lp < 2 * k && (lp < cm->local_refused || !cm->local_refused)) {
-            size_t n = hand_out(cm, units, k, lp);
+            size_t n = cm->units ? mr_hand_out(cm, cm->units, k, lp) : 0;
             cm->local_refused = 0;
             if (n == RETRY)
                 cm->local_refused = lp;
             else if (n == 0)
                 s->no_more = true;
             else
-                push_units_locked(s, units, n);
+                push_units_locked(s, cm->units, n);
             pthread_cond_broadcast(&s->cv);
             did = n != RETRY;
         }
@@ -425,83 +548,18 @@ void mr_comm_root(void *arg)
         pthread_mutex_unlock(&s->mu);
         if (lfatal && !cm->fatal) {
             gm_err_set(&e, lfatal, "rank 0 (%s): %s", cm->host, lerr.msg);
-            root_fail(cm, lfatal, &e);
+            mr_root_fail(cm, lfatal, &e);
         }
         for (size_t i = 0; i < nres; i++) {
-            wire_hdr_t h = {res[i].unit, res[i].rank, res[i].verified, res[i].n_pub, 0};
-            if (!cm->stop)
-                root_take(cm, &h, res[i].proof, res[i].pub);
+            mr_root_local(cm, &res[i]);
             free(res[i].pub);
             did = true;
         }
         free(res);
-
-        /* remote messages */
-        for (int turn = 0; turn < 64; turn++) {
-            int flag = 0;
-            MPI_Status st;
-            MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &flag, &st);
-            if (!flag)
-                break;
-            did = true;
-            int n = 0, src = st.MPI_SOURCE;
-            MPI_Get_count(&st, MPI_BYTE, &n);
-            uint64_t t0 = gm_now_ns(), c0 = gm_thread_cpu_ns();
-            if (st.MPI_TAG == TAG_REQ) {
-                int32_t w[2] = {0, 0};
-                MPI_Recv(w, 2, MPI_INT32_T, src, TAG_REQ, comm, MPI_STATUS_IGNORE);
-                size_t got = hand_out(cm, units, w[0] > 0 && w[0] <= JOBS_MAX_BATCH * 4 ? (size_t)w[0] : k,
-                                      w[1] > 0 ? (size_t)w[1] : 0);
-                if (got == RETRY) {
-                    uint64_t retry = UINT64_MAX;
-                    MPI_Send(&retry, (int)sizeof retry, MPI_BYTE, src, TAG_WORK, comm);
-                } else {
-                    MPI_Send(units, (int)(got * sizeof *units), MPI_BYTE, src, TAG_WORK, comm);
-                }
-            } else if (st.MPI_TAG == TAG_RESULT) {
-                if ((size_t)n > rbuflen) {
-                    uint8_t *nb = realloc(rbuf, (size_t)n);
-                    if (nb)
-                        rbuf = nb, rbuflen = (size_t)n;
-                }
-                MPI_Recv(rbuf, n, MPI_BYTE, src, TAG_RESULT, comm, MPI_STATUS_IGNORE);
-                wire_hdr_t h;
-                memcpy(&h, rbuf, sizeof h);
-                if ((size_t)n != sizeof h + GROTH16_PROOF_BYTES + (size_t)h.n_pub * FR_BYTES) {
-                    gm_err_set(&e, GM_EMPI, "rank %d: a result message of %d bytes does not match its header", src, n);
-                    root_fail(cm, GM_EMPI, &e);
-                } else if (!cm->stop) {
-                    root_take(cm, &h, rbuf + sizeof h, rbuf + sizeof h + GROTH16_PROOF_BYTES);
-                }
-            } else if (st.MPI_TAG == TAG_ERROR) {
-                char msg[sizeof(int32_t) + GM_ERR_MSG_LEN + 1];
-                memset(msg, 0, sizeof msg);
-                MPI_Recv(msg, n < (int)sizeof msg - 1 ? n : (int)sizeof msg - 1, MPI_BYTE, src, TAG_ERROR, comm,
-                         MPI_STATUS_IGNORE);
-                int32_t code;
-                memcpy(&code, msg, sizeof code);
-                gm_err_set(&e, code ? code : GM_EINVAL, "rank %d %s", src, msg + sizeof code);
-                root_fail(cm, code ? code : GM_EINVAL, &e);
-            } else if (st.MPI_TAG == TAG_INTR) {
-                int32_t sv = 0;
-                MPI_Recv(&sv, 1, MPI_INT32_T, src, TAG_INTR, comm, MPI_STATUS_IGNORE);
-                root_interrupt(cm, sv > 0 ? (int)sv : SIGTERM);
-            } else if (st.MPI_TAG == TAG_DONE) {
-                mr_metrics_t m;
-                MPI_Recv(&m, (int)sizeof m, MPI_BYTE, src, TAG_DONE, comm, MPI_STATUS_IGNORE);
-                if (n == (int)sizeof m)
-                    cm->all[src] = m;
-                ndone++;
-            } else {
-                char junk[64];
-                MPI_Recv(junk, n < 64 ? n : 64, MPI_BYTE, src, st.MPI_TAG, comm, MPI_STATUS_IGNORE);
-            }
-            s->m.wall_ns[MR_IO] += gm_now_ns() - t0;
-            s->m.cpu_ns[MR_IO] += gm_thread_cpu_ns() - c0;
-        }
+        did |= mr_root_serve(cm);
         if (did)
-            progress(cm, false);
-        if (local_done && ndone == size - 1)
+            mr_progress(cm, false);
+        if (local_done && cm->ndone == size - 1)
             break;
         if (!did) {
             pthread_mutex_lock(&s->mu);
@@ -510,9 +568,8 @@ void mr_comm_root(void *arg)
         }
     }
     cm->wall_s = (double)(gm_now_ns() - cm->t0) * 1e-9;
-    progress(cm, true);
+    mr_progress(cm, true);
     mr_metrics_finish(s);
     cm->all[0] = s->m;
-    free(units);
-    free(rbuf);
+    mr_root_buffers_free(cm);
 }

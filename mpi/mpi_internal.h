@@ -27,6 +27,7 @@
 #include "groth16/groth16.h"
 #include "jobs/jobs.h"
 #include "mpi/mpi.h"
+#include "params/params.h"
 #include "topo/topo.h"
 
 /* ---- stages and metrics ---------------------------------------------------------- */
@@ -264,6 +265,15 @@ size_t mr_pending_locked(const mr_state_t *s);
 /* Records a local fatal error (first wins) and aborts the rank's roles. */
 void mr_fail(mr_state_t *s, int code, const err_t *e);
 
+/* dispatch.c: the protocol's message tags (split_campaign.c speaks it too). */
+#define MR_TAG_REQ 101
+#define MR_TAG_WORK 102
+#define MR_TAG_RESULT 103
+#define MR_TAG_ERROR 104
+#define MR_TAG_DONE 105
+#define MR_TAG_INTR 106
+#define MR_TAG_SPLIT 107 /* split campaigns: a group leader -> 0, its ranks' mpi_split_rank_t (summed over units) */
+
 /* dispatch.c: the comm role's context. */
 typedef struct {
     mr_state_t *s;
@@ -287,9 +297,69 @@ typedef struct {
     void *parg;
     uint64_t t0, last_progress;
     double wall_s;
+    int ndone;                /* DONE messages received */
+    uint64_t *units;          /* mr_root_serve's buffers (mr_root_buffers_free) */
+    uint8_t *rbuf;
+    size_t rbuflen;
+    mpi_split_rank_t *split;  /* split campaigns: split_ranks accounts by world rank (MR_TAG_SPLIT); else NULL */
+    int split_ranks;
 } mr_comm_t;
 void mr_comm_root(void *arg);
 void mr_comm_worker(void *arg);
+/* The pieces of the comm role that split_campaign.c's single-threaded loop
+ * reuses (cm->s: a state with at least c, size, batch, pvk, m, mu and cv). */
+/* What a request for `want` units gets: up to want units into units[], 0
+ * ("no more": the list is exhausted, or the run is stopping), or MR_RETRY
+ * (the requester still has requester_pending units and fewer than
+ * cm->s->size * cm->s->batch are left: the tail goes to idle requesters). */
+#define MR_RETRY ((size_t)-1)
+size_t mr_hand_out(mr_comm_t *cm, uint64_t *units, size_t want, size_t requester_pending);
+/* Rank 0: up to 64 waiting messages of other ranks handled (REQ answered,
+ * RESULT checked and written, ERROR, INTR, DONE, MR_TAG_SPLIT recorded).
+ * Returns whether there was any. */
+bool mr_root_serve(mr_comm_t *cm);
+void mr_root_buffers_free(mr_comm_t *cm);
+/* Rank 0: checks (per the verify policy) and writes one of its own results,
+ * unless the run is stopping on an error. */
+void mr_root_local(mr_comm_t *cm, const mr_result_t *r);
+/* Rank 0: an error: hand out nothing more; the first error is the run's. */
+void mr_root_fail(mr_comm_t *cm, int code, const err_t *e);
+/* Rank 0: acts on its own stop request (cm->interrupt), once. */
+void mr_root_check_stop(mr_comm_t *cm);
+/* Rank 0: a stop request (signal sig) on some rank: hand out nothing more. */
+void mr_root_interrupt(mr_comm_t *cm, int sig);
+/* Rank 0: calls the progress function (every progress_interval, or now). */
+void mr_progress(mr_comm_t *cm, bool force);
+/* Other ranks: one result (RESULT) or error (ERROR) to rank 0 over comm (an
+ * MPI_Comm *); *buf grows as needed (the caller frees it). */
+void mr_send_result(void *comm, const mr_result_t *r, uint8_t **buf, size_t *buflen);
+void mr_send_error(void *comm, const char *host, const err_t *e);
+
+/* run.c: waits for a non-blocking collective (an MPI_Request *), asleep
+ * 5 ms between tests: a blocking wait polls, and with mpi_yield_when_idle
+ * that poll is a sched_yield loop billed on a core the working ranks need. */
+void mr_wait_idle(void *request);
+
+/* split_campaign.c: a campaign with "split": R > 1 (see there). */
+typedef struct {
+    const char *params_path;      /* the parameter file, digested per node by run.c */
+    const params_ident_t *ident;  /* this rank's copy as its node digested it */
+    bool trust;                   /* no subgroup checks at all (trust_params, or the .checked stamp) */
+    const cs_shape_t *shape;
+    jobs_source_t *src;
+    topo_pool_t *pool;
+    const volatile sig_atomic_t *interrupt;
+} mr_split_env_t;
+/* The rank state of a split campaign: c, rank, size = the number of groups
+ * (the tail rule's requesters), batch 1, the lock; mr_state_free frees it.
+ * Returns 0 or GM_ENOMEM. */
+int mr_split_state_init(mr_state_t *s, const jobs_campaign_t *c, int rank, int ngroups, err_t *err)
+    __attribute__((warn_unused_result));
+/* Phase 4 of a split campaign on every rank: the groups prove the units;
+ * on rank 0, cm is set up as for mr_comm_root, plus cm->split (split_ranks
+ * = the job's size entries) for the accounts, and ends as mr_comm_root does
+ * (counts, errors, every rank's metrics in cm->all). */
+void mr_split_run(mr_comm_t *cm, const mr_split_env_t *env);
 
 /* gather.c: fills s->m's identity, memory and counters (after the roles). */
 void mr_metrics_finish(mr_state_t *s);
@@ -319,6 +389,12 @@ int mr_check_run(const jobs_campaign_t *c, void *comm, int rank, int size, mpi_r
 /* Builds the report from every rank's metrics (m[r] for rank r). */
 int mr_report_build(mpi_report_t **out, const jobs_campaign_t *c, const mr_metrics_t *m, int size, size_t total,
                     size_t proved, size_t resumed, size_t root_verified, double wall_s, err_t *err)
+    __attribute__((warn_unused_result));
+/* Adds a split campaign's accounts (acc[r] for world rank r, summed over the
+ * units of its group; groups of `split` consecutive ranks) as "split". The
+ * text report prints them per group with mpi_split_print. Returns 0 or
+ * GM_ENOMEM. */
+int mr_report_add_split(mpi_report_t *r, const mpi_split_rank_t *acc, int size, int split, err_t *err)
     __attribute__((warn_unused_result));
 
 #endif /* GM_MPI_INTERNAL_H */

@@ -261,6 +261,53 @@ int mr_report_build(mpi_report_t **out, const jobs_campaign_t *c, const mr_metri
     return 0;
 }
 
+/* ---- a split campaign's accounts ------------------------------------------------------ */
+
+static const char *const split_ns_keys[] = {"load_s", "abc_s", "h_s", "msm_s", "total_s"};
+
+static uint64_t *split_ns(mpi_split_rank_t *a, int i)
+{
+    uint64_t *f[] = {&a->load_ns, &a->abc_ns, &a->h_ns, &a->msm_ns, &a->total_ns};
+    return f[i];
+}
+
+int mr_report_add_split(mpi_report_t *r, const mpi_split_rank_t *acc, int size, int split, err_t *err)
+{
+    json_t *o = json_object(), *per = json_array();
+    if (!o || !per) {
+        json_decref(o);
+        json_decref(per);
+        return gm_err_set(err, GM_ENOMEM, "report: out of memory");
+    }
+    json_object_set_new(o, "ranks_per_group", json_integer(split));
+    json_object_set_new(o, "groups", json_integer(split > 0 ? size / split : 0));
+    for (int i = 0; i < size; i++) {
+        mpi_split_rank_t a = acc[i];
+        json_t *ro = json_object(), *st = json_object();
+        json_object_set_new(ro, "rank", json_integer(i));
+        json_object_set_new(ro, "group", json_integer(i / split));
+        json_object_set_new(ro, "key_bytes", json_integer((json_int_t)a.key_bytes));
+        json_object_set_new(ro, "points", json_integer((json_int_t)a.points));
+        json_object_set_new(ro, "h_bytes", json_integer((json_int_t)a.ntt_bytes));
+        json_object_set_new(ro, "mem_peak_bytes", json_integer((json_int_t)a.mem_peak));
+        json_object_set_new(ro, "rss_peak_bytes", json_integer((json_int_t)a.rss_peak));
+        for (int k = 0; k < 5; k++)
+            json_object_set_new(ro, split_ns_keys[k], json_real((double)*split_ns(&a, k) * 1e-9));
+        for (int k = 0; k < MPI_SPLIT_NSTAGES; k++) {
+            json_t *so = json_object();
+            json_object_set_new(so, "sent_bytes", json_integer((json_int_t)a.sent[k]));
+            json_object_set_new(so, "recv_bytes", json_integer((json_int_t)a.recv[k]));
+            json_object_set_new(so, "network_wait_s", json_real((double)a.wait_ns[k] * 1e-9));
+            json_object_set_new(st, mpi_split_stage_names[k], so);
+        }
+        json_object_set_new(ro, "stages", st);
+        json_array_append_new(per, ro);
+    }
+    json_object_set_new(o, "per_rank", per);
+    json_object_set_new(r->j, "split", o);
+    return 0;
+}
+
 /* ---- load / save ------------------------------------------------------------------- */
 
 int mpi_report_load(mpi_report_t **out, const char *path, err_t *err)
@@ -360,6 +407,55 @@ static void fmt_big(char *buf, size_t n, double v)
 }
 
 static double mib(json_t *o, const char *key) { return jnum(o, key) / 1048576.0; }
+
+/* The accounts of report.json's "split" back into mpi_split_rank_t, for
+ * mpi_split_print. */
+static void split_from_json(mpi_split_rank_t *a, json_t *ro)
+{
+    memset(a, 0, sizeof *a);
+    json_t *v;
+#define U64(key) ((v = json_object_get(ro, key)) && json_is_integer(v) ? (uint64_t)json_integer_value(v) : 0)
+#define SEC(obj, key) ((v = json_object_get(obj, key)) && json_is_number(v) ? (uint64_t)(json_number_value(v) * 1e9 + 0.5) : 0)
+    a->rank = (int32_t)U64("rank");
+    a->key_bytes = U64("key_bytes");
+    a->points = U64("points");
+    a->ntt_bytes = U64("h_bytes");
+    a->mem_peak = U64("mem_peak_bytes");
+    a->rss_peak = U64("rss_peak_bytes");
+    for (int k = 0; k < 5; k++)
+        *split_ns(a, k) = SEC(ro, split_ns_keys[k]);
+    json_t *st = json_object_get(ro, "stages");
+    for (int k = 0; k < MPI_SPLIT_NSTAGES; k++) {
+        json_t *so = json_object_get(st, mpi_split_stage_names[k]);
+        a->sent[k] = (v = json_object_get(so, "sent_bytes")) && json_is_integer(v) ? (uint64_t)json_integer_value(v) : 0;
+        a->recv[k] = (v = json_object_get(so, "recv_bytes")) && json_is_integer(v) ? (uint64_t)json_integer_value(v) : 0;
+        a->wait_ns[k] = SEC(so, "network_wait_s");
+    }
+#undef U64
+#undef SEC
+}
+
+static void print_split(json_t *j, FILE *f)
+{
+    json_t *sp = json_object_get(j, "split"), *per = json_object_get(sp, "per_rank");
+    int split = (int)jnum(sp, "ranks_per_group");
+    size_t n = json_array_size(per);
+    if (!json_is_object(sp) || split < 1 || n == 0)
+        return;
+    mpi_split_rank_t *a = calloc(n, sizeof *a);
+    if (!a)
+        return;
+    for (size_t i = 0; i < n; i++)
+        split_from_json(&a[i], json_array_get(per, i));
+    fprintf(f, "\nsplit units: groups of %d ranks, one unit at a time each; per rank, summed over its group's units "
+               "(key, points, h bufs, mem pk: the largest of one unit; rank: the job's)\n", split);
+    for (size_t g = 0; g * (size_t)split < n; g++) {
+        size_t cnt = n - g * (size_t)split < (size_t)split ? n - g * (size_t)split : (size_t)split;
+        fprintf(f, "group %zu (ranks %zu..%zu):\n", g, g * (size_t)split, g * (size_t)split + cnt - 1);
+        mpi_split_print(a + g * (size_t)split, (int)cnt, f);
+    }
+    free(a);
+}
 
 void mpi_report_print_text(const mpi_report_t *r, FILE *f)
 {
@@ -480,6 +576,8 @@ void mpi_report_print_text(const mpi_report_t *r, FILE *f)
             fprintf(f, "\n");
         }
     }
+
+    print_split(j, f);
 
     fprintf(f, "\nper L3 domain, stage prove:\n");
     json_array_foreach(ranks, i, rk) {

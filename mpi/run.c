@@ -179,6 +179,7 @@ typedef struct {
     unsigned cstage;
     mr_state_t st;
     bool have_state;
+    params_ident_t ident; /* split campaigns: the parameter file as this node digested it */
 } rank_ctx_t;
 
 static void ctx_free(rank_ctx_t *x)
@@ -214,18 +215,23 @@ static void ctx_free(rank_ctx_t *x)
  * loop the kernel bills as system time on a core the working rank needs (33
  * of 41 s on 2 cores for a 36 s setup). So: a non-blocking broadcast, tested
  * every 5 ms and asleep in between. */
-static void bcast_idle(void *buf, int count, MPI_Datatype type, MPI_Comm comm)
+void mr_wait_idle(void *request)
 {
-    MPI_Request req;
-    MPI_Ibcast(buf, count, type, 0, comm, &req);
     const struct timespec nap = {0, 5 * 1000 * 1000};
     for (;;) {
         int done = 0;
-        MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+        MPI_Test((MPI_Request *)request, &done, MPI_STATUS_IGNORE);
         if (done)
             return;
         nanosleep(&nap, NULL);
     }
+}
+
+static void bcast_idle(void *buf, int count, MPI_Datatype type, MPI_Comm comm)
+{
+    MPI_Request req;
+    MPI_Ibcast(buf, count, type, 0, comm, &req);
+    mr_wait_idle(&req);
 }
 
 /* Phase 3's parameter load on one rank (MPI on the main thread: node is this
@@ -238,7 +244,13 @@ static int load_params_node(rank_ctx_t *x, const wire_params_t *wp, MPI_Comm nod
                             err_t *err)
 {
     const char *pp = x->paths.params;
+    /* A split campaign's ranks read their slices unit by unit
+     * (split_campaign.c): here only the digest, and the file's identity
+     * for the later units. */
+    bool digest_only = x->c.split > 1;
     *full = false;
+    if (wp->trust && digest_only)
+        return prior ? prior : params_ident(&x->ident, pp, err);
     if (wp->trust)
         return prior ? prior : groth16_params_load(&x->params, pp, x->shape, GROTH16_LOAD_TRUST, x->pool, err);
     int node_rank;
@@ -256,7 +268,9 @@ static int load_params_node(rank_ctx_t *x, const wire_params_t *wp, MPI_Comm nod
         if (!rc && rank != 0 && !(rc = params_file_digest(d, NULL, pp, err)) && strcmp(d, wp->digest) != 0)
             rc = gm_err_set(err, GM_EVERIFY, "%s: BLAKE2b digest %s on this node, rank 0's copy has %s", pp, d,
                             wp->digest);
-        if (!rc) {
+        if (!rc && digest_only) {
+            x->ident = id.id;
+        } else if (!rc) {
             *full = !wp->stamped;
             gm_log(GM_LOG_DEBUG, "rank %d: %s: %s", rank, pp,
                    wp->stamped ? "digest matches the check stamp: no subgroup checks" : "every point checked");
@@ -277,6 +291,10 @@ static int load_params_node(rank_ctx_t *x, const wire_params_t *wp, MPI_Comm nod
     if (!params_ident_eq(&mine, &id.id))
         return gm_err_set(err, GM_EVERIFY, "%s: not the file this node's first rank checked (changed since?)", pp);
     gm_log(GM_LOG_DEBUG, "rank %d: %s: checked by this node's first rank: no subgroup checks", rank, pp);
+    if (digest_only) {
+        x->ident = mine;
+        return 0;
+    }
     if ((rc = groth16_params_load(&x->params, pp, x->shape, GROTH16_LOAD_TRUST, x->pool, err)))
         return rc;
     if ((rc = params_ident(&after, pp, err)) == 0 && !params_ident_eq(&mine, &after))
@@ -343,6 +361,30 @@ static int prep_provers(rank_ctx_t *x, uint64_t *extra, err_t *err)
     return 0;
 }
 
+/* Phase 3's end on one rank of a split campaign: no prover (mpi_split_prove
+ * makes its own per unit), the unit source, rank 0's verifying key (from
+ * the .vk file: no rank holds the whole parameters) and the rank state. */
+static int split_setup(rank_ctx_t *x, int rank, int size, err_t *err)
+{
+    int rc = jobs_source_open(&x->src, &x->c, err);
+    if (!rc && rank == 0) {
+        groth16_vk_t vk;
+        if ((rc = groth16_vk_load(&vk, x->paths.vk, err)))
+            return rc;
+        rc = groth16_pvk_prepare(&x->pvk, &vk, err);
+        groth16_vk_free(&vk);
+        x->have_pvk = !rc;
+    }
+    if (!rc && !(rc = mr_split_state_init(&x->st, &x->c, rank, size / (int)x->c.split, err))) {
+        x->have_state = true;
+        x->st.topo = x->topo;
+        x->st.src = x->src;
+        x->st.pool = x->pool;
+        x->st.pvk = x->have_pvk ? &x->pvk : NULL;
+    }
+    return rc;
+}
+
 /* Phase 3 on one rank. file: the campaign's path (messages). */
 static int rank_setup(rank_ctx_t *x, const mpi_opts_t *o, const char *file, int rank, int size, MPI_Comm node,
                       int node_size, const wire_params_t *wp, bool *full, err_t *err)
@@ -365,7 +407,7 @@ static int rank_setup(rank_ctx_t *x, const mpi_opts_t *o, const char *file, int 
         else
             rc = topo_pool_create_flat(&x->pool, threads, err);
     }
-    if (!rc)
+    if (!rc && c->split <= 1)
         rc = prep_setup(x, file, rank, err);
     if (!rc)
         rc = params_paths(&x->paths, c->params_dir, c->circuit.id, err);
@@ -374,6 +416,8 @@ static int rank_setup(rank_ctx_t *x, const mpi_opts_t *o, const char *file, int 
     /* Every rank of the node takes part in the node's load, even after a
      * failure above (the node's ranks meet in one broadcast there). */
     rc = load_params_node(x, wp, node, rank, rc, full, err);
+    if (c->split > 1)
+        return rc ? rc : split_setup(x, rank, size, err);
     uint64_t prep_extra = 0;
     if (rc || (rc = groth16_prover_create(&x->prover, x->params, x->shape, x->pool, err)) ||
         (rc = prep_provers(x, &prep_extra, err)) || (rc = jobs_source_open(&x->src, c, err)))
@@ -513,6 +557,11 @@ static int root_prepare(rank_ctx_t *x, root_t *r, wire_params_t *wp, char **text
                         const mpi_opts_t *opts, int size, mpi_progress_fn progress, void *arg, err_t *e)
 {
     int rc = jobs_campaign_load(&x->c, campaign_path, JOBS_PARSE_DEFAULT, e);
+    if (!rc && x->c.split > 1 && size % (int)x->c.split)
+        rc = gm_err_set(e, GM_EINVAL,
+                        "%s: split: %u does not divide the job's %d rank%s (groups of split ranks prove each unit: "
+                        "run a multiple of %u ranks, or change split)",
+                        campaign_path, x->c.split, size, size == 1 ? "" : "s", x->c.split);
     bool full = opts && opts->check_params;
     wp->full = full;
     if (!rc)
@@ -636,8 +685,8 @@ static void record_checked(const rank_ctx_t *x, const wire_params_t *wp, mpi_pro
 
 /* Phase 4: the roles (pipeline.c, dispatch.c) until every unit is written
  * or an error stopped the hand-out. Rank 0's counts land in *cm. */
-static void phase_dispatch(mr_comm_t *cm, rank_ctx_t *x, root_t *r, job_t *j, const mpi_opts_t *opts,
-                           mpi_progress_fn progress, void *arg, mpi_result_t *res)
+static void phase_dispatch(mr_comm_t *cm, rank_ctx_t *x, root_t *r, job_t *j, const wire_params_t *wp,
+                           const mpi_opts_t *opts, mpi_progress_fn progress, void *arg, mpi_result_t *res)
 {
     memset(cm, 0, sizeof *cm);
     cm->s = &x->st;
@@ -660,6 +709,17 @@ static void phase_dispatch(mr_comm_t *cm, rank_ctx_t *x, root_t *r, job_t *j, co
         res->total = r->total;
         res->resumed = r->ndone;
     }
+    x->st.t_start = gm_now_ns();
+    if (x->c.split > 1) {
+        mr_split_env_t env = {.params_path = x->paths.params, .ident = &x->ident,
+                              .trust = wp->trust || wp->stamped, .shape = x->shape, .src = x->src,
+                              .pool = x->pool, .interrupt = cm->interrupt};
+        cm->split_ranks = j->size;
+        if (j->rank == 0 && !(cm->split = calloc((size_t)j->size, sizeof *cm->split)))
+            cm->split_ranks = 0; /* the report goes without the accounts */
+        mr_split_run(cm, &env);
+        return;
+    }
     mr_roles_t roles_arg;
     memset(&roles_arg, 0, sizeof roles_arg);
     roles_arg.s = &x->st;
@@ -668,7 +728,6 @@ static void phase_dispatch(mr_comm_t *cm, rank_ctx_t *x, root_t *r, job_t *j, co
     roles_arg.nprep = x->nprep;
     atomic_init(&roles_arg.claimed, 0);
     atomic_init(&roles_arg.prep_claimed, 0);
-    x->st.t_start = gm_now_ns();
     topo_pool_run(x->roles, mr_roles_count(x->nprep), mr_roles_task, &roles_arg);
 }
 
@@ -689,6 +748,8 @@ static int phase_report(const mr_comm_t *cm, const rank_ctx_t *x, const root_t *
         gm_err_clear(&e3);
         int rrc = mr_report_build(&rep, &x->c, r->all, j->size, total, cm->proved, ndone, cm->root_verified,
                                   cm->wall_s, &e3);
+        if (!rrc && cm->split)
+            rrc = mr_report_add_split(rep, cm->split, j->size, (int)x->c.split, &e3);
         if (!rrc) {
             snprintf(res->report_json, sizeof res->report_json, "%s/report.json", x->c.output);
             snprintf(res->report_csv, sizeof res->report_csv, "%s/report.csv", x->c.output);
@@ -716,7 +777,7 @@ static int phase_report(const mr_comm_t *cm, const rank_ctx_t *x, const root_t *
             gm_err_set(err, final, "%zu of %zu units were not proved", total - cm->proved - ndone, total);
         }
     }
-    MPI_Bcast(&final, 1, MPI_INT, 0, j->comm);
+    bcast_idle(&final, 1, MPI_INT, j->comm); /* the others wait for rank 0's last writes */
     if (final && j->rank != 0)
         gm_err_set(err, final, "rank %d: the campaign failed (see rank 0's message)", j->rank);
     return final;
@@ -755,8 +816,9 @@ int mpi_campaign_run(const char *campaign_path, const mpi_opts_t *opts, mpi_prog
     if (j.rank == 0 && full)
         record_checked(&x, &wp, progress, arg);
     mr_comm_t cm;
-    phase_dispatch(&cm, &x, &r, &j, opts, progress, arg, res);
+    phase_dispatch(&cm, &x, &r, &j, &wp, opts, progress, arg, res);
     rc = phase_report(&cm, &x, &r, &j, res, err);
+    free(cm.split);
 
 finish:
     root_free(&r);
