@@ -94,7 +94,13 @@ typedef struct {
  * units are skipped after their files are checked against it), then every
  * rank, rank 0 included, proves batches of units handed out dynamically;
  * proofs come back to rank 0, which verifies them when the policy asks,
- * writes them and appends them to the journal. At the end the per-rank
+ * writes them and appends them to the journal. With the campaign's
+ * "split": R > 1 (R must divide the job's size, else GM_EINVAL naming the
+ * file and the field), groups of R consecutive ranks prove one unit at a
+ * time each with mpi_split_prove on the group's communicator, no batching
+ * or pipelining (mpi/split_campaign.c, docs/campaign.md "Split units"); the
+ * journal, resume, stop requests and the report work as below, the report
+ * with the groups' split accounts. At the end the per-rank
  * metrics are gathered and rank 0 writes report.json and report.csv into
  * the output directory.
  * MPI is initialised here (MPI_THREAD_SERIALIZED) unless it already is, and

@@ -13,6 +13,9 @@
  *   resume.c    the output directory: proof files and the journal.
  *   gather.c    a rank's metrics (stage times, counters, memory).
  *   report.c    the cluster report: JSON, text, CSV.
+ *   split_campaign.c  a campaign with "split": R > 1: groups of R ranks,
+ *               one unit at a time each (mpi_split_prove), the group leaders
+ *               speaking dispatch.c's protocol.
  */
 #ifndef GM_MPI_INTERNAL_H
 #define GM_MPI_INTERNAL_H

@@ -89,17 +89,24 @@ grep -q "^grothmpi: prove: .*three.json: split: 3 does not divide the job's 4 ra
 [ ! -d three/proofs ] || [ -z "$(ls three/proofs)" ] || fail "split 3: proofs written"
 echo "ok: split 3 on 4 ranks: $(grep '^grothmpi: ' three.err)"
 
+# hit NAME SIG RANK [MPIRUN OPTION...]: campaign NAME on 4 ranks, SIG to
+# rank RANK once 2 units are journaled; rc: mpirun's exit status
+hit() {
+  n=$1; sig=$2; rk=$3; shift 3
+  timeout 300 mpirun -np 4 "$@" "$BIN" prove "$n.json" > "$n.out" 2> "$n.err" &
+  M=$!
+  wait_done "$n" 2
+  P=$(rank_pid "$(pgrep -x mpirun -P $M)" "$rk")
+  [ -n "$P" ] || fail "$n: rank $rk not found"
+  kill "-$sig" "$P"
+  set +e; wait $M; rc=$?; set -e
+}
+
 # 3. SIGTERM to rank 3 (group 1, not its leader): the group agrees to stop,
 # its leader tells rank 0, which hands out nothing more; exit 75
 M3=40
 campaign term 2 $M3
-timeout 300 mpirun -np 4 "$BIN" prove term.json > term.out 2> term.err &
-M=$!
-wait_done term 2
-R3=$(rank_pid "$(pgrep -x mpirun -P $M)" 3)
-[ -n "$R3" ] || fail "rank 3 not found"
-kill -TERM "$R3"
-set +e; wait $M; rc=$?; set -e
+hit term TERM 3
 [ $rc -eq 75 ] || { cat term.err; fail "term: exit $rc, expected 75"; }
 [ "$(grep -c '^grothmpi: ' term.err)" -eq 1 ] || { cat term.err; fail "term: not one error line"; }
 grep -q "^grothmpi: prove: interrupted by signal 15 .*: $(ndone term) of $M3 units done and journaled in .*/term, .* left; rerun" term.err \
@@ -112,13 +119,7 @@ echo "ok: term: the rerun completed, every unit once"
 
 # 4. rank 2 (group 1's leader) SIGKILLed: mpirun aborts the job
 campaign kill 2 $M3
-timeout 300 mpirun -np 4 --mca odls_base_sigkill_timeout 1 "$BIN" prove kill.json > kill.out 2> kill.err &
-M=$!
-wait_done kill 2
-R2=$(rank_pid "$(pgrep -x mpirun -P $M)" 2)
-[ -n "$R2" ] || fail "rank 2 not found"
-kill -KILL "$R2"
-set +e; wait $M; rc=$?; set -e
+hit kill KILL 2 --mca odls_base_sigkill_timeout 1
 [ $rc -ne 0 ] && [ $rc -ne 124 ] || fail "kill: exit $rc"
 d=$(ndone kill)
 [ "$d" -lt $M3 ] || echo "note: kill finished before the rank died"

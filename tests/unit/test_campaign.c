@@ -265,13 +265,17 @@ Test(campaign, split)
     free(text);
     jobs_campaign_free(&b);
     jobs_campaign_free(&c);
-    bad("{" BASE ", \"split\": 0}", GM_EINVAL, "t.json: split: 0 is not an integer in 1..4096");
-    bad("{" BASE ", \"split\": 4097}", GM_EINVAL, "t.json: split: 4097 is not an integer in 1..4096");
-    bad("{" BASE ", \"split\": \"2\"}", GM_EINVAL, "t.json: split: \"2\" is not an integer");
-    bad("{" BASE ", \"split\": 1.5}", GM_EINVAL, "t.json: split: 1.5 is not an integer");
-    bad("{" BASE ", \"split\": 2, \"mode\": \"check\"}", GM_EINVAL, "t.json: split: 2, but a \"check\" campaign");
-    bad("{" BASE ", \"split\": 2, \"backend\": \"emulate\"}", GM_EINVAL,
-        "t.json: split: 2, but split units are proved on the CPU (backend is 'emulate'");
+    static const char *const cases[][2] = {
+        {"{" BASE ", \"split\": 0}", "t.json: split: 0 is not an integer in 1..4096"},
+        {"{" BASE ", \"split\": 4097}", "t.json: split: 4097 is not an integer in 1..4096"},
+        {"{" BASE ", \"split\": \"2\"}", "t.json: split: \"2\" is not an integer"},
+        {"{" BASE ", \"split\": 1.5}", "t.json: split: 1.5 is not an integer"},
+        {"{" BASE ", \"split\": 2, \"mode\": \"check\"}", "t.json: split: 2, but a \"check\" campaign"},
+        {"{" BASE ", \"split\": 2, \"backend\": \"emulate\"}",
+         "t.json: split: 2, but split units are proved on the CPU (backend is 'emulate'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        bad(cases[i][0], GM_EINVAL, cases[i][1]);
     /* split 1 is today's campaign whatever the backend */
     cr_assert_eq(parse(&c, "{" BASE ", \"split\": 1, \"backend\": \"emulate\"}", &e), 0, "%s", e.msg);
     jobs_campaign_free(&c);
