@@ -489,8 +489,14 @@ void mpi_report_print_text(const mpi_report_t *r, FILE *f)
                 jnum(mem, "inflight_peak"), jnum(mem, "inflight_max"), jnum(rk, "pipeline_depth"));
     }
 
-    fprintf(f, "\nprepare domains (one unit at a time in each; units, wall s / cpu s of their prepares):\n");
+    bool any_prep = false; /* a split campaign has no prepare domains */
+    json_array_foreach(ranks, i, rk)
+        any_prep |= json_array_size(json_object_get(rk, "prepare")) > 0;
+    if (any_prep)
+        fprintf(f, "\nprepare domains (one unit at a time in each; units, wall s / cpu s of their prepares):\n");
     json_array_foreach(ranks, i, rk) {
+        if (!any_prep)
+            break;
         fprintf(f, "  rank %.0f (topology %s):", jnum(rk, "rank"), jstr(rk, "topology"));
         size_t di;
         json_t *pd;

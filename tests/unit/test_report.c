@@ -184,6 +184,86 @@ Test(report, build_save_load)
     jobs_campaign_free(&c);
 }
 
+/* A split campaign's accounts (mr_report_add_split): report.json's "split"
+ * keys with the values given, and the text prints each group with
+ * mpi_split_print, the same rows as printed from the structs themselves
+ * (so the JSON round trip keeps every printed figure). */
+Test(report, split_accounts)
+{
+    jobs_campaign_t c;
+    err_t e;
+    gm_err_clear(&e);
+    cr_assert_eq(jobs_campaign_parse(&c, "{\"name\": \"sp\", \"circuit\": \"test-mul\", \"params\": \"p\", "
+                                         "\"output\": \"o\", \"sectors\": {\"count\": 6}, \"split\": 2}",
+                                     "sp.json", "/b", JOBS_PARSE_NO_FILES, &e),
+                 0, "%s", e.msg);
+    mr_metrics_t m[4];
+    mpi_split_rank_t a[4];
+    memset(a, 0, sizeof a);
+    for (int i = 0; i < 4; i++) {
+        fill(&m[i], i, i < 2 ? 4 : 2, 2.0, false);
+        a[i].rank = i;
+        a[i].key_bytes = 524288 + (uint64_t)i;
+        a[i].points = 1000 + (uint64_t)i;
+        a[i].ntt_bytes = 65536;
+        a[i].mem_peak = 3 << 20;
+        a[i].rss_peak = 9 << 20;
+        a[i].load_ns = 250000000, a[i].abc_ns = 1000000, a[i].h_ns = 500000000;
+        a[i].msm_ns = 1500000000, a[i].total_ns = 2300000000ULL + (uint64_t)i * 1000000;
+        for (int s = 0; s < MPI_SPLIT_NSTAGES; s++) {
+            a[i].sent[s] = 1000 * (uint64_t)(s + 1) + (uint64_t)i;
+            a[i].recv[s] = 2000 * (uint64_t)(s + 1) + (uint64_t)i;
+            a[i].wait_ns[s] = 10000000 * (uint64_t)(s + 1);
+        }
+    }
+    mpi_report_t *r = NULL;
+    cr_assert_eq(mr_report_build(&r, &c, m, 4, 6, 6, 0, 0, 3.0, &e), 0, "%s", e.msg);
+    cr_assert_eq(mr_report_add_split(r, a, 4, 2, &e), 0, "%s", e.msg);
+    char dir[] = "/tmp/gm-report-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char jp[256];
+    snprintf(jp, sizeof jp, "%s/report.json", dir);
+    cr_assert_eq(mpi_report_save(r, jp, &e), 0, "%s", e.msg);
+    mpi_report_free(r);
+
+    json_t *j = load_json(jp);
+    json_t *sp = json_object_get(j, "split");
+    cr_expect_eq(json_integer_value(json_object_get(sp, "ranks_per_group")), 2);
+    cr_expect_eq(json_integer_value(json_object_get(sp, "groups")), 2);
+    json_t *p3 = json_array_get(json_object_get(sp, "per_rank"), 3);
+    cr_expect_eq(json_integer_value(json_object_get(p3, "rank")), 3);
+    cr_expect_eq(json_integer_value(json_object_get(p3, "group")), 1);
+    cr_expect_eq(json_integer_value(json_object_get(p3, "key_bytes")), 524291);
+    cr_expect_eq(json_integer_value(json_object_get(p3, "points")), 1003);
+    cr_expect_float_eq(json_real_value(json_object_get(p3, "msm_s")), 1.5, 1e-9);
+    json_t *ntt = json_object_get(json_object_get(p3, "stages"), "ntt");
+    cr_expect_eq(json_integer_value(json_object_get(ntt, "sent_bytes")), 2003);
+    cr_expect_eq(json_integer_value(json_object_get(ntt, "recv_bytes")), 4003);
+    cr_expect_float_eq(json_real_value(json_object_get(ntt, "network_wait_s")), 0.02, 1e-9);
+    json_decref(j);
+
+    mpi_report_t *r2 = NULL;
+    cr_assert_eq(mpi_report_load(&r2, jp, &e), 0, "%s", e.msg);
+    char *buf = NULL, *want = NULL;
+    size_t len = 0, wlen = 0;
+    FILE *f = open_memstream(&buf, &len);
+    mpi_report_print_text(r2, f);
+    fclose(f);
+    for (int g = 0; g < 2; g++) {
+        f = open_memstream(&want, &wlen);
+        fprintf(f, "group %d (ranks %d..%d):\n", g, 2 * g, 2 * g + 1);
+        mpi_split_print(a + 2 * g, 2, f);
+        fclose(f);
+        cr_expect(strstr(buf, want) != NULL, "report text:\n%s\nlacks:\n%s", buf, want);
+        free(want);
+    }
+    free(buf);
+    mpi_report_free(r2);
+    unlink(jp);
+    rmdir(dir);
+    jobs_campaign_free(&c);
+}
+
 Test(report, load_errors)
 {
     char dir[] = "/tmp/gm-report-XXXXXX";
