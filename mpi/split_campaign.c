@@ -53,6 +53,7 @@
  *    (mr_wait_idle) instead of spinning on a core the working ranks need.
  */
 #include <mpi.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -287,6 +288,21 @@ out:
     return rc;
 }
 
+/* A group's error as the job's ranks: mpi_split_agree's "rank R: ..."
+ * counts the group's ranks; the message names the group and the job's rank. */
+static void name_group(sc_t *g, err_t *e)
+{
+    int gr = -1, off = 0;
+    char rest[sizeof e->msg];
+    if (sscanf(e->msg, "rank %d: %n", &gr, &off) == 1 && off > 0 && gr >= 0 && gr < g->gsize) {
+        snprintf(rest, sizeof rest, "%s", e->msg + off);
+        gm_err_set(e, e->code, "group %d, rank %d: %s", g->rank / g->gsize, g->rank + gr, rest);
+    } else {
+        snprintf(rest, sizeof rest, "%s", e->msg);
+        gm_err_set(e, e->code, "group %d: %s", g->rank / g->gsize, rest);
+    }
+}
+
 /* The group's loop: units until "stop", a stop request or an error. */
 static void group_loop(sc_t *g)
 {
@@ -310,6 +326,8 @@ static void group_loop(sc_t *g)
         err_t e;
         gm_err_clear(&e);
         int rc = prove_unit(g, u, &res, &e);
+        if (rc && g->leader)
+            name_group(g, &e);
         if (rc && g->leader) {
             if (g->root) {
                 err_t e2;
