@@ -14,15 +14,15 @@
  *    witness crosses the network). batch_size, pipeline_depth,
  *    resources.domains, gpus and mem_budget do not apply.
  *  - The dispatch protocol is dispatch.c's, spoken by each group's leader
- *    (group rank 0) alone: REQ for one unit, keeping one more queued
- *    (asked for as soon as the current one starts, so that the next is
- *    there when it ends; the tail rule gives "retry" to a leader that still
- *    has one once fewer than one unit per group is left), RESULT, ERROR,
- *    INTR. World rank 0 is group 0's leader and the dispatcher: between two
+ *    (group rank 0) alone: REQ for units to keep LEADER_AHEAD queued
+ *    beside the one being proved (asked for as each unit starts, so that
+ *    the next are there when it ends; the tail rule gives "retry" to a
+ *    leader that still has work once fewer than one unit per group is
+ *    left), RESULT, ERROR, INTR. World rank 0 is group 0's leader and the dispatcher: between two
  *    of its own units it answers the other leaders (mr_root_serve), checks,
  *    writes and journals their proofs; its own go through mr_root_local.
  *    A leader's request waits at most one of rank 0's units, which the
- *    queued unit covers.
+ *    queued units cover.
  *  - Per unit, in each group: the leader gets the next unit (or "stop") and
  *    broadcasts it to the group; the group agrees on a stop request (the
  *    largest signal number any of its ranks saw: so SIGTERM to any one rank
@@ -30,7 +30,7 @@
  *    more); each rank checks the parameter file is the one its node
  *    digested, synthesizes the witness, and the group agrees on both
  *    (mpi_split_agree); then mpi_split_prove. A unit being proved when a
- *    signal lands is finished, written and journaled; the queued one is
+ *    signal lands is finished, written and journaled; the queued ones are
  *    dropped unjournaled (a rerun proves it).
  *  - The key: the parameter file's digest is checked once per node before
  *    any unit (run.c, as for unsplit campaigns); mpi_split_prove reads the
@@ -62,6 +62,12 @@
 #include "params/params.h"
 
 #define UNIT_STOP UINT64_MAX /* the group ends: no more work, an error, or rank 0 stopping */
+/* Units a leader other than rank 0 keeps queued beside the one it proves.
+ * Rank 0 answers only between two of its own units, so a request made as a
+ * unit starts is answered up to one unit later: with one queued, the group
+ * would often finish first and wait; with two, the answer has a unit's time
+ * to spare. */
+#define LEADER_AHEAD 2
 
 typedef struct {
     mr_comm_t *cm;
@@ -71,7 +77,7 @@ typedef struct {
     int rank, grank, gsize;
     bool leader, root;
     /* the leader's queue and requests (not rank 0: it takes from the list directly) */
-    uint64_t queue[2];
+    uint64_t queue[LEADER_AHEAD];
     size_t nqueue, refused; /* refused: the pending count of a request answered "retry"; ask again below it */
     size_t req_pend;        /* the pending count the outstanding request said */
     bool req_out, no_more;
@@ -106,14 +112,14 @@ static void nap(void)
 
 /* ---- a leader other than rank 0: requests and the queue ---- */
 
-/* Asks for one more unit when fewer than two are queued or in flight
- * (inflight: the unit about to be proved, 0 or 1). */
+/* Asks for one more unit when fewer than LEADER_AHEAD are queued beside
+ * the one in flight (inflight: the unit about to be proved, 0 or 1). */
 static void leader_request(sc_t *g, size_t inflight)
 {
     size_t pend = g->nqueue + inflight;
-    if (g->no_more || g->req_out || pend >= 2 || (g->refused && pend >= g->refused) || g->sig_sent)
+    if (g->no_more || g->req_out || g->nqueue >= LEADER_AHEAD || pend > LEADER_AHEAD || (g->refused && pend >= g->refused) || g->sig_sent)
         return;
-    int32_t req[2] = {1, (int32_t)pend};
+    int32_t req[2] = {(int32_t)(LEADER_AHEAD - g->nqueue), (int32_t)pend};
     MPI_Send(req, 2, MPI_INT32_T, 0, MR_TAG_REQ, g->world);
     g->req_out = true;
     g->req_pend = pend;
@@ -141,7 +147,7 @@ static bool leader_receive(sc_t *g)
     else if (nu == 0)
         g->no_more = true;
     else
-        for (size_t i = 0; i < nu && g->nqueue < 2 && !g->sig_sent; i++)
+        for (size_t i = 0; i < nu && g->nqueue < LEADER_AHEAD && !g->sig_sent; i++)
             g->queue[g->nqueue++] = units[i];
     return true;
 }
@@ -152,9 +158,10 @@ static uint64_t leader_next(sc_t *g)
     for (;;) {
         if (g->env->interrupt && *g->env->interrupt)
             return UNIT_STOP; /* its own stop request: the group's agreement that follows tells rank 0 */
+        bool got = leader_receive(g);
         if (g->nqueue) {
             uint64_t u = g->queue[0];
-            g->queue[0] = g->queue[1];
+            memmove(g->queue, g->queue + 1, (g->nqueue - 1) * sizeof g->queue[0]);
             g->nqueue--;
             leader_request(g, 1); /* the next one, asked for while this one is proved */
             return u;
@@ -162,7 +169,7 @@ static uint64_t leader_next(sc_t *g)
         if (!g->req_out && g->no_more)
             return UNIT_STOP;
         leader_request(g, 0);
-        if (!leader_receive(g))
+        if (!got)
             nap();
     }
 }
