@@ -31,7 +31,7 @@
  *    digested, synthesizes the witness, and the group agrees on both
  *    (mpi_split_agree); then mpi_split_prove. A unit being proved when a
  *    signal lands is finished, written and journaled; the queued ones are
- *    dropped unjournaled (a rerun proves it).
+ *    dropped unjournaled (a rerun proves them).
  *  - The key: the parameter file's digest is checked once per node before
  *    any unit (run.c, as for unsplit campaigns); mpi_split_prove reads the
  *    rank's slices at every unit (it keeps nothing between proofs), with
