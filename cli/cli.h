@@ -94,6 +94,7 @@ typedef struct {
     const uint64_t *proof_seed; /* NULL: random r, s */
     unsigned threads;
     bool trust, no_verify, verbose, json;
+    bool check_params; /* --check-params: hash the parameter file whatever its stamp */
 } cli_split_args_t;
 
 /* Initialises MPI, proves one witness on every rank (mpi_split_prove);

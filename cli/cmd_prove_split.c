@@ -2,7 +2,12 @@
  * proof of a built-in circuit on all R ranks (mpi_split_prove), each
  * holding 1/R of the key; rank 0 writes the public inputs, then the proof
  * (atomically, only after the proof verified and every rank agreed), and
- * prints the per-rank accounts. Also the --proof-seed derivation that makes
+ * prints the per-rank accounts. Before any slice is read, the first rank
+ * of each node checks the whole parameter file against the cache's manifest
+ * (params_ensure: the digest, from its stamp when the file is unchanged),
+ * and all ranks agree on the result: a slice's own checks (canonical
+ * coordinates, curve, subgroup) cannot see a point swapped for another
+ * valid one. Also the --proof-seed derivation that makes
  * split and unsplit proofs comparable byte for byte. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +16,7 @@
 #include "base/base.h"
 #include "cli/cli.h"
 #include "mpi/mpi.h"
+#include "params/params.h"
 #include "topo/topo.h"
 
 void cli_proof_rs(fr_t rs[2], uint64_t seed)
@@ -43,6 +49,33 @@ static json_t *accounts_json(const mpi_split_rank_t *r, int n)
         json_array_append_new(a, o);
     }
     return json_pack("{s:i, s:o}", "ranks", n, "per_rank", a);
+}
+
+/* A params_ensure note (a digest recorded on first use, taken from its
+ * stamp...), shown by rank 0 only: on stderr under --json, which keeps
+ * stdout JSON. */
+static void split_note(void *arg, const char *line)
+{
+    const cli_split_args_t *a = arg;
+    fprintf(a->json ? stderr : stdout, "prove: %s\n", line);
+}
+
+/* The whole-file check, once per node (mpi_split_node_leader), agreed over
+ * all ranks: the same params_ensure as a campaign's, without generating. */
+static int check_params_node(const cli_split_args_t *a, int rank, err_t *err)
+{
+    bool leader = false;
+    int rc = mpi_split_node_leader(NULL, &leader, err);
+    if (!rc && leader) {
+        params_paths_t p;
+        params_ensure_t r;
+        params_ensure_opts_t o = {.note = rank == 0 ? split_note : NULL, .note_arg = (void *)a};
+        rc = params_paths(&p, a->dir, a->circ->id, err);
+        if (!rc)
+            rc = params_ensure(&r, &p, a->circ, a->check_params ? PARAMS_ENSURE_FULL : PARAMS_ENSURE_DEFAULT, &o,
+                               err);
+    }
+    return mpi_split_agree(NULL, rc, err);
 }
 
 /* Rank 0: the public inputs first (a proof file never exists without its
@@ -81,14 +114,17 @@ int cli_prove_split(const cli_split_args_t *a)
     fr_t rs[2];
     /* Each rank computes the witness itself (cheap next to the MSMs) rather
      * than receiving it: nothing about the witness crosses the network. */
-    int rc = topo_pool_create_flat(&pool, a->threads, &err);
-    if (!rc)
-        rc = cs_shape_load(&shape, a->dir, a->circ->id, &err);
-    if (!rc)
-        rc = circuit_witness(&cs, a->circ, a->witness_seed, &err);
-    /* A rank that failed here tells the others, which would otherwise wait
-     * for it in mpi_split_prove's first collective. */
-    rc = mpi_split_agree(NULL, rc, &err);
+    int rc = check_params_node(a, rank, &err);
+    if (!rc) {
+        rc = topo_pool_create_flat(&pool, a->threads, &err);
+        if (!rc)
+            rc = cs_shape_load(&shape, a->dir, a->circ->id, &err);
+        if (!rc)
+            rc = circuit_witness(&cs, a->circ, a->witness_seed, &err);
+        /* A rank that failed here tells the others, which would otherwise
+         * wait for it in mpi_split_prove's first collective. */
+        rc = mpi_split_agree(NULL, rc, &err);
+    }
     groth16_witness_t w = {0};
     if (!rc) {
         w = (groth16_witness_t){.inputs = cs_input_values(cs), .n_inputs = cs_num_inputs(cs),
