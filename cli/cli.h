@@ -103,4 +103,9 @@ typedef struct {
  * reports the job's status through rank 0, as the campaign form does). */
 int cli_prove_split(const cli_split_args_t *a);
 
+/* `[mpirun -np R] grothmpi bench split` (cmd_bench_split.c): the arguments
+ * after "bench"; returns the exit status (0, 1 on rank 0 after a failure,
+ * 2 usage). */
+int cmd_bench_split(int argc, char **argv);
+
 #endif
