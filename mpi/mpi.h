@@ -302,4 +302,11 @@ void mpi_split_print(const mpi_split_rank_t *ranks, int n, FILE *f);
  * of comm with mpi_split_agree. Returns 0 or GM_EMPI (*leader false). */
 int mpi_split_node_leader(const void *comm, bool *leader, err_t *err) __attribute__((warn_unused_result));
 
+/* As mpi_split_agree, but a rank that arrives early sleeps (a barrier
+ * tested every millisecond) instead of spinning inside the collective: for
+ * ranks that wait while another works alone on cores they share (`grothmpi
+ * bench split`'s unsplit reference proof). Returns as mpi_split_agree, or
+ * GM_EMPI. */
+int mpi_split_agree_idle(const void *comm, int rc, err_t *err) __attribute__((warn_unused_result));
+
 #endif /* GM_MPI_H */
