@@ -328,50 +328,36 @@ int cmd_bench_split(int argc, char **argv)
     int prc = parse(&o, argc, argv);
     if (prc)
         return prc == 1 ? 0 : prc;
-    err_t err;
-    gm_err_clear(&err);
-    int rank = 0, size = 1;
-    if (mpi_study_init(&rank, &size, &err)) {
-        fprintf(stderr, "grothmpi: bench split: %s\n", err.msg);
-        return 1;
-    }
+    sb_ref_t ref = {0};
+    groth16_counts_t n = {0};
+    sb_pred_t *pred = NULL;
+    mpi_split_rank_t *ranks = NULL;
+    cli_split_local_t l = {0};
     circuit_t c;
     params_paths_t p;
-    topo_pool_t *pool = NULL;
-    cs_shape_t *shape = NULL;
-    cs_t *cs = NULL;
-    mpi_split_rank_t *ranks = NULL;
-    sb_pred_t *pred = NULL;
-    sb_ref_t ref;
-    memset(&ref, 0, sizeof ref);
-    groth16_counts_t n = {0};
     groth16_proof_t proof;
     fr_t rs[2];
     cli_proof_rs(rs, 1); /* fixed r, s: the split proof is compared with the unsplit one */
-    int rc = circuit_parse(&c, o.porep ? "porep" : "test-synthetic", o.porep ? 0 : (uint64_t)1 << o.log, o.porep,
-                           &err);
+    err_t err;
+    gm_err_clear(&err);
+    int rank = 0, size = 1, rc = mpi_study_init(&rank, &size, &err);
+    if (rc) {
+        fprintf(stderr, "grothmpi: bench split: %s\n", err.msg);
+        return 1;
+    }
+    rc = circuit_parse(&c, o.porep ? "porep" : "test-synthetic", o.porep ? 0 : (uint64_t)1 << o.log, o.porep, &err);
     if (!rc)
         rc = params_paths(&p, o.cache, c.id, &err);
     if (!rc && rank == 0)
         rc = ensure_params(&p, &c, &o, &err);
-    if (!(rc = mpi_split_agree(NULL, rc, &err))) {
-        rc = topo_pool_create_flat(&pool, o.threads, &err);
-        if (!rc)
-            rc = params_shape_load(&shape, NULL, &p, o.check, &err);
-        if (!rc)
-            rc = circuit_witness(&cs, &c, 1, &err);
-        if (!rc)
-            rc = groth16_shape_counts(&n, shape, &err);
-        rc = mpi_split_agree(NULL, rc, &err);
-    }
+    if (!(rc = mpi_split_agree(NULL, rc, &err)) && !(rc = cli_split_local(&l, &p, &c, 1, o.threads, o.check, &err)))
+        rc = mpi_split_agree(NULL, groth16_shape_counts(&n, l.shape, &err), &err);
     uint64_t m = n.h + 1;
-    groth16_witness_t w = {0};
     unsigned load_flags = o.check ? GROTH16_LOAD_DEFAULT : GROTH16_LOAD_TRUST;
     if (!rc) {
-        w = (groth16_witness_t){cs_input_values(cs), cs_num_inputs(cs), cs_aux_values(cs), cs_num_aux(cs)};
         /* the others sleep meanwhile, leaving rank 0 the cores it shares with them */
         if (rank == 0)
-            rc = reference(&ref, &p, &c, shape, &w, &n, m, rs, load_flags, pool, &err);
+            rc = reference(&ref, &p, &c, l.shape, &l.w, &n, m, rs, load_flags, l.pool, &err);
         rc = mpi_split_agree_idle(NULL, rc, &err);
     }
     /* the prediction, from the sizes, before the split run */
@@ -381,35 +367,28 @@ int cmd_bench_split(int argc, char **argv)
         predict(&pred[i], &n, m, (unsigned)i, (unsigned)size, o.threads);
     if (!rc) {
         gm_mem_reset_peak();
-        mpi_split_job_t job = {.params_path = p.params, .shape = shape, .w = &w, .rs = rs, .load_flags = load_flags,
-                               .prove_flags = GROTH16_PROVE_NO_VERIFY, .pool = pool};
+        mpi_split_job_t job = {.params_path = p.params, .shape = l.shape, .w = &l.w, .rs = rs,
+                               .load_flags = load_flags, .prove_flags = GROTH16_PROVE_NO_VERIFY, .pool = l.pool};
         rc = mpi_split_prove(&proof, &ranks, &job, &err);
     }
-    if (rank == 0) {
-        if (rc) {
-            fprintf(stderr, "grothmpi: bench split: %s\n", err.msg);
+    if (rank == 0 && rc) {
+        fprintf(stderr, "grothmpi: bench split: %s\n", err.msg);
+    } else if (rank == 0) {
+        sb_model_t md;
+        model(&md, &ref, &o, l.shape, &n, m);
+        uint8_t b1[GROTH16_PROOF_BYTES], b2[GROTH16_PROOF_BYTES];
+        groth16_proof_to_bytes(b1, &proof);
+        groth16_proof_to_bytes(b2, &ref.proof);
+        bool same = memcmp(b1, b2, sizeof b1) == 0;
+        if (o.json) {
+            json_t *js = report_json(&o, &c, l.shape, m, &ref, ranks, pred, size, &md, same);
+            json_dumpf(js, stdout, JSON_INDENT(1));
+            printf("\n");
+            json_decref(js);
         } else {
-            sb_model_t md;
-            model(&md, &ref, &o, shape, &n, m);
-            uint8_t b1[GROTH16_PROOF_BYTES], b2[GROTH16_PROOF_BYTES];
-            groth16_proof_to_bytes(b1, &proof);
-            groth16_proof_to_bytes(b2, &ref.proof);
-            bool same = memcmp(b1, b2, sizeof b1) == 0;
-            if (o.json) {
-                json_t *js = report_json(&o, &c, shape, m, &ref, ranks, pred, size, &md, same);
-                json_dumpf(js, stdout, JSON_INDENT(1));
-                printf("\n");
-                json_decref(js);
-            } else {
-                report_text(&o, &c, shape, m, &ref, ranks, pred, size, &md, same);
-            }
+            report_text(&o, &c, l.shape, m, &ref, ranks, pred, size, &md, same);
         }
     }
     free(pred);
-    free(ranks);
-    cs_destroy(cs);
-    cs_shape_free(shape);
-    topo_pool_destroy(pool);
-    mpi_study_finalize();
-    return rc && rank == 0 ? 1 : 0;
+    return cli_split_local_end(&l, ranks, rank, rc);
 }
