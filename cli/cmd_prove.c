@@ -468,8 +468,8 @@ int cmd_prove(int argc, char **argv)
         return 2;
     }
     if (check && !split) {
-        /* the unsplit single proof reads the whole file and checks every
-         * point; the digest check belongs to campaigns and --split */
+        /* the single-circuit unsplit form has no digest step to force: it
+         * is campaigns' and --split's (params_ensure) */
         fprintf(stderr, "grothmpi: prove: --check-params goes with --split or a campaign\n");
         return 2;
     }
