@@ -18,6 +18,7 @@
 #     each group spanning both hosts: every proof verifies, same public inputs.
 set -eu
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/netns.sh" # netns_mpirun (scenario 5 makes its hosts itself: T exists by then)
 HERE=$(cd "$(dirname "$0")" && pwd)
 need mpirun
 gm_tmp splitcamp
@@ -142,19 +143,19 @@ done
 echo "ok: kill: the rerun completed, every unit once, all proofs verify"
 
 # 5. over TCP: 4 ranks on 2 network-namespace hosts, mapped by node (ranks
-# 0 and 2 on gms1, 1 and 3 on gms2), so each group of 2 spans both hosts and
+# 0 and 2 on gmc1, 1 and 3 on gmc2), so each group of 2 spans both hosts and
 # its all-to-alls and reduce cross the bridge; each host digests the key once.
 # Skipped (with a line) without root or network namespaces.
-if [ "$(id -u)" -eq 0 ] && command -v ip >/dev/null && ip netns add "gms-probe.$$" 2>/dev/null; then
-  ip netns del "gms-probe.$$"
-  NS=gms; NET=10.82.0
-  trap 'sh "$HERE/netns/netns-down.sh" $NS $NET; rm -rf "$T"' EXIT
-  sh "$HERE/netns/netns-down.sh" $NS $NET # leftovers of a killed run
-  sh "$HERE/netns/netns-up.sh" 2 $NS $NET
+if [ "$(id -u)" -eq 0 ] && command -v ip >/dev/null && command -v unshare >/dev/null &&
+   ip netns add "gmc-probe.$$" 2>/dev/null; then
+  ip netns del "gmc-probe.$$"
+  NETNS_P=gmc; NETNS_NET=10.83.0
+  trap 'sh "$NETNS_DIR/netns-down.sh" $NETNS_P $NETNS_NET; rm -rf "$T"' EXIT
+  sh "$NETNS_DIR/netns-down.sh" $NETNS_P $NETNS_NET # leftovers of a killed run
+  sh "$NETNS_DIR/netns-up.sh" 2 $NETNS_P $NETNS_NET
   campaign tcp 2 8
-  timeout 300 mpirun --mca plm_rsh_agent "$HERE/netns/nsrsh" --host ${NS}1:2,${NS}2:2 -np 4 --map-by node \
-    --mca btl tcp,vader,self --mca btl_tcp_if_include $NET.0/24 --mca oob_tcp_if_include $NET.0/24 \
-    --mca odls_base_sigkill_timeout 0 "$BIN" prove tcp.json > tcp.out 2>&1 || { cat tcp.out; fail "tcp: mpirun"; }
+  netns_mpirun 300 gmc1:2,gmc2:2 tcp,vader,self -np 4 --map-by node "$BIN" prove tcp.json > tcp.out 2>&1 \
+    || { cat tcp.out; fail "tcp: mpirun"; }
   grep -q "campaign done: 8 units, 8 proved in this run" tcp.out || { cat tcp.out; fail "tcp: summary"; }
   consistent tcp
   once tcp 8
@@ -166,7 +167,7 @@ if [ "$(id -u)" -eq 0 ] && command -v ip >/dev/null && ip netns add "gms-probe.$
 import json, sys
 r = json.load(open(sys.argv[1]))
 hosts = [rk["host"] for rk in r["ranks"]]
-assert hosts == ["gms1", "gms2", "gms1", "gms2"], hosts
+assert hosts == ["gmc1", "gmc2", "gmc1", "gmc2"], hosts
 for p in r["split"]["per_rank"]:
     assert p["stages"]["ntt"]["sent_bytes"] > 0, p
 PY
