@@ -63,15 +63,20 @@ static json_t *load_json(const char *path)
     return j;
 }
 
+static void parse_campaign(jobs_campaign_t *c, const char *text)
+{
+    err_t e;
+    gm_err_clear(&e);
+    cr_assert_eq(jobs_campaign_parse(c, text, "r.json", "/b", JOBS_PARSE_NO_FILES, &e), 0, "%s", e.msg);
+}
+
 Test(report, build_save_load)
 {
     jobs_campaign_t c;
     err_t e;
     gm_err_clear(&e);
-    cr_assert_eq(jobs_campaign_parse(&c, "{\"name\": \"r\", \"circuit\": \"test-mul\", \"params\": \"p\", \"output\": "
-                                         "\"o\", \"sectors\": {\"count\": 5}, \"partitions\": 2}",
-                                     "r.json", "/b", JOBS_PARSE_NO_FILES, &e),
-                 0, "%s", e.msg);
+    parse_campaign(&c, "{\"name\": \"r\", \"circuit\": \"test-mul\", \"params\": \"p\", \"output\": \"o\", "
+                       "\"sectors\": {\"count\": 5}, \"partitions\": 2}");
     mr_metrics_t m[2];
     fill(&m[0], 0, 6, 3.0, true);
     fill(&m[1], 1, 4, 1.0, false);
@@ -193,10 +198,8 @@ Test(report, split_accounts)
     jobs_campaign_t c;
     err_t e;
     gm_err_clear(&e);
-    cr_assert_eq(jobs_campaign_parse(&c, "{\"name\": \"sp\", \"circuit\": \"test-mul\", \"params\": \"p\", "
-                                         "\"output\": \"o\", \"sectors\": {\"count\": 6}, \"split\": 2}",
-                                     "sp.json", "/b", JOBS_PARSE_NO_FILES, &e),
-                 0, "%s", e.msg);
+    parse_campaign(&c, "{\"name\": \"sp\", \"circuit\": \"test-mul\", \"params\": \"p\", \"output\": \"o\", "
+                       "\"sectors\": {\"count\": 6}, \"split\": 2}");
     mr_metrics_t m[4];
     mpi_split_rank_t a[4];
     memset(a, 0, sizeof a);
