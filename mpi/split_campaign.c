@@ -234,14 +234,17 @@ static void acc_add(sc_t *g, const mpi_split_rank_t *r)
 }
 
 /* Unit u on this rank: the file check and the witness, agreed on by the
- * group, then the split proof. Leader: *res filled (res->pub malloc'd). */
-static int prove_unit(sc_t *g, uint64_t u, mr_result_t *res, err_t *err)
+ * group, then the split proof. Leader: *res filled (res->pub malloc'd).
+ * *agreed: the status is the group's (every rank returns it), not the
+ * leader's alone. */
+static int prove_unit(sc_t *g, uint64_t u, mr_result_t *res, bool *agreed, err_t *err)
 {
     const mr_split_env_t *env = g->env;
     mr_state_t *s = g->s;
     cs_t *cs = NULL;
     mpi_split_rank_t *ranks = NULL;
     int rc = 0;
+    *agreed = true;
     if (!env->trust) {
         params_ident_t now;
         if (!(rc = params_ident(&now, env->params_path, err)) && !params_ident_eq(&now, env->ident))
@@ -275,6 +278,7 @@ static int prove_unit(sc_t *g, uint64_t u, mr_result_t *res, err_t *err)
     s->t_last = gm_now_ns();
     if (!g->leader)
         goto out;
+    *agreed = false;
     if (g->acc)
         acc_add(g, ranks);
     memset(res, 0, sizeof *res);
@@ -332,7 +336,8 @@ static void group_loop(sc_t *g)
         memset(&res, 0, sizeof res);
         err_t e;
         gm_err_clear(&e);
-        int rc = prove_unit(g, u, &res, &e);
+        bool agreed = true;
+        int rc = prove_unit(g, u, &res, &agreed, &e);
         if (rc && g->leader)
             name_group(g, &e);
         if (rc && g->leader) {
@@ -354,8 +359,12 @@ static void group_loop(sc_t *g)
             s->m.cpu_ns[MR_IO] += gm_thread_cpu_ns() - c1;
         }
         free(res.pub);
-        if (rc) /* the same on every rank of the group */
+        if (rc && agreed) /* the same on every rank of the group */
             return;
+        if (rc) { /* the leader's alone: the group's next unit is "stop" */
+            g->no_more = true;
+            g->nqueue = 0;
+        }
     }
 }
 
