@@ -346,7 +346,7 @@ void mr_wait_idle(void *request);
 /* split_campaign.c: a campaign with "split": R > 1 (see there). */
 typedef struct {
     const char *params_path;      /* the parameter file, digested per node by run.c */
-    const params_ident_t *ident;  /* this rank's copy as its node digested it */
+    const params_ident_t *ident;  /* this rank's copy as its node digested it (compared before each unit) */
     bool trust;                   /* no subgroup checks at all (trust_params, or the .checked stamp) */
     const cs_shape_t *shape;
     jobs_source_t *src;

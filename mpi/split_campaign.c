@@ -36,9 +36,10 @@
  *    any unit (run.c, as for unsplit campaigns); mpi_split_prove reads the
  *    rank's slices at every unit (it keeps nothing between proofs), with
  *    every point of the slice checked at the group's first unit and trusted
- *    afterwards (the file's device, inode, size and mtime are compared with
- *    those the node digested before each unit), or trusted from the start
- *    with trust_params or the .checked stamp of its digest.
+ *    afterwards, or trusted from the start with trust_params or the
+ *    .checked stamp of its digest; in every case the file's device, inode,
+ *    size and mtime are compared with those its node digested before each
+ *    unit (a changed file fails the unit).
  *  - Errors: a failing unit fails on every rank of its group
  *    (mpi_split_prove's agreement); the leader sends it to rank 0, which
  *    stops the hand-out; the group ends. A rank that dies makes mpirun abort
@@ -245,11 +246,10 @@ static int prove_unit(sc_t *g, uint64_t u, mr_result_t *res, bool *agreed, err_t
     mpi_split_rank_t *ranks = NULL;
     int rc = 0;
     *agreed = true;
-    if (!env->trust) {
-        params_ident_t now;
-        if (!(rc = params_ident(&now, env->params_path, err)) && !params_ident_eq(&now, env->ident))
-            rc = gm_err_set(err, GM_EVERIFY, "%s: changed since this node checked its digest", env->params_path);
-    }
+    /* Whatever the point checks: the slices must come from the digested file. */
+    params_ident_t now;
+    if (!(rc = params_ident(&now, env->params_path, err)) && !params_ident_eq(&now, env->ident))
+        rc = gm_err_set(err, GM_EVERIFY, "%s: changed since this node checked its digest", env->params_path);
     uint64_t t0 = gm_now_ns(), c0 = gm_thread_cpu_ns();
     if (!rc)
         rc = jobs_source_witness(env->src, (size_t)u, &cs, err);

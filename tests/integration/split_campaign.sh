@@ -12,6 +12,8 @@
 #  3. SIGTERM to one rank of group 1 (not its leader) mid-run: exit 75, the
 #     "interrupted" line, journal and files agree; a rerun completes, every
 #     unit exactly once in the journal;
+#  3b. the parameter file touched mid-run: one line naming the group and the
+#     file, exit non-zero, journal and files agree; a rerun completes;
 #  4. a rank SIGKILLed mid-run: mpirun fails the job (non-zero), no partial
 #     proof file, journal and files agree; a rerun completes;
 #  5. with root and network namespaces: 4 ranks on 2 namespace hosts over TCP,
@@ -119,6 +121,25 @@ consistent term
 echo "ok: SIGTERM to rank 3: exit 75, $(ndone term) of $M3 journaled, consistent"
 rerun term $M3
 echo "ok: term: the rerun completed, every unit once"
+
+# 3b. the key changed between units (the ranks read their slices at every
+# unit): the group that sees it fails the run with one line naming the file;
+# the journal agrees with the files; the rerun (the digest computed again:
+# the same bytes) completes
+campaign changed 2 $M3
+timeout 300 mpirun -np 4 "$BIN" prove changed.json > changed.out 2> changed.err &
+M=$!
+wait_done changed 2
+touch params/test-synthetic-1024.params
+set +e; wait $M; rc=$?; set -e
+[ $rc -ne 0 ] && [ $rc -ne 124 ] || fail "changed: exit $rc"
+[ "$(grep -c '^grothmpi: ' changed.err)" -eq 1 ] || { cat changed.err; fail "changed: not one error line"; }
+grep -q "^grothmpi: prove: rank [02] (.*): group [01], rank [0-3]: .*/params/test-synthetic-1024.params: changed since this node checked its digest" changed.err \
+  || { cat changed.err; fail "changed: the line does not name the group and the file"; }
+consistent changed
+echo "ok: key changed mid-run: exit $rc, $(grep '^grothmpi: ' changed.err)"
+rerun changed $M3
+echo "ok: changed: the rerun completed, every unit once"
 
 # 4. rank 2 (group 1's leader) SIGKILLed: mpirun aborts the job
 campaign kill 2 $M3
