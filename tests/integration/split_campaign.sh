@@ -109,7 +109,7 @@ hit() {
 
 # 3. SIGTERM to rank 3 (group 1, not its leader): the group agrees to stop,
 # its leader tells rank 0, which hands out nothing more; exit 75
-M3=40
+M3=24
 campaign term 2 $M3
 hit term TERM 3
 [ $rc -eq 75 ] || { cat term.err; fail "term: exit $rc, expected 75"; }
