@@ -14,6 +14,10 @@
  *      ERROR  r -> 0        int32 code + message text
  *      DONE   r -> 0        mr_metrics_t (last message of a rank)
  *      INTR   r -> 0        int32 signal number: the rank was asked to stop
+ *      SPLIT  r -> 0        a split campaign's group leader, before its DONE:
+ *                           its group's mpi_split_rank_t (split_campaign.c,
+ *                           which speaks this protocol from each group's
+ *                           leader, with rank 0 serving between its units)
  *  - Dynamic hand-out: a rank asks for k units as soon as fewer than 2k are
  *    queued or in flight on it (one request outstanding at a time), so the
  *    next batch is already there when the current one ends. Rank 0 serves

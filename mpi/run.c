@@ -39,6 +39,12 @@
  *    in flight are written; phase 5 runs as usual (report, final status).
  *  - A killed rank: mpirun aborts the whole job; what rank 0 had written
  *    and journaled stays, and the next run resumes.
+ *  - A campaign with "split": R > 1 (split_campaign.c): phase 2 refuses an
+ *    R that does not divide the ranks; phase 3 checks the key's digest per
+ *    node as above but loads no parameters and makes no prover (each unit's
+ *    mpi_split_prove reads the rank's slices), rank 0 verifying with the .vk
+ *    file; phase 4 is the groups' loop on the main thread (no roles); phase
+ *    5 adds the groups' split accounts to the report.
  */
 #include <mpi.h>
 #include <errno.h>
@@ -683,8 +689,9 @@ static void record_checked(const rank_ctx_t *x, const wire_params_t *wp, mpi_pro
     note(progress, arg, line);
 }
 
-/* Phase 4: the roles (pipeline.c, dispatch.c) until every unit is written
- * or an error stopped the hand-out. Rank 0's counts land in *cm. */
+/* Phase 4: the roles (pipeline.c, dispatch.c), or a split campaign's groups
+ * (split_campaign.c), until every unit is written or an error stopped the
+ * hand-out. Rank 0's counts land in *cm. */
 static void phase_dispatch(mr_comm_t *cm, rank_ctx_t *x, root_t *r, job_t *j, const wire_params_t *wp,
                            const mpi_opts_t *opts, mpi_progress_fn progress, void *arg, mpi_result_t *res)
 {
