@@ -277,6 +277,11 @@ int mpi_split_ntt_create(mpi_split_ntt_t **out, unsigned log_n, unsigned rank, u
                          err_t *err) __attribute__((warn_unused_result));
 void mpi_split_ntt_destroy(mpi_split_ntt_t *t); /* NULL allowed */
 
+/* The coset of the COSET kinds: g·<w> (g non-zero, GM_ASSERT); FR_GENERATOR
+ * (ntt/ntt.h's) until set. snarkjs's h uses the odd coset, g = w_2N
+ * (fr_root_of_unity(log_n + 1)). */
+void mpi_split_ntt_set_coset(mpi_split_ntt_t *t, const fr_t *g);
+
 /* This rank's natural slice [*lo, *hi). */
 void mpi_split_ntt_range(const mpi_split_ntt_t *t, uint64_t *lo, uint64_t *hi);
 
@@ -289,6 +294,17 @@ size_t mpi_split_ntt_memory(const mpi_split_ntt_t *t);
  * calling thread). Returns 0 or ex's status (v undefined then). */
 int mpi_split_ntt_transform(mpi_split_ntt_t *t, fr_t *v, mpi_split_ntt_kind_t kind, mpi_split_exchange_fn ex,
                             void *ex_arg, topo_pool_t *pool, err_t *err) __attribute__((warn_unused_result));
+
+/* Redistributes a vector of the odd coset into another order: with v this
+ * rank's natural slice of V, out[i - lo] = V[k] with 2k + 1 = mult·(2i + 1)
+ * mod 2N (mult odd, GM_ASSERT: a permutation of the odd residues), for i in
+ * this rank's slice [lo, hi) = groth16_slice_range(N, rank, nranks) — the
+ * slices of an N-point query. snarkjs's h: V on our coset order, mult =
+ * SNARKJS_ROOT_EXP, out in snarkjs's order for its H points
+ * (snarkjs/prove.c). out holds hi - lo values; one call of ex (collective).
+ * Returns 0 or ex's status. */
+int mpi_split_ntt_odd_permute(mpi_split_ntt_t *t, fr_t *out, const fr_t *v, uint64_t mult, mpi_split_exchange_fn ex,
+                              void *ex_arg, err_t *err) __attribute__((warn_unused_result));
 
 /* Prints the per-rank table of a split proof (rank 0's *ranks, n entries). */
 void mpi_split_print(const mpi_split_rank_t *ranks, int n, FILE *f);
