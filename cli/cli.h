@@ -51,6 +51,7 @@ int cli_opts_parse(void *o, const cli_opt_t *vals, size_t nv, const cli_opt_t *f
 
 #include "circuits/circuits.h"
 #include "groth16/groth16.h"
+#include "mpi/mpi.h"
 #include "snarkjs/snarkjs.h"
 
 /* The prover's stage rows of --verbose (abc, ntt, the five MSMs, verify),
@@ -101,5 +102,25 @@ typedef struct {
  * exit status: 0, or 1 on rank 0 after a failure (other ranks 0: mpirun
  * reports the job's status through rank 0, as the campaign form does). */
 int cli_prove_split(const cli_split_args_t *a);
+
+/* The per-rank accounts of a split proof as JSON (`--split --json`):
+ * {"ranks": n, "per_rank": [{rank, key_bytes, points, h_bytes, mem_peak,
+ * rss_peak, load_s, abc_s, h_s, msm_s, total_s, stages: {agree, ntt,
+ * reduce: {sent, recv, wait_s}}}, ...]} (a new reference; NULL when out of
+ * memory). Defined in cmd_prove_split.c. */
+json_t *cli_split_accounts_json(const mpi_split_rank_t *r, int n);
+
+/* `grothmpi snarkjs prove --split`, parsed by cmd_snarkjs (cmd_snarkjs_split.c). */
+typedef struct {
+    const char *zkey, *wtns, *proof, *pub; /* inputs; proof.json and public.json written */
+    const uint64_t *proof_seed;            /* NULL: random r, s */
+    unsigned threads;
+    bool subgroup, no_verify, verbose, json;
+} cli_snarkjs_split_args_t;
+
+/* Initialises MPI, proves the witness on every rank
+ * (mpi_split_prove_snarkjs); rank 0 writes public.json, then proof.json, in
+ * snarkjs's layout, and prints. Returns the exit status as cli_prove_split. */
+int cli_snarkjs_prove_split(const cli_snarkjs_split_args_t *a);
 
 #endif

@@ -24,7 +24,7 @@ void cli_proof_rs(fr_t rs[2], uint64_t seed)
     rs[1] = t.alpha;
 }
 
-static json_t *accounts_json(const mpi_split_rank_t *r, int n)
+json_t *cli_split_accounts_json(const mpi_split_rank_t *r, int n)
 {
     json_t *a = json_array();
     for (int i = 0; i < n; i++) {
@@ -108,7 +108,7 @@ int cli_prove_split(const cli_split_args_t *a)
         if (rc) {
             fprintf(stderr, "grothmpi: prove: --split: %s\n", err.msg);
         } else if (a->json) {
-            json_t *js = accounts_json(ranks, size);
+            json_t *js = cli_split_accounts_json(ranks, size);
             json_dumpf(js, stdout, JSON_INDENT(1));
             printf("\n");
             json_decref(js);

@@ -32,6 +32,7 @@
 
 #include "base/base.h"
 #include "groth16/groth16.h"
+#include "snarkjs/snarkjs.h"
 #include "synth/synth.h"
 #include "topo/topo.h"
 
@@ -202,7 +203,7 @@ extern const char *const mpi_split_stage_names[MPI_SPLIT_NSTAGES];
  * MPI calls sent and received (a collective's own relaying not counted). */
 typedef struct {
     int32_t rank;
-    uint64_t key_bytes;          /* decoded parameter points held (the slices and the vk's ic) */
+    uint64_t key_bytes;          /* decoded key held: the slices' points, the vk's ic (a zkey: also its rows' section-4 entries) */
     uint64_t points;             /* of which query points: sum of hi - lo over the five queries */
     uint64_t mem_peak, rss_peak; /* gm_mem_peak, gm_rss_peak at the end */
     uint64_t ntt_bytes;          /* the h stage's buffers: a, b, c slices and the NTT's own */
@@ -235,6 +236,37 @@ typedef struct {
  * a proof then. */
 int mpi_split_prove(groth16_proof_t *proof, mpi_split_rank_t **ranks, const mpi_split_job_t *job, err_t *err)
     __attribute__((warn_unused_result));
+
+/* `grothmpi snarkjs prove --split` (mpi/split_snarkjs.c): one proof of a
+ * zkey and a .wtns on the ranks of comm, the same driver as
+ * mpi_split_prove's. Each rank reads (snarkjs_zkey_load_slice) part
+ * [lo, hi) of each of the zkey's point sections (A, B1, B2, C, H), the
+ * section-4 entries of its rows of the domain, and from the .wtns
+ * (snarkjs_wtns_open) only the values it needs: its A/B slice of z, its C
+ * slice (z past the public inputs), the values its rows' entries name, and
+ * on rank 0 the public inputs. h is snarkjs's (odd coset, no division by
+ * Z), its NTTs split as above, then put in snarkjs's order of the H
+ * points by one more all-to-all (mpi_split_ntt_odd_permute). Rank 0
+ * assembles the proof with r, s (groth16_proof_assemble, the same point as
+ * snarkjs_prove's) and checks it like snarkjs_prove (subgroup, then the
+ * zkey's vk and the public inputs) unless GROTH16_PROVE_NO_VERIFY. */
+typedef struct {
+    const char *zkey_path, *wtns_path; /* the same paths on every rank */
+    const fr_t *rs;                    /* as mpi_split_job_t's */
+    snarkjs_zkey_flags_t zkey_flags;   /* SNARKJS_ZKEY_SUBGROUP: the slices' points checked for the subgroup */
+    groth16_prove_flags_t prove_flags;
+    topo_pool_t *pool;
+    const void *comm;                  /* as mpi_split_job_t's */
+} mpi_split_snarkjs_job_t;
+
+/* As mpi_split_prove, and on rank 0 *pub receives the public inputs
+ * (w[1 .. nPublic], gm_alloc'd: gm_free it) and *n_pub their count (other
+ * ranks: NULL, 0). Errors: snarkjs_zkey_load_slice's and
+ * snarkjs_wtns_open/values' (a witness whose count is not the zkey's nVars:
+ * GM_EINVAL naming both files), GM_ENOMEM, GM_EVERIFY, GM_ESYS, GM_EMPI,
+ * "rank R: " first on every rank. */
+int mpi_split_prove_snarkjs(groth16_proof_t *proof, fr_t **pub, size_t *n_pub, mpi_split_rank_t **ranks,
+                            const mpi_split_snarkjs_job_t *job, err_t *err) __attribute__((warn_unused_result));
 
 /* One status for all ranks of comm (an MPI_Comm *, NULL: MPI_COMM_WORLD;
  * collective: every rank of it calls it): 0 when rc is 0 on every rank, else the lowest failing rank's rc with
