@@ -110,6 +110,17 @@ int cli_prove_split(const cli_split_args_t *a);
  * memory). Defined in cmd_prove_split.c. */
 json_t *cli_split_accounts_json(const mpi_split_rank_t *r, int n);
 
+/* MPI for a split command (mpi_study_init): 0, or 1 after printing
+ * "grothmpi: <cmd>: --split: <why>". Defined in cmd_prove_split.c. */
+int cli_split_init(int *rank, int *size, const char *cmd);
+
+/* Rank 0's output of a split command: the error line "grothmpi: <cmd>:
+ * --split: <err>" on stderr when rc, else the accounts as JSON (json), else
+ * `line` and, when verbose, the per-rank table (mpi_split_print). Defined in
+ * cmd_prove_split.c. */
+void cli_split_report(const char *cmd, int rc, const err_t *err, const mpi_split_rank_t *ranks, int size, bool json,
+                      bool verbose, const char *line);
+
 /* `grothmpi snarkjs prove --split`, parsed by cmd_snarkjs (cmd_snarkjs_split.c). */
 typedef struct {
     const char *zkey, *wtns, *proof, *pub; /* inputs; proof.json and public.json written */

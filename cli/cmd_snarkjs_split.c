@@ -14,13 +14,11 @@
 
 int cli_snarkjs_prove_split(const cli_snarkjs_split_args_t *a)
 {
+    int rank = 0, size = 1;
+    if (cli_split_init(&rank, &size, "snarkjs prove"))
+        return 1;
     err_t err;
     gm_err_clear(&err);
-    int rank = 0, size = 1;
-    if (mpi_study_init(&rank, &size, &err)) {
-        fprintf(stderr, "grothmpi: snarkjs prove: --split: %s\n", err.msg);
-        return 1;
-    }
     topo_pool_t *pool = NULL;
     mpi_split_rank_t *ranks = NULL;
     fr_t *pub = NULL, rs[2];
@@ -43,19 +41,10 @@ int cli_snarkjs_prove_split(const cli_snarkjs_split_args_t *a)
     if (!rc && rank == 0 && !(rc = snarkjs_public_write_json(a->pub, pub, n_pub, &err)))
         rc = snarkjs_proof_write_json(a->proof, &proof, &err);
     if (rank == 0) {
-        if (rc) {
-            fprintf(stderr, "grothmpi: snarkjs prove: --split: %s\n", err.msg);
-        } else if (a->json) {
-            json_t *js = cli_split_accounts_json(ranks, size);
-            json_dumpf(js, stdout, JSON_INDENT(1));
-            printf("\n");
-            json_decref(js);
-        } else {
-            printf("snarkjs prove: 1 proof split over %d rank%s written to %s (%s), public inputs in %s\n", size,
-                   size == 1 ? "" : "s", a->proof, a->no_verify ? "not verified" : "verified", a->pub);
-            if (a->verbose)
-                mpi_split_print(ranks, size, stdout);
-        }
+        char line[3000];
+        snprintf(line, sizeof line, "snarkjs prove: 1 proof split over %d rank%s written to %s (%s), public inputs "
+                 "in %s", size, size == 1 ? "" : "s", a->proof, a->no_verify ? "not verified" : "verified", a->pub);
+        cli_split_report("snarkjs prove", rc, &err, ranks, size, a->json, a->verbose, line);
     }
     free(ranks);
     gm_free(pub);

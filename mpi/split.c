@@ -108,6 +108,21 @@ int mpi_split_agree(const void *comm, int rc, err_t *err)
     return agree(&c, rc, err);
 }
 
+int mpi_split_msm_scratch(void **scratch, uint64_t *nmax, const uint64_t *lo, const uint64_t *hi, int n,
+                          topo_pool_t *pool, err_t *err)
+{
+    *nmax = 0;
+    for (int s = 0; s < n; s++)
+        if (hi[s] - lo[s] > *nmax)
+            *nmax = hi[s] - lo[s];
+    unsigned nw = topo_pool_size(pool);
+    size_t s1 = msm_g1_scratch_size((size_t)*nmax, nw, 0), s2 = msm_g2_scratch_size((size_t)*nmax, nw, 0);
+    if (!(*scratch = gm_alloc(s1 > s2 ? s1 : s2)))
+        return gm_err_set(err, GM_ENOMEM, "split: out of memory for the MSM scratch of %llu points",
+                          (unsigned long long)*nmax);
+    return 0;
+}
+
 /* ---- the source of a parameter file and a built-in circuit -------------------------- */
 
 typedef struct {
@@ -186,17 +201,13 @@ static int params_msms(void *arg, mpi_split_sums_t *sums, const fr_t *h, topo_po
     int rc = groth16_query_density(&da, &db, p->job->shape, err);
     if (rc)
         return rc;
+    void *scratch = NULL;
     uint64_t nmax = 0;
-    for (int s = 0; s < GROTH16_NSEC; s++)
-        if (ps->hi[s] - ps->lo[s] > nmax)
-            nmax = ps->hi[s] - ps->lo[s];
-    unsigned nw = topo_pool_size(pool);
-    size_t ssz = msm_g1_scratch_size((size_t)nmax, nw, 0), s2 = msm_g2_scratch_size((size_t)nmax, nw, 0);
-    void *scratch = gm_alloc(ssz > s2 ? ssz : s2);
-    fr_t *sc = gm_alloc((size_t)(nmax + 1) * sizeof(fr_t));
-    if (!scratch || !sc) {
-        rc = gm_err_set(err, GM_ENOMEM, "split: out of memory for the MSM scratch of %llu points",
-                        (unsigned long long)nmax);
+    fr_t *sc = NULL;
+    if ((rc = mpi_split_msm_scratch(&scratch, &nmax, ps->lo, ps->hi, GROTH16_NSEC, pool, err)))
+        goto out;
+    if (!(sc = gm_alloc((size_t)(nmax + 1) * sizeof(fr_t)))) {
+        rc = gm_err_set(err, GM_ENOMEM, "split: out of memory for %llu scalars", (unsigned long long)nmax);
         goto out;
     }
     uint64_t lo, n;

@@ -128,6 +128,18 @@ static uint64_t layout_share(const layout_t *l, unsigned r, unsigned R)
     return (hi - lo) * l->height;
 }
 
+/* The displacements of the counts t->scount and t->rcount, and the send
+ * cursors at the start of each rank's block. */
+static void displacements(mpi_split_ntt_t *t)
+{
+    uint64_t s = 0, q = 0;
+    for (unsigned r = 0; r < t->nranks; r++) {
+        t->sdispl[r] = s, s += t->scount[r];
+        t->rdispl[r] = q, q += t->rcount[r];
+    }
+    memcpy(t->cursor, t->sdispl, t->nranks * sizeof *t->cursor);
+}
+
 /* dst (this rank's share under `to`) = src (its share under `from`): one
  * all-to-all through t's send and receive buffers. Each side enumerates
  * in increasing e, so the receiver knows where each element goes. */
@@ -143,12 +155,7 @@ static int transpose(mpi_split_ntt_t *t, fr_t *dst, const fr_t *src, const layou
         t->scount[layout_owner(to, e, R)]++;
     for (it_init(&it, to, me, R); it_next(&it, &e, &off);)
         t->rcount[layout_owner(from, e, R)]++;
-    uint64_t s = 0, q = 0;
-    for (unsigned r = 0; r < R; r++) {
-        t->sdispl[r] = s, s += t->scount[r];
-        t->rdispl[r] = q, q += t->rcount[r];
-    }
-    memcpy(t->cursor, t->sdispl, R * sizeof *t->cursor);
+    displacements(t);
     for (it_init(&it, from, me, R); it_next(&it, &e, &off);)
         t->sendbuf[t->cursor[layout_owner(to, e, R)]++] = src[off];
     int rc = ex(ex_arg, t->sendbuf, t->scount, t->sdispl, t->recvbuf, t->rcount, t->rdispl, err);
@@ -386,12 +393,7 @@ int mpi_split_ntt_odd_permute(mpi_split_ntt_t *t, fr_t *out, const fr_t *v, uint
         t->rcount[nat_owner(t, pairs[i - olo].k)]++;
     }
     qsort(pairs, (size_t)(ohi - olo), sizeof *pairs, kpair_cmp);
-    uint64_t s = 0, q = 0;
-    for (unsigned r = 0; r < R; r++) {
-        t->sdispl[r] = s, s += t->scount[r];
-        t->rdispl[r] = q, q += t->rcount[r];
-    }
-    memcpy(t->cursor, t->sdispl, R * sizeof *t->cursor);
+    displacements(t);
     for (uint64_t k = lo; k < hi; k++)
         t->sendbuf[t->cursor[slice_owner(((minv * (2 * k + 1)) & mask) >> 1, n, R)]++] = v[k - lo];
     int rc = ex(ex_arg, t->sendbuf, t->scount, t->sdispl, t->recvbuf, t->rcount, t->rdispl, err);

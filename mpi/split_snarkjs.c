@@ -136,16 +136,11 @@ static int sj_msms(void *arg, mpi_split_sums_t *sums, const fr_t *h, topo_pool_t
 {
     sj_src_t *s = arg;
     const snarkjs_zkey_slice_t *zs = &s->zs;
-    uint64_t nmax = 0;
-    for (int i = 0; i < SNARKJS_NSEC; i++)
-        if (zs->hi[i] - zs->lo[i] > nmax)
-            nmax = zs->hi[i] - zs->lo[i];
-    unsigned nw = topo_pool_size(pool);
-    size_t s1 = msm_g1_scratch_size((size_t)nmax, nw, 0), s2 = msm_g2_scratch_size((size_t)nmax, nw, 0);
-    void *scratch = gm_alloc(s1 > s2 ? s1 : s2);
-    if (!scratch)
-        return gm_err_set(err, GM_ENOMEM, "split: out of memory for the MSM scratch of %llu points",
-                          (unsigned long long)nmax);
+    void *scratch;
+    uint64_t nmax;
+    int rc = mpi_split_msm_scratch(&scratch, &nmax, zs->lo, zs->hi, SNARKJS_NSEC, pool, err);
+    if (rc)
+        return rc;
     size_t nab = (size_t)(zs->hi[SNARKJS_SEC_A] - zs->lo[SNARKJS_SEC_A]);
     msm_g1(&sums->a, zs->a, s->zab, NULL, nab, 0, scratch, pool);
     msm_g1(&sums->b_g1, zs->b1, s->zab, NULL, nab, 0, scratch, pool);

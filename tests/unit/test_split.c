@@ -102,6 +102,42 @@ static void *rank_main(void *arg)
     return NULL;
 }
 
+/* Runs R ranks as threads on x with tmpl's operation; fails the test when a
+ * rank's slice differs from want's. */
+static void run_ranks(unsigned R, const rank_t *tmpl, const char *what)
+{
+    world_t wd;
+    memset(&wd, 0, sizeof wd);
+    wd.R = R;
+    pthread_barrier_init(&wd.bar, NULL, R);
+    rank_t rk[MAX_R + 1];
+    pthread_t th[MAX_R + 1];
+    for (unsigned r = 0; r < R; r++) {
+        rk[r] = *tmpl;
+        rk[r].wd = &wd, rk[r].rank = r;
+        cr_assert_eq(pthread_create(&th[r], NULL, rank_main, &rk[r]), 0);
+    }
+    for (unsigned r = 0; r < R; r++)
+        pthread_join(th[r], NULL);
+    pthread_barrier_destroy(&wd.bar);
+    cr_assert_eq(wd.bad, 0, "%s, %u ranks: send and receive counts differ", what, R);
+    uint64_t next = 0;
+    for (unsigned r = 0; r < R; r++) {
+        cr_assert_eq(rk[r].rc, 0, "%s, %u ranks: rank %u failed", what, R, r);
+        cr_assert_eq(rk[r].lo, next, "%s, %u ranks: the slices do not tile", what, R);
+        next = rk[r].hi;
+        cr_assert_eq(rk[r].mismatch, 0, "%s, %u ranks: element %d differs", what, R, rk[r].mismatch - 1);
+    }
+    cr_assert_eq(next, 1ULL << tmpl->log_n, "%s, %u ranks: the slices do not cover the vector", what, R);
+}
+
+/* run_ranks for every R in 1 .. max_r. */
+static void run_ranks_upto(unsigned max_r, const rank_t *tmpl, const char *what)
+{
+    for (unsigned R = 1; R <= max_r; R++)
+        run_ranks(R, tmpl, what);
+}
+
 Test(split, ntt_matches_the_whole_vector)
 {
     test_rng_t rng;
@@ -126,33 +162,10 @@ Test(split, ntt_matches_the_whole_vector)
                 ntt_coset_forward(d, want, sc, NULL);
             else
                 ntt_coset_inverse(d, want, sc, NULL);
-            for (unsigned R = 1; R <= MAX_R; R++) {
-                world_t wd;
-                memset(&wd, 0, sizeof wd);
-                wd.R = R;
-                pthread_barrier_init(&wd.bar, NULL, R);
-                rank_t rk[MAX_R];
-                pthread_t th[MAX_R];
-                for (unsigned r = 0; r < R; r++) {
-                    rk[r] = (rank_t){.wd = &wd, .rank = r, .log_n = log_n, .kind = (mpi_split_ntt_kind_t)kind,
-                                     .x = x, .want = want};
-                    cr_assert_eq(pthread_create(&th[r], NULL, rank_main, &rk[r]), 0);
-                }
-                for (unsigned r = 0; r < R; r++)
-                    pthread_join(th[r], NULL);
-                pthread_barrier_destroy(&wd.bar);
-                cr_assert_eq(wd.bad, 0, "2^%u, %u ranks, %s: send and receive counts differ", log_n, R,
-                             names[kind]);
-                uint64_t next = 0;
-                for (unsigned r = 0; r < R; r++) {
-                    cr_assert_eq(rk[r].rc, 0, "2^%u, %u ranks: rank %u failed", log_n, R, r);
-                    cr_assert_eq(rk[r].lo, next, "2^%u, %u ranks: the slices do not tile", log_n, R);
-                    next = rk[r].hi;
-                    cr_assert_eq(rk[r].mismatch, 0, "2^%u, %u ranks, %s: element %d differs", log_n, R,
-                                 names[kind], rk[r].mismatch - 1);
-                }
-                cr_assert_eq(next, N);
-            }
+            rank_t tmpl = {.log_n = log_n, .kind = (mpi_split_ntt_kind_t)kind, .x = x, .want = want};
+            char what[64];
+            snprintf(what, sizeof what, "2^%u, %s", log_n, names[kind]);
+            run_ranks_upto(MAX_R, &tmpl, what);
         }
         gm_free(sc);
         ntt_domain_destroy(d);
@@ -183,35 +196,6 @@ Test(split, ntt_slices_are_the_h_querys)
     cr_assert_eq(mpi_split_ntt_create(&t, 1, 0, 1, 1, &err), GM_EINVAL);
     cr_assert_null(t);
     cr_assert_eq(mpi_split_ntt_create(&t, 8, 3, 3, 1, &err), GM_EINVAL);
-}
-
-/* Runs R ranks as threads on x with tmpl's operation; fails the test when a
- * rank's slice differs from want's. */
-static void run_ranks(unsigned R, const rank_t *tmpl, const char *what)
-{
-    world_t wd;
-    memset(&wd, 0, sizeof wd);
-    wd.R = R;
-    pthread_barrier_init(&wd.bar, NULL, R);
-    rank_t rk[MAX_R + 1];
-    pthread_t th[MAX_R + 1];
-    for (unsigned r = 0; r < R; r++) {
-        rk[r] = *tmpl;
-        rk[r].wd = &wd, rk[r].rank = r;
-        cr_assert_eq(pthread_create(&th[r], NULL, rank_main, &rk[r]), 0);
-    }
-    for (unsigned r = 0; r < R; r++)
-        pthread_join(th[r], NULL);
-    pthread_barrier_destroy(&wd.bar);
-    cr_assert_eq(wd.bad, 0, "%s, %u ranks: send and receive counts differ", what, R);
-    uint64_t next = 0;
-    for (unsigned r = 0; r < R; r++) {
-        cr_assert_eq(rk[r].rc, 0, "%s, %u ranks: rank %u failed", what, R, r);
-        cr_assert_eq(rk[r].lo, next, "%s, %u ranks: the slices do not tile", what, R);
-        next = rk[r].hi;
-        cr_assert_eq(rk[r].mismatch, 0, "%s, %u ranks: element %d differs", what, R, rk[r].mismatch - 1);
-    }
-    cr_assert_eq(next, 1ULL << tmpl->log_n, "%s, %u ranks: the slices do not cover the vector", what, R);
 }
 
 Test(split, coset_shift_matches_scaling_and_the_whole_ntt)
@@ -252,8 +236,7 @@ Test(split, coset_shift_matches_scaling_and_the_whole_ntt)
                 char what[64];
                 snprintf(what, sizeof what, "2^%u, g %s, %s", log_n, gi ? "random" : "w_2N",
                          inverse ? "coset inverse" : "coset forward");
-                for (unsigned R = 1; R <= MAX_R; R++)
-                    run_ranks(R, &tmpl, what);
+                run_ranks_upto(MAX_R, &tmpl, what);
             }
         }
         gm_free(sc);
@@ -282,8 +265,7 @@ Test(split, odd_permute_moves_every_value_to_its_index)
             rank_t tmpl = {.log_n = log_n, .x = x, .want = want, .mult = mults[mi]};
             char what[64];
             snprintf(what, sizeof what, "2^%u, mult %llu", log_n, (unsigned long long)mults[mi]);
-            for (unsigned R = 1; R <= MAX_R + 1; R++)
-                run_ranks(R, &tmpl, what);
+            run_ranks_upto(MAX_R + 1, &tmpl, what);
         }
         gm_free(x);
         gm_free(want);
