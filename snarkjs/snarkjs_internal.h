@@ -1,5 +1,5 @@
 /*
- * snarkjs/snarkjs_internal.h — shared by groth16/snarkjs_*.c only: the
+ * snarkjs/snarkjs_internal.h — shared by the files of snarkjs/ only: the
  * "binfile" container of circom and snarkjs (@iden3/binfileutils) and the
  * little-endian field decoders of their files.
  */
