@@ -1,8 +1,8 @@
 /*
  * mpi/mpi.h — the rank driver: runs a proving campaign (jobs/jobs.h) on every
  * rank of an MPI job, and the cluster report it ends with; and split proofs,
- * one proof on all the ranks, each holding a slice of the key (mpi/split.c,
- * mpi/split_ntt.c, docs/split.md).
+ * one proof on all the ranks, each holding a slice of the key or zkey (mpi/split.c,
+ * mpi/split_snarkjs.c, mpi/split_ntt.c, docs/split.md).
  *
  * This header does not include <mpi.h>: only the .c files of mpi/ do, and
  * one thread per rank (the "comm" role, see mpi/dispatch.c) makes every MPI
