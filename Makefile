@@ -145,6 +145,8 @@ bench: deps
 	$(BIN) bench poseidon
 	$(BIN) bench prove --quick
 	$(BIN) bench synth --porep 512MiB --partition 0
+	OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+	    mpirun --oversubscribe -np 2 $(BIN) bench split --log 16
 
 # The demo (jobs/demo.json, docs/campaign.md): 4 real 2 KiB PoRep sectors, sealed here once
 # (/tmp/grothmpi-demo-sectors/sN, seal seed N), proved on 2 ranks; the parameters are generated once

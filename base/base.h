@@ -218,6 +218,12 @@ typedef enum {
     GM_MAP_WILLNEED = 2,   /* read soon, start reading ahead */
 } gm_map_advice_t;
 
+/* Reads exactly n bytes of fd at offset off into buf (pread(2) again after a
+ * short read or EINTR). Returns 0, or an errno value: the call's, or EIO when
+ * the file ends first. For callers that name their file and field in their own
+ * message. */
+int gm_pread_full(int fd, void *buf, size_t n, uint64_t off) __attribute__((warn_unused_result));
+
 /* Maps the regular file at path. Returns 0, or GM_EIO (cannot open, stat or
  * map, or not a regular file; err names path and the call); *m is zeroed
  * after a failure. */

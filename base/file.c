@@ -310,3 +310,19 @@ void gm_file_unmap(gm_map_t *m)
     m->data = NULL;
     m->size = 0;
 }
+
+int gm_pread_full(int fd, void *buf, size_t n, uint64_t off)
+{
+    uint8_t *p = buf;
+    while (n > 0) {
+        /* Linux transfers at most 0x7ffff000 bytes per call. */
+        size_t chunk = n < ((size_t)1 << 30) ? n : (size_t)1 << 30;
+        ssize_t r = pread(fd, p, chunk, (off_t)off);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return r < 0 ? errno : EIO;
+        p += r, n -= (size_t)r, off += (uint64_t)r;
+    }
+    return 0;
+}

@@ -52,7 +52,9 @@ int cli_opts_parse(void *o, const cli_opt_t *vals, size_t nv, const cli_opt_t *f
 #include "circuits/circuits.h"
 #include "groth16/groth16.h"
 #include "mpi/mpi.h"
+#include "params/params.h"
 #include "snarkjs/snarkjs.h"
+#include "topo/topo.h"
 
 /* The prover's stage rows of --verbose (abc, ntt, the five MSMs, verify),
  * one line each as "<prefix>: <stage> <seconds> s". snarkjs_names: the
@@ -95,6 +97,7 @@ typedef struct {
     const uint64_t *proof_seed; /* NULL: random r, s */
     unsigned threads;
     bool trust, no_verify, verbose, json;
+    bool check_params; /* --check-params: hash the parameter file whatever its stamp */
 } cli_split_args_t;
 
 /* Initialises MPI, proves one witness on every rank (mpi_split_prove);
@@ -102,6 +105,36 @@ typedef struct {
  * exit status: 0, or 1 on rank 0 after a failure (other ranks 0: mpirun
  * reports the job's status through rank 0, as the campaign form does). */
 int cli_prove_split(const cli_split_args_t *a);
+
+/* What every rank of a split proof makes for itself before mpi_split_prove
+ * (cmd_prove_split.c): its pool, the cached shape and the seeded witness —
+ * computed on each rank (cheap next to the MSMs) rather than sent, so
+ * nothing of the witness crosses the network. */
+typedef struct {
+    topo_pool_t *pool;
+    cs_shape_t *shape;
+    cs_t *cs;
+    groth16_witness_t w;
+} cli_split_local_t;
+
+/* Collective (MPI initialised, every rank of the world calls it): makes *l
+ * (a pool of `threads`, the shape by params_shape_load(p, full), the
+ * witness of c for seed) and agrees on the status over all ranks
+ * (mpi_split_agree), so that a rank that failed does not leave the others
+ * waiting in mpi_split_prove. Returns 0 or the lowest failing rank's status
+ * (err "rank R: ..."); *l may be passed to cli_split_local_end either way. */
+int cli_split_local(cli_split_local_t *l, const params_paths_t *p, const circuit_t *c, uint64_t seed, unsigned threads,
+                    bool full, err_t *err) __attribute__((warn_unused_result));
+
+/* The end of a split command on every rank: frees *l and the accounts
+ * (NULL allowed), finalises MPI, and returns the exit status: 1 on rank 0
+ * when rc is not 0, else 0 (mpirun reports the job's status through rank 0). */
+int cli_split_local_end(cli_split_local_t *l, void *accounts, int rank, int rc);
+
+/* `[mpirun -np R] grothmpi bench split` (cmd_bench_split.c): the arguments
+ * after "bench"; returns the exit status (0, 1 on rank 0 after a failure,
+ * 2 usage). */
+int cmd_bench_split(int argc, char **argv);
 
 /* The per-rank accounts of a split proof as JSON (`--split --json`):
  * {"ranks": n, "per_rank": [{rank, key_bytes, points, h_bytes, mem_peak,

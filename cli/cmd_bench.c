@@ -15,6 +15,7 @@ static const struct {
     {"ntt", bench_ntt_main, "ns per butterfly of the Fr NTT on 1 and N threads"},
     {"poseidon", bench_poseidon_main, "µs per native Poseidon hash (arity 2, 4, 8, 11), optimized and plain"},
     {"prove", bench_prove_main, "ms per Groth16 proof stage (2^16..2^20 rows) on 1 and 2 threads"},
+    {"split", cmd_bench_split, "one proof unsplit, then split over R MPI ranks: memory, bytes, time model"},
     {"synth", bench_synth_main, "M constraints/s and bytes/constraint of one PoRep partition's witness and a/b/c"},
 };
 #define NBENCHES (sizeof benches / sizeof benches[0])

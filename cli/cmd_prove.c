@@ -74,7 +74,10 @@ static void usage(FILE *f)
             "                       the same bytes on every run; for tests only (r, s known = witness known)\n"
             "  --split              [mpirun -np R] prove one witness on all R ranks, each holding 1/R of\n"
             "                       every query of the key (docs/split.md); --json: the per-rank accounts\n"
-            "                       as JSON on stdout\n");
+            "                       as JSON on stdout; before any slice is read, the first rank of each\n"
+            "                       node checks the whole parameter file's digest against the cache's\n"
+            "                       manifest (skipped when its stamp says the file is unchanged)\n"
+            "  --check-params       with --split: hash the parameter file even when its stamp matches\n");
 }
 
 /* --c1: the C1 file, its graph, and the partitions [first, first + k). */
@@ -414,13 +417,13 @@ int cmd_prove(int argc, char **argv)
         {"c1", required_argument, 0, 'C'}, {"partition", required_argument, 0, 'K'},
         {"proof-format", required_argument, 0, 'F'}, {"backend", required_argument, 0, 'B'},
         {"split", no_argument, 0, 'X'}, {"proof-seed", required_argument, 0, 'R'},
-        {"json", no_argument, 0, 'J'}, {0, 0, 0, 0}};
+        {"json", no_argument, 0, 'J'}, {"check-params", no_argument, 0, 'Q'}, {0, 0, 0, 0}};
     const char *dir = NULL, *circuit = NULL, *sector = NULL, *out = NULL, *pub = NULL, *backend = NULL;
     const char *c1path = NULL, *part = NULL, *format = "raw";
     uint64_t size = 0, wseed = 1;
     long batch = 1;
     unsigned threads = 0;
-    bool trust = false, noverify = false, verbose = false, split = false, json = false;
+    bool trust = false, noverify = false, verbose = false, split = false, json = false, check = false;
     const char *proof_seed = NULL;
     int c;
     optind = 1;
@@ -446,6 +449,7 @@ int cmd_prove(int argc, char **argv)
         case 'X': split = true; break;
         case 'R': proof_seed = optarg; break;
         case 'J': json = true; break;
+        case 'Q': check = true; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
@@ -461,6 +465,12 @@ int cmd_prove(int argc, char **argv)
     }
     if (batch < 1 || batch > 1024) {
         fprintf(stderr, "grothmpi: prove: --batch: %ld is not in 1..1024\n", batch);
+        return 2;
+    }
+    if (check && !split) {
+        /* the single-circuit unsplit form has no digest step to force: it
+         * is campaigns' and --split's (params_ensure) */
+        fprintf(stderr, "grothmpi: prove: --check-params goes with --split or a campaign\n");
         return 2;
     }
     size_t k = (size_t)batch;
@@ -536,7 +546,7 @@ int cmd_prove(int argc, char **argv)
         cli_split_args_t sa = {.dir = dir, .params = pp, .out = out, .pub = pubpath, .circ = &circ,
                                .witness_seed = wseed, .proof_seed = proof_seed ? &rs_seed : NULL,
                                .threads = threads, .trust = trust, .no_verify = noverify, .verbose = verbose,
-                               .json = json};
+                               .json = json, .check_params = check};
         return cli_prove_split(&sa);
     }
     fr_t *rs = NULL;

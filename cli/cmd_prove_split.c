@@ -2,7 +2,12 @@
  * proof of a built-in circuit on all R ranks (mpi_split_prove), each
  * holding 1/R of the key; rank 0 writes the public inputs, then the proof
  * (atomically, only after the proof verified and every rank agreed), and
- * prints the per-rank accounts. Also the --proof-seed derivation that makes
+ * prints the per-rank accounts. Before any slice is read, the first rank
+ * of each node checks the whole parameter file against the cache's manifest
+ * (params_ensure: the digest, from its stamp when the file is unchanged),
+ * and all ranks agree on the result: a slice's own checks (canonical
+ * coordinates, curve, subgroup) cannot see a point swapped for another
+ * valid one. Also the --proof-seed derivation that makes
  * split and unsplit proofs comparable byte for byte. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +16,7 @@
 #include "base/base.h"
 #include "cli/cli.h"
 #include "mpi/mpi.h"
+#include "params/params.h"
 #include "topo/topo.h"
 
 void cli_proof_rs(fr_t rs[2], uint64_t seed)
@@ -43,6 +49,55 @@ json_t *cli_split_accounts_json(const mpi_split_rank_t *r, int n)
         json_array_append_new(a, o);
     }
     return json_pack("{s:i, s:o}", "ranks", n, "per_rank", a);
+}
+
+/* A params_ensure note (a digest recorded on first use, taken from its
+ * stamp...), shown by rank 0 only: on stderr under --json, which keeps
+ * stdout JSON. */
+static void split_note(void *arg, const char *line)
+{
+    const cli_split_args_t *a = arg;
+    fprintf(a->json ? stderr : stdout, "prove: %s\n", line);
+}
+
+/* The whole-file check, once per node (mpi_split_node_leader), agreed over
+ * all ranks: the same params_ensure as a campaign's, without generating. */
+static int check_params_node(const cli_split_args_t *a, const params_paths_t *p, int rank, err_t *err)
+{
+    bool leader = false;
+    int rc = mpi_split_node_leader(NULL, &leader, err);
+    if (!rc && leader) {
+        params_ensure_t r;
+        params_ensure_opts_t o = {.note = rank == 0 ? split_note : NULL, .note_arg = (void *)a};
+        rc = params_ensure(&r, p, a->circ, a->check_params ? PARAMS_ENSURE_FULL : PARAMS_ENSURE_DEFAULT, &o, err);
+    }
+    return mpi_split_agree(NULL, rc, err);
+}
+
+int cli_split_local(cli_split_local_t *l, const params_paths_t *p, const circuit_t *c, uint64_t seed, unsigned threads,
+                    bool full, err_t *err)
+{
+    memset(l, 0, sizeof *l);
+    int rc = topo_pool_create_flat(&l->pool, threads, err);
+    if (!rc)
+        rc = params_shape_load(&l->shape, NULL, p, full, err);
+    if (!rc)
+        rc = circuit_witness(&l->cs, c, seed, err);
+    if (!rc)
+        l->w = (groth16_witness_t){.inputs = cs_input_values(l->cs), .n_inputs = cs_num_inputs(l->cs),
+                                   .aux = cs_aux_values(l->cs), .n_aux = cs_num_aux(l->cs)};
+    return mpi_split_agree(NULL, rc, err);
+}
+
+int cli_split_local_end(cli_split_local_t *l, void *accounts, int rank, int rc)
+{
+    free(accounts);
+    cs_destroy(l->cs);
+    cs_shape_free(l->shape);
+    topo_pool_destroy(l->pool);
+    memset(l, 0, sizeof *l);
+    mpi_study_finalize();
+    return rc && rank == 0 ? 1 : 0;
 }
 
 /* Rank 0: the public inputs first (a proof file never exists without its
@@ -99,47 +154,34 @@ int cli_prove_split(const cli_split_args_t *a)
         return 1;
     err_t err;
     gm_err_clear(&err);
-    topo_pool_t *pool = NULL;
-    cs_shape_t *shape = NULL;
-    cs_t *cs = NULL;
+    cli_split_local_t l = {0};
+    params_paths_t p;
     mpi_split_rank_t *ranks = NULL;
     groth16_proof_t proof;
     fr_t rs[2];
-    /* Each rank computes the witness itself (cheap next to the MSMs) rather
-     * than receiving it: nothing about the witness crosses the network. */
-    int rc = topo_pool_create_flat(&pool, a->threads, &err);
+    /* the paths are the same on every rank: one failing fails all */
+    int rc = params_paths(&p, a->dir, a->circ->id, &err);
     if (!rc)
-        rc = cs_shape_load(&shape, a->dir, a->circ->id, &err);
+        rc = check_params_node(a, &p, rank, &err);
     if (!rc)
-        rc = circuit_witness(&cs, a->circ, a->witness_seed, &err);
-    /* A rank that failed here tells the others, which would otherwise wait
-     * for it in mpi_split_prove's first collective. */
-    rc = mpi_split_agree(NULL, rc, &err);
-    groth16_witness_t w = {0};
+        rc = cli_split_local(&l, &p, a->circ, a->witness_seed, a->threads, a->check_params, &err);
     if (!rc) {
-        w = (groth16_witness_t){.inputs = cs_input_values(cs), .n_inputs = cs_num_inputs(cs),
-                               .aux = cs_aux_values(cs), .n_aux = cs_num_aux(cs)};
         if (a->proof_seed)
             cli_proof_rs(rs, *a->proof_seed);
-        mpi_split_job_t job = {.params_path = a->params, .shape = shape, .w = &w,
+        mpi_split_job_t job = {.params_path = a->params, .shape = l.shape, .w = &l.w,
                                .rs = a->proof_seed ? rs : NULL,
                                .load_flags = a->trust ? GROTH16_LOAD_TRUST : GROTH16_LOAD_DEFAULT,
                                .prove_flags = a->no_verify ? GROTH16_PROVE_NO_VERIFY : GROTH16_PROVE_DEFAULT,
-                               .pool = pool};
+                               .pool = l.pool};
         rc = mpi_split_prove(&proof, &ranks, &job, &err);
     }
     if (!rc && rank == 0)
-        rc = write_outputs(a, &proof, &w, &err);
+        rc = write_outputs(a, &proof, &l.w, &err);
     if (rank == 0) {
         char line[3000];
         snprintf(line, sizeof line, "prove: %s: 1 proof split over %d rank%s written to %s (%s), public inputs in %s",
                  a->circ->id, size, size == 1 ? "" : "s", a->out, a->no_verify ? "not verified" : "verified", a->pub);
         cli_split_report("prove", rc, &err, ranks, size, a->json, a->verbose, line);
     }
-    free(ranks);
-    cs_destroy(cs);
-    cs_shape_free(shape);
-    topo_pool_destroy(pool);
-    mpi_study_finalize();
-    return rc && rank == 0 ? 1 : 0;
+    return cli_split_local_end(&l, ranks, rank, rc);
 }

@@ -46,9 +46,7 @@ int cli_snarkjs_prove_split(const cli_snarkjs_split_args_t *a)
                  "in %s", size, size == 1 ? "" : "s", a->proof, a->no_verify ? "not verified" : "verified", a->pub);
         cli_split_report("snarkjs prove", rc, &err, ranks, size, a->json, a->verbose, line);
     }
-    free(ranks);
     gm_free(pub);
-    topo_pool_destroy(pool);
-    mpi_study_finalize();
-    return rc && rank == 0 ? 1 : 0;
+    cli_split_local_t l = {.pool = pool};
+    return cli_split_local_end(&l, ranks, rank, rc);
 }

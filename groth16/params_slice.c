@@ -56,20 +56,6 @@ size_t groth16_params_slice_memory(const groth16_params_slice_t *p)
 }
 
 /* pread of exactly n bytes at off. Returns 0, or errno (EIO for a short file). */
-static int pread_all(int fd, void *buf, size_t n, uint64_t off)
-{
-    uint8_t *p = buf;
-    while (n > 0) {
-        ssize_t r = pread(fd, p, n, (off_t)off);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return r < 0 ? errno : EIO;
-        p += r, n -= (size_t)r, off += (uint64_t)r;
-    }
-    return 0;
-}
-
 typedef struct {
     int fd;
     bool trust;
@@ -103,7 +89,7 @@ static void slice_task(void *arg, size_t task, unsigned worker)
     uint64_t i0 = (uint64_t)(task - j->task_first[s]) * SLICE_TASK_POINTS;
     uint64_t i1 = i0 + SLICE_TASK_POINTS < j->count[s] ? i0 + SLICE_TASK_POINTS : j->count[s];
     uint8_t *buf = j->buf + (size_t)worker * SLICE_TASK_POINTS * G2_UNCOMPRESSED_BYTES;
-    int e = pread_all(j->fd, buf, (size_t)(i1 - i0) * sz, j->off[s] + (j->lo[s] + i0) * sz);
+    int e = gm_pread_full(j->fd, buf, (size_t)(i1 - i0) * sz, j->off[s] + (j->lo[s] + i0) * sz);
     if (e) {
         j->task_rc[task] = GM_EIO;
         j->task_errno[task] = e;
@@ -130,7 +116,7 @@ static int read_header(groth16_params_slice_t *p, uint64_t off_of[GROTH16_NSEC],
     if (size < sizeof fixed)
         return gm_err_set(err, GM_EFORMAT, "%s: section vk: truncated: %llu bytes, at least %zu needed", path,
                           (unsigned long long)size, sizeof fixed);
-    int e = pread_all(fd, fixed, sizeof fixed, 0);
+    int e = gm_pread_full(fd, fixed, sizeof fixed, 0);
     if (e)
         return gm_err_set(err, GM_EIO, "%s: cannot read the verifying key: %s", path, strerror(e));
     const uint8_t *c = fixed + GROTH16_VK_FIXED_BYTES;
@@ -143,7 +129,7 @@ static int read_header(groth16_params_slice_t *p, uint64_t off_of[GROTH16_NSEC],
     if (!vkbuf)
         return gm_err_set(err, GM_ENOMEM, "%s: out of memory for the verifying key", path);
     int rc = 0;
-    if ((e = pread_all(fd, vkbuf, have, 0)))
+    if ((e = gm_pread_full(fd, vkbuf, have, 0)))
         rc = gm_err_set(err, GM_EIO, "%s: cannot read the verifying key: %s", path, strerror(e));
     size_t used = 0;
     if (!rc)
@@ -158,7 +144,7 @@ static int read_header(groth16_params_slice_t *p, uint64_t off_of[GROTH16_NSEC],
         if (size - off < 4)
             return gm_err_set(err, GM_EFORMAT, "%s: section %s: truncated: the file ends at byte %llu before its "
                               "count", path, SLICE_SEC_NAMES[s], (unsigned long long)size);
-        if ((e = pread_all(fd, b, 4, off)))
+        if ((e = gm_pread_full(fd, b, 4, off)))
             return gm_err_set(err, GM_EIO, "%s: section %s: cannot read its count: %s", path, SLICE_SEC_NAMES[s],
                               strerror(e));
         n[s] = (uint64_t)b[0] << 24 | (uint64_t)b[1] << 16 | (uint64_t)b[2] << 8 | b[3];

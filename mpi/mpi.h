@@ -341,4 +341,20 @@ int mpi_split_ntt_odd_permute(mpi_split_ntt_t *t, fr_t *out, const fr_t *v, uint
 /* Prints the per-rank table of a split proof (rank 0's *ranks, n entries). */
 void mpi_split_print(const mpi_split_rank_t *ranks, int n, FILE *f);
 
+/* ---- per-node work of a split proof (mpi/split_node.c) ---- */
+
+/* Collective over comm (an MPI_Comm *, NULL: MPI_COMM_WORLD): *leader is
+ * true on the lowest rank of comm on each shared-memory node
+ * (MPI_COMM_TYPE_SHARED) and false elsewhere, so that whole-file work (the
+ * parameter digest) runs once per node; its status is then agreed over all
+ * of comm with mpi_split_agree. Returns 0 or GM_EMPI (*leader false). */
+int mpi_split_node_leader(const void *comm, bool *leader, err_t *err) __attribute__((warn_unused_result));
+
+/* As mpi_split_agree, but a rank that arrives early sleeps (a barrier
+ * tested every millisecond) instead of spinning inside the collective: for
+ * ranks that wait while another works alone on cores they share (`grothmpi
+ * bench split`'s unsplit reference proof). Returns as mpi_split_agree, or
+ * GM_EMPI. */
+int mpi_split_agree_idle(const void *comm, int rc, err_t *err) __attribute__((warn_unused_result));
+
 #endif /* GM_MPI_H */

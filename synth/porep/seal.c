@@ -266,19 +266,11 @@ static int read_doms(porep_dom_t *out, const char *path, uint64_t n, err_t *err)
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return gm_err_set(err, GM_EIO, "%s: cannot open: %s", path, strerror(errno));
-    uint8_t *dst = (uint8_t *)out;
-    uint64_t want = n * 32, got = 0;
-    int rc = 0;
-    while (got < want) {
-        size_t chunk = want - got < (1u << 30) ? (size_t)(want - got) : (size_t)1 << 30;
-        ssize_t r = pread(fd, dst + got, chunk, (off_t)got);
-        if (r <= 0) {
-            rc = gm_err_set(err, GM_EIO, "%s: cannot read bytes %llu..%llu: %s", path, (unsigned long long)got,
-                            (unsigned long long)want - 1, r < 0 ? strerror(errno) : "file too short");
-            break;
-        }
-        got += (uint64_t)r;
-    }
+    uint64_t want = n * 32;
+    int e = gm_pread_full(fd, out, (size_t)want, 0), rc = 0;
+    if (e)
+        rc = gm_err_set(err, GM_EIO, "%s: cannot read its first %llu bytes: %s", path, (unsigned long long)want,
+                        e == EIO ? "file too short or I/O error" : strerror(e));
     close(fd);
     return rc;
 }

@@ -6,16 +6,9 @@
 # network namespaces.
 set -eu
 . "$(dirname "$0")/lib/common.sh"
-HERE=$(cd "$(dirname "$0")" && pwd)
-P=gmh; NET=10.78.0
-need mpirun
-need_netns
-need unshare
-T=$(mktemp -d /tmp/gm-netns.XXXXXX)
-cleanup() { sh "$HERE/netns/netns-down.sh" $P $NET; rm -rf "$T"; }
-trap cleanup EXIT
-sh "$HERE/netns/netns-down.sh" $P $NET   # leftovers of a killed run
-sh "$HERE/netns/netns-up.sh" 3 $P $NET
+. "$(dirname "$0")/lib/netns.sh"
+P=gmh
+netns_hosts 3 $P 10.78.0
 cd "$T"
 cat > c.json <<JSON
 { "name": "netns", "circuit": "test-synthetic", "constraints": 64, "params": "params",
@@ -23,9 +16,8 @@ cat > c.json <<JSON
   "sectors": {"count": 6}, "partitions": 2, "batch_size": 2, "output": "out", "verify": "both",
   "resources": {"threads": 1}, "progress_interval": 0 }
 JSON
-timeout 150 mpirun --mca plm_rsh_agent "$HERE/netns/nsrsh" --host ${P}1:1,${P}2:2,${P}3:1 -np 4 \
-  --mca btl tcp,vader,self --mca btl_tcp_if_include $NET.0/24 --mca oob_tcp_if_include $NET.0/24 \
-  --mca odls_base_sigkill_timeout 0 "$BIN" prove c.json > run.log 2>&1 || { cat run.log; fail "mpirun"; }
+netns_mpirun 150 ${P}1:1,${P}2:2,${P}3:1 tcp,vader,self -np 4 "$BIN" prove c.json > run.log 2>&1 \
+  || { cat run.log; fail "mpirun"; }
 grep -q "campaign done: 12 units, 12 proved" run.log || { cat run.log; fail "no summary"; }
 for h in ${P}1 ${P}2 ${P}3; do
   grep -q "\"host\": \"$h\"" out/report.json || fail "report.json does not name host $h"

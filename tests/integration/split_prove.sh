@@ -6,7 +6,10 @@
 # `grothmpi verify`; so do test-sha256 on 3 and 6 ranks (a slice past the
 # constraint rows) and test-mul on 5 (more ranks than H points); each rank holds about 1/R of the key (the --json
 # accounts); a parameter file damaged inside one rank's slice fails every
-# rank with one line naming rank, file, section and point; a rank killed
+# rank with one line naming rank, file, section and point; a point swapped
+# for another valid one fails the whole-file digest check against the
+# manifest (a stamp with the file's mtime put back skips it unless
+# --check-params); a rank killed
 # mid-proof makes mpirun exit non-zero and no proof file is written.
 set -eu
 . "$(dirname "$0")/lib/common.sh"
@@ -72,7 +75,9 @@ done
 
 # A point of section l's last quarter (rank 3's slice on 4 ranks) made
 # non-canonical: all ranks fail, rank 0 says which rank, file, section, point.
-mkdir "$T/bad" && cp "$T/params"/* "$T/bad/"
+# (No manifest there: the digest check takes the damaged file on first use,
+# and the slice's own checks must catch it.)
+mkdir "$T/bad" && cp "$T/params"/* "$T/bad/" && rm "$T/bad/manifest.json"
 F="$T/bad/test-synthetic-$N.params"
 python3 - "$F" <<'PY'
 import sys
@@ -95,6 +100,45 @@ grep -q "grothmpi: prove: --split: rank 3: .*test-synthetic-$N.params: section l
 if timeout 120 mpirun -np 2 "$BIN" prove --params "$T/bad" --circuit test-synthetic --constraints $N --witness-seed 5 \
     --threads 1 --split --out "$T/bad.proof" > "$T/bad2.log" 2>&1; then fail "2 ranks: a damaged slice was accepted"; fi
 grep -q "rank 1: .*section l: point" "$T/bad2.log" || { cat "$T/bad2.log"; fail "2 ranks: the damaged slice's message"; }
+
+# A point of section h replaced by another valid point of the file: no
+# slice check can see it, the whole-file digest against the manifest does
+# (once per node, before any slice is read). First changed in place with
+# its mtime put back: the stamp (same inode, size, mtime) skips the hash, as
+# documented (the assembled proof's check fails instead), and --check-params
+# hashes the file whatever its stamp; then with a new mtime: on 2 ranks, one
+# line naming the file, exit 1, no proof.
+mkdir "$T/swap" && cp -p "$T/params"/* "$T/swap/"
+F="$T/swap/test-synthetic-$N.params"
+timeout 120 mpirun -np 2 "$BIN" prove $P --params "$T/swap" --split --out "$T/swap.proof" > "$T/swap0.log" 2>&1 \
+  || { cat "$T/swap0.log"; fail "the copied cache (stamped now)"; }
+rm -f "$T/swap.proof" "$T/swap.proof.public.json"
+touch -r "$F" "$T/swap.mtime"
+python3 - "$F" <<'PY2'
+import sys
+p = sys.argv[1]; b = bytearray(open(p, 'rb').read())
+off = 96 * 2 + 192 * 2 + 96 + 192
+n_ic = int.from_bytes(b[off:off + 4], 'big'); off += 4 + 96 * n_ic + 4
+b[off + 96:off + 192] = b[off:off + 96]      # h point 1 := h point 0
+with open(p, 'r+b') as f:                     # in place: the same inode
+    f.write(bytes(b))
+PY2
+touch -r "$T/swap.mtime" "$F"
+if timeout 120 mpirun -np 2 "$BIN" prove $P --params "$T/swap" --split --out "$T/swap.proof" > "$T/swap1.log" 2>&1; then
+  cat "$T/swap1.log"; fail "a swapped H point gave a proof"; fi
+grep -q "the proof does not verify" "$T/swap1.log" || { cat "$T/swap1.log"; fail "the stamp was not honoured"; }
+if timeout 120 mpirun -np 2 "$BIN" prove $P --params "$T/swap" --split --check-params --out "$T/swap.proof" \
+    > "$T/swap2.log" 2>&1; then cat "$T/swap2.log"; fail "--check-params accepted a changed file"; fi
+grep -q "rank 0: $F: BLAKE2b digest" "$T/swap2.log" || { cat "$T/swap2.log"; fail "--check-params: the digest line"; }
+touch "$F"
+if timeout 120 mpirun -np 2 "$BIN" prove $P --params "$T/swap" --split --out "$T/swap.proof" > "$T/swap3.log" 2>&1; then
+  cat "$T/swap3.log"; fail "a parameter file unlike its manifest digest was accepted"; fi
+[ "$(grep -c "^grothmpi: prove: --split: rank 0: $F: BLAKE2b digest [0-9a-f]*, but .*manifest.json lists" "$T/swap3.log")" -eq 1 ] \
+  || { cat "$T/swap3.log"; fail "the digest mismatch's line"; }
+[ -e "$T/swap.proof" ] && fail "a proof was written with a changed parameter file"
+# --check-params without --split (nor a campaign) is refused
+rc=0; "$BIN" prove $P --check-params --out "$T/no.proof" > "$T/use2.log" 2>&1 || rc=$?
+[ "$rc" -eq 2 ] || { cat "$T/use2.log"; fail "--check-params without --split: exit $rc"; }
 
 # A rank killed mid-proof (SIGKILL to rank 1 once it runs): mpirun exits
 # non-zero and no proof file (nor temporary) is left. A larger circuit gives

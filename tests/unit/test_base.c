@@ -2,6 +2,8 @@
  * the file API (atomic write, read, map, temporaries). */
 #include <criterion/criterion.h>
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -302,5 +304,27 @@ Test(base, sweep_removes_only_dead_writers_temporaries)
     }
     snprintf(name, sizeof name, "%s/live.tmp.%ld", dir, (long)getppid());
     unlink(name);
+    cr_expect_eq(rmdir(dir), 0);
+}
+
+Test(base, pread_full_reads_ranges_and_reports_a_short_file)
+{
+    char dir[64], path[128];
+    scratch_dir(dir);
+    snprintf(path, sizeof path, "%s/p.bin", dir);
+    uint8_t data[5000], got[5000];
+    for (size_t i = 0; i < sizeof data; i++)
+        data[i] = (uint8_t)(i * 13 + 1);
+    err_t err;
+    cr_assert_eq(gm_file_write(path, data, sizeof data, &err), 0, "%s", err.msg);
+    int fd = open(path, O_RDONLY);
+    cr_assert_geq(fd, 0);
+    cr_expect_eq(gm_pread_full(fd, got, 1234, 777), 0);
+    cr_expect_eq(memcmp(got, data + 777, 1234), 0);
+    cr_expect_eq(gm_pread_full(fd, got, 0, 5000), 0);
+    cr_expect_eq(gm_pread_full(fd, got, 2, 4999), EIO, "a read past the end is EIO");
+    close(fd);
+    cr_expect_eq(gm_pread_full(-1, got, 1, 0), EBADF);
+    unlink(path);
     cr_expect_eq(rmdir(dir), 0);
 }
