@@ -9,8 +9,9 @@
  * Order of work, every rank (the calling thread makes every MPI call; the
  * pool only computes):
  *   1. load: the source's slices of the key (for a parameter file h, l, a,
- *      b_g1, b_g2 by pread at offsets, groth16_params_load_slice) — then
- *      agree: one status for all ranks;
+ *      b_g1, b_g2 by pread at offsets, groth16_params_load_slice) and the
+ *      h stage's plan and buffers — then agree: one status for all ranks
+ *      (so a rank out of memory never leaves the others in an exchange);
  *   2. h: this rank's rows of a, b, c (the source's, over its natural
  *      slice of the domain), then the NTTs of h's kind (bellperson's seven:
  *      iNTT and coset NTT of each, (a·b − c) / Z, coset iNTT; snarkjs's
@@ -320,92 +321,107 @@ static void hpw_task(void *arg, size_t task, unsigned worker)
     }
 }
 
-/* This rank's slice of h over the domain of 2^log_m values, on the H
- * query's slice: for bellperson's kind indices [lo, hi) of
- * groth16_slice_range(m - 1) plus index m - 1 on the last rank, which no H
- * point meets; for snarkjs's groth16_slice_range(m). The source's rows of
- * a, b, c, then the NTTs split over the ranks. *h is gm_alloc'd (the caller
- * frees it). */
-static int split_h(fr_t **h, split_ctx_t *c, const mpi_split_source_t *src, unsigned log_m, topo_pool_t *pool,
-                   err_t *err)
+/* The h stage's plan and buffers: made before the first exchange, with the
+ * load's local work, so that a rank out of memory stops every rank at that
+ * agreement rather than leaving them in an all-to-all. */
+typedef struct {
+    bool sj; /* snarkjs's h */
+    unsigned log_m;
+    mpi_split_ntt_t *t;
+    fr_t *a, *b, *cc, *out; /* a, b, c on the natural slice; out: snarkjs's h on the H slice */
+    uint64_t lo, hi, olo, ohi;
+    exch_t x;
+    bool typed; /* x.fr committed */
+} h_stage_t;
+
+static uint64_t hi_lo(const h_stage_t *hs) { return hs->hi - hs->lo; }
+
+static void h_free(h_stage_t *hs)
+{
+    if (hs->typed)
+        MPI_Type_free(&hs->x.fr);
+    free(hs->x.sc);
+    gm_free(hs->a);
+    gm_free(hs->b);
+    gm_free(hs->cc);
+    gm_free(hs->out);
+    mpi_split_ntt_destroy(hs->t);
+    memset(hs, 0, sizeof *hs);
+}
+
+/* Local: the split NTT of 2^log_m values for this rank, its slices and
+ * buffers. */
+static int h_prepare(h_stage_t *hs, split_ctx_t *c, mpi_split_h_kind_t kind, unsigned log_m, topo_pool_t *pool,
+                     err_t *err)
+{
+    hs->sj = kind == MPI_SPLIT_H_SNARKJS;
+    hs->log_m = log_m;
+    hs->x.c = c;
+    int rc = mpi_split_ntt_create(&hs->t, log_m, (unsigned)c->rank, (unsigned)c->size, topo_pool_size(pool), err);
+    if (rc)
+        return rc;
+    mpi_split_ntt_range(hs->t, &hs->lo, &hs->hi);
+    groth16_slice_range(&hs->olo, &hs->ohi, 1ULL << log_m, (unsigned)c->rank, (unsigned)c->size);
+    uint64_t n = hi_lo(hs);
+    hs->a = gm_alloc((size_t)(n + 1) * sizeof(fr_t));
+    hs->b = gm_alloc((size_t)(n + 1) * sizeof(fr_t));
+    hs->cc = gm_alloc((size_t)(n + 1) * sizeof(fr_t));
+    hs->out = hs->sj ? gm_alloc((size_t)(hs->ohi - hs->olo + 1) * sizeof(fr_t)) : NULL;
+    hs->x.sc = malloc(4 * (size_t)c->size * sizeof(int));
+    if (!hs->a || !hs->b || !hs->cc || (hs->sj && !hs->out) || !hs->x.sc)
+        return gm_err_set(err, GM_ENOMEM, "split: out of memory for the h slice (%llu values)", (unsigned long long)n);
+    hs->x.sd = hs->x.sc + c->size, hs->x.rc = hs->x.sd + c->size, hs->x.rd = hs->x.rc + c->size;
+    if (MPI_Type_contiguous((int)sizeof(fr_t), MPI_BYTE, &hs->x.fr) != MPI_SUCCESS ||
+        MPI_Type_commit(&hs->x.fr) != MPI_SUCCESS)
+        return gm_err_set(err, GM_EMPI, "rank %d: MPI_Type_contiguous failed", c->rank);
+    hs->typed = true;
+    return 0;
+}
+
+/* This rank's slice of h, on the H query's slice: for bellperson's kind
+ * indices [lo, hi) of groth16_slice_range(m - 1) plus index m - 1 on the
+ * last rank, which no H point meets; for snarkjs's groth16_slice_range(m).
+ * The source's rows of a, b, c, then the NTTs split over the ranks. *h is
+ * taken from hs (gm_alloc'd: the caller frees it). */
+static int h_run(fr_t **h, h_stage_t *hs, split_ctx_t *c, const mpi_split_source_t *src, topo_pool_t *pool, err_t *err)
 {
     *h = NULL;
-    bool sj = src->h_kind == MPI_SPLIT_H_SNARKJS;
-    uint64_t m = 1ULL << log_m;
-    mpi_split_ntt_t *t = NULL;
-    fr_t *a = NULL, *b = NULL, *cc = NULL, *out = NULL;
-    exch_t x = {.c = c};
-    int rc = mpi_split_ntt_create(&t, log_m, (unsigned)c->rank, (unsigned)c->size, topo_pool_size(pool), err);
-    uint64_t lo = 0, hi = 0, n = 0, olo = 0, ohi = 0;
-    if (!rc) {
-        mpi_split_ntt_range(t, &lo, &hi);
-        n = hi - lo;
-        groth16_slice_range(&olo, &ohi, m, (unsigned)c->rank, (unsigned)c->size);
-        a = gm_alloc((size_t)(n + 1) * sizeof(fr_t));
-        b = gm_alloc((size_t)(n + 1) * sizeof(fr_t));
-        cc = gm_alloc((size_t)(n + 1) * sizeof(fr_t));
-        out = sj ? gm_alloc((size_t)(ohi - olo + 1) * sizeof(fr_t)) : NULL;
-        x.sc = malloc(4 * (size_t)c->size * sizeof(int));
-        if (!a || !b || !cc || (sj && !out) || !x.sc)
-            rc = gm_err_set(err, GM_ENOMEM, "split: out of memory for the h slice (%llu values)",
-                            (unsigned long long)n);
-    }
-    bool typed = false;
-    if (!rc) {
-        if (MPI_Type_contiguous((int)sizeof(fr_t), MPI_BYTE, &x.fr) != MPI_SUCCESS ||
-            MPI_Type_commit(&x.fr) != MPI_SUCCESS)
-            rc = gm_err_set(err, GM_EMPI, "rank %d: MPI_Type_contiguous failed", c->rank);
-        else
-            typed = true;
-    }
-    /* Every rank is ready (or none goes on) before the first exchange. */
-    if ((rc = agree(c, rc, err))) {
-        if (typed)
-            MPI_Type_free(&x.fr);
-        goto out;
-    }
-    x.sd = x.sc + c->size, x.rc = x.sd + c->size, x.rd = x.rc + c->size;
+    uint64_t n = hi_lo(hs), m = 1ULL << hs->log_m;
     uint64_t t0 = gm_now_ns();
-    src->rows(src->arg, a, b, cc, lo, hi, pool);
+    src->rows(src->arg, hs->a, hs->b, hs->cc, hs->lo, hs->hi, pool);
     c->st.abc_ns = gm_now_ns() - t0;
-    if (sj) {
+    if (hs->sj) {
         fr_t shift;
-        fr_root_of_unity(&shift, log_m + 1);
-        mpi_split_ntt_set_coset(t, &shift);
+        fr_root_of_unity(&shift, hs->log_m + 1);
+        mpi_split_ntt_set_coset(hs->t, &shift);
     }
-    fr_t *v[3] = {a, b, cc};
+    int rc = 0;
+    fr_t *v[3] = {hs->a, hs->b, hs->cc};
     for (int i = 0; i < 3 && !rc; i++)
-        if (!(rc = mpi_split_ntt_transform(t, v[i], MPI_SPLIT_NTT_INVERSE, mpi_alltoallv_fr, &x, pool, err)))
-            rc = mpi_split_ntt_transform(t, v[i], MPI_SPLIT_NTT_COSET_FORWARD, mpi_alltoallv_fr, &x, pool, err);
+        if (!(rc = mpi_split_ntt_transform(hs->t, v[i], MPI_SPLIT_NTT_INVERSE, mpi_alltoallv_fr, &hs->x, pool, err)))
+            rc = mpi_split_ntt_transform(hs->t, v[i], MPI_SPLIT_NTT_COSET_FORWARD, mpi_alltoallv_fr, &hs->x, pool,
+                                         err);
     if (!rc) {
         fr_t zinv, gm;
         fr_pow(&gm, &FR_GENERATOR, &m, 1);
         fr_sub(&gm, &gm, &FR_ONE);
         fr_inv(&zinv, &gm);
-        hpw_job_t pj = {.h = a, .b = b, .c = cc, .zinv = sj ? NULL : &zinv, .n = n};
+        hpw_job_t pj = {.h = hs->a, .b = hs->b, .c = hs->cc, .zinv = hs->sj ? NULL : &zinv, .n = n};
         topo_pool_run(pool, (size_t)((n + 4095) / 4096), hpw_task, &pj);
-        if (sj)
-            rc = mpi_split_ntt_odd_permute(t, out, a, SNARKJS_ROOT_EXP, mpi_alltoallv_fr, &x, err);
+        if (hs->sj)
+            rc = mpi_split_ntt_odd_permute(hs->t, hs->out, hs->a, SNARKJS_ROOT_EXP, mpi_alltoallv_fr, &hs->x, err);
         else
-            rc = mpi_split_ntt_transform(t, a, MPI_SPLIT_NTT_COSET_INVERSE, mpi_alltoallv_fr, &x, pool, err);
+            rc = mpi_split_ntt_transform(hs->t, hs->a, MPI_SPLIT_NTT_COSET_INVERSE, mpi_alltoallv_fr, &hs->x, pool,
+                                         err);
     }
-    MPI_Type_free(&x.fr);
     c->st.h_ns = gm_now_ns() - t0 - c->st.abc_ns;
-    c->st.ntt_bytes = mpi_split_ntt_memory(t) + 3 * (n + 1) * sizeof(fr_t) + (sj ? (ohi - olo + 1) * sizeof(fr_t) : 0);
+    c->st.ntt_bytes = mpi_split_ntt_memory(hs->t) + 3 * (n + 1) * sizeof(fr_t) +
+                      (hs->sj ? (hs->ohi - hs->olo + 1) * sizeof(fr_t) : 0);
     if (!rc) {
-        *h = sj ? out : a;
-        if (sj)
-            out = NULL;
-        else
-            a = NULL;
+        fr_t **res = hs->sj ? &hs->out : &hs->a;
+        *h = *res;
+        *res = NULL;
     }
-out:
-    free(x.sc);
-    gm_free(a);
-    gm_free(b);
-    gm_free(cc);
-    gm_free(out);
-    mpi_split_ntt_destroy(t);
     return rc;
 }
 
@@ -421,17 +437,22 @@ int mpi_split_run(groth16_proof_t *proof, mpi_split_rank_t **ranks, const mpi_sp
     mpi_split_rank_t *stats = NULL;
     fr_t rs[2];
     unsigned log_m = 0;
+    h_stage_t hs;
+    memset(&hs, 0, sizeof hs);
 
-    /* 1. this rank's share of the key */
+    /* 1. this rank's share of the key, and the h stage's buffers */
     int rc = src->load(src->arg, c.rank, c.size, pool, &log_m, &c.st.key_bytes, &c.st.points, err);
     c.st.load_ns = gm_now_ns() - t0;
+    if (!rc)
+        rc = h_prepare(&hs, &c, src->h_kind, log_m, pool, err);
     if ((rc = agree(&c, rc, err)))
         goto out;
 
     /* 2. h, and r, s. A failure inside the split NTT's collectives (MPI)
-     * is not recoverable by agreement; the local ones are agreed on before
-     * the first exchange (split_h). */
-    rc = split_h(&h, &c, src, log_m, pool, err);
+     * is not recoverable by agreement; the local ones were agreed on above,
+     * before the first exchange. */
+    rc = h_run(&h, &hs, &c, src, pool, err);
+    h_free(&hs);
     if (!rc && c.rank == 0) {
         if (rs_in)
             rs[0] = rs_in[0], rs[1] = rs_in[1];
@@ -506,6 +527,7 @@ int mpi_split_run(groth16_proof_t *proof, mpi_split_rank_t **ranks, const mpi_sp
         stats = NULL;
     }
 out:
+    h_free(&hs);
     free(stats);
     free(all);
     gm_free(h);
