@@ -51,6 +51,7 @@ int cli_opts_parse(void *o, const cli_opt_t *vals, size_t nv, const cli_opt_t *f
 
 #include "circuits/circuits.h"
 #include "groth16/groth16.h"
+#include "mpi/mpi.h"
 #include "params/params.h"
 #include "snarkjs/snarkjs.h"
 #include "topo/topo.h"
@@ -134,5 +135,36 @@ int cli_split_local_end(cli_split_local_t *l, void *accounts, int rank, int rc);
  * after "bench"; returns the exit status (0, 1 on rank 0 after a failure,
  * 2 usage). */
 int cmd_bench_split(int argc, char **argv);
+
+/* The per-rank accounts of a split proof as JSON (`--split --json`):
+ * {"ranks": n, "per_rank": [{rank, key_bytes, points, h_bytes, mem_peak,
+ * rss_peak, load_s, abc_s, h_s, msm_s, total_s, stages: {agree, ntt,
+ * reduce: {sent, recv, wait_s}}}, ...]} (a new reference; NULL when out of
+ * memory). Defined in cmd_prove_split.c. */
+json_t *cli_split_accounts_json(const mpi_split_rank_t *r, int n);
+
+/* MPI for a split command (mpi_study_init): 0, or 1 after printing
+ * "grothmpi: <cmd>: --split: <why>". Defined in cmd_prove_split.c. */
+int cli_split_init(int *rank, int *size, const char *cmd);
+
+/* Rank 0's output of a split command: the error line "grothmpi: <cmd>:
+ * --split: <err>" on stderr when rc, else the accounts as JSON (json), else
+ * `line` and, when verbose, the per-rank table (mpi_split_print). Defined in
+ * cmd_prove_split.c. */
+void cli_split_report(const char *cmd, int rc, const err_t *err, const mpi_split_rank_t *ranks, int size, bool json,
+                      bool verbose, const char *line);
+
+/* `grothmpi snarkjs prove --split`, parsed by cmd_snarkjs (cmd_snarkjs_split.c). */
+typedef struct {
+    const char *zkey, *wtns, *proof, *pub; /* inputs; proof.json and public.json written */
+    const uint64_t *proof_seed;            /* NULL: random r, s */
+    unsigned threads;
+    bool subgroup, no_verify, verbose, json;
+} cli_snarkjs_split_args_t;
+
+/* Initialises MPI, proves the witness on every rank
+ * (mpi_split_prove_snarkjs); rank 0 writes public.json, then proof.json, in
+ * snarkjs's layout, and prints. Returns the exit status as cli_prove_split. */
+int cli_snarkjs_prove_split(const cli_snarkjs_split_args_t *a);
 
 #endif

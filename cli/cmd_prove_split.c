@@ -30,7 +30,7 @@ void cli_proof_rs(fr_t rs[2], uint64_t seed)
     rs[1] = t.alpha;
 }
 
-static json_t *accounts_json(const mpi_split_rank_t *r, int n)
+json_t *cli_split_accounts_json(const mpi_split_rank_t *r, int n)
 {
     json_t *a = json_array();
     for (int i = 0; i < n; i++) {
@@ -119,15 +119,41 @@ static int write_outputs(const cli_split_args_t *a, const groth16_proof_t *proof
     return rc;
 }
 
-int cli_prove_split(const cli_split_args_t *a)
+int cli_split_init(int *rank, int *size, const char *cmd)
 {
     err_t err;
     gm_err_clear(&err);
-    int rank = 0, size = 1;
-    if (mpi_study_init(&rank, &size, &err)) {
-        fprintf(stderr, "grothmpi: prove: --split: %s\n", err.msg);
+    if (mpi_study_init(rank, size, &err)) {
+        fprintf(stderr, "grothmpi: %s: --split: %s\n", cmd, err.msg);
         return 1;
     }
+    return 0;
+}
+
+void cli_split_report(const char *cmd, int rc, const err_t *err, const mpi_split_rank_t *ranks, int size, bool json,
+                      bool verbose, const char *line)
+{
+    if (rc) {
+        fprintf(stderr, "grothmpi: %s: --split: %s\n", cmd, err->msg);
+    } else if (json) {
+        json_t *js = cli_split_accounts_json(ranks, size);
+        json_dumpf(js, stdout, JSON_INDENT(1));
+        printf("\n");
+        json_decref(js);
+    } else {
+        printf("%s\n", line);
+        if (verbose)
+            mpi_split_print(ranks, size, stdout);
+    }
+}
+
+int cli_prove_split(const cli_split_args_t *a)
+{
+    int rank = 0, size = 1;
+    if (cli_split_init(&rank, &size, "prove"))
+        return 1;
+    err_t err;
+    gm_err_clear(&err);
     cli_split_local_t l = {0};
     params_paths_t p;
     mpi_split_rank_t *ranks = NULL;
@@ -152,19 +178,10 @@ int cli_prove_split(const cli_split_args_t *a)
     if (!rc && rank == 0)
         rc = write_outputs(a, &proof, &l.w, &err);
     if (rank == 0) {
-        if (rc) {
-            fprintf(stderr, "grothmpi: prove: --split: %s\n", err.msg);
-        } else if (a->json) {
-            json_t *js = accounts_json(ranks, size);
-            json_dumpf(js, stdout, JSON_INDENT(1));
-            printf("\n");
-            json_decref(js);
-        } else {
-            printf("prove: %s: 1 proof split over %d rank%s written to %s (%s), public inputs in %s\n", a->circ->id,
-                   size, size == 1 ? "" : "s", a->out, a->no_verify ? "not verified" : "verified", a->pub);
-            if (a->verbose)
-                mpi_split_print(ranks, size, stdout);
-        }
+        char line[3000];
+        snprintf(line, sizeof line, "prove: %s: 1 proof split over %d rank%s written to %s (%s), public inputs in %s",
+                 a->circ->id, size, size == 1 ? "" : "s", a->out, a->no_verify ? "not verified" : "verified", a->pub);
+        cli_split_report("prove", rc, &err, ranks, size, a->json, a->verbose, line);
     }
     return cli_split_local_end(&l, ranks, rank, rc);
 }

@@ -1,7 +1,8 @@
 /* cli/cmd_snarkjs.c — `grothmpi snarkjs`: circom / snarkjs files on BLS12-381.
  *
  *   grothmpi snarkjs prove circuit.zkey witness.wtns proof.json public.json
- *       rapidsnark's shape; writes what `snarkjs groth16 prove` writes;
+ *       rapidsnark's shape; writes what `snarkjs groth16 prove` writes
+ *       (with --split, under mpirun: one proof on all ranks, cmd_snarkjs_split.c);
  *   grothmpi snarkjs verify verification_key.json public.json proof.json
  *       `snarkjs groth16 verify` (exit 0 and "OK!" when valid, 1 otherwise);
  *   grothmpi snarkjs check circuit.r1cs witness.wtns
@@ -26,7 +27,10 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: grothmpi snarkjs prove circuit.zkey witness.wtns proof.json public.json\n"
             "                              [--threads N] [--r1cs FILE] [--check-subgroup]\n"
-            "                              [--no-verify] [--backend B] [--verbose]\n"
+            "                              [--no-verify] [--backend B] [--verbose] [--proof-seed S]\n"
+            "       [mpirun -np R] grothmpi snarkjs prove --split circuit.zkey witness.wtns proof.json\n"
+            "                              public.json [--threads N] [--check-subgroup] [--no-verify]\n"
+            "                              [--proof-seed S] [--verbose | --json]\n"
             "       grothmpi snarkjs verify verification_key.json public.json proof.json [--verbose]\n"
             "       grothmpi snarkjs check circuit.r1cs witness.wtns\n"
             "       grothmpi snarkjs info FILE.r1cs|FILE.wtns|FILE.zkey\n"
@@ -43,7 +47,13 @@ static void usage(FILE *f)
             "  --backend B        auto | cpu | cuda | emulate: where the G1 MSMs and NTTs run\n"
             "                     (default auto: CUDA when a device answers, else the CPU;\n"
             "                     cuda without a device: exit 2; docs/gpu.md)\n"
-            "  --verbose          stage timings\n"
+            "  --verbose          stage timings (--split: the per-rank accounts)\n"
+            "  --proof-seed S     r and s derived from S instead of drawn at random: the same\n"
+            "                     proof every time (tests; whoever knows S can recover secrets)\n"
+            "  --split            [mpirun -np R] one proof on all R ranks, each reading and holding\n"
+            "                     1/R of the zkey's points and only the witness values it needs\n"
+            "                     (docs/split.md); not with --r1cs or --backend\n"
+            "  --json             with --split: the per-rank accounts as JSON\n"
             "  verify   verifies like `snarkjs groth16 verify`; prints OK! and exits 0 when valid\n"
             "  check    like `snarkjs wtns check`: every constraint of the r1cs holds\n"
             "  info     the header fields of a circom/snarkjs file\n"
@@ -59,10 +69,11 @@ static int snark_prove(int argc, char **argv)
         {"threads", required_argument, 0, 't'}, {"r1cs", required_argument, 0, 'r'},
         {"check-subgroup", no_argument, 0, 'S'}, {"no-verify", no_argument, 0, 'N'},
         {"verbose", no_argument, 0, 'v'},        {"help", no_argument, 0, 'h'},
-        {"backend", required_argument, 0, 'B'},  {0, 0, 0, 0}};
+        {"backend", required_argument, 0, 'B'},  {"split", no_argument, 0, 'X'},
+        {"proof-seed", required_argument, 0, 'R'}, {"json", no_argument, 0, 'J'}, {0, 0, 0, 0}};
     unsigned threads = 0;
-    const char *r1cs_path = NULL, *backend = NULL;
-    bool subgroup = false, noverify = false, verbose = false;
+    const char *r1cs_path = NULL, *backend = NULL, *proof_seed = NULL;
+    bool subgroup = false, noverify = false, verbose = false, split = false, json = false;
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -73,6 +84,9 @@ static int snark_prove(int argc, char **argv)
         case 'N': noverify = true; break;
         case 'v': verbose = true; break;
         case 'B': backend = optarg; break;
+        case 'X': split = true; break;
+        case 'R': proof_seed = optarg; break;
+        case 'J': json = true; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
@@ -83,6 +97,31 @@ static int snark_prove(int argc, char **argv)
         return 2;
     }
     const char *zkp = argv[optind], *wp = argv[optind + 1], *pp = argv[optind + 2], *pubp = argv[optind + 3];
+    uint64_t rs_seed = 0;
+    char *end = NULL;
+    if (proof_seed && ((rs_seed = strtoull(proof_seed, &end, 0)), !*proof_seed || *end)) {
+        fprintf(stderr, "grothmpi: snarkjs prove: --proof-seed: '%s' is not a number\n", proof_seed);
+        return 2;
+    }
+    if (split) {
+        if (r1cs_path || backend) {
+            fprintf(stderr, "grothmpi: snarkjs prove: --split proves on the CPU from the zkey and witness only "
+                            "(no --r1cs or --backend)\n");
+            return 2;
+        }
+        cli_snarkjs_split_args_t sa = {.zkey = zkp, .wtns = wp, .proof = pp, .pub = pubp,
+                                       .proof_seed = proof_seed ? &rs_seed : NULL, .threads = threads,
+                                       .subgroup = subgroup, .no_verify = noverify, .verbose = verbose,
+                                       .json = json};
+        return cli_snarkjs_prove_split(&sa);
+    }
+    if (json) {
+        fprintf(stderr, "grothmpi: snarkjs prove: --json goes with --split\n");
+        return 2;
+    }
+    fr_t rs[2];
+    if (proof_seed)
+        cli_proof_rs(rs, rs_seed);
     err_t err;
     gm_err_clear(&err);
     int rc = 1;
@@ -120,7 +159,7 @@ static int snark_prove(int argc, char **argv)
     uint64_t t_load = t1 - t0;
     groth16_proof_t proof;
     groth16_timings_t tm;
-    if (snarkjs_prove(pv, &proof, w.w, w.n, NULL, noverify ? GROTH16_PROVE_NO_VERIFY : GROTH16_PROVE_DEFAULT, pool,
+    if (snarkjs_prove(pv, &proof, w.w, w.n, proof_seed ? rs : NULL, noverify ? GROTH16_PROVE_NO_VERIFY : GROTH16_PROVE_DEFAULT, pool,
                       &tm, &err))
         goto fail;
     t0 = gm_now_ns();

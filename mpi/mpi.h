@@ -1,8 +1,8 @@
 /*
  * mpi/mpi.h — the rank driver: runs a proving campaign (jobs/jobs.h) on every
  * rank of an MPI job, and the cluster report it ends with; and split proofs,
- * one proof on all the ranks, each holding a slice of the key (mpi/split.c,
- * mpi/split_ntt.c, docs/split.md).
+ * one proof on all the ranks, each holding a slice of the key or zkey (mpi/split.c,
+ * mpi/split_snarkjs.c, mpi/split_ntt.c, docs/split.md).
  *
  * This header does not include <mpi.h>: only the .c files of mpi/ do, and
  * one thread per rank (the "comm" role, see mpi/dispatch.c) makes every MPI
@@ -32,6 +32,7 @@
 
 #include "base/base.h"
 #include "groth16/groth16.h"
+#include "snarkjs/snarkjs.h"
 #include "synth/synth.h"
 #include "topo/topo.h"
 
@@ -208,7 +209,7 @@ extern const char *const mpi_split_stage_names[MPI_SPLIT_NSTAGES];
  * MPI calls sent and received (a collective's own relaying not counted). */
 typedef struct {
     int32_t rank;
-    uint64_t key_bytes;          /* decoded parameter points held (the slices and the vk's ic) */
+    uint64_t key_bytes;          /* decoded key held: the slices' points, the vk's ic (a zkey: also its rows' section-4 entries) */
     uint64_t points;             /* of which query points: sum of hi - lo over the five queries */
     uint64_t mem_peak, rss_peak; /* gm_mem_peak, gm_rss_peak at the end */
     uint64_t ntt_bytes;          /* the h stage's buffers: a, b, c slices and the NTT's own */
@@ -241,6 +242,37 @@ typedef struct {
  * a proof then. */
 int mpi_split_prove(groth16_proof_t *proof, mpi_split_rank_t **ranks, const mpi_split_job_t *job, err_t *err)
     __attribute__((warn_unused_result));
+
+/* `grothmpi snarkjs prove --split` (mpi/split_snarkjs.c): one proof of a
+ * zkey and a .wtns on the ranks of comm, the same driver as
+ * mpi_split_prove's. Each rank reads (snarkjs_zkey_load_slice) part
+ * [lo, hi) of each of the zkey's point sections (A, B1, B2, C, H), the
+ * section-4 entries of its rows of the domain, and from the .wtns
+ * (snarkjs_wtns_open) only the values it needs: its A/B slice of z, its C
+ * slice (z past the public inputs), the values its rows' entries name, and
+ * on rank 0 the public inputs. h is snarkjs's (odd coset, no division by
+ * Z), its NTTs split as above, then put in snarkjs's order of the H
+ * points by one more all-to-all (mpi_split_ntt_odd_permute). Rank 0
+ * assembles the proof with r, s (groth16_proof_assemble, the same point as
+ * snarkjs_prove's) and checks it like snarkjs_prove (subgroup, then the
+ * zkey's vk and the public inputs) unless GROTH16_PROVE_NO_VERIFY. */
+typedef struct {
+    const char *zkey_path, *wtns_path; /* the same paths on every rank */
+    const fr_t *rs;                    /* as mpi_split_job_t's */
+    snarkjs_zkey_flags_t zkey_flags;   /* SNARKJS_ZKEY_SUBGROUP: the slices' points checked for the subgroup */
+    groth16_prove_flags_t prove_flags;
+    topo_pool_t *pool;
+    const void *comm;                  /* as mpi_split_job_t's */
+} mpi_split_snarkjs_job_t;
+
+/* As mpi_split_prove, and on rank 0 *pub receives the public inputs
+ * (w[1 .. nPublic], gm_alloc'd: gm_free it) and *n_pub their count (other
+ * ranks: NULL, 0). Errors: snarkjs_zkey_load_slice's and
+ * snarkjs_wtns_open/values' (a witness whose count is not the zkey's nVars:
+ * GM_EINVAL naming both files), GM_ENOMEM, GM_EVERIFY, GM_ESYS, GM_EMPI,
+ * "rank R: " first on every rank. */
+int mpi_split_prove_snarkjs(groth16_proof_t *proof, fr_t **pub, size_t *n_pub, mpi_split_rank_t **ranks,
+                            const mpi_split_snarkjs_job_t *job, err_t *err) __attribute__((warn_unused_result));
 
 /* One status for all ranks of comm (an MPI_Comm *, NULL: MPI_COMM_WORLD;
  * collective: every rank of it calls it): 0 when rc is 0 on every rank, else the lowest failing rank's rc with
@@ -283,6 +315,11 @@ int mpi_split_ntt_create(mpi_split_ntt_t **out, unsigned log_n, unsigned rank, u
                          err_t *err) __attribute__((warn_unused_result));
 void mpi_split_ntt_destroy(mpi_split_ntt_t *t); /* NULL allowed */
 
+/* The coset of the COSET kinds: g·<w> (g non-zero, GM_ASSERT); FR_GENERATOR
+ * (ntt/ntt.h's) until set. snarkjs's h uses the odd coset, g = w_2N
+ * (fr_root_of_unity(log_n + 1)). */
+void mpi_split_ntt_set_coset(mpi_split_ntt_t *t, const fr_t *g);
+
 /* This rank's natural slice [*lo, *hi). */
 void mpi_split_ntt_range(const mpi_split_ntt_t *t, uint64_t *lo, uint64_t *hi);
 
@@ -295,6 +332,17 @@ size_t mpi_split_ntt_memory(const mpi_split_ntt_t *t);
  * calling thread). Returns 0 or ex's status (v undefined then). */
 int mpi_split_ntt_transform(mpi_split_ntt_t *t, fr_t *v, mpi_split_ntt_kind_t kind, mpi_split_exchange_fn ex,
                             void *ex_arg, topo_pool_t *pool, err_t *err) __attribute__((warn_unused_result));
+
+/* Redistributes a vector of the odd coset into another order: with v this
+ * rank's natural slice of V, out[i - lo] = V[k] with 2k + 1 = mult·(2i + 1)
+ * mod 2N (mult odd, GM_ASSERT: a permutation of the odd residues), for i in
+ * this rank's slice [lo, hi) = groth16_slice_range(N, rank, nranks) — the
+ * slices of an N-point query. snarkjs's h: V on our coset order, mult =
+ * SNARKJS_ROOT_EXP, out in snarkjs's order for its H points
+ * (snarkjs/prove.c). out holds hi - lo values; one call of ex (collective).
+ * Returns 0 or ex's status. */
+int mpi_split_ntt_odd_permute(mpi_split_ntt_t *t, fr_t *out, const fr_t *v, uint64_t mult, mpi_split_exchange_fn ex,
+                              void *ex_arg, err_t *err) __attribute__((warn_unused_result));
 
 /* Prints the per-rank table of a split proof (rank 0's *ranks, n entries). */
 void mpi_split_print(const mpi_split_rank_t *ranks, int n, FILE *f);

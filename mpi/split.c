@@ -1,43 +1,45 @@
 /*
- * mpi/split.c — one proof on all the ranks of the job (mpi_split_prove,
- * `grothmpi prove --split`): each rank holds 1/R of every query of the key.
+ * mpi/split.c — one proof on all the ranks of the job (mpi_split_run, the
+ * driver of `grothmpi prove --split` and `grothmpi snarkjs prove --split`):
+ * each rank holds 1/R of every query of the key. What differs between a
+ * parameter file with a built-in circuit (mpi_split_prove, here) and a
+ * zkey with a .wtns (mpi/split_snarkjs.c) is a source of callbacks
+ * (mpi/split_internal.h); the driver is one.
  *
  * Order of work, every rank (the calling thread makes every MPI call; the
  * pool only computes):
- *   1. load: this rank's slices of h, l, a, b_g1, b_g2 (pread at offsets,
- *      groth16_params_load_slice) — then agree: one status for all ranks;
- *   2. h: this rank's rows of a, b, c (cs_shape_abc_rows over its natural
- *      slice of the domain, zero past n_rows), then iNTT and coset NTT of
- *      each, the pointwise (a·b − c) / Z, and the coset iNTT, every NTT
- *      split over the ranks (mpi/split_ntt.c, three MPI_Alltoallv each),
- *      which leaves each rank exactly the h values of its H points — then
- *      agree, and r, s broadcast from rank 0 when the caller gave none;
- *   3. msm: the scalars of each slice are gathered into a dense array (for
- *      a and b_*, the z values of the density's set bits whose rank among
- *      the set bits is in [lo, hi); for l the aux values; for h the h
- *      values) and the five partial MSMs run on the pool;
+ *   1. load: the source's slices of the key (for a parameter file h, l, a,
+ *      b_g1, b_g2 by pread at offsets, groth16_params_load_slice) and the
+ *      h stage's plan and buffers — then agree: one status for all ranks
+ *      (so a rank out of memory never leaves the others in an exchange);
+ *   2. h: this rank's rows of a, b, c (the source's, over its natural
+ *      slice of the domain), then the NTTs of h's kind (bellperson's seven:
+ *      iNTT and coset NTT of each, (a·b − c) / Z, coset iNTT; snarkjs's
+ *      six: iNTT and odd-coset NTT of each, a·b − c, then one permutation
+ *      into snarkjs's order), every NTT split over the ranks
+ *      (mpi/split_ntt.c, three MPI_Alltoallv each), which leaves each rank
+ *      exactly the h values of its H points — then agree, and r, s
+ *      broadcast from rank 0 when the caller gave none;
+ *   3. msm: the source's five partial MSMs on the pool (for a parameter
+ *      file, the scalars of a and b_* are the z values of the density's set
+ *      bits whose rank among the set bits is in [lo, hi); for l the aux
+ *      values; for h the h values);
  *   4. reduce: the partial sums go to rank 0 (one MPI_Gather of 4 G1 and
  *      1 G2 Jacobian points per rank, as bytes: the cluster runs one
- *      binary), which adds them in rank order, assembles the proof with
- *      groth16_proof_assemble and verifies it; its status is broadcast so
+ *      binary), which adds them in rank order, assembles the proof
+ *      (groth16_proof_assemble) and verifies it; its status is broadcast so
  *      every rank returns the same code.
  * The partial sums add up to the one-rank MSMs' sums (the point group is
  * commutative and the affine result unique), so the proof's bytes are those
- * of groth16_prove with the same r and s.
+ * of the one-rank prover with the same r and s.
  */
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "mpi/mpi.h"
+#include "mpi/split_internal.h"
 
 const char *const mpi_split_stage_names[MPI_SPLIT_NSTAGES] = {"agree", "ntt", "reduce"};
-
-/* The partial sums one rank sends to rank 0. */
-typedef struct {
-    g1_jac_t a, b_g1, l, h;
-    g2_jac_t b_g2;
-} split_sums_t;
 
 typedef struct {
     MPI_Comm comm; /* the ranks proving together */
@@ -107,6 +109,61 @@ int mpi_split_agree(const void *comm, int rc, err_t *err)
     return agree(&c, rc, err);
 }
 
+int mpi_split_msm_scratch(void **scratch, uint64_t *nmax, const uint64_t *lo, const uint64_t *hi, int n,
+                          topo_pool_t *pool, err_t *err)
+{
+    *nmax = 0;
+    for (int s = 0; s < n; s++)
+        if (hi[s] - lo[s] > *nmax)
+            *nmax = hi[s] - lo[s];
+    unsigned nw = topo_pool_size(pool);
+    size_t s1 = msm_g1_scratch_size((size_t)*nmax, nw, 0), s2 = msm_g2_scratch_size((size_t)*nmax, nw, 0);
+    if (!(*scratch = gm_alloc(s1 > s2 ? s1 : s2)))
+        return gm_err_set(err, GM_ENOMEM, "split: out of memory for the MSM scratch of %llu points",
+                          (unsigned long long)*nmax);
+    return 0;
+}
+
+/* ---- the source of a parameter file and a built-in circuit -------------------------- */
+
+typedef struct {
+    const mpi_split_job_t *job;
+    groth16_params_slice_t ps;
+} params_src_t;
+
+static int params_load(void *arg, int rank, int nranks, topo_pool_t *pool, unsigned *log_m, uint64_t *key_bytes,
+                       uint64_t *points, err_t *err)
+{
+    params_src_t *p = arg;
+    const mpi_split_job_t *job = p->job;
+    int rc = groth16_params_load_slice(&p->ps, job->params_path, job->shape, (unsigned)rank, (unsigned)nranks,
+                                       job->load_flags, pool, err);
+    if (rc)
+        return rc;
+    /* m = H's count + 1, a power of two (checked against the shape) */
+    *log_m = (unsigned)__builtin_ctzll(p->ps.n.h + 1);
+    *key_bytes = groth16_params_slice_memory(&p->ps);
+    *points = 0;
+    for (int s = 0; s < GROTH16_NSEC; s++)
+        *points += p->ps.hi[s] - p->ps.lo[s];
+    return 0;
+}
+
+/* A slice may start past the constraint rows (n_rows is often little more
+ * than m/2): then it is all zero padding. */
+static void params_rows(void *arg, fr_t *a, fr_t *b, fr_t *c, uint64_t lo, uint64_t hi, topo_pool_t *pool)
+{
+    params_src_t *p = arg;
+    const cs_shape_t *sh = p->job->shape;
+    const groth16_witness_t *w = p->job->w;
+    uint64_t n = hi - lo, rows_hi = hi < sh->n_rows ? hi : sh->n_rows, rows = rows_hi > lo ? rows_hi - lo : 0;
+    if (rows)
+        cs_shape_abc_rows(sh, w->inputs, w->aux, a, b, c, CS_ABC_EXACT, lo, lo + rows, pool);
+    memset(a + rows, 0, (size_t)(n - rows) * sizeof(fr_t));
+    memset(b + rows, 0, (size_t)(n - rows) * sizeof(fr_t));
+    memset(c + rows, 0, (size_t)(n - rows) * sizeof(fr_t));
+}
+
 /* z_j for j < n_inputs + n_aux. */
 static const fr_t *z_at(const groth16_witness_t *w, uint64_t j)
 {
@@ -136,25 +193,22 @@ static void gather_dense(fr_t *out, const uint64_t *d, const groth16_witness_t *
 }
 
 /* The five partial MSMs of this rank's slices. */
-static int partial_msms(split_sums_t *sums, const groth16_params_slice_t *ps, const mpi_split_job_t *job,
-                        const fr_t *h, topo_pool_t *pool, err_t *err)
+static int params_msms(void *arg, mpi_split_sums_t *sums, const fr_t *h, topo_pool_t *pool, err_t *err)
 {
-    const groth16_witness_t *w = job->w;
+    params_src_t *p = arg;
+    const groth16_params_slice_t *ps = &p->ps;
+    const groth16_witness_t *w = p->job->w;
     uint64_t *da = NULL, *db = NULL;
-    int rc = groth16_query_density(&da, &db, job->shape, err);
+    int rc = groth16_query_density(&da, &db, p->job->shape, err);
     if (rc)
         return rc;
+    void *scratch = NULL;
     uint64_t nmax = 0;
-    for (int s = 0; s < GROTH16_NSEC; s++)
-        if (ps->hi[s] - ps->lo[s] > nmax)
-            nmax = ps->hi[s] - ps->lo[s];
-    unsigned nw = topo_pool_size(pool);
-    size_t ssz = msm_g1_scratch_size((size_t)nmax, nw, 0), s2 = msm_g2_scratch_size((size_t)nmax, nw, 0);
-    void *scratch = gm_alloc(ssz > s2 ? ssz : s2);
-    fr_t *sc = gm_alloc((size_t)(nmax + 1) * sizeof(fr_t));
-    if (!scratch || !sc) {
-        rc = gm_err_set(err, GM_ENOMEM, "split: out of memory for the MSM scratch of %llu points",
-                        (unsigned long long)nmax);
+    fr_t *sc = NULL;
+    if ((rc = mpi_split_msm_scratch(&scratch, &nmax, ps->lo, ps->hi, GROTH16_NSEC, pool, err)))
+        goto out;
+    if (!(sc = gm_alloc((size_t)(nmax + 1) * sizeof(fr_t)))) {
+        rc = gm_err_set(err, GM_ENOMEM, "split: out of memory for %llu scalars", (unsigned long long)nmax);
         goto out;
     }
     uint64_t lo, n;
@@ -177,6 +231,41 @@ out:
     gm_free(db);
     return rc;
 }
+
+/* Rank 0: the proof, its check. */
+static int params_assemble(void *arg, groth16_proof_t *proof, const mpi_split_sums_t *t, const fr_t rs[2], err_t *err)
+{
+    params_src_t *p = arg;
+    const groth16_params_slice_t *ps = &p->ps;
+    const mpi_split_job_t *job = p->job;
+    groth16_proof_assemble(proof, &ps->vk, &t->a, &t->b_g1, &t->b_g2, &t->l, &t->h, &rs[0], &rs[1]);
+    if (job->prove_flags & GROTH16_PROVE_NO_VERIFY)
+        return 0;
+    groth16_pvk_t pvk;
+    int rc = groth16_pvk_prepare(&pvk, &ps->vk, err);
+    if (rc)
+        return rc;
+    err_t e2;
+    rc = groth16_verify(&pvk, proof, job->w->inputs + 1, job->w->n_inputs - 1, &e2);
+    groth16_pvk_free(&pvk);
+    if (rc)
+        return gm_err_set(err, rc == GM_EVERIFY ? GM_EVERIFY : rc,
+                          "split: the proof does not verify (%s): the witness does not satisfy the circuit, or "
+                          "the parameters are not for it", e2.msg);
+    return 0;
+}
+
+int mpi_split_prove(groth16_proof_t *proof, mpi_split_rank_t **ranks, const mpi_split_job_t *job, err_t *err)
+{
+    params_src_t p = {.job = job};
+    mpi_split_source_t src = {.arg = &p, .h_kind = MPI_SPLIT_H_BELLPERSON, .load = params_load,
+                              .rows = params_rows, .msms = params_msms, .assemble = params_assemble};
+    int rc = mpi_split_run(proof, ranks, &src, job->rs, job->comm, job->pool, err);
+    groth16_params_slice_free(&p.ps);
+    return rc;
+}
+
+/* ---- the driver ------------------------------------------------------------------------ */
 
 /* The all-to-all of the split NTT: MPI_Alltoallv in elements of 32 bytes
  * (counts fit an int: at most 2^28 / R values per rank), with its bytes to
@@ -210,12 +299,13 @@ static int mpi_alltoallv_fr(void *arg, const fr_t *send, const uint64_t *scount,
 
 typedef struct {
     fr_t *h;
-    const fr_t *b, *c, *zinv;
+    const fr_t *b, *c, *zinv; /* zinv NULL: no division (snarkjs's h) */
     uint64_t n;
 } hpw_job_t;
 
-/* h = (a·b − c) / Z(g) on this rank's slice of the coset, a already in h.
- * (1) Why: as groth16/prove.c's pointwise passes, on a slice.
+/* h = (a·b − c) / Z(g) (or a·b − c) on this rank's slice of the coset, a
+ * already in h.
+ * (1) Why: as groth16/prove.c's and snarkjs/prove.c's pointwise passes, on a slice.
  * (2) Invariants: reduced Fr values; task t owns [t·4096, (t+1)·4096).
  * (3) Part of the stage "h" of `grothmpi prove --split --verbose`. */
 static void hpw_task(void *arg, size_t task, unsigned worker)
@@ -226,142 +316,152 @@ static void hpw_task(void *arg, size_t task, unsigned worker)
     for (uint64_t i = i0; i < i1; i++) {
         fr_mul(&j->h[i], &j->h[i], &j->b[i]);
         fr_sub(&j->h[i], &j->h[i], &j->c[i]);
-        fr_mul(&j->h[i], &j->h[i], j->zinv);
+        if (j->zinv)
+            fr_mul(&j->h[i], &j->h[i], j->zinv);
     }
 }
 
-/* This rank's slice of h over the domain of m values (H query indices [lo, hi) of groth16_slice_range,
- * plus index m - 1 on the last rank, which no H point meets): its rows of
- * a, b, c from the shape, then the seven NTTs split over the ranks. *h is
- * gm_alloc'd (the caller frees it). */
-static int split_h(fr_t **h, split_ctx_t *c, const mpi_split_job_t *job, uint64_t m, err_t *err)
+/* The h stage's plan and buffers: made before the first exchange, with the
+ * load's local work, so that a rank out of memory stops every rank at that
+ * agreement rather than leaving them in an all-to-all. */
+typedef struct {
+    bool sj; /* snarkjs's h */
+    unsigned log_m;
+    mpi_split_ntt_t *t;
+    fr_t *a, *b, *cc, *out; /* a, b, c on the natural slice; out: snarkjs's h on the H slice */
+    uint64_t lo, hi, olo, ohi;
+    exch_t x;
+    bool typed; /* x.fr committed */
+} h_stage_t;
+
+static uint64_t hi_lo(const h_stage_t *hs) { return hs->hi - hs->lo; }
+
+static void h_free(h_stage_t *hs)
 {
-    *h = NULL;
-    const cs_shape_t *sh = job->shape;
-    unsigned log_m = (unsigned)__builtin_ctzll(m); /* m = H's count + 1, a power of two (checked against the shape) */
-    mpi_split_ntt_t *t = NULL;
-    fr_t *b = NULL, *cc = NULL;
-    exch_t x = {.c = c};
-    int rc = mpi_split_ntt_create(&t, log_m, (unsigned)c->rank, (unsigned)c->size, topo_pool_size(job->pool), err);
+    if (hs->typed)
+        MPI_Type_free(&hs->x.fr);
+    free(hs->x.sc);
+    gm_free(hs->a);
+    gm_free(hs->b);
+    gm_free(hs->cc);
+    gm_free(hs->out);
+    mpi_split_ntt_destroy(hs->t);
+    memset(hs, 0, sizeof *hs);
+}
+
+/* Local: the split NTT of 2^log_m values for this rank, its slices and
+ * buffers. */
+static int h_prepare(h_stage_t *hs, split_ctx_t *c, mpi_split_h_kind_t kind, unsigned log_m, topo_pool_t *pool,
+                     err_t *err)
+{
+    hs->sj = kind == MPI_SPLIT_H_SNARKJS;
+    hs->log_m = log_m;
+    hs->x.c = c;
+    int rc = mpi_split_ntt_create(&hs->t, log_m, (unsigned)c->rank, (unsigned)c->size, topo_pool_size(pool), err);
     if (rc)
         return rc;
-    uint64_t lo, hi;
-    mpi_split_ntt_range(t, &lo, &hi);
-    uint64_t n = hi - lo, rows_hi = hi < sh->n_rows ? hi : sh->n_rows, rows = rows_hi > lo ? rows_hi - lo : 0;
-    *h = gm_alloc((size_t)(n + 1) * sizeof(fr_t));
-    b = gm_alloc((size_t)(n + 1) * sizeof(fr_t));
-    cc = gm_alloc((size_t)(n + 1) * sizeof(fr_t));
-    x.sc = malloc(4 * (size_t)c->size * sizeof(int));
-    if (!*h || !b || !cc || !x.sc) {
-        rc = gm_err_set(err, GM_ENOMEM, "split: out of memory for the h slice (%llu values)", (unsigned long long)n);
-        goto out;
-    }
-    x.sd = x.sc + c->size, x.rc = x.sd + c->size, x.rd = x.rc + c->size;
+    mpi_split_ntt_range(hs->t, &hs->lo, &hs->hi);
+    groth16_slice_range(&hs->olo, &hs->ohi, 1ULL << log_m, (unsigned)c->rank, (unsigned)c->size);
+    uint64_t n = hi_lo(hs);
+    hs->a = gm_alloc((size_t)(n + 1) * sizeof(fr_t));
+    hs->b = gm_alloc((size_t)(n + 1) * sizeof(fr_t));
+    hs->cc = gm_alloc((size_t)(n + 1) * sizeof(fr_t));
+    hs->out = hs->sj ? gm_alloc((size_t)(hs->ohi - hs->olo + 1) * sizeof(fr_t)) : NULL;
+    hs->x.sc = malloc(4 * (size_t)c->size * sizeof(int));
+    if (!hs->a || !hs->b || !hs->cc || (hs->sj && !hs->out) || !hs->x.sc)
+        return gm_err_set(err, GM_ENOMEM, "split: out of memory for the h slice (%llu values)", (unsigned long long)n);
+    hs->x.sd = hs->x.sc + c->size, hs->x.rc = hs->x.sd + c->size, hs->x.rd = hs->x.rc + c->size;
+    if (MPI_Type_contiguous((int)sizeof(fr_t), MPI_BYTE, &hs->x.fr) != MPI_SUCCESS ||
+        MPI_Type_commit(&hs->x.fr) != MPI_SUCCESS)
+        return gm_err_set(err, GM_EMPI, "rank %d: MPI_Type_contiguous failed", c->rank);
+    hs->typed = true;
+    return 0;
+}
+
+/* This rank's slice of h, on the H query's slice: for bellperson's kind
+ * indices [lo, hi) of groth16_slice_range(m - 1) plus index m - 1 on the
+ * last rank, which no H point meets; for snarkjs's groth16_slice_range(m).
+ * The source's rows of a, b, c, then the NTTs split over the ranks. *h is
+ * taken from hs (gm_alloc'd: the caller frees it). */
+static int h_run(fr_t **h, h_stage_t *hs, split_ctx_t *c, const mpi_split_source_t *src, topo_pool_t *pool, err_t *err)
+{
+    *h = NULL;
+    uint64_t n = hi_lo(hs), m = 1ULL << hs->log_m;
     uint64_t t0 = gm_now_ns();
-    /* A slice may start past the constraint rows (n_rows is often little
-     * more than m/2): then it is all zero padding. */
-    if (rows)
-        cs_shape_abc_rows(sh, job->w->inputs, job->w->aux, *h, b, cc, CS_ABC_EXACT, lo, lo + rows, job->pool);
-    memset(*h + rows, 0, (size_t)(n - rows) * sizeof(fr_t));
-    memset(b + rows, 0, (size_t)(n - rows) * sizeof(fr_t));
-    memset(cc + rows, 0, (size_t)(n - rows) * sizeof(fr_t));
+    src->rows(src->arg, hs->a, hs->b, hs->cc, hs->lo, hs->hi, pool);
     c->st.abc_ns = gm_now_ns() - t0;
-    if (MPI_Type_contiguous((int)sizeof(fr_t), MPI_BYTE, &x.fr) != MPI_SUCCESS || MPI_Type_commit(&x.fr) != MPI_SUCCESS) {
-        rc = gm_err_set(err, GM_EMPI, "rank %d: MPI_Type_contiguous failed", c->rank);
-        goto out;
+    if (hs->sj) {
+        fr_t shift;
+        fr_root_of_unity(&shift, hs->log_m + 1);
+        mpi_split_ntt_set_coset(hs->t, &shift);
     }
-    fr_t *v[3] = {*h, b, cc};
+    int rc = 0;
+    fr_t *v[3] = {hs->a, hs->b, hs->cc};
     for (int i = 0; i < 3 && !rc; i++)
-        if (!(rc = mpi_split_ntt_transform(t, v[i], MPI_SPLIT_NTT_INVERSE, mpi_alltoallv_fr, &x, job->pool, err)))
-            rc = mpi_split_ntt_transform(t, v[i], MPI_SPLIT_NTT_COSET_FORWARD, mpi_alltoallv_fr, &x, job->pool, err);
+        if (!(rc = mpi_split_ntt_transform(hs->t, v[i], MPI_SPLIT_NTT_INVERSE, mpi_alltoallv_fr, &hs->x, pool, err)))
+            rc = mpi_split_ntt_transform(hs->t, v[i], MPI_SPLIT_NTT_COSET_FORWARD, mpi_alltoallv_fr, &hs->x, pool,
+                                         err);
     if (!rc) {
         fr_t zinv, gm;
         fr_pow(&gm, &FR_GENERATOR, &m, 1);
         fr_sub(&gm, &gm, &FR_ONE);
         fr_inv(&zinv, &gm);
-        hpw_job_t pj = {.h = *h, .b = b, .c = cc, .zinv = &zinv, .n = n};
-        topo_pool_run(job->pool, (size_t)((n + 4095) / 4096), hpw_task, &pj);
-        rc = mpi_split_ntt_transform(t, *h, MPI_SPLIT_NTT_COSET_INVERSE, mpi_alltoallv_fr, &x, job->pool, err);
+        hpw_job_t pj = {.h = hs->a, .b = hs->b, .c = hs->cc, .zinv = hs->sj ? NULL : &zinv, .n = n};
+        topo_pool_run(pool, (size_t)((n + 4095) / 4096), hpw_task, &pj);
+        if (hs->sj)
+            rc = mpi_split_ntt_odd_permute(hs->t, hs->out, hs->a, SNARKJS_ROOT_EXP, mpi_alltoallv_fr, &hs->x, err);
+        else
+            rc = mpi_split_ntt_transform(hs->t, hs->a, MPI_SPLIT_NTT_COSET_INVERSE, mpi_alltoallv_fr, &hs->x, pool,
+                                         err);
     }
-    MPI_Type_free(&x.fr);
     c->st.h_ns = gm_now_ns() - t0 - c->st.abc_ns;
-    c->st.ntt_bytes = mpi_split_ntt_memory(t) + 3 * (n + 1) * sizeof(fr_t);
-out:
-    free(x.sc);
-    gm_free(b);
-    gm_free(cc);
-    mpi_split_ntt_destroy(t);
-    if (rc) {
-        gm_free(*h);
-        *h = NULL;
+    c->st.ntt_bytes = mpi_split_ntt_memory(hs->t) + 3 * (n + 1) * sizeof(fr_t) +
+                      (hs->sj ? (hs->ohi - hs->olo + 1) * sizeof(fr_t) : 0);
+    if (!rc) {
+        fr_t **res = hs->sj ? &hs->out : &hs->a;
+        *h = *res;
+        *res = NULL;
     }
     return rc;
 }
 
-/* Rank 0: the sum of every rank's partial sums, the proof, its check. */
-static int assemble_root(groth16_proof_t *proof, const split_sums_t *all, int n, const groth16_params_slice_t *ps,
-                         const mpi_split_job_t *job, const fr_t rs[2], err_t *err)
-{
-    split_sums_t t = all[0];
-    for (int i = 1; i < n; i++) {
-        g1_add(&t.a, &t.a, &all[i].a);
-        g1_add(&t.b_g1, &t.b_g1, &all[i].b_g1);
-        g2_add(&t.b_g2, &t.b_g2, &all[i].b_g2);
-        g1_add(&t.l, &t.l, &all[i].l);
-        g1_add(&t.h, &t.h, &all[i].h);
-    }
-    groth16_proof_assemble(proof, &ps->vk, &t.a, &t.b_g1, &t.b_g2, &t.l, &t.h, &rs[0], &rs[1]);
-    if (job->prove_flags & GROTH16_PROVE_NO_VERIFY)
-        return 0;
-    groth16_pvk_t pvk;
-    int rc = groth16_pvk_prepare(&pvk, &ps->vk, err);
-    if (rc)
-        return rc;
-    err_t e2;
-    rc = groth16_verify(&pvk, proof, job->w->inputs + 1, job->w->n_inputs - 1, &e2);
-    groth16_pvk_free(&pvk);
-    if (rc)
-        return gm_err_set(err, rc == GM_EVERIFY ? GM_EVERIFY : rc,
-                          "split: the proof does not verify (%s): the witness does not satisfy the circuit, or "
-                          "the parameters are not for it", e2.msg);
-    return 0;
-}
-
-int mpi_split_prove(groth16_proof_t *proof, mpi_split_rank_t **ranks, const mpi_split_job_t *job, err_t *err)
+int mpi_split_run(groth16_proof_t *proof, mpi_split_rank_t **ranks, const mpi_split_source_t *src, const fr_t *rs_in,
+                  const void *comm, topo_pool_t *pool, err_t *err)
 {
     *ranks = NULL;
     split_ctx_t c;
-    ctx_init(&c, job->comm);
+    ctx_init(&c, comm);
     uint64_t start = gm_now_ns(), t0 = start;
-    groth16_params_slice_t ps;
     fr_t *h = NULL;
-    split_sums_t mine, *all = NULL;
+    mpi_split_sums_t mine, *all = NULL;
     mpi_split_rank_t *stats = NULL;
     fr_t rs[2];
+    unsigned log_m = 0;
+    h_stage_t hs;
+    memset(&hs, 0, sizeof hs);
 
-    /* 1. this rank's share of the key */
-    int rc = groth16_params_load_slice(&ps, job->params_path, job->shape, (unsigned)c.rank, (unsigned)c.size,
-                                       job->load_flags, job->pool, err);
+    /* 1. this rank's share of the key, and the h stage's buffers */
+    int rc = src->load(src->arg, c.rank, c.size, pool, &log_m, &c.st.key_bytes, &c.st.points, err);
     c.st.load_ns = gm_now_ns() - t0;
+    if (!rc)
+        rc = h_prepare(&hs, &c, src->h_kind, log_m, pool, err);
     if ((rc = agree(&c, rc, err)))
         goto out;
-    c.st.key_bytes = groth16_params_slice_memory(&ps);
-    for (int s = 0; s < GROTH16_NSEC; s++)
-        c.st.points += ps.hi[s] - ps.lo[s];
 
     /* 2. h, and r, s. A failure inside the split NTT's collectives (MPI)
-     * is not recoverable by agreement; the others are local and come
+     * is not recoverable by agreement; the local ones were agreed on above,
      * before the first exchange. */
-    rc = split_h(&h, &c, job, ps.n.h + 1, err);
+    rc = h_run(&h, &hs, &c, src, pool, err);
+    h_free(&hs);
     if (!rc && c.rank == 0) {
-        if (job->rs)
-            rs[0] = job->rs[0], rs[1] = job->rs[1];
+        if (rs_in)
+            rs[0] = rs_in[0], rs[1] = rs_in[1];
         else
             rc = groth16_random_fr(rs, 2, 256, err);
     }
     if ((rc = agree(&c, rc, err)))
         goto out;
-    if (!job->rs) {
+    if (!rs_in) {
         uint64_t tw = wait_begin();
         int mpirc = MPI_Bcast(rs, (int)sizeof rs, MPI_BYTE, 0, c.comm);
         wait_end(&c, MPI_SPLIT_AGREE, tw);
@@ -375,7 +475,7 @@ int mpi_split_prove(groth16_proof_t *proof, mpi_split_rank_t **ranks, const mpi_
 
     /* 3. the partial MSMs */
     t0 = gm_now_ns();
-    rc = partial_msms(&mine, &ps, job, h, job->pool, err);
+    rc = src->msms(src->arg, &mine, h, pool, err);
     c.st.msm_ns = gm_now_ns() - t0;
     if ((rc = agree(&c, rc, err)))
         goto out;
@@ -392,10 +492,19 @@ int mpi_split_prove(groth16_proof_t *proof, mpi_split_rank_t **ranks, const mpi_
         c.st.recv[MPI_SPLIT_REDUCE] += sizeof mine * (uint64_t)(c.size - 1);
     else
         c.st.sent[MPI_SPLIT_REDUCE] += sizeof mine;
-    if (mpirc != MPI_SUCCESS)
+    if (mpirc != MPI_SUCCESS) {
         rc = gm_err_set(err, GM_EMPI, "rank %d: MPI_Gather of the partial sums failed (%d)", c.rank, mpirc);
-    else if (c.rank == 0)
-        rc = assemble_root(proof, all, c.size, &ps, job, rs, err);
+    } else if (c.rank == 0) {
+        mpi_split_sums_t t = all[0];
+        for (int i = 1; i < c.size; i++) {
+            g1_add(&t.a, &t.a, &all[i].a);
+            g1_add(&t.b_g1, &t.b_g1, &all[i].b_g1);
+            g2_add(&t.b_g2, &t.b_g2, &all[i].b_g2);
+            g1_add(&t.l, &t.l, &all[i].l);
+            g1_add(&t.h, &t.h, &all[i].h);
+        }
+        rc = src->assemble(src->arg, proof, &t, rs, err);
+    }
     if ((rc = agree(&c, rc, err)))
         goto out;
 
@@ -418,10 +527,10 @@ int mpi_split_prove(groth16_proof_t *proof, mpi_split_rank_t **ranks, const mpi_
         stats = NULL;
     }
 out:
+    h_free(&hs);
     free(stats);
     free(all);
     gm_free(h);
-    groth16_params_slice_free(&ps);
     return rc;
 }
 

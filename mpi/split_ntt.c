@@ -26,6 +26,7 @@
  * exchanges; the local NTTs of the columns / rows run as pool tasks, one
  * short transform each, with a scratch per worker.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "mpi/mpi.h"
@@ -127,6 +128,18 @@ static uint64_t layout_share(const layout_t *l, unsigned r, unsigned R)
     return (hi - lo) * l->height;
 }
 
+/* The displacements of the counts t->scount and t->rcount, and the send
+ * cursors at the start of each rank's block. */
+static void displacements(mpi_split_ntt_t *t)
+{
+    uint64_t s = 0, q = 0;
+    for (unsigned r = 0; r < t->nranks; r++) {
+        t->sdispl[r] = s, s += t->scount[r];
+        t->rdispl[r] = q, q += t->rcount[r];
+    }
+    memcpy(t->cursor, t->sdispl, t->nranks * sizeof *t->cursor);
+}
+
 /* dst (this rank's share under `to`) = src (its share under `from`): one
  * all-to-all through t's send and receive buffers. Each side enumerates
  * in increasing e, so the receiver knows where each element goes. */
@@ -142,12 +155,7 @@ static int transpose(mpi_split_ntt_t *t, fr_t *dst, const fr_t *src, const layou
         t->scount[layout_owner(to, e, R)]++;
     for (it_init(&it, to, me, R); it_next(&it, &e, &off);)
         t->rcount[layout_owner(from, e, R)]++;
-    uint64_t s = 0, q = 0;
-    for (unsigned r = 0; r < R; r++) {
-        t->sdispl[r] = s, s += t->scount[r];
-        t->rdispl[r] = q, q += t->rcount[r];
-    }
-    memcpy(t->cursor, t->sdispl, R * sizeof *t->cursor);
+    displacements(t);
     for (it_init(&it, from, me, R); it_next(&it, &e, &off);)
         t->sendbuf[t->cursor[layout_owner(to, e, R)]++] = src[off];
     int rc = ex(ex_arg, t->sendbuf, t->scount, t->sdispl, t->recvbuf, t->rcount, t->rdispl, err);
@@ -259,6 +267,10 @@ int mpi_split_ntt_create(mpi_split_ntt_t **out, unsigned log_n, unsigned rank, u
     for (int i = 0; i < 4; i++)
         if (layout_share(ls[i], rank, R) > t->local_max)
             t->local_max = layout_share(ls[i], rank, R);
+    uint64_t plo, phi; /* mpi_split_ntt_odd_permute's target: a slice of all n */
+    groth16_slice_range(&plo, &phi, t->n, rank, R);
+    if (phi - plo > t->local_max)
+        t->local_max = phi - plo;
     if ((rc = ntt_domain_create(&t->d1, log_n / 2, err)) || (rc = ntt_domain_create(&t->d2, log_n - log_n / 2, err)))
         goto fail;
     t->scratch_per_worker = (ntt_scratch_size(t->d2, 1) + 63) & ~(size_t)63;
@@ -280,6 +292,13 @@ int mpi_split_ntt_create(mpi_split_ntt_t **out, unsigned log_n, unsigned rank, u
 fail:
     mpi_split_ntt_destroy(t);
     return rc;
+}
+
+void mpi_split_ntt_set_coset(mpi_split_ntt_t *t, const fr_t *g)
+{
+    GM_ASSERT(!fr_is_zero(g));
+    t->g = *g;
+    fr_inv(&t->g_inv, g);
 }
 
 void mpi_split_ntt_range(const mpi_split_ntt_t *t, uint64_t *lo, uint64_t *hi)
@@ -327,4 +346,61 @@ int mpi_split_ntt_transform(mpi_split_ntt_t *t, fr_t *v, mpi_split_ntt_kind_t ki
     if (kind == MPI_SPLIT_NTT_COSET_INVERSE)
         scale_powers(v, lo, n_loc, &t->g_inv);
     return 0;
+}
+
+/* The natural owner of index k (the last rank also holds n - 1). */
+static unsigned nat_owner(const mpi_split_ntt_t *t, uint64_t k)
+{
+    return k >= t->n - 1 ? t->nranks - 1 : slice_owner(k, t->n - 1, t->nranks);
+}
+
+typedef struct {
+    uint64_t k, i;
+} kpair_t;
+
+static int kpair_cmp(const void *a, const void *b)
+{
+    uint64_t x = ((const kpair_t *)a)->k, y = ((const kpair_t *)b)->k;
+    return x < y ? -1 : x > y;
+}
+
+int mpi_split_ntt_odd_permute(mpi_split_ntt_t *t, fr_t *out, const fr_t *v, uint64_t mult, mpi_split_exchange_fn ex,
+                              void *ex_arg, err_t *err)
+{
+    GM_ASSERT(mult & 1);
+    unsigned R = t->nranks, me = t->rank;
+    uint64_t n = t->n, mask = 2 * n - 1, m = mult & mask;
+    /* m's inverse mod 2^64 by Newton's iteration (each step doubles the
+     * correct low bits, from 3 for any odd m), then mod 2n. */
+    uint64_t minv = m;
+    for (int i = 0; i < 5; i++)
+        minv *= 2 - m * minv;
+    minv &= mask;
+    uint64_t lo = t->lo[me], hi = t->hi[me], olo, ohi;
+    groth16_slice_range(&olo, &ohi, n, me, R);
+    /* The work buffer is free between transforms and holds local_max + 1
+     * Fr values, twice as many pairs as this rank's slice. */
+    kpair_t *pairs = (kpair_t *)(void *)t->work;
+    memset(t->scount, 0, R * sizeof *t->scount);
+    memset(t->rcount, 0, R * sizeof *t->rcount);
+    /* Sender: v[k] goes to the owner of i, 2i + 1 = m^-1 (2k + 1). */
+    for (uint64_t k = lo; k < hi; k++)
+        t->scount[slice_owner(((minv * (2 * k + 1)) & mask) >> 1, n, R)]++;
+    /* Receiver: out[i] comes from the owner of k, received in increasing k
+     * per sender, as the sender packs them. */
+    for (uint64_t i = olo; i < ohi; i++) {
+        pairs[i - olo] = (kpair_t){((m * (2 * i + 1)) & mask) >> 1, i};
+        t->rcount[nat_owner(t, pairs[i - olo].k)]++;
+    }
+    qsort(pairs, (size_t)(ohi - olo), sizeof *pairs, kpair_cmp);
+    displacements(t);
+    for (uint64_t k = lo; k < hi; k++)
+        t->sendbuf[t->cursor[slice_owner(((minv * (2 * k + 1)) & mask) >> 1, n, R)]++] = v[k - lo];
+    int rc = ex(ex_arg, t->sendbuf, t->scount, t->sdispl, t->recvbuf, t->rcount, t->rdispl, err);
+    if (!rc) {
+        memcpy(t->cursor, t->rdispl, R * sizeof *t->cursor);
+        for (uint64_t j = 0; j < ohi - olo; j++)
+            out[pairs[j].i - olo] = t->recvbuf[t->cursor[nat_owner(t, pairs[j].k)]++];
+    }
+    return rc;
 }

@@ -74,6 +74,26 @@ int snarkjs_wtns_from_bytes(snarkjs_wtns_t *out, const uint8_t *buf, size_t n, c
 int snarkjs_wtns_load(snarkjs_wtns_t *out, const char *path, err_t *err) __attribute__((warn_unused_result));
 void snarkjs_wtns_free(snarkjs_wtns_t *w);   /* NULL allowed; zeroes *w */
 
+/* A .wtns mapped, for reading ranges of values (a split proof's ranks read
+ * only the values they need; snarkjs/wtns.c). Nothing but the section
+ * table, section 1 and value 0 is read by snarkjs_wtns_open. */
+typedef struct {
+    gm_map_t map;
+    const uint8_t *vals; /* section 2 in the mapping */
+    uint64_t n;          /* nWitness */
+    const char *path;    /* names the file in messages (the caller's string, which must outlive the view) */
+} snarkjs_wtns_view_t;
+
+/* Maps the file at path and checks it as snarkjs_wtns_from_bytes does, but
+ * of the values only value 0 (= 1). Returns 0, GM_EIO, GM_EFORMAT,
+ * GM_ENOTSUP; *v zeroed on failure. */
+int snarkjs_wtns_open(snarkjs_wtns_view_t *v, const char *path, err_t *err) __attribute__((warn_unused_result));
+/* out[0 .. hi - lo) = values [lo, hi) (lo <= hi <= n, GM_ASSERT), each
+ * checked < r. Returns 0 or GM_EFORMAT naming the value. */
+int snarkjs_wtns_values(const snarkjs_wtns_view_t *v, fr_t *out, uint64_t lo, uint64_t hi, err_t *err)
+    __attribute__((warn_unused_result));
+void snarkjs_wtns_close(snarkjs_wtns_view_t *v); /* NULL and a zeroed view allowed; zeroes *v */
+
 /* One section-4 entry of a zkey: value times w[signal] is added to row
  * `constraint` of matrix A (matrix 0) or B (matrix 1). */
 typedef struct {
@@ -121,6 +141,57 @@ int snarkjs_zkey_from_bytes(snarkjs_zkey_t **out, const uint8_t *buf, size_t n, 
 int snarkjs_zkey_load(snarkjs_zkey_t **out, const char *path, snarkjs_zkey_flags_t flags, topo_pool_t *pool,
                       err_t *err) __attribute__((warn_unused_result));
 void snarkjs_zkey_free(snarkjs_zkey_t *zk);   /* NULL allowed */
+
+/* ---- one rank's share of a zkey (snarkjs/zkey_slice.c) ---------------------------
+ * For a proof split over R ranks (mpi/split.c, `grothmpi snarkjs prove
+ * --split`): part `part` of `parts` of each point section, lo = n·part/R,
+ * hi = n·(part+1)/R (groth16_slice_range of the section's count), and the
+ * section-4 entries of the part's rows. A row is counted in our NTT's order
+ * (snarkjs/prove.c): constraint c is row SNARKJS_ROOT_EXP·c mod
+ * domainSize; the part's rows are the split NTT's natural slice
+ * [(n−1)·part/R, (n−1)·(part+1)/R), the last part's up to n = domainSize
+ * (mpi/mpi.h). */
+typedef enum {
+    SNARKJS_SEC_A = 0, /* section 5, nVars points */
+    SNARKJS_SEC_B1,    /* section 6, nVars */
+    SNARKJS_SEC_B2,    /* section 7, nVars (G2) */
+    SNARKJS_SEC_C,     /* section 8, nVars - nPublic - 1 */
+    SNARKJS_SEC_H,     /* section 9, domainSize */
+    SNARKJS_NSEC
+} snarkjs_section_t;
+
+typedef struct {
+    uint32_t n_vars, n_public, domain_size, log_domain;
+    groth16_vk_t vk;            /* whole */
+    uint64_t n_coefs_file;      /* nCoef of the whole section 4 */
+    uint64_t row_lo, row_hi;    /* the part's rows (NTT order) */
+    snarkjs_coef_t *coefs;      /* the entries of those rows, in file order */
+    uint64_t n_coefs;
+    uint64_t lo[SNARKJS_NSEC], hi[SNARKJS_NSEC];
+    /* hi - lo points each (gm_alloc'd): a[i] is point lo[SNARKJS_SEC_A] + i of section 5 */
+    g1_affine_t *a, *b1;
+    g2_affine_t *b2;
+    g1_affine_t *c, *h;
+} snarkjs_zkey_slice_t;
+
+/* Maps the zkey at path (nothing is read until touched) and reads part
+ * `part` of `parts` (part < parts, GM_ASSERT): the section table, sections
+ * 1-3 whole and checked as snarkjs_zkey_from_bytes checks them (so a
+ * truncated or inconsistent file fails every part with the same message),
+ * section 4 streamed, its entries of the part's rows decoded and checked
+ * (each entry belongs to one part's rows, so the parts together check them
+ * all), and the part's points of sections 5-9 decoded on pool as flags says,
+ * a bad one named by its index in the whole section ("c.zkey: section 9
+ * (PointsH): point 700: not on the curve"); other points are not touched.
+ * The mapping is gone on return. Returns 0 or snarkjs_zkey_from_bytes's
+ * codes (GM_EIO when the file cannot be mapped); *out zeroed on failure
+ * (snarkjs_zkey_slice_free accepts it). */
+int snarkjs_zkey_load_slice(snarkjs_zkey_slice_t *out, const char *path, unsigned part, unsigned parts,
+                            snarkjs_zkey_flags_t flags, topo_pool_t *pool, err_t *err)
+    __attribute__((warn_unused_result));
+void snarkjs_zkey_slice_free(snarkjs_zkey_slice_t *zs); /* NULL allowed; zeroes *zs */
+/* Bytes the slice holds: its points, the vk's ic and its coefficients. */
+size_t snarkjs_zkey_slice_memory(const snarkjs_zkey_slice_t *zs);
 
 /* A prover for one zkey (which must outlive it): the NTT domain and every
  * scratch buffer sized once. Returns 0 or GM_ENOMEM. pool: as groth16_prover_create. */

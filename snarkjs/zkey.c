@@ -81,8 +81,8 @@ static void pts_task(void *arg, size_t task, unsigned worker)
     }
 }
 
-static int decode_points(void **out, const uint8_t *in, uint64_t n, bool g2, bool subgroup, unsigned sec,
-                         const char *name, const char *what, topo_pool_t *pool, err_t *err)
+int sj_decode_points(void **out, const uint8_t *in, uint64_t n, uint64_t first, bool g2, bool subgroup, unsigned sec,
+                     const char *name, const char *what, topo_pool_t *pool, err_t *err)
 {
     size_t sz = g2 ? sizeof(g2_affine_t) : sizeof(g1_affine_t);
     *out = gm_alloc((size_t)(n ? n : 1) * sz);
@@ -100,7 +100,7 @@ static int decode_points(void **out, const uint8_t *in, uint64_t n, bool g2, boo
     for (size_t t = 0; t < ntasks; t++)
         if (code[t]) {
             rc = gm_err_set(err, code[t], "%s: section %u (%s): point %llu: %s", what, sec, name,
-                            (unsigned long long)bad[t], sj_point_err(code[t]));
+                            (unsigned long long)(first + bad[t]), sj_point_err(code[t]));
             break;
         }
 done:
@@ -123,25 +123,22 @@ static int vk_point(void *out, const uint8_t *in, bool g2, const char *field, co
     return 0;
 }
 
-int snarkjs_zkey_from_bytes(snarkjs_zkey_t **out, const uint8_t *buf, size_t n, const char *what,
-                            snarkjs_zkey_flags_t flags, topo_pool_t *pool, err_t *err)
+int sj_zkey_header(snarkjs_zkey_t *zk, sj_bin_t *b, const uint8_t *buf, size_t n, const char *what, err_t *err)
 {
-    *out = NULL;
-    sj_bin_t b;
     int rc;
-    if ((rc = sj_bin_parse(&b, buf, n, "zkey", 2, what, err)))
+    if ((rc = sj_bin_parse(b, buf, n, "zkey", 2, what, err)))
         return rc;
-    if ((rc = sj_bin_need(&b, 1, 4, "protocol", what, err)))
+    if ((rc = sj_bin_need(b, 1, 4, "protocol", what, err)))
         return rc;
-    uint32_t proto = sj_u32(b.sec[1]);
+    uint32_t proto = sj_u32(b->sec[1]);
     if (proto != 1)
         return gm_err_set(err, proto == 2 || proto == 10 ? GM_ENOTSUP : GM_EFORMAT,
                           "%s: section 1 (protocol): %u (%s), only Groth16 (1) is supported", what, proto,
                           proto == 2 ? "plonk" : proto == 10 ? "fflonk" : "unknown");
-    if ((rc = sj_bin_need(&b, 2, UINT64_MAX, "header", what, err)))
+    if ((rc = sj_bin_need(b, 2, UINT64_MAX, "header", what, err)))
         return rc;
-    const uint8_t *h = b.sec[2];
-    uint64_t hl = b.len[2];
+    const uint8_t *h = b->sec[2];
+    uint64_t hl = b->len[2];
     if (hl < 4)
         return gm_err_set(err, GM_EFORMAT, "%s: section 2 (header): length %llu, too short", what,
                           (unsigned long long)hl);
@@ -160,78 +157,93 @@ int snarkjs_zkey_from_bytes(snarkjs_zkey_t **out, const uint8_t *buf, size_t n, 
         return gm_err_set(err, GM_ENOTSUP, "%s: section 2 (header): q or r is not BLS12-381's, only bls12381 is "
                           "supported", what);
 
-    snarkjs_zkey_t *zk = gm_calloc(1, sizeof *zk);
-    if (!zk)
-        return gm_err_set(err, GM_ENOMEM, "%s: out of memory", what);
     zk->n_vars = sj_u32(h + 88);
     zk->n_public = sj_u32(h + 92);
     zk->domain_size = sj_u32(h + 96);
-    if ((uint64_t)zk->n_public + 1 > zk->n_vars) {
-        rc = gm_err_set(err, GM_EFORMAT, "%s: section 2 (header): nPublic %u + 1 exceeds nVars %u", what,
-                        zk->n_public, zk->n_vars);
-        goto fail;
-    }
+    if ((uint64_t)zk->n_public + 1 > zk->n_vars)
+        return gm_err_set(err, GM_EFORMAT, "%s: section 2 (header): nPublic %u + 1 exceeds nVars %u", what,
+                          zk->n_public, zk->n_vars);
     uint32_t ds = zk->domain_size;
-    if (ds < 2 || (ds & (ds - 1))) {
-        rc = gm_err_set(err, GM_EFORMAT, "%s: section 2 (header): domainSize %u is not a power of two >= 2", what,
-                        ds);
-        goto fail;
-    }
+    if (ds < 2 || (ds & (ds - 1)))
+        return gm_err_set(err, GM_EFORMAT, "%s: section 2 (header): domainSize %u is not a power of two >= 2", what,
+                          ds);
     while ((1u << zk->log_domain) < ds)
         zk->log_domain++;
-    if (zk->log_domain > 28) {
-        rc = gm_err_set(err, GM_ENOTSUP, "%s: section 2 (header): domainSize 2^%u is above the supported 2^28", what,
-                        zk->log_domain);
-        goto fail;
-    }
-    if ((uint64_t)zk->n_public + 1 > ds) {
-        rc = gm_err_set(err, GM_EFORMAT, "%s: section 2 (header): domainSize %u cannot hold the nPublic + 1 = %llu "
-                        "input rows", what, ds, (unsigned long long)zk->n_public + 1);
-        goto fail;
-    }
+    if (zk->log_domain > 28)
+        return gm_err_set(err, GM_ENOTSUP, "%s: section 2 (header): domainSize 2^%u is above the supported 2^28",
+                          what, zk->log_domain);
+    if ((uint64_t)zk->n_public + 1 > ds)
+        return gm_err_set(err, GM_EFORMAT, "%s: section 2 (header): domainSize %u cannot hold the nPublic + 1 = "
+                          "%llu input rows", what, ds, (unsigned long long)zk->n_public + 1);
 
     /* Section sizes, all before any decoding. */
     uint64_t nv = zk->n_vars, np1 = (uint64_t)zk->n_public + 1;
-    if ((rc = sj_bin_need(&b, 3, np1 * 96, "IC", what, err)) ||
-        (rc = sj_bin_need(&b, 4, UINT64_MAX, "Coefs", what, err)) ||
-        (rc = sj_bin_need(&b, 5, nv * 96, "PointsA", what, err)) ||
-        (rc = sj_bin_need(&b, 6, nv * 96, "PointsB1", what, err)) ||
-        (rc = sj_bin_need(&b, 7, nv * 192, "PointsB2", what, err)) ||
-        (rc = sj_bin_need(&b, 8, (nv - np1) * 96, "PointsC", what, err)) ||
-        (rc = sj_bin_need(&b, 9, (uint64_t)ds * 96, "PointsH", what, err)))
-        goto fail;
-    if (b.len[4] < 4) {
-        rc = gm_err_set(err, GM_EFORMAT, "%s: section 4 (Coefs): length %llu, too short for nCoef", what,
-                        (unsigned long long)b.len[4]);
-        goto fail;
-    }
-    zk->n_coefs = sj_u32(b.sec[4]);
-    if (b.len[4] != 4 + zk->n_coefs * COEF_BYTES) {
-        rc = gm_err_set(err, GM_EFORMAT, "%s: section 4 (Coefs): length %llu is not 4 + nCoef * 44 = %llu", what,
-                        (unsigned long long)b.len[4], (unsigned long long)(4 + zk->n_coefs * COEF_BYTES));
-        goto fail;
-    }
+    if ((rc = sj_bin_need(b, 3, np1 * 96, "IC", what, err)) ||
+        (rc = sj_bin_need(b, 4, UINT64_MAX, "Coefs", what, err)) ||
+        (rc = sj_bin_need(b, 5, nv * 96, "PointsA", what, err)) ||
+        (rc = sj_bin_need(b, 6, nv * 96, "PointsB1", what, err)) ||
+        (rc = sj_bin_need(b, 7, nv * 192, "PointsB2", what, err)) ||
+        (rc = sj_bin_need(b, 8, (nv - np1) * 96, "PointsC", what, err)) ||
+        (rc = sj_bin_need(b, 9, (uint64_t)ds * 96, "PointsH", what, err)))
+        return rc;
+    if (b->len[4] < 4)
+        return gm_err_set(err, GM_EFORMAT, "%s: section 4 (Coefs): length %llu, too short for nCoef", what,
+                          (unsigned long long)b->len[4]);
+    zk->n_coefs = sj_u32(b->sec[4]);
+    if (b->len[4] != 4 + zk->n_coefs * COEF_BYTES)
+        return gm_err_set(err, GM_EFORMAT, "%s: section 4 (Coefs): length %llu is not 4 + nCoef * 44 = %llu", what,
+                          (unsigned long long)b->len[4], (unsigned long long)(4 + zk->n_coefs * COEF_BYTES));
 
     /* The verifying part: few points, all fully checked. */
     zk->vk.ic = gm_alloc((size_t)np1 * sizeof(g1_affine_t));
     zk->vk.n_ic = (size_t)np1;
-    if (!zk->vk.ic) {
-        rc = gm_err_set(err, GM_ENOMEM, "%s: out of memory", what);
-        goto fail;
-    }
+    if (!zk->vk.ic)
+        return gm_err_set(err, GM_ENOMEM, "%s: out of memory", what);
     if ((rc = vk_point(&zk->vk.alpha_g1, h + 100, false, "alpha1", what, err)) ||
         (rc = vk_point(&zk->vk.beta_g1, h + 196, false, "beta1", what, err)) ||
         (rc = vk_point(&zk->vk.beta_g2, h + 292, true, "beta2", what, err)) ||
         (rc = vk_point(&zk->vk.gamma_g2, h + 484, true, "gamma2", what, err)) ||
         (rc = vk_point(&zk->vk.delta_g1, h + 676, false, "delta1", what, err)) ||
         (rc = vk_point(&zk->vk.delta_g2, h + 772, true, "delta2", what, err)))
-        goto fail;
+        return rc;
     for (uint64_t i = 0; i < np1; i++)
-        if ((rc = sj_g1_from_lem(&zk->vk.ic[i], b.sec[3] + 96 * i, true))) {
-            rc = gm_err_set(err, rc, "%s: section 3 (IC): point %llu: %s", what, (unsigned long long)i,
-                            sj_point_err(rc));
-            goto fail;
-        }
+        if ((rc = sj_g1_from_lem(&zk->vk.ic[i], b->sec[3] + 96 * i, true)))
+            return gm_err_set(err, rc, "%s: section 3 (IC): point %llu: %s", what, (unsigned long long)i,
+                              sj_point_err(rc));
+    return 0;
+}
+
+int sj_zkey_coef(snarkjs_coef_t *c, const sj_bin_t *b, const snarkjs_zkey_t *zk, uint64_t i, const char *what,
+                 err_t *err)
+{
+    const uint8_t *e = b->sec[4] + 4 + i * COEF_BYTES;
+    c->matrix = sj_u32(e);
+    c->constraint = sj_u32(e + 4);
+    c->signal = sj_u32(e + 8);
+    if (c->matrix > 1 || c->constraint >= zk->domain_size || c->signal >= zk->n_vars)
+        return gm_err_set(err, GM_EFORMAT, "%s: section 4 (Coefs): entry %llu: matrix %u, constraint %u, signal %u "
+                          "(need matrix 0 or 1, constraint < domainSize %u, signal < nVars %u)", what,
+                          (unsigned long long)i, c->matrix, c->constraint, c->signal, zk->domain_size, zk->n_vars);
+    fr_t raw;
+    if (sj_fr_from_mont_le(&raw, e + 12))
+        return gm_err_set(err, GM_EFORMAT, "%s: section 4 (Coefs): entry %llu: value is not below r", what,
+                          (unsigned long long)i);
+    const fr_t inv_r = {{1, 0, 0, 0}}; /* the element 2^-256 */
+    fr_mul(&c->value, &raw, &inv_r);
+    return 0;
+}
+
+int snarkjs_zkey_from_bytes(snarkjs_zkey_t **out, const uint8_t *buf, size_t n, const char *what,
+                            snarkjs_zkey_flags_t flags, topo_pool_t *pool, err_t *err)
+{
+    *out = NULL;
+    snarkjs_zkey_t *zk = gm_calloc(1, sizeof *zk);
+    if (!zk)
+        return gm_err_set(err, GM_ENOMEM, "%s: out of memory", what);
+    sj_bin_t b;
+    int rc = sj_zkey_header(zk, &b, buf, n, what, err);
+    if (rc)
+        goto fail;
 
     /* Coefficients. */
     zk->coefs = gm_alloc((size_t)(zk->n_coefs ? zk->n_coefs : 1) * sizeof(snarkjs_coef_t));
@@ -240,35 +252,19 @@ int snarkjs_zkey_from_bytes(snarkjs_zkey_t **out, const uint8_t *buf, size_t n, 
                         (unsigned long long)zk->n_coefs);
         goto fail;
     }
-    const fr_t inv_r = {{1, 0, 0, 0}}; /* the element 2^-256 */
-    for (uint64_t i = 0; i < zk->n_coefs; i++) {
-        const uint8_t *e = b.sec[4] + 4 + i * COEF_BYTES;
-        snarkjs_coef_t *c = &zk->coefs[i];
-        c->matrix = sj_u32(e);
-        c->constraint = sj_u32(e + 4);
-        c->signal = sj_u32(e + 8);
-        if (c->matrix > 1 || c->constraint >= ds || c->signal >= zk->n_vars) {
-            rc = gm_err_set(err, GM_EFORMAT, "%s: section 4 (Coefs): entry %llu: matrix %u, constraint %u, signal %u "
-                            "(need matrix 0 or 1, constraint < domainSize %u, signal < nVars %u)", what,
-                            (unsigned long long)i, c->matrix, c->constraint, c->signal, ds, zk->n_vars);
+    for (uint64_t i = 0; i < zk->n_coefs; i++)
+        if ((rc = sj_zkey_coef(&zk->coefs[i], &b, zk, i, what, err)))
             goto fail;
-        }
-        fr_t raw;
-        if (sj_fr_from_mont_le(&raw, e + 12)) {
-            rc = gm_err_set(err, GM_EFORMAT, "%s: section 4 (Coefs): entry %llu: value is not below r", what,
-                            (unsigned long long)i);
-            goto fail;
-        }
-        fr_mul(&c->value, &raw, &inv_r);
-    }
 
     /* The bases. */
     bool sg = flags & SNARKJS_ZKEY_SUBGROUP;
-    if ((rc = decode_points((void **)&zk->a, b.sec[5], nv, false, sg, 5, "PointsA", what, pool, err)) ||
-        (rc = decode_points((void **)&zk->b1, b.sec[6], nv, false, sg, 6, "PointsB1", what, pool, err)) ||
-        (rc = decode_points((void **)&zk->b2, b.sec[7], nv, true, sg, 7, "PointsB2", what, pool, err)) ||
-        (rc = decode_points((void **)&zk->c, b.sec[8], nv - np1, false, sg, 8, "PointsC", what, pool, err)) ||
-        (rc = decode_points((void **)&zk->h, b.sec[9], ds, false, sg, 9, "PointsH", what, pool, err)))
+    uint64_t nv = zk->n_vars, np1 = (uint64_t)zk->n_public + 1;
+    if ((rc = sj_decode_points((void **)&zk->a, b.sec[5], nv, 0, false, sg, 5, "PointsA", what, pool, err)) ||
+        (rc = sj_decode_points((void **)&zk->b1, b.sec[6], nv, 0, false, sg, 6, "PointsB1", what, pool, err)) ||
+        (rc = sj_decode_points((void **)&zk->b2, b.sec[7], nv, 0, true, sg, 7, "PointsB2", what, pool, err)) ||
+        (rc = sj_decode_points((void **)&zk->c, b.sec[8], nv - np1, 0, false, sg, 8, "PointsC", what, pool, err)) ||
+        (rc = sj_decode_points((void **)&zk->h, b.sec[9], zk->domain_size, 0, false, sg, 9, "PointsH", what, pool,
+                               err)))
         goto fail;
     *out = zk;
     return 0;

@@ -1,6 +1,6 @@
 /*
- * tests/unit/test_snarkjs.c — groth16/snarkjs_*.c: circom's .r1cs / .wtns,
- * snarkjs's .zkey, proof.json / public.json / verification_key.json, the
+ * tests/unit/test_snarkjs.c — the files of snarkjs/: circom's .r1cs / .wtns (whole and by ranges),
+ * snarkjs's .zkey (whole and one rank's slices), proof.json / public.json / verification_key.json, the
  * snarkjs-convention prover and the development powers of tau.
  *
  * Known answers come from the peer: tests/vectors/snarkjs/ holds a
@@ -806,4 +806,155 @@ Test(snarkjs, ptau_lagrange_blocks_sum_to_the_generator)
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmp);
     cr_assert_eq(system(cmd), 0);
+}
+
+/* ---- one rank's share (snarkjs/zkey_slice.c, the .wtns view) ------------------------------------ */
+
+/* Offset of section id's data in a container, or 0. */
+static size_t section_offset(const uint8_t *b, size_t n, uint32_t id)
+{
+    size_t pos = 12;
+    uint32_t ns = (uint32_t)b[8] | (uint32_t)b[9] << 8 | (uint32_t)b[10] << 16 | (uint32_t)b[11] << 24;
+    for (uint32_t i = 0; i < ns && pos + 12 <= n; i++) {
+        uint32_t sid = (uint32_t)b[pos] | (uint32_t)b[pos + 1] << 8 | (uint32_t)b[pos + 2] << 16 |
+                       (uint32_t)b[pos + 3] << 24;
+        uint64_t sz = 0;
+        for (int k = 7; k >= 0; k--)
+            sz = sz << 8 | b[pos + 4 + k];
+        if (sid == id)
+            return pos + 12;
+        pos += 12 + (size_t)sz;
+    }
+    return 0;
+}
+
+Test(snarkjs, zkey_slices_tile_the_whole_key)
+{
+    /* For R = 1..5 the parts' points are the whole reader's, slice for
+     * slice, and their section-4 entries are the whole list's entries of
+     * their rows, in file order, every entry in exactly one part. */
+    err_t err;
+    snarkjs_zkey_t *zk;
+    cr_assert_eq(snarkjs_zkey_load(&zk, VDIR "multiplier.zkey", SNARKJS_ZKEY_SUBGROUP, NULL, &err), 0, "%s", err.msg);
+    const uint64_t mask = zk->domain_size - 1;
+    for (unsigned R = 1; R <= 5; R++) {
+        uint64_t next[SNARKJS_NSEC] = {0}, coefs = 0, rows = 0;
+        for (unsigned part = 0; part < R; part++) {
+            snarkjs_zkey_slice_t zs;
+            cr_assert_eq(snarkjs_zkey_load_slice(&zs, VDIR "multiplier.zkey", part, R, SNARKJS_ZKEY_SUBGROUP, NULL,
+                                                 &err), 0, "%u of %u: %s", part, R, err.msg);
+            cr_assert_eq(zs.n_vars, zk->n_vars);
+            cr_assert_eq(zs.domain_size, zk->domain_size);
+            cr_assert(g2_affine_eq(&zs.vk.delta_g2, &zk->vk.delta_g2) && g1_affine_eq(&zs.vk.ic[1], &zk->vk.ic[1]));
+            cr_assert_eq(zs.row_lo, rows, "%u of %u: the rows do not tile", part, R);
+            rows = zs.row_hi;
+            const g1_affine_t *whole[SNARKJS_NSEC] = {zk->a, zk->b1, NULL, zk->c, zk->h};
+            const g1_affine_t *mine[SNARKJS_NSEC] = {zs.a, zs.b1, NULL, zs.c, zs.h};
+            for (int s = 0; s < SNARKJS_NSEC; s++) {
+                cr_assert_eq(zs.lo[s], next[s], "%u of %u: section %d does not tile", part, R, s);
+                next[s] = zs.hi[s];
+                for (uint64_t i = zs.lo[s]; i < zs.hi[s]; i++)
+                    cr_assert(s == SNARKJS_SEC_B2 ? g2_affine_eq(&zs.b2[i - zs.lo[s]], &zk->b2[i])
+                                                  : g1_affine_eq(&mine[s][i - zs.lo[s]], &whole[s][i]),
+                              "%u of %u: section %d's point %llu differs", part, R, s, (unsigned long long)i);
+            }
+            uint64_t k = 0;
+            for (uint64_t i = 0; i < zk->n_coefs; i++) {
+                uint64_t row = ((uint64_t)SNARKJS_ROOT_EXP * zk->coefs[i].constraint) & mask;
+                if (row < zs.row_lo || row >= zs.row_hi)
+                    continue;
+                cr_assert_lt(k, zs.n_coefs);
+                const snarkjs_coef_t *x = &zs.coefs[k], *y = &zk->coefs[i];
+                cr_assert(x->matrix == y->matrix && x->constraint == y->constraint && x->signal == y->signal &&
+                              fr_eq(&x->value, &y->value), "%u of %u: entry %llu", part, R, (unsigned long long)i);
+                k++;
+            }
+            cr_assert_eq(k, zs.n_coefs);
+            coefs += k;
+            snarkjs_zkey_slice_free(&zs);
+        }
+        cr_assert_eq(rows, zk->domain_size);
+        cr_assert_eq(coefs, zk->n_coefs);
+        cr_assert_eq(next[SNARKJS_SEC_H], zk->domain_size);
+        cr_assert_eq(next[SNARKJS_SEC_C], zk->n_vars - zk->n_public - 1);
+    }
+    snarkjs_zkey_free(zk);
+}
+
+Test(snarkjs, zkey_slices_refuse_truncations_and_name_their_bad_points)
+{
+    /* Every truncation fails every part (the header sections are read
+     * whole); a point damaged in part 2's slice of H (of 3) fails part 2
+     * only, named by its index in the whole section. */
+    size_t n;
+    uint8_t *orig = slurp(VDIR "multiplier.zkey", &n);
+    char path[] = "/tmp/gm-zkslice.XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    close(fd);
+    err_t err;
+    snarkjs_zkey_slice_t zs;
+    for (size_t k = 0; k < n; k += 3) {
+        write_bytes(path, orig, k);
+        for (unsigned part = 0; part < 3; part++) {
+            gm_err_clear(&err);
+            cr_assert_neq(snarkjs_zkey_load_slice(&zs, path, part, 3, SNARKJS_ZKEY_DEFAULT, NULL, &err), 0,
+                          "truncated to %zu: part %u accepted", k, part);
+            cr_assert(strstr(err.msg, path), "truncated to %zu: %s", k, err.msg);
+            snarkjs_zkey_slice_free(&zs);
+        }
+    }
+    size_t h = section_offset(orig, n, 9);
+    cr_assert(h);
+    memset(orig + h + 96 * 3, 0xff, 48); /* H point 3: x >= q */
+    write_bytes(path, orig, n);
+    for (unsigned part = 0; part < 3; part++) {
+        int rc = snarkjs_zkey_load_slice(&zs, path, part, 3, SNARKJS_ZKEY_DEFAULT, NULL, &err);
+        if (part < 2) {
+            cr_assert_eq(rc, 0, "part %u: %s", part, err.msg);
+        } else {
+            cr_assert_eq(rc, GM_ENONCANON);
+            cr_assert(strstr(err.msg, "section 9 (PointsH): point 3: a coordinate is not below q"), "%s", err.msg);
+        }
+        snarkjs_zkey_slice_free(&zs);
+    }
+    unlink(path);
+    gm_free(orig);
+}
+
+Test(snarkjs, wtns_view_reads_the_values_of_the_whole_reader)
+{
+    err_t err;
+    snarkjs_wtns_t w;
+    snarkjs_wtns_view_t v;
+    cr_assert_eq(snarkjs_wtns_load(&w, VDIR "multiplier.wtns", &err), 0);
+    cr_assert_eq(snarkjs_wtns_open(&v, VDIR "multiplier.wtns", &err), 0, "%s", err.msg);
+    cr_assert_eq(v.n, w.n);
+    for (uint64_t lo = 0; lo <= w.n; lo++)
+        for (uint64_t hi = lo; hi <= w.n; hi++) {
+            fr_t out[8];
+            cr_assert_eq(snarkjs_wtns_values(&v, out, lo, hi, &err), 0, "%s", err.msg);
+            for (uint64_t i = lo; i < hi; i++)
+                cr_assert(fr_eq(&out[i - lo], &w.w[i]), "value %llu", (unsigned long long)i);
+        }
+    snarkjs_wtns_close(&v);
+    snarkjs_wtns_free(&w);
+    /* a value >= r is named when read, not when opened */
+    size_t n;
+    uint8_t *b = slurp(VDIR "multiplier.wtns", &n);
+    memset(b + n - 32, 0xff, 32);
+    char path[] = "/tmp/gm-wtnsview.XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    close(fd);
+    write_bytes(path, b, n);
+    cr_assert_eq(snarkjs_wtns_open(&v, path, &err), 0, "%s", err.msg);
+    fr_t x;
+    cr_assert_eq(snarkjs_wtns_values(&v, &x, v.n - 1, v.n, &err), GM_EFORMAT);
+    cr_assert(strstr(err.msg, "section 2 (witness values): value 3 is not below r"), "%s", err.msg);
+    snarkjs_wtns_close(&v);
+    write_bytes(path, b, n - 1);
+    cr_assert_neq(snarkjs_wtns_open(&v, path, &err), 0);
+    unlink(path);
+    gm_free(b);
 }

@@ -17,6 +17,7 @@
 #include "ff/ff.h"
 #include "mpi/mpi.h"
 #include "ntt/ntt.h"
+#include "snarkjs/snarkjs.h"
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wcomment"
 #include "tests/unit/testutil.h"
@@ -32,8 +33,8 @@ TestSuite(split, .init = init);
 typedef struct {
     unsigned R;
     pthread_barrier_t bar;
-    const fr_t *send[MAX_R];
-    const uint64_t *scount[MAX_R], *sdispl[MAX_R];
+    const fr_t *send[MAX_R + 1]; /* one more rank in the permutation test */
+    const uint64_t *scount[MAX_R + 1], *sdispl[MAX_R + 1];
     int bad; /* a count mismatch seen by some receiver */
 } world_t;
 
@@ -42,6 +43,8 @@ typedef struct {
     unsigned rank, log_n;
     mpi_split_ntt_kind_t kind;
     const fr_t *x, *want; /* whole vectors */
+    const fr_t *coset;    /* NULL: the default coset */
+    uint64_t mult;        /* non-zero: mpi_split_ntt_odd_permute by mult instead of a transform */
     int rc;
     uint64_t lo, hi;
     int mismatch; /* first differing index + 1, 0 if none */
@@ -74,17 +77,65 @@ static void *rank_main(void *arg)
     me->rc = mpi_split_ntt_create(&t, me->log_n, me->rank, me->wd->R, 1, &err);
     if (me->rc)
         return NULL;
+    if (me->coset)
+        mpi_split_ntt_set_coset(t, me->coset);
     mpi_split_ntt_range(t, &me->lo, &me->hi);
     uint64_t n = me->hi - me->lo;
-    fr_t *v = gm_alloc((n + 1) * sizeof(fr_t));
+    fr_t *v = gm_alloc((n + 1) * sizeof(fr_t)), *res = v;
     memcpy(v, me->x + me->lo, n * sizeof(fr_t));
-    me->rc = mpi_split_ntt_transform(t, v, me->kind, fake_alltoallv, me, NULL, &err);
+    if (me->mult) {
+        /* the result is on the slices of all N values */
+        groth16_slice_range(&me->lo, &me->hi, 1ULL << me->log_n, me->rank, me->wd->R);
+        n = me->hi - me->lo;
+        res = gm_alloc((n + 1) * sizeof(fr_t));
+        me->rc = mpi_split_ntt_odd_permute(t, res, v, me->mult, fake_alltoallv, me, &err);
+    } else {
+        me->rc = mpi_split_ntt_transform(t, v, me->kind, fake_alltoallv, me, NULL, &err);
+    }
     for (uint64_t i = 0; i < n && !me->mismatch; i++)
-        if (!fr_eq(&v[i], &me->want[me->lo + i]))
+        if (!fr_eq(&res[i], &me->want[me->lo + i]))
             me->mismatch = (int)(me->lo + i) + 1;
+    if (res != v)
+        gm_free(res);
     gm_free(v);
     mpi_split_ntt_destroy(t);
     return NULL;
+}
+
+/* Runs R ranks as threads on x with tmpl's operation; fails the test when a
+ * rank's slice differs from want's. */
+static void run_ranks(unsigned R, const rank_t *tmpl, const char *what)
+{
+    world_t wd;
+    memset(&wd, 0, sizeof wd);
+    wd.R = R;
+    pthread_barrier_init(&wd.bar, NULL, R);
+    rank_t rk[MAX_R + 1];
+    pthread_t th[MAX_R + 1];
+    for (unsigned r = 0; r < R; r++) {
+        rk[r] = *tmpl;
+        rk[r].wd = &wd, rk[r].rank = r;
+        cr_assert_eq(pthread_create(&th[r], NULL, rank_main, &rk[r]), 0);
+    }
+    for (unsigned r = 0; r < R; r++)
+        pthread_join(th[r], NULL);
+    pthread_barrier_destroy(&wd.bar);
+    cr_assert_eq(wd.bad, 0, "%s, %u ranks: send and receive counts differ", what, R);
+    uint64_t next = 0;
+    for (unsigned r = 0; r < R; r++) {
+        cr_assert_eq(rk[r].rc, 0, "%s, %u ranks: rank %u failed", what, R, r);
+        cr_assert_eq(rk[r].lo, next, "%s, %u ranks: the slices do not tile", what, R);
+        next = rk[r].hi;
+        cr_assert_eq(rk[r].mismatch, 0, "%s, %u ranks: element %d differs", what, R, rk[r].mismatch - 1);
+    }
+    cr_assert_eq(next, 1ULL << tmpl->log_n, "%s, %u ranks: the slices do not cover the vector", what, R);
+}
+
+/* run_ranks for every R in 1 .. max_r. */
+static void run_ranks_upto(unsigned max_r, const rank_t *tmpl, const char *what)
+{
+    for (unsigned R = 1; R <= max_r; R++)
+        run_ranks(R, tmpl, what);
 }
 
 Test(split, ntt_matches_the_whole_vector)
@@ -111,33 +162,10 @@ Test(split, ntt_matches_the_whole_vector)
                 ntt_coset_forward(d, want, sc, NULL);
             else
                 ntt_coset_inverse(d, want, sc, NULL);
-            for (unsigned R = 1; R <= MAX_R; R++) {
-                world_t wd;
-                memset(&wd, 0, sizeof wd);
-                wd.R = R;
-                pthread_barrier_init(&wd.bar, NULL, R);
-                rank_t rk[MAX_R];
-                pthread_t th[MAX_R];
-                for (unsigned r = 0; r < R; r++) {
-                    rk[r] = (rank_t){.wd = &wd, .rank = r, .log_n = log_n, .kind = (mpi_split_ntt_kind_t)kind,
-                                     .x = x, .want = want};
-                    cr_assert_eq(pthread_create(&th[r], NULL, rank_main, &rk[r]), 0);
-                }
-                for (unsigned r = 0; r < R; r++)
-                    pthread_join(th[r], NULL);
-                pthread_barrier_destroy(&wd.bar);
-                cr_assert_eq(wd.bad, 0, "2^%u, %u ranks, %s: send and receive counts differ", log_n, R,
-                             names[kind]);
-                uint64_t next = 0;
-                for (unsigned r = 0; r < R; r++) {
-                    cr_assert_eq(rk[r].rc, 0, "2^%u, %u ranks: rank %u failed", log_n, R, r);
-                    cr_assert_eq(rk[r].lo, next, "2^%u, %u ranks: the slices do not tile", log_n, R);
-                    next = rk[r].hi;
-                    cr_assert_eq(rk[r].mismatch, 0, "2^%u, %u ranks, %s: element %d differs", log_n, R,
-                                 names[kind], rk[r].mismatch - 1);
-                }
-                cr_assert_eq(next, N);
-            }
+            rank_t tmpl = {.log_n = log_n, .kind = (mpi_split_ntt_kind_t)kind, .x = x, .want = want};
+            char what[64];
+            snprintf(what, sizeof what, "2^%u, %s", log_n, names[kind]);
+            run_ranks_upto(MAX_R, &tmpl, what);
         }
         gm_free(sc);
         ntt_domain_destroy(d);
@@ -168,4 +196,78 @@ Test(split, ntt_slices_are_the_h_querys)
     cr_assert_eq(mpi_split_ntt_create(&t, 1, 0, 1, 1, &err), GM_EINVAL);
     cr_assert_null(t);
     cr_assert_eq(mpi_split_ntt_create(&t, 8, 3, 3, 1, &err), GM_EINVAL);
+}
+
+Test(split, coset_shift_matches_scaling_and_the_whole_ntt)
+{
+    /* snarkjs's odd coset (g = w_2N) and an arbitrary g: the coset forward
+     * transform is x_j g^j then ntt_forward, the inverse ntt_inverse then
+     * x_j g^-j, both computed here on the whole vector. */
+    test_rng_t rng;
+    test_rng_init(&rng, "split coset");
+    for (unsigned log_n = 2; log_n <= 10; log_n++) {
+        uint64_t N = 1ULL << log_n;
+        fr_t *x = gm_alloc(N * sizeof(fr_t)), *want = gm_alloc(N * sizeof(fr_t));
+        for (uint64_t i = 0; i < N; i++)
+            fr_set_u64(&x[i], test_rng_next(&rng)), fr_sqr(&x[i], &x[i]);
+        ntt_domain_t *d;
+        err_t err;
+        cr_assert_eq(ntt_domain_create(&d, log_n, &err), 0);
+        void *sc = gm_alloc(ntt_scratch_size(d, 1) + 64);
+        fr_t gs[2];
+        fr_root_of_unity(&gs[0], log_n + 1);
+        fr_set_u64(&gs[1], test_rng_next(&rng) | 1);
+        for (int gi = 0; gi < 2; gi++) {
+            fr_t ginv, p;
+            fr_inv(&ginv, &gs[gi]);
+            for (int inverse = 0; inverse < 2; inverse++) {
+                memcpy(want, x, N * sizeof(fr_t));
+                if (inverse)
+                    ntt_inverse(d, want, sc, NULL);
+                p = FR_ONE;
+                for (uint64_t i = 0; i < N; i++) {
+                    fr_mul(&want[i], &want[i], &p);
+                    fr_mul(&p, &p, inverse ? &ginv : &gs[gi]);
+                }
+                if (!inverse)
+                    ntt_forward(d, want, sc, NULL);
+                rank_t tmpl = {.log_n = log_n, .x = x, .want = want, .coset = &gs[gi],
+                               .kind = inverse ? MPI_SPLIT_NTT_COSET_INVERSE : MPI_SPLIT_NTT_COSET_FORWARD};
+                char what[64];
+                snprintf(what, sizeof what, "2^%u, g %s, %s", log_n, gi ? "random" : "w_2N",
+                         inverse ? "coset inverse" : "coset forward");
+                run_ranks_upto(MAX_R, &tmpl, what);
+            }
+        }
+        gm_free(sc);
+        ntt_domain_destroy(d);
+        gm_free(x);
+        gm_free(want);
+    }
+}
+
+Test(split, odd_permute_moves_every_value_to_its_index)
+{
+    /* out[i] = x[k], 2k + 1 = mult (2i + 1) mod 2N, on the slices of all N
+     * values, for snarkjs's J, the identity and 3; R up to 5 (more ranks
+     * than values at N = 4). */
+    test_rng_t rng;
+    test_rng_init(&rng, "split permute");
+    static const uint64_t mults[3] = {SNARKJS_ROOT_EXP, 1, 3};
+    for (unsigned log_n = 2; log_n <= 10; log_n++) {
+        uint64_t N = 1ULL << log_n;
+        fr_t *x = gm_alloc(N * sizeof(fr_t)), *want = gm_alloc(N * sizeof(fr_t));
+        for (uint64_t i = 0; i < N; i++)
+            fr_set_u64(&x[i], test_rng_next(&rng));
+        for (int mi = 0; mi < 3; mi++) {
+            for (uint64_t i = 0; i < N; i++)
+                want[i] = x[((mults[mi] * (2 * i + 1)) & (2 * N - 1)) >> 1];
+            rank_t tmpl = {.log_n = log_n, .x = x, .want = want, .mult = mults[mi]};
+            char what[64];
+            snprintf(what, sizeof what, "2^%u, mult %llu", log_n, (unsigned long long)mults[mi]);
+            run_ranks_upto(MAX_R + 1, &tmpl, what);
+        }
+        gm_free(x);
+        gm_free(want);
+    }
 }

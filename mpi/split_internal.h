@@ -1,0 +1,70 @@
+/*
+ * mpi/split_internal.h — what mpi/split.c (the driver of a split proof and
+ * the source of a parameter file with a built-in circuit) shares with
+ * mpi/split_snarkjs.c (the source of a zkey and a .wtns). No other folder
+ * includes it.
+ *
+ * A source is what differs between the two kinds of proof: whose key
+ * slices a rank holds, how its rows of a, b, c are made, how its partial
+ * MSMs pick their scalars and how rank 0 assembles and checks the proof.
+ * The driver (mpi_split_run) does the rest the same way for both: the
+ * agreements, the split NTTs of h, the gather of the partial sums to rank
+ * 0, the accounts.
+ */
+#ifndef GM_MPI_SPLIT_INTERNAL_H
+#define GM_MPI_SPLIT_INTERNAL_H
+
+#include "mpi/mpi.h"
+
+/* The partial sums one rank sends to rank 0 (for a zkey, l holds the sum
+ * over section 8, C). */
+typedef struct {
+    g1_jac_t a, b_g1, l, h;
+    g2_jac_t b_g2;
+} mpi_split_sums_t;
+
+/* How h is made from a, b, c on the domain of m values. */
+typedef enum {
+    /* bellperson's (groth16/prove.c): iNTT, coset NTT on FR_GENERATOR's coset,
+     * (a·b − c)/Z, coset iNTT; h in the natural slices (those of the m − 1
+     * H points). */
+    MPI_SPLIT_H_BELLPERSON = 0,
+    /* snarkjs's (snarkjs/prove.c): iNTT, NTT on the odd coset (shift w_2m),
+     * a·b − c with no division, then into snarkjs's order of its m H points
+     * (mpi_split_ntt_odd_permute by SNARKJS_ROOT_EXP). */
+    MPI_SPLIT_H_SNARKJS,
+} mpi_split_h_kind_t;
+
+typedef struct {
+    void *arg;
+    mpi_split_h_kind_t h_kind;
+    /* This rank's share of the key (and whatever else the source reads):
+     * *log_m the domain's size (2..28), *key_bytes and *points for the
+     * accounts. Local (no MPI). Returns 0 or a status, err naming file and
+     * field. */
+    int (*load)(void *arg, int rank, int nranks, topo_pool_t *pool, unsigned *log_m, uint64_t *key_bytes,
+                uint64_t *points, err_t *err);
+    /* a, b, c at rows [lo, hi) of the domain in our NTT's order (zero where
+     * the circuit has no row), hi - lo values each. After a successful load. */
+    void (*rows)(void *arg, fr_t *a, fr_t *b, fr_t *c, uint64_t lo, uint64_t hi, topo_pool_t *pool);
+    /* The partial MSMs of this rank's slices; h: this rank's slice of the H
+     * query's scalars. Local. Returns 0 or a status. */
+    int (*msms)(void *arg, mpi_split_sums_t *sums, const fr_t *h, topo_pool_t *pool, err_t *err);
+    /* Rank 0: the proof from the sums of all ranks and r, s, checked unless
+     * GROTH16_PROVE_NO_VERIFY. Returns 0, GM_EVERIFY or a status. */
+    int (*assemble)(void *arg, groth16_proof_t *proof, const mpi_split_sums_t *sum, const fr_t rs[2], err_t *err);
+} mpi_split_source_t;
+
+/* *scratch (gm_alloc'd) for an MSM of the largest of the n slices [lo[s],
+ * hi[s]) in G1 or G2 on pool, *nmax that largest count. Returns 0 or
+ * GM_ENOMEM. */
+int mpi_split_msm_scratch(void **scratch, uint64_t *nmax, const uint64_t *lo, const uint64_t *hi, int n,
+                          topo_pool_t *pool, err_t *err) __attribute__((warn_unused_result));
+
+/* Proves one proof of src on the ranks of comm (an MPI_Comm *, NULL: the
+ * world); rs NULL: rank 0 draws r, s and sends them. As mpi_split_prove
+ * documents for the outputs and the returns. */
+int mpi_split_run(groth16_proof_t *proof, mpi_split_rank_t **ranks, const mpi_split_source_t *src, const fr_t *rs,
+                  const void *comm, topo_pool_t *pool, err_t *err) __attribute__((warn_unused_result));
+
+#endif /* GM_MPI_SPLIT_INTERNAL_H */
