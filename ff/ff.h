@@ -266,15 +266,19 @@ void fr_x8_mul_tw8(fr_t x[8], const fr_tw8_t *f);
 /* x[j] *= t_j for j < n (n a multiple of 8): t_0 .. t_7 are the lanes of t0,
  * and t_(j+8) = t_j * s with step8 = s prepared. */
 void fr_x8_scale_chain(fr_t *x, size_t n, const fr_tw8_t *t0, const fr_tw_t *step8);
-/* The radix-4 DIF step of ntt/ntt.c on 8 lanes: the points P_k (k < 4) are 8
- * points at x + k qs with lane stride ls, and
+/* The radix-4 DIF step of ntt/ntt.c on 8 lanes: the points P_k (k < 4) are
+ * read as 8 points at src + k sqs (lane stride ls) and written as 8 points
+ * at dst + k dqs (same lane stride), where
  *   y0 = P0 + P2, y2 = (P0 - P2) wa, y1 = P1 + P3, y3 = (P1 - P3) wb,
  *   P0 = y0 + y1, P1 = (y0 - y1) wc, P2 = y2 + y3, P3 = (y2 - y3) wc,
- * wa and wc NULL meaning 1; fr_x8_dif4v: lane stride 1 and one twiddle per
- * lane. fr_x8_dif2: (P0, P1) <- (P0 + P1, P0 - P1), the points at x and
- * x + qs. */
-void fr_x8_dif4(fr_t *x, size_t ls, size_t qs, const fr_tw_t *wa, const fr_tw_t *wb, const fr_tw_t *wc);
+ * wa and wc NULL meaning 1. In place when dst == src and dqs == sqs;
+ * otherwise the two sets of points must not overlap. fr_x8_dif4v: in place
+ * at x + k qs, lane stride 1 and one twiddle per lane. fr_x8_dif2:
+ * (P0, P1) <- (P0 + P1, P0 - P1), read at src and src + sqs, written at dst
+ * and dst + dqs. */
+void fr_x8_dif4(fr_t *dst, size_t dqs, const fr_t *src, size_t sqs, size_t ls, const fr_tw_t *wa,
+                const fr_tw_t *wb, const fr_tw_t *wc);
 void fr_x8_dif4v(fr_t *x, size_t qs, const fr_tw8_t *wa, const fr_tw8_t *wb, const fr_tw8_t *wc);
-void fr_x8_dif2(fr_t *x, size_t ls, size_t qs);
+void fr_x8_dif2(fr_t *dst, size_t dqs, const fr_t *src, size_t sqs, size_t ls);
 
 #endif /* GM_FF_H */

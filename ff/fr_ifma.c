@@ -351,11 +351,12 @@ X8 void fr_x8_scale_chain(fr_t *x, size_t n, const fr_tw8_t *t0, const fr_tw_t *
     }
 }
 
-X8 void fr_x8_dif4(fr_t *x, size_t ls, size_t qs, const fr_tw_t *wa, const fr_tw_t *wb, const fr_tw_t *wc)
+X8 void fr_x8_dif4(fr_t *dst, size_t dqs, const fr_t *src, size_t sqs, size_t ls, const fr_tw_t *wa,
+                   const fr_tw_t *wb, const fr_tw_t *wc)
 {
     v52_t p[4], a, b, c;
     for (int k = 0; k < 4; k++)
-        load8(&p[k], x + k * qs, ls);
+        load8(&p[k], src + k * sqs, ls);
     if (wa)
         bcast_tw(&a, wa);
     bcast_tw(&b, wb);
@@ -363,7 +364,7 @@ X8 void fr_x8_dif4(fr_t *x, size_t ls, size_t qs, const fr_tw_t *wa, const fr_tw
         bcast_tw(&c, wc);
     dif4_core(p, wa ? &a : NULL, &b, wc ? &c : NULL);
     for (int k = 0; k < 4; k++)
-        store8(x + k * qs, ls, &p[k]);
+        store8(dst + k * dqs, ls, &p[k]);
 }
 
 X8 void fr_x8_dif4v(fr_t *x, size_t qs, const fr_tw8_t *wa, const fr_tw8_t *wb, const fr_tw8_t *wc)
@@ -379,13 +380,13 @@ X8 void fr_x8_dif4v(fr_t *x, size_t qs, const fr_tw8_t *wa, const fr_tw8_t *wb, 
         store8(x + k * qs, 1, &p[k]);
 }
 
-X8 void fr_x8_dif2(fr_t *x, size_t ls, size_t qs)
+X8 void fr_x8_dif2(fr_t *dst, size_t dqs, const fr_t *src, size_t sqs, size_t ls)
 {
     v52_t u, v, s;
-    load8(&u, x, ls);
-    load8(&v, x + qs, ls);
+    load8(&u, src, ls);
+    load8(&v, src + sqs, ls);
     vadd(&s, &u, &v);
     vsub(&v, &u, &v);
-    store8(x, ls, &s);
-    store8(x + qs, ls, &v);
+    store8(dst, ls, &s);
+    store8(dst + dqs, ls, &v);
 }

@@ -245,23 +245,35 @@ static void dif(fr_t *restrict x, size_t m, size_t w, const fr_t *restrict stage
 
 /*
  * The same network on 8 lanes (ff/fr_ifma.c), for the CPUs with AVX-512
- * IFMA. dif_x8_cols: m points of 8 lanes, point i of lane b at
- * x[i * is + b * ls], one twiddle broadcast to all lanes (pass 1's column
- * blocks: is = 8, ls = 1; the tail of a row below: is = 1, ls = m).
+ * IFMA. dif_x8_cols: m points of 8 lanes, one twiddle broadcast to all
+ * lanes; point i of lane b is read from in[i * is + b * ls] by the first
+ * step, lives in work[i * ws + b * ls] between steps and is written to
+ * out[i * os + b * ls] by the last (pass 1: from the array through the
+ * worker's scratch back to the array, so its copies in and out ride on the
+ * first and last steps; the tail of a row below: all three the row, is = 1,
+ * ls = m).
  */
-static void dif_x8_cols(fr_t *x, size_t m, size_t is, size_t ls, const fr_tw_t *tw)
+static void dif_x8_cols(fr_t *out, size_t os, fr_t *work, size_t ws, const fr_t *in, size_t is, size_t m,
+                        size_t ls, const fr_tw_t *tw)
 {
     size_t h = m / 2;
     for (; h >= 2; h /= 4) {
         size_t q = h / 2;
+        bool last = h == 2; /* (h = 4 is followed by the radix-2 step) */
+        const fr_t *src = in == work ? work : in;
+        size_t ss = in == work ? ws : is;
+        fr_t *dst = last ? out : work;
+        size_t ds = last ? os : ws;
         for (size_t s = 0; s < m; s += 2 * h)
             for (size_t j = 0; j < q; j++)
-                fr_x8_dif4(x + (s + j) * is, ls, q * is, j ? &tw[h + j] : NULL, &tw[h + j + q],
-                           j ? &tw[q + j] : NULL);
+                fr_x8_dif4(dst + (s + j) * ds, q * ds, src + (s + j) * ss, q * ss, ls, j ? &tw[h + j] : NULL,
+                           &tw[h + j + q], j ? &tw[q + j] : NULL);
+        in = work;
+        is = ws;
     }
     if (h == 1)
         for (size_t s = 0; s < m; s += 2)
-            fr_x8_dif2(x + s * is, ls, is);
+            fr_x8_dif2(out + s * os, os, in + s * is, is, ls);
 }
 
 /* A contiguous row of m >= 128 points: while a radix-4 step's quarter q is
@@ -280,7 +292,7 @@ static void dif_x8_row(fr_t *x, size_t m, const fr_tw_t *tw, const fr_tw8_t *tw8
     }
     size_t blk = 2 * h;
     for (size_t s = 0; s < m; s += 8 * blk)
-        dif_x8_cols(x + s, blk, 1, blk, tw);
+        dif_x8_cols(x + s, 1, x + s, 1, x + s, 1, blk, blk, tw);
 }
 
 /* ---- the passes ---------------------------------------------------------- */
@@ -306,6 +318,8 @@ static void pass_columns(void *arg, size_t task, unsigned worker)
     size_t R = (size_t)1 << d->log_r, C = (size_t)1 << d->log_c, B = J->cols;
     size_t j0 = task * B;
     fr_t *buf = J->scratch + (size_t)worker * R * B;
+    const fr_t *in = buf; /* where the first DIF step reads (8-lane path) */
+    size_t is = B;
     if (J->coset_in) {
         /* g^(i*C + j) = g^(iC) * g^j: the row factor g^(iC) here (one
          * product per element, one per row for the next factor), the column
@@ -325,14 +339,18 @@ static void pass_columns(void *arg, size_t task, unsigned worker)
             for (size_t b = 0; b < B; b++)
                 fr_mul(&buf[i * B + b], &J->a[i * C + j0 + b], &f);
         }
+    } else if (J->x8_cols) { /* the first step reads the array itself */
+        in = &J->a[j0];
+        is = C;
     } else {
         for (size_t i = 0; i < R; i++)
             memcpy(&buf[i * B], &J->a[i * C + j0], B * sizeof(fr_t));
     }
-    if (J->x8_cols)
-        dif_x8_cols(buf, R, B, 1, d->tw[J->dir]);
-    else
-        dif(buf, R, B, d->stage[J->dir]);
+    if (J->x8_cols) { /* and the last step writes it */
+        dif_x8_cols(&J->a[j0], C, buf, B, in, is, R, 1, d->tw[J->dir]);
+        return;
+    }
+    dif(buf, R, B, d->stage[J->dir]);
     for (size_t i = 0; i < R; i++)
         memcpy(&J->a[i * C + j0], &buf[i * B], B * sizeof(fr_t));
 }

@@ -172,7 +172,7 @@ Test(fr_ifma, butterflies_match_scalar)
     need_ifma();
     test_rng_t rng;
     test_rng_init(&rng, "fr_ifma/butterflies_match_scalar");
-    enum { LS = 3, QS = 40 };
+    enum { LS = 3, QS = 40, DQS = 29 };
     fr_t x[4 * QS + 8 * LS], y[4 * QS + 8 * LS];
     for (int it = 0; it < 200; it++) {
         for (size_t i = 0; i < sizeof x / sizeof x[0]; i++)
@@ -191,14 +191,19 @@ Test(fr_ifma, butterflies_match_scalar)
             /* 0: broadcast twiddles, 1: wa = wc = 1, 2: per-lane, 3: radix 2 */
             size_t ls = form == 2 ? 1 : LS;
             memcpy(y, x, sizeof x);
-            if (form == 0)
-                fr_x8_dif4(y, ls, QS, &tw[0], &tw[1], &tw[2]);
-            else if (form == 1)
-                fr_x8_dif4(y, ls, QS, NULL, &tw[1], NULL);
-            else if (form == 2)
+            if (form == 0) { /* out of place, another point stride; copied back for the checks */
+                fr_t z[4 * DQS + 8 * LS];
+                fr_x8_dif4(z, DQS, y, QS, ls, &tw[0], &tw[1], &tw[2]);
+                for (size_t k = 0; k < 4; k++)
+                    for (size_t b = 0; b < 8; b++)
+                        y[k * QS + b * ls] = z[k * DQS + b * ls];
+            } else if (form == 1) {
+                fr_x8_dif4(y, QS, y, QS, ls, NULL, &tw[1], NULL);
+            } else if (form == 2) {
                 fr_x8_dif4v(y, QS, &tw8[0], &tw8[1], &tw8[2]);
-            else
-                fr_x8_dif2(y, ls, QS);
+            } else {
+                fr_x8_dif2(y, QS, y, QS, ls);
+            }
             for (size_t b = 0; b < 8; b++) {
                 fr_t p[4], y0, y1, y2, y3;
                 for (int k = 0; k < 4; k++)
