@@ -191,9 +191,23 @@ X8_INLINE void mont(v52_t *o, const v52_t *a, const v52_t *b)
     fix(o);
 }
 
+/* o = (v0 ia v1, v0 ib v1, v2 ia v3, v2 ib v3), "x i y" the vpermt2q of
+ * x and y by i: one level of the 4 x 8 transposes below. */
+X8_INLINE void perm_pairs(__m512i o[4], __m512i v0, __m512i v1, __m512i v2, __m512i v3, __m512i ia, __m512i ib)
+{
+    o[0] = _mm512_permutex2var_epi64(v0, ia, v1);
+    o[1] = _mm512_permutex2var_epi64(v0, ib, v1);
+    o[2] = _mm512_permutex2var_epi64(v2, ia, v3);
+    o[3] = _mm512_permutex2var_epi64(v2, ib, v3);
+}
+
+#define IDX_I0 _mm512_setr_epi64(0, 4, 8, 12, 1, 5, 9, 13)
+#define IDX_I1 _mm512_setr_epi64(2, 6, 10, 14, 3, 7, 11, 15)
+#define IDX_LO _mm512_setr_epi64(0, 1, 2, 3, 8, 9, 10, 11)
+#define IDX_HI _mm512_setr_epi64(4, 5, 6, 7, 12, 13, 14, 15)
+
 /* Lane b of the 8 points is x[b * ls]: 4 x 64-bit limbs -> limb vectors ->
- * 5 x 52 bits. The two-level vpermt2q transpose: A..D hold elements
- * (0,1), (2,3), (4,5), (6,7). */
+ * 5 x 52 bits. A..D hold elements (0,1), (2,3), (4,5), (6,7). */
 X8_INLINE void load8(v52_t *o, const fr_t *x, size_t ls)
 {
     __m512i A, B, C, D;
@@ -211,12 +225,10 @@ X8_INLINE void load8(v52_t *o, const fr_t *x, size_t ls)
         D = PAIR(6);
 #undef PAIR
     }
-    const __m512i i0 = _mm512_setr_epi64(0, 4, 8, 12, 1, 5, 9, 13), i1 = _mm512_setr_epi64(2, 6, 10, 14, 3, 7, 11, 15);
-    const __m512i lo = _mm512_setr_epi64(0, 1, 2, 3, 8, 9, 10, 11), hi = _mm512_setr_epi64(4, 5, 6, 7, 12, 13, 14, 15);
-    __m512i X0 = _mm512_permutex2var_epi64(A, i0, B), X1 = _mm512_permutex2var_epi64(A, i1, B);
-    __m512i Y0 = _mm512_permutex2var_epi64(C, i0, D), Y1 = _mm512_permutex2var_epi64(C, i1, D);
-    __m512i L0 = _mm512_permutex2var_epi64(X0, lo, Y0), L1 = _mm512_permutex2var_epi64(X0, hi, Y0);
-    __m512i L2 = _mm512_permutex2var_epi64(X1, lo, Y1), L3 = _mm512_permutex2var_epi64(X1, hi, Y1);
+    __m512i X[4], L[4]; /* X: limbs 0-1 and 2-3 of elements 0-3, then of 4-7 */
+    perm_pairs(X, A, B, C, D, IDX_I0, IDX_I1);
+    perm_pairs(L, X[0], X[2], X[1], X[3], IDX_LO, IDX_HI);
+    __m512i L0 = L[0], L1 = L[1], L2 = L[2], L3 = L[3];
     const __m512i m = bc(M52);
     /* (p | q) & m: ternary-logic truth table 0xA8 */
     o->l[0] = _mm512_and_si512(L0, m);
@@ -233,19 +245,13 @@ X8_INLINE void store8(fr_t *x, size_t ls, const v52_t *v)
     __m512i L1 = _mm512_or_si512(_mm512_srli_epi64(v->l[1], 12), _mm512_slli_epi64(v->l[2], 40));
     __m512i L2 = _mm512_or_si512(_mm512_srli_epi64(v->l[2], 24), _mm512_slli_epi64(v->l[3], 28));
     __m512i L3 = _mm512_or_si512(_mm512_srli_epi64(v->l[3], 36), _mm512_slli_epi64(v->l[4], 16));
-    const __m512i i0 = _mm512_setr_epi64(0, 4, 8, 12, 1, 5, 9, 13), i1 = _mm512_setr_epi64(2, 6, 10, 14, 3, 7, 11, 15);
-    const __m512i lo = _mm512_setr_epi64(0, 1, 2, 3, 8, 9, 10, 11), hi = _mm512_setr_epi64(4, 5, 6, 7, 12, 13, 14, 15);
-    __m512i X0 = _mm512_permutex2var_epi64(L0, lo, L1), Y0 = _mm512_permutex2var_epi64(L0, hi, L1);
-    __m512i X1 = _mm512_permutex2var_epi64(L2, lo, L3), Y1 = _mm512_permutex2var_epi64(L2, hi, L3);
-    __m512i A = _mm512_permutex2var_epi64(X0, i0, X1), B = _mm512_permutex2var_epi64(X0, i1, X1);
-    __m512i C = _mm512_permutex2var_epi64(Y0, i0, Y1), D = _mm512_permutex2var_epi64(Y0, i1, Y1);
+    __m512i X[4], P[4]; /* X: limbs 0-1 of elements 0-3, of 4-7, limbs 2-3 of 0-3, of 4-7 */
+    perm_pairs(X, L0, L1, L2, L3, IDX_LO, IDX_HI);
+    perm_pairs(P, X[0], X[2], X[1], X[3], IDX_I0, IDX_I1);
     if (ls == 1) {
-        _mm512_storeu_si512(x, A);
-        _mm512_storeu_si512(x + 2, B);
-        _mm512_storeu_si512(x + 4, C);
-        _mm512_storeu_si512(x + 6, D);
+        for (int k = 0; k < 4; k++)
+            _mm512_storeu_si512(x + 2 * k, P[k]);
     } else {
-        __m512i P[4] = {A, B, C, D};
         for (int k = 0; k < 4; k++) {
             _mm256_storeu_si256((void *)(x + 2 * k * ls), _mm512_castsi512_si256(P[k]));
             _mm256_storeu_si256((void *)(x + (2 * k + 1) * ls), _mm512_extracti64x4_epi64(P[k], 1));
@@ -300,23 +306,20 @@ X8 void fr_x8_mul(fr_t out[8], const fr_t a[8], const fr_t b[8])
     store8(out, 1, &x);
 }
 
-X8 void fr_x8_add(fr_t out[8], const fr_t a[8], const fr_t b[8])
+X8_INLINE void add_or_sub(fr_t out[8], const fr_t a[8], const fr_t b[8], bool sub)
 {
     v52_t x, y;
     load8(&x, a, 1);
     load8(&y, b, 1);
-    vadd(&x, &x, &y);
+    if (sub)
+        vsub(&x, &x, &y);
+    else
+        vadd(&x, &x, &y);
     store8(out, 1, &x);
 }
 
-X8 void fr_x8_sub(fr_t out[8], const fr_t a[8], const fr_t b[8])
-{
-    v52_t x, y;
-    load8(&x, a, 1);
-    load8(&y, b, 1);
-    vsub(&x, &x, &y);
-    store8(out, 1, &x);
-}
+X8 void fr_x8_add(fr_t out[8], const fr_t a[8], const fr_t b[8]) { add_or_sub(out, a, b, false); }
+X8 void fr_x8_sub(fr_t out[8], const fr_t a[8], const fr_t b[8]) { add_or_sub(out, a, b, true); }
 
 X8 void fr_x8_mul_tw(fr_t out[8], const fr_t a[8], const fr_tw_t *f)
 {
