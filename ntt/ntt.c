@@ -34,7 +34,21 @@
  * stores of radix 2). Twiddles come from tables built once per domain:
  * stage tables (w_{2h}^j for j < h, every h up to C/2: C - 1 entries) and the
  * row steps w^k for k < R, each for both directions, and the C inverse
- * coset factors: O(sqrt n) memory (2.5 MiB at 2^28).
+ * coset factors: O(sqrt n) memory (2.5 MiB at 2^28; 5.6 MiB with the
+ * 8-lane copies below).
+ *
+ * On a CPU with AVX-512 IFMA (fr_x8_enabled(), ff/ff.h) the butterflies and
+ * scalings run 8 at a time on ff/fr_ifma.c's kernels, which hold Fr in 5
+ * limbs of 52 bits only inside a call: memory keeps fr_t. Pass 1's lanes are
+ * the block's NTT_COLS = 8 columns; its first DIF step reads the array and
+ * its last writes it back, so the scratch is touched only in between (no
+ * copies in and out). Pass 2's lanes are 8 consecutive j while a radix-4
+ * step's quarter is >= 8 (one twiddle per lane, from groups of 8 prepared
+ * twiddles); its last 2-4 stages are independent DIFs on blocks of 8 or 16
+ * points, run with 8 blocks as the lanes. The twiddles are prepared once
+ * per domain (16 w in radix 2^52, see ff.h). Rows shorter than
+ * NTT_X8_ROW_MIN and column blocks narrower than 8 take the scalar code.
+ * Both paths give the same values (tests/unit/test_ntt.c).
  *
  * Threads: every pass is one topo_pool_run; a task owns whole column blocks,
  * whole rows, or whole bit-reversal tiles, so no two tasks touch the same
