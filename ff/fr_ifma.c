@@ -117,13 +117,13 @@ void fr_tw8_set(fr_tw8_t *out, unsigned lane, const fr_t *a)
 /* ---- 8-lane helpers -------------------------------------------------------------
  *
  * v52_t: 8 lanes of 5 limbs. Bounds, where each helper keeps them:
- *  - inputs of mont() (both factors): limbs < 2^52 (IFMA reads only the low
- *    52 bits), values < r;
+ *  - inputs of mont(): limbs < 2^52 (IFMA reads only the low 52 bits), the
+ *    first factor < 2r (vsub_lazy's output), the second < r;
  *  - mont() accumulates unnormalised columns: each of 5 rounds adds at most
  *    two low and two high 52-bit halves (< 2^52 each) to a column and the
  *    carry of the column shifted out (< 2^7), so every column stays
- *    < 20 * 2^52 + 2^7 < 2^57; its value is (a b + m r) / 2^260 < r/32 + r
- *    < 2r (a, b < r < 2^255, m < 2^260);
+ *    < 20 * 2^52 + 2^7 < 2^57; its value is (a b + m r) / 2^260 < r/16 + r
+ *    < 2r (a < 2r, b < r < 2^255, m < 2^260);
  *  - fix() takes any value in [-r, r) whose limbs are signed 64-bit numbers
  *    of magnitude < 2^62 and returns it reduced into [0, r), limbs < 2^52.
  */
@@ -161,6 +161,19 @@ X8_INLINE void vsub(v52_t *o, const v52_t *a, const v52_t *b)
     for (int i = 0; i < 5; i++) /* a - b in (-r, r) */
         o->l[i] = _mm512_sub_epi64(a->l[i], b->l[i]);
     fix(o);
+}
+
+/* o = a - b + r in (0, 2r), normalised but not reduced: only for a factor of
+ * mont() (which takes values < 2r, below), saving fix()'s correction. */
+X8_INLINE void vsub_lazy(v52_t *o, const v52_t *a, const v52_t *b)
+{
+    const __m512i m = bc(M52);
+    for (int i = 0; i < 5; i++)
+        o->l[i] = _mm512_add_epi64(_mm512_sub_epi64(a->l[i], b->l[i]), bc(R52[i]));
+    for (int i = 0; i < 4; i++) { /* limbs may be negative, the whole is not */
+        o->l[i + 1] = _mm512_add_epi64(o->l[i + 1], _mm512_srai_epi64(o->l[i], 52));
+        o->l[i] = _mm512_and_si512(o->l[i], m);
+    }
 }
 
 /* o = a b 2^-260 mod r (operand scanning: one limb of b per round, the
@@ -276,20 +289,27 @@ X8_INLINE void load_tw8(v52_t *o, const fr_tw8_t *w)
 X8_INLINE void dif4_core(v52_t p[4], const v52_t *wa, const v52_t *wb, const v52_t *wc)
 {
     v52_t y0, y1, y2, y3;
+    /* a difference that a product follows need not be reduced first */
     vadd(&y0, &p[0], &p[2]);
-    vsub(&y2, &p[0], &p[2]);
-    vadd(&y1, &p[1], &p[3]);
-    vsub(&y3, &p[1], &p[3]);
-    mont(&y3, &y3, wb);
-    if (wa)
+    if (wa) {
+        vsub_lazy(&y2, &p[0], &p[2]);
         mont(&y2, &y2, wa);
+    } else {
+        vsub(&y2, &p[0], &p[2]);
+    }
+    vadd(&y1, &p[1], &p[3]);
+    vsub_lazy(&y3, &p[1], &p[3]);
+    mont(&y3, &y3, wb);
     vadd(&p[0], &y0, &y1);
-    vsub(&p[1], &y0, &y1);
     vadd(&p[2], &y2, &y3);
-    vsub(&p[3], &y2, &y3);
     if (wc) {
+        vsub_lazy(&p[1], &y0, &y1);
+        vsub_lazy(&p[3], &y2, &y3);
         mont(&p[1], &p[1], wc);
         mont(&p[3], &p[3], wc);
+    } else {
+        vsub(&p[1], &y0, &y1);
+        vsub(&p[3], &y2, &y3);
     }
 }
 

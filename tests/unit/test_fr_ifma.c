@@ -173,16 +173,20 @@ Test(fr_ifma, butterflies_match_scalar)
     test_rng_t rng;
     test_rng_init(&rng, "fr_ifma/butterflies_match_scalar");
     enum { LS = 3, QS = 40, DQS = 29 };
-    fr_t x[4 * QS + 8 * LS], y[4 * QS + 8 * LS];
-    for (int it = 0; it < 200; it++) {
+    fr_t x[4 * QS + 8 * LS], y[4 * QS + 8 * LS], e[32];
+    size_t ne = edge_values(e);
+    for (int it = 0; it < 400; it++) {
+        /* odd rounds: points and twiddles drawn from the edge values (the
+         * products' factors reach their bounds: r - 1 - 0 + r etc.) */
+        bool edge = it & 1;
         for (size_t i = 0; i < sizeof x / sizeof x[0]; i++)
-            x[i] = rand_any(&rng);
+            x[i] = edge ? e[test_rng_next(&rng) % ne] : rand_any(&rng);
         fr_t w[3][8];
         fr_tw_t tw[3];
         fr_tw8_t tw8[3];
         for (int t = 0; t < 3; t++) {
             for (int k = 0; k < 8; k++) {
-                w[t][k] = rand_any(&rng);
+                w[t][k] = edge ? e[test_rng_next(&rng) % ne] : rand_any(&rng);
                 fr_tw8_set(&tw8[t], (unsigned)k, &w[t][k]);
             }
             fr_tw_from(&tw[t], &w[t][0]);
