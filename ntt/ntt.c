@@ -274,13 +274,11 @@ static void dif_x8_cols(fr_t *out, size_t os, fr_t *work, size_t ws, const fr_t 
     for (; h >= 2; h /= 4) {
         size_t q = h / 2;
         bool last = h == 2; /* (h = 4 is followed by the radix-2 step) */
-        const fr_t *src = in == work ? work : in;
-        size_t ss = in == work ? ws : is;
         fr_t *dst = last ? out : work;
         size_t ds = last ? os : ws;
         for (size_t s = 0; s < m; s += 2 * h)
             for (size_t j = 0; j < q; j++)
-                fr_x8_dif4(dst + (s + j) * ds, q * ds, src + (s + j) * ss, q * ss, ls, j ? &tw[h + j] : NULL,
+                fr_x8_dif4(dst + (s + j) * ds, q * ds, in + (s + j) * is, q * is, ls, j ? &tw[h + j] : NULL,
                            &tw[h + j + q], j ? &tw[q + j] : NULL);
         in = work;
         is = ws;
