@@ -34,7 +34,9 @@ static void usage(FILE *f)
         fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
     fprintf(f, "\n'grothmpi <command> --help' describes each command.\n"
                "Environment: GROTHMPI_LOG=error|warn|info|debug, "
-               "GROTHMPI_FF_PATH=portable|adx (field kernels; default: by CPUID).\n");
+               "GROTHMPI_FF_PATH=portable|adx (field kernels; default: by CPUID),\n"
+               "GROTHMPI_FR_X8=off (the NTT's Fr on scalar kernels; default: 8-lane AVX-512 IFMA\n"
+               "where the CPU has it).\n");
 }
 
 int main(int argc, char **argv)
@@ -44,6 +46,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "grothmpi: GROTHMPI_FF_PATH=adx asked for, but this CPU lacks BMI2/ADX\n");
         return 1;
     }
+    /* The NTT's Fr path, decided here before any pool starts (FR_X8_AUTO
+     * reads GROTHMPI_FR_X8 and CPUID; it cannot fail). */
+    if (fr_x8_init(FR_X8_AUTO) != 0)
+        return 1;
     if (argc < 2) {
         usage(stderr);
         return 2;

@@ -221,4 +221,64 @@ void fp12_pow(fp12_t *out, const fp12_t *a, const uint64_t *e, size_t nlimbs);
  * c0.c1.c0, ..., c1.c2.c1 (as blst and @noble/curves print them). */
 void fp12_to_bytes_be(uint8_t out[576], const fp12_t *a);
 
+/* ---- Fr on 8 lanes (AVX-512 IFMA, ff/fr_ifma.c) ------------------------------------
+ *
+ * Eight independent Fr operations at once, for the NTT. Values in memory are
+ * ordinary fr_t (reduced, Montgomery); every output below is reduced and
+ * equal, lane by lane, to what fr_mul / fr_add / fr_sub give. The kernels
+ * need a CPU with AVX-512 F, VL and IFMA: call them only while
+ * fr_x8_enabled() is true (they fault otherwise). A second factor that is
+ * reused (a twiddle) is prepared once as an fr_tw_t (one factor for all 8
+ * lanes) or an fr_tw8_t (one factor per lane): 16 a mod r in 5 limbs of 52
+ * bits, so that the radix-2^52 Montgomery product (R = 2^260) gives fr_mul's
+ * a b 2^-256. Lane b of "8 points at x with lane stride ls" is x[b * ls]. */
+
+typedef struct { uint64_t l[5]; } fr_tw_t;     /* one prepared factor */
+typedef struct { uint64_t l[5][8]; } fr_tw8_t; /* eight, limb-major: l[limb][lane] */
+
+typedef enum {
+    FR_X8_AUTO = 0,   /* on when the CPU has IFMA, unless GROTHMPI_FR_X8=off (or 0) */
+    FR_X8_OFF = 1,    /* the scalar path everywhere */
+    FR_X8_ON = 2,
+} fr_x8_mode_t;
+
+/* Chooses whether callers (ntt/) take the 8-lane path. Returns 0, or
+ * GM_ENOTSUP for FR_X8_ON on a CPU without AVX-512 IFMA (the choice is then
+ * unchanged). Without a call, the first fr_x8_enabled() decides as
+ * FR_X8_AUTO. Call before threads that transform start (tests switch paths
+ * between transforms). */
+int fr_x8_init(fr_x8_mode_t mode) __attribute__((warn_unused_result));
+/* True when the 8-lane kernels below may run (and callers should use them). */
+bool fr_x8_enabled(void);
+
+/* Preparation (scalar, any CPU): out = the factor a in the kernels' form;
+ * fr_tw8_set fills lane (lane & 7) of out. */
+void fr_tw_from(fr_tw_t *out, const fr_t *a);
+void fr_tw8_set(fr_tw8_t *out, unsigned lane, const fr_t *a);
+
+/* out[b] = a[b] * b[b], a[b] + b[b], a[b] - b[b] for b < 8 (any aliasing). */
+void fr_x8_mul(fr_t out[8], const fr_t a[8], const fr_t b[8]);
+void fr_x8_add(fr_t out[8], const fr_t a[8], const fr_t b[8]);
+void fr_x8_sub(fr_t out[8], const fr_t a[8], const fr_t b[8]);
+/* out[b] = a[b] * f (any aliasing); x[b] *= f lane b. */
+void fr_x8_mul_tw(fr_t out[8], const fr_t a[8], const fr_tw_t *f);
+void fr_x8_mul_tw8(fr_t x[8], const fr_tw8_t *f);
+/* x[j] *= t_j for j < n (n a multiple of 8): t_0 .. t_7 are the lanes of t0,
+ * and t_(j+8) = t_j * s with step8 = s prepared. */
+void fr_x8_scale_chain(fr_t *x, size_t n, const fr_tw8_t *t0, const fr_tw_t *step8);
+/* The radix-4 DIF step of ntt/ntt.c on 8 lanes: the points P_k (k < 4) are
+ * read as 8 points at src + k sqs (lane stride ls) and written as 8 points
+ * at dst + k dqs (same lane stride), where
+ *   y0 = P0 + P2, y2 = (P0 - P2) wa, y1 = P1 + P3, y3 = (P1 - P3) wb,
+ *   P0 = y0 + y1, P1 = (y0 - y1) wc, P2 = y2 + y3, P3 = (y2 - y3) wc,
+ * wa and wc NULL meaning 1. In place when dst == src and dqs == sqs;
+ * otherwise the two sets of points must not overlap. fr_x8_dif4v: in place
+ * at x + k qs, lane stride 1 and one twiddle per lane. fr_x8_dif2:
+ * (P0, P1) <- (P0 + P1, P0 - P1), read at src and src + sqs, written at dst
+ * and dst + dqs. */
+void fr_x8_dif4(fr_t *dst, size_t dqs, const fr_t *src, size_t sqs, size_t ls, const fr_tw_t *wa,
+                const fr_tw_t *wb, const fr_tw_t *wc);
+void fr_x8_dif4v(fr_t *x, size_t qs, const fr_tw8_t *wa, const fr_tw8_t *wb, const fr_tw8_t *wc);
+void fr_x8_dif2(fr_t *dst, size_t dqs, const fr_t *src, size_t sqs, size_t ls);
+
 #endif /* GM_FF_H */

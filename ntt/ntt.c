@@ -34,7 +34,21 @@
  * stores of radix 2). Twiddles come from tables built once per domain:
  * stage tables (w_{2h}^j for j < h, every h up to C/2: C - 1 entries) and the
  * row steps w^k for k < R, each for both directions, and the C inverse
- * coset factors: O(sqrt n) memory (2.5 MiB at 2^28).
+ * coset factors: O(sqrt n) memory (2.5 MiB at 2^28; 5.6 MiB with the
+ * 8-lane copies below).
+ *
+ * On a CPU with AVX-512 IFMA (fr_x8_enabled(), ff/ff.h) the butterflies and
+ * scalings run 8 at a time on ff/fr_ifma.c's kernels, which hold Fr in 5
+ * limbs of 52 bits only inside a call: memory keeps fr_t. Pass 1's lanes are
+ * the block's NTT_COLS = 8 columns; its first DIF step reads the array and
+ * its last writes it back, so the scratch is touched only in between (no
+ * copies in and out). Pass 2's lanes are 8 consecutive j while a radix-4
+ * step's quarter is >= 8 (one twiddle per lane, from groups of 8 prepared
+ * twiddles); its last 2-4 stages are independent DIFs on blocks of 8 or 16
+ * points, run with 8 blocks as the lanes. The twiddles are prepared once
+ * per domain (16 w in radix 2^52, see ff.h). Rows shorter than
+ * NTT_X8_ROW_MIN and column blocks narrower than 8 take the scalar code.
+ * Both paths give the same values (tests/unit/test_ntt.c).
  *
  * Threads: every pass is one topo_pool_run; a task owns whole column blocks,
  * whole rows, or whole bit-reversal tiles, so no two tasks touch the same
@@ -51,6 +65,9 @@
 #define NTT_COLS 8
 /* Bit-reversal tiles are 2^NTT_BR_BITS x 2^NTT_BR_BITS points (8 KiB). */
 #define NTT_BR_BITS 4
+/* Rows of at least this many points take the 8-lane path (their last
+ * stages run 8 blocks of at most 16 points at a time). */
+#define NTT_X8_ROW_MIN 128
 /* Aim for tasks of at least this many points in the row and scaling passes. */
 #define NTT_TASK_POINTS 4096
 
@@ -63,6 +80,12 @@ struct ntt_domain {
     fr_t *stage[2];   /* C - 1 entries; stage h (a power of 2) at offset h - 1: w_{2h}^j, j < h */
     fr_t *rowstep[2]; /* R entries: w_n^k (FWD) or w_n^-k (INV) */
     fr_t *coset_out;  /* C entries: g^-(R rev_C(q)), the inverse coset's factor at row position q */
+    /* The same factors prepared for the 8-lane kernels (ff/fr_ifma.c): stage h
+     * entry j at index h + j (tw: one factor, broadcast to the lanes; tw8:
+     * groups of 8 consecutive indices, for rows whose lanes are j, h >= 8). */
+    fr_tw_t *tw[2];      /* C entries */
+    fr_tw8_t *tw8[2];    /* C/8 groups (at least 1) */
+    fr_tw8_t *coset_tw8; /* C/8 groups (at least 1): coset_out by position */
 };
 
 static inline size_t bitrev(size_t x, unsigned bits)
@@ -95,7 +118,13 @@ int ntt_domain_create(ntt_domain_t **out, unsigned log_n, err_t *err)
         }
     }
     d->coset_out = gm_alloc(C * sizeof(fr_t));
-    if (!d->coset_out) {
+    size_t groups = C >= 8 ? C / 8 : 1;
+    for (int dir = 0; dir < 2; dir++) {
+        d->tw[dir] = gm_alloc(C * sizeof(fr_tw_t));
+        d->tw8[dir] = gm_calloc(groups, sizeof(fr_tw8_t));
+    }
+    d->coset_tw8 = gm_calloc(groups, sizeof(fr_tw8_t));
+    if (!d->coset_out || !d->tw[0] || !d->tw[1] || !d->tw8[0] || !d->tw8[1] || !d->coset_tw8) {
         ntt_domain_destroy(d);
         return gm_err_set(err, GM_ENOMEM, "ntt: out of memory for the 2^%u twiddles", log_n);
     }
@@ -134,6 +163,16 @@ int ntt_domain_create(ntt_domain_t **out, unsigned log_n, err_t *err)
         d->coset_out[bitrev(q, d->log_c)] = t;
         fr_mul(&t, &t, &gr);
     }
+    for (int dir = 0; dir < 2; dir++)
+        for (size_t h = 1; h < C; h <<= 1)
+            for (size_t j = 0; j < h; j++) {
+                const fr_t *w = &d->stage[dir][h - 1 + j];
+                fr_tw_from(&d->tw[dir][h + j], w);
+                if (h >= 8)
+                    fr_tw8_set(&d->tw8[dir][(h + j) / 8], (unsigned)((h + j) % 8), w);
+            }
+    for (size_t q = 0; C >= 8 && q < C; q++)
+        fr_tw8_set(&d->coset_tw8[q / 8], (unsigned)(q % 8), &d->coset_out[q]);
     *out = d;
     return GM_OK;
 }
@@ -145,8 +184,11 @@ void ntt_domain_destroy(ntt_domain_t *d)
     for (int dir = 0; dir < 2; dir++) {
         gm_free(d->stage[dir]);
         gm_free(d->rowstep[dir]);
+        gm_free(d->tw[dir]);
+        gm_free(d->tw8[dir]);
     }
     gm_free(d->coset_out);
+    gm_free(d->coset_tw8);
     gm_free(d);
 }
 
@@ -215,6 +257,56 @@ static void dif(fr_t *restrict x, size_t m, size_t w, const fr_t *restrict stage
     }
 }
 
+/*
+ * The same network on 8 lanes (ff/fr_ifma.c), for the CPUs with AVX-512
+ * IFMA. dif_x8_cols: m points of 8 lanes, one twiddle broadcast to all
+ * lanes; point i of lane b is read from in[i * is + b * ls] by the first
+ * step, lives in work[i * ws + b * ls] between steps and is written to
+ * out[i * os + b * ls] by the last (pass 1: from the array through the
+ * worker's scratch back to the array, so its copies in and out ride on the
+ * first and last steps; the tail of a row below: all three the row, is = 1,
+ * ls = m).
+ */
+static void dif_x8_cols(fr_t *out, size_t os, fr_t *work, size_t ws, const fr_t *in, size_t is, size_t m,
+                        size_t ls, const fr_tw_t *tw)
+{
+    size_t h = m / 2;
+    for (; h >= 2; h /= 4) {
+        size_t q = h / 2;
+        bool last = h == 2; /* (h = 4 is followed by the radix-2 step) */
+        fr_t *dst = last ? out : work;
+        size_t ds = last ? os : ws;
+        for (size_t s = 0; s < m; s += 2 * h)
+            for (size_t j = 0; j < q; j++)
+                fr_x8_dif4(dst + (s + j) * ds, q * ds, in + (s + j) * is, q * is, ls, j ? &tw[h + j] : NULL,
+                           &tw[h + j + q], j ? &tw[q + j] : NULL);
+        in = work;
+        is = ws;
+    }
+    if (h == 1)
+        for (size_t s = 0; s < m; s += 2)
+            fr_x8_dif2(out + s * os, os, in + s * is, is, ls);
+}
+
+/* A contiguous row of m >= 128 points: while a radix-4 step's quarter q is
+ * at least 8, the lanes are 8 consecutive j (one twiddle per lane, from
+ * tw8); the last two to four stages (h = 8 or 4 down to 1) are independent
+ * DIFs on blocks of 2h consecutive points, run 8 blocks at a time with the
+ * blocks as lanes. Same network, same twiddles as dif(x, m, 1, ...). */
+static void dif_x8_row(fr_t *x, size_t m, const fr_tw_t *tw, const fr_tw8_t *tw8)
+{
+    size_t h = m / 2;
+    for (; h >= 16; h /= 4) {
+        size_t q = h / 2;
+        for (size_t s = 0; s < m; s += 2 * h)
+            for (size_t j = 0; j < q; j += 8)
+                fr_x8_dif4v(x + s + j, q, &tw8[(h + j) / 8], &tw8[(h + j + q) / 8], &tw8[(q + j) / 8]);
+    }
+    size_t blk = 2 * h;
+    for (size_t s = 0; s < m; s += 8 * blk)
+        dif_x8_cols(x + s, 1, x + s, 1, x + s, 1, blk, blk, tw);
+}
+
 /* ---- the passes ---------------------------------------------------------- */
 
 typedef struct {
@@ -224,6 +316,7 @@ typedef struct {
     bool coset_in;     /* pass 1 multiplies a[i] by g^i on the way in */
     bool scale_rows;   /* pass 2 folds 1/n into its twiddles */
     bool coset_out;    /* pass 2 also multiplies by g^-k (inverse coset; k the output index) */
+    bool x8_cols, x8_rows; /* passes 1 and 2 on the 8-lane kernels */
     fr_t *scratch;     /* per worker: R * cols points */
     size_t cols, rows_per_task, chunk;
     unsigned br_bits;  /* tile side of the bit reversal (bits) */
@@ -237,6 +330,8 @@ static void pass_columns(void *arg, size_t task, unsigned worker)
     size_t R = (size_t)1 << d->log_r, C = (size_t)1 << d->log_c, B = J->cols;
     size_t j0 = task * B;
     fr_t *buf = J->scratch + (size_t)worker * R * B;
+    const fr_t *in = buf; /* where the first DIF step reads (8-lane path) */
+    size_t is = B;
     if (J->coset_in) {
         /* g^(i*C + j) = g^(iC) * g^j: the row factor g^(iC) here (one
          * product per element, one per row for the next factor), the column
@@ -247,12 +342,25 @@ static void pass_columns(void *arg, size_t task, unsigned worker)
         memcpy(buf, &J->a[j0], B * sizeof(fr_t));
         for (size_t i = 1; i < R; i++) {
             fr_mul(&f, &f, &gc);
+            if (J->x8_cols) {
+                fr_tw_t ft;
+                fr_tw_from(&ft, &f);
+                fr_x8_mul_tw(&buf[i * B], &J->a[i * C + j0], &ft);
+                continue;
+            }
             for (size_t b = 0; b < B; b++)
                 fr_mul(&buf[i * B + b], &J->a[i * C + j0 + b], &f);
         }
+    } else if (J->x8_cols) { /* the first step reads the array itself */
+        in = &J->a[j0];
+        is = C;
     } else {
         for (size_t i = 0; i < R; i++)
             memcpy(&buf[i * B], &J->a[i * C + j0], B * sizeof(fr_t));
+    }
+    if (J->x8_cols) { /* and the last step writes it */
+        dif_x8_cols(&J->a[j0], C, buf, B, in, is, R, 1, d->tw[J->dir]);
+        return;
     }
     dif(buf, R, B, d->stage[J->dir]);
     for (size_t i = 0; i < R; i++)
@@ -284,6 +392,28 @@ static void pass_rows(void *arg, size_t task, unsigned worker)
         } else {
             t = step;   /* element 0 keeps factor 1 */
             j = 1;
+        }
+        if (J->x8_rows) {
+            if (!fr_is_one(&step) || J->scale_rows) {
+                /* lanes k < 8 start at t_k = t step^k (t_0 = 1 when j starts
+                 * at 1) and advance by step^8 */
+                fr_tw8_t T;
+                fr_tw_t S8;
+                fr_t tk = J->scale_rows ? t : FR_ONE, s8 = step;
+                for (unsigned k = 0; k < 8; k++) {
+                    fr_tw8_set(&T, k, &tk);
+                    fr_mul(&tk, &tk, &step);
+                }
+                for (int i = 0; i < 3; i++)
+                    fr_sqr(&s8, &s8);
+                fr_tw_from(&S8, &s8);
+                fr_x8_scale_chain(x, C, &T, &S8);
+            }
+            dif_x8_row(x, C, d->tw[J->dir], d->tw8[J->dir]);
+            if (J->coset_out)
+                for (size_t q = 0; q < C; q += 8)
+                    fr_x8_mul_tw8(&x[q], &d->coset_tw8[q / 8]);
+            continue;
         }
         if (!fr_is_one(&step) || J->scale_rows) {
             for (; j < C; j++) {
@@ -347,6 +477,9 @@ static void ntt_run(const ntt_domain_t *d, fr_t *a, int dir, bool coset, void *s
         .coset_out = coset && dir == INV,
     };
     J.cols = C < NTT_COLS ? C : NTT_COLS;
+    bool x8 = fr_x8_enabled();
+    J.x8_cols = x8 && J.cols == 8;
+    J.x8_rows = x8 && C >= NTT_X8_ROW_MIN;
     topo_pool_run(pool, C / J.cols, pass_columns, &J);
 
     J.rows_per_task = 1;

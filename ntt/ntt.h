@@ -18,7 +18,8 @@
 
 
 /* A precomputed domain of size n = 2^log_n (1 <= log_n <= 28): the twiddle
- * tables of both directions (O(sqrt n) memory, 2 MiB at 2^28). Create it once
+ * tables of both directions, also in the form of ff/'s 8-lane kernels
+ * (O(sqrt n) memory, 5.6 MiB at 2^28). Create it once
  * per size and reuse it across proofs; it is read-only after creation, so
  * several threads (or pools) may transform with one domain at the same time,
  * each with its own scratch. w below is the domain's primitive n-th root of
@@ -50,7 +51,9 @@ size_t ntt_scratch_size(const ntt_domain_t *d, unsigned nworkers);
  * scratch holds ntt_scratch_size(d, topo_pool_size(pool)) bytes, 64-byte
  * aligned (gm_alloc), owned by the caller and not shared with a concurrent
  * call; a must not overlap it. pool may be NULL (the caller's thread only);
- * results do not depend on the pool. Neither allocates nor fails. */
+ * results do not depend on the pool, nor on the Fr path (fr_x8_enabled():
+ * 8-lane AVX-512 IFMA kernels or scalar code). Neither allocates nor
+ * fails. */
 void ntt_forward(const ntt_domain_t *d, fr_t *a, void *scratch, topo_pool_t *pool);
 void ntt_inverse(const ntt_domain_t *d, fr_t *a, void *scratch, topo_pool_t *pool);
 void ntt_coset_forward(const ntt_domain_t *d, fr_t *a, void *scratch, topo_pool_t *pool);

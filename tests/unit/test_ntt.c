@@ -1,8 +1,10 @@
 /*
  * tests/unit/test_ntt.c — the NTT over Fr (ntt/ntt.c) against a naive O(n^2)
  * DFT written here for every size 2^1 .. 2^10, round trips up to 2^16, and
- * pool == caller's thread. The roots are recomputed here from r and the
- * generator 7, sharing no code with the module.
+ * pool == caller's thread, each on the scalar and the 8-lane (AVX-512 IFMA)
+ * paths, and the two paths against each other to 2^18. The roots are
+ * recomputed here from r and the generator 7, sharing no code with the
+ * module.
  */
 #include <criterion/criterion.h>
 #include <string.h>
@@ -78,11 +80,28 @@ static void naive_scale(fr_t *a, size_t n, const fr_t *s, const fr_t *c)
     }
 }
 
+
+/* The path under test, for the messages: every transform test below runs on
+ * the scalar path and, when the CPU has AVX-512 IFMA, on the 8-lane one. */
+static const char *path_name = "scalar";
+
+static void on_both_paths(void (*body)(void))
+{
+    cr_assert_eq(fr_x8_init(FR_X8_OFF), 0);
+    path_name = "scalar";
+    body();
+    if (fr_x8_init(FR_X8_ON) == 0) {
+        path_name = "8-lane";
+        body();
+    }
+    cr_assert_eq(fr_x8_init(FR_X8_AUTO), 0);
+}
+
 static void expect_equal(const fr_t *a, const fr_t *b, size_t n, const char *what, unsigned log_n)
 {
     for (size_t i = 0; i < n; i++)
         if (!fr_eq(&a[i], &b[i])) {
-            cr_expect(false, "%s, n = 2^%u: element %zu differs", what, log_n, i);
+            cr_expect(false, "%s path, %s, n = 2^%u: element %zu differs", path_name, what, log_n, i);
             return;
         }
 }
@@ -133,7 +152,7 @@ static const struct {
     {"coset inverse", ntt_coset_inverse},
 };
 
-Test(ntt, matches_naive_dft_every_size_to_2_10)
+static void matches_naive_dft_every_size_to_2_10(void)
 {
     test_rng_t rng;
     test_rng_init(&rng, "ntt/matches_naive_dft_every_size_to_2_10");
@@ -179,7 +198,7 @@ Test(ntt, matches_naive_dft_every_size_to_2_10)
     gm_free(tmp);
 }
 
-Test(ntt, edge_values)
+static void edge_values(void)
 {
     /* All zeros stay zero; a delta at 0 gives all ones; all ones give n*delta. */
     unsigned L = 9;
@@ -213,7 +232,7 @@ Test(ntt, edge_values)
     dom_free(&D);
 }
 
-Test(ntt, round_trips_to_2_16)
+static void round_trips_to_2_16(void)
 {
     test_rng_t rng;
     test_rng_init(&rng, "ntt/round_trips_to_2_16");
@@ -238,7 +257,7 @@ Test(ntt, round_trips_to_2_16)
     gm_free(y);
 }
 
-Test(ntt, spot_values_at_2_14)
+static void spot_values_at_2_14(void)
 {
     /* Three outputs of a large forward transform, each one naive sum. */
     test_rng_t rng;
@@ -267,14 +286,14 @@ Test(ntt, spot_values_at_2_14)
             fr_add(&acc, &acc, &p);
             fr_mul(&zp, &zp, &z);
         }
-        cr_expect(fr_eq(&acc, &y[ks[t]]), "coset forward at k = %zu", ks[t]);
+        cr_expect(fr_eq(&acc, &y[ks[t]]), "%s path: coset forward at k = %zu", path_name, ks[t]);
     }
     gm_free(x);
     gm_free(y);
     dom_free(&D);
 }
 
-Test(ntt, pool_equals_single_thread)
+static void pool_equals_single_thread(void)
 {
     test_rng_t rng;
     test_rng_init(&rng, "ntt/pool_equals_single_thread");
@@ -302,6 +321,44 @@ Test(ntt, pool_equals_single_thread)
         dom_free(&DP);
     }
     topo_pool_destroy(pool);
+}
+
+Test(ntt, matches_naive_dft_every_size_to_2_10) { on_both_paths(matches_naive_dft_every_size_to_2_10); }
+Test(ntt, edge_values) { on_both_paths(edge_values); }
+Test(ntt, round_trips_to_2_16) { on_both_paths(round_trips_to_2_16); }
+Test(ntt, spot_values_at_2_14) { on_both_paths(spot_values_at_2_14); }
+Test(ntt, pool_equals_single_thread) { on_both_paths(pool_equals_single_thread); }
+
+/* Both paths give the same values for every size to 2^18 and every form
+ * (the 8-lane rows start at 2^13, its column blocks at 2^6). */
+Test(ntt, x8_equals_scalar_every_size_to_2_18)
+{
+    if (fr_x8_init(FR_X8_ON) != 0)
+        cr_skip_test("this CPU has no AVX-512 IFMA");
+    test_rng_t rng;
+    test_rng_init(&rng, "ntt/x8_equals_scalar_every_size_to_2_18");
+    size_t nmax = (size_t)1 << 18;
+    fr_t *x = gm_alloc(nmax * sizeof(fr_t)), *y = gm_alloc(nmax * sizeof(fr_t));
+    cr_assert(x && y);
+    path_name = "8-lane against scalar";
+    for (unsigned L = 1; L <= 18; L++) {
+        size_t n = (size_t)1 << L;
+        dom_t D = dom_new(L, NULL);
+        for (size_t i = 0; i < n; i++)
+            rand_fr(&x[i], &rng);
+        for (int form = 0; form < 4; form++) {
+            memcpy(y, x, n * sizeof(fr_t));
+            cr_assert_eq(fr_x8_init(FR_X8_OFF), 0);
+            forms[form].fn(D.d, x, D.scratch, NULL);
+            cr_assert_eq(fr_x8_init(FR_X8_ON), 0);
+            forms[form].fn(D.d, y, D.scratch, NULL);
+            expect_equal(y, x, n, forms[form].name, L);
+        }
+        dom_free(&D);
+    }
+    cr_assert_eq(fr_x8_init(FR_X8_AUTO), 0);
+    gm_free(x);
+    gm_free(y);
 }
 
 Test(ntt, domain_rejects_bad_sizes)
