@@ -113,7 +113,7 @@ static int bench_one(const params_paths_t *p, const circuit_t *c, unsigned threa
         if (circuit_witness(&cs, c, r + 1, &err))
             goto fail;
         v[ST_WITNESS][r] = (double)(gm_now_ns() - w0) * 1e-6;
-        groth16_witness_t w = {cs_input_values(cs), cs_num_inputs(cs), cs_aux_values(cs), cs_num_aux(cs)};
+        groth16_witness_t w = {cs_input_values(cs), cs_num_inputs(cs), cs_aux_values(cs), cs_num_aux(cs), NULL};
         groth16_proof_t proof;
         groth16_timings_t t;
         int prc = groth16_prove(pv, &proof, &w, 1, NULL, GROTH16_PROVE_DEFAULT, pool, &t, &err);

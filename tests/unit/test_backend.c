@@ -75,7 +75,7 @@ static void fx_open(fx_t *f, const char *who)
     for (int i = 0; i < K; i++) {
         cr_assert_eq(circuit_witness(&f->cs[i], &f->circ, test_rng_next(&rng), &err), 0, "%s", err.msg);
         f->w[i] = (groth16_witness_t){cs_input_values(f->cs[i]), cs_num_inputs(f->cs[i]), cs_aux_values(f->cs[i]),
-                                      cs_num_aux(f->cs[i])};
+                                      cs_num_aux(f->cs[i]), NULL};
         fr_set_u64(&f->rs[2 * i], test_rng_next(&rng));
         fr_set_u64(&f->rs[2 * i + 1], test_rng_next(&rng));
     }
@@ -277,7 +277,7 @@ Test(backend_porep, porep_2k_emulate_equals_cpu, .timeout = 1500)
                  err.msg);
     cs_t *cs;
     cr_assert_eq(circuit_witness(&cs, &circ, 1, &err), 0, "%s", err.msg);
-    groth16_witness_t w = {cs_input_values(cs), cs_num_inputs(cs), cs_aux_values(cs), cs_num_aux(cs)};
+    groth16_witness_t w = {cs_input_values(cs), cs_num_inputs(cs), cs_aux_values(cs), cs_num_aux(cs), NULL};
     test_rng_t rng;
     test_rng_init(&rng, "backend porep_2k_emulate_equals_cpu");
     fr_t rs[2];
