@@ -95,6 +95,9 @@ int circuit_c1_witness(cs_t **out, const circuit_t *c, const porep_c1_t *c1, uns
  * circuit_witness_mode). */
 int circuit_c1_witness_mode(cs_t **out, const circuit_t *c, const porep_c1_t *c1, unsigned k,
                                     cs_mode_t mode, err_t *err) __attribute__((warn_unused_result));
+/* As circuit_c1_witness with cs_create flags (circuit_witness_flags). */
+int circuit_c1_witness_flags(cs_t **out, const circuit_t *c, const porep_c1_t *c1, unsigned k, cs_flags_t flags,
+                             err_t *err) __attribute__((warn_unused_result));
 
 /* The SDR graph of the C1's registered proof (porep_graph_init with its
  * porep_id and API version; about 0.1 s for 32 GiB). Call

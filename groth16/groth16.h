@@ -321,6 +321,9 @@ void groth16_witness_of(groth16_witness_t *w, const cs_t *cs);
  * bitmaps and ranks plus the dense part grown by doubling (so up to twice
  * dense_frac · n_aux · 32). For memory budgets (mpi/run.c). */
 uint64_t groth16_witness_bytes(uint64_t n_aux, bool compact, double dense_frac);
+/* The dense fraction memory budgets assume for compact witnesses: PoRep
+ * partitions hold 1.6 % (2 KiB, bench/README.md "compact witness"). */
+#define GROTH16_COMPACT_DENSE_FRAC 0.04
 
 /* Wall-clock nanoseconds per stage, summed over the proofs of a call; and
  * the CPU nanoseconds of the stages (cpu_*: the calling thread plus every

@@ -327,7 +327,32 @@ static int assemble_root(groth16_proof_t *proof, const split_sums_t *all, int n,
     return 0;
 }
 
+static int split_prove(groth16_proof_t *proof, mpi_split_rank_t **ranks, const mpi_split_job_t *job, err_t *err);
+
+/* A compact witness (groth16_witness_t.aux_compact: PoRep units of a
+ * campaign) is expanded to the dense form the slices read, for the proof. */
 int mpi_split_prove(groth16_proof_t *proof, mpi_split_rank_t **ranks, const mpi_split_job_t *job, err_t *err)
+{
+    const cs_compact_t *cz = job->w ? job->w->aux_compact : NULL;
+    if (!cz)
+        return split_prove(proof, ranks, job, err);
+    *ranks = NULL;
+    fr_t *aux = gm_alloc((size_t)(cz->n ? cz->n : 1) * sizeof(fr_t));
+    if (!aux)
+        return gm_err_set(err, GM_ENOMEM, "split proof: out of memory to expand a compact witness of %llu values",
+                          (unsigned long long)cz->n);
+    cs_compact_expand(aux, cz, 0, cz->n);
+    groth16_witness_t w = *job->w;
+    w.aux = aux;
+    w.aux_compact = NULL;
+    mpi_split_job_t j = *job;
+    j.w = &w;
+    int rc = split_prove(proof, ranks, &j, err);
+    gm_free(aux);
+    return rc;
+}
+
+static int split_prove(groth16_proof_t *proof, mpi_split_rank_t **ranks, const mpi_split_job_t *job, err_t *err)
 {
     *ranks = NULL;
     split_ctx_t c;
