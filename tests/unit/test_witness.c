@@ -169,9 +169,19 @@ static void points(g1_affine_t *p1, g2_affine_t *p2, size_t n, test_rng_t *rng)
     fp_t *sc = malloc(n * sizeof(fp2_t));
     g1_batch_to_affine(p1, j1, n, sc);
     g2_batch_to_affine(p2, j2, n, (fp2_t *)(void *)sc);
-    if (n > 10) {
+    if (n > 12) {
         p1[7] = p1[3]; /* P + P in one sum */
         p2[7] = p2[3];
+        p1[5] = p1[4]; /* P + P in one pair of the batch-affine sum */
+        p2[5] = p2[4];
+        p1[9] = p1[8]; /* P + (-P) in one pair */
+        fp_neg(&p1[9].y, &p1[8].y);
+        p2[9] = p2[8];
+        fp2_neg(&p2[9].y, &p2[8].y);
+        memset(&p1[12], 0, sizeof p1[12]); /* the identity */
+        p1[12].inf = true;
+        memset(&p2[12], 0, sizeof p2[12]);
+        p2[12].inf = true;
     }
     free(sc);
     free(j1);
@@ -193,6 +203,10 @@ Test(msm_bits, equals_naive_sum)
             sel[w] = test_rng_next(&rng);
             dens[w] = test_rng_next(&rng) | test_rng_next(&rng);
         }
+        /* bits 4, 5 (P + P), 8, 9 (P - P) and 12 (the identity) and none
+         * else below 13, so that without density 4 and 5, 8 and 9 are pairs
+         * of the batch-affine sum's first level */
+        sel[0] = (sel[0] & ~0x1fffULL) | 0x1330;
         if (n % 64)
             dens[n / 64] &= ~0ULL >> (64 - n % 64); /* a density of exactly n bits */
         else
@@ -210,7 +224,7 @@ Test(msm_bits, equals_naive_sum)
             size_t k = 0;
             for (size_t j = 0; j < n; j++) {
                 bool in = !with_density || ((dens[j / 64] >> (j % 64)) & 1);
-                if (in && ((sel[j / 64] >> (j % 64)) & 1)) {
+                if (in && ((sel[j / 64] >> (j % 64)) & 1) && !b1[with_density ? k : j].inf) {
                     g1_from_affine(&q1, &b1[with_density ? k : j]);
                     g1_add(&want1, &want1, &q1);
                     g2_from_affine(&q2, &b2[with_density ? k : j]);
