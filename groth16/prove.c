@@ -495,20 +495,20 @@ static void g1_cpu(groth16_prover_t *pv, sums_t *x, const groth16_prepared_t *u,
     const cs_compact_t *cz = w->aux_compact;
     msm_g1(&x->sa, pp->a, w->inputs, pv->da, ni, 0, sc, pool);
     if (cz)
-        g16_msm_compact_g1(&p1, pp->a + pv->na_in, pv->da_aux, cz, pv->gather, sc, pool);
+        g16_msm_compact(&p1, false, pp->a + pv->na_in, pv->da_aux, cz, pv->gather, sc, pool);
     else
         msm_g1(&p1, pp->a + pv->na_in, w->aux, pv->da_aux, na, 0, sc, pool);
     g1_add(&x->sa, &x->sa, &p1);
     t1 = gm_now_ns(), t->msm_a += t1 - t0, t0 = t1;
     msm_g1(&x->sb1, pp->b_g1, w->inputs, pv->db, ni, 0, sc, pool);
     if (cz)
-        g16_msm_compact_g1(&p1, pp->b_g1 + pv->nb_in, pv->db_aux, cz, pv->gather, sc, pool);
+        g16_msm_compact(&p1, false, pp->b_g1 + pv->nb_in, pv->db_aux, cz, pv->gather, sc, pool);
     else
         msm_g1(&p1, pp->b_g1 + pv->nb_in, w->aux, pv->db_aux, na, 0, sc, pool);
     g1_add(&x->sb1, &x->sb1, &p1);
     t1 = gm_now_ns(), t->msm_b_g1 += t1 - t0, t0 = t1;
     if (cz)
-        g16_msm_compact_g1(&x->sl, pp->l, NULL, cz, pv->gather, sc, pool);
+        g16_msm_compact(&x->sl, false, pp->l, NULL, cz, pv->gather, sc, pool);
     else
         msm_g1(&x->sl, pp->l, w->aux, NULL, na, 0, sc, pool);
     t1 = gm_now_ns(), t->msm_l += t1 - t0, t0 = t1;
@@ -525,7 +525,8 @@ static void g2_cpu(groth16_prover_t *pv, sums_t *x, const groth16_prepared_t *u,
     uint64_t t0 = gm_now_ns();
     msm_g2(&x->sb2, pp->b_g2, w->inputs, pv->db, w->n_inputs, 0, pv->msm_scratch, pool);
     if (w->aux_compact)
-        g16_msm_compact_g2(&p2, pp->b_g2 + pv->nb_in, pv->db_aux, w->aux_compact, pv->gather, pv->msm_scratch, pool);
+        g16_msm_compact(&p2, true, pp->b_g2 + pv->nb_in, pv->db_aux, w->aux_compact, pv->gather, pv->msm_scratch,
+                        pool);
     else
         msm_g2(&p2, pp->b_g2 + pv->nb_in, w->aux, pv->db_aux, w->n_aux, 0, pv->msm_scratch, pool);
     g2_add(&x->sb2, &x->sb2, &p2);

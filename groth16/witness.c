@@ -96,20 +96,18 @@ static void dense_msm(void *out, bool g2, const void *bases, const uint64_t *den
         *(g1_jac_t *)out = s1;
 }
 
-void g16_msm_compact_g1(g1_jac_t *out, const g1_affine_t *bases, const uint64_t *density, const cs_compact_t *c,
-                        void *gather, void *scratch, topo_pool_t *pool)
+void g16_msm_compact(void *out, bool g2, const void *bases, const uint64_t *density, const cs_compact_t *c,
+                     void *gather, void *scratch, topo_pool_t *pool)
 {
-    g1_jac_t d;
-    msm_g1_bits(out, bases, c->one, density, (size_t)c->n, pool);
-    dense_msm(&d, false, bases, density, c, gather, scratch, pool);
-    g1_add(out, out, &d);
-}
-
-void g16_msm_compact_g2(g2_jac_t *out, const g2_affine_t *bases, const uint64_t *density, const cs_compact_t *c,
-                        void *gather, void *scratch, topo_pool_t *pool)
-{
-    g2_jac_t d;
-    msm_g2_bits(out, bases, c->one, density, (size_t)c->n, pool);
-    dense_msm(&d, true, bases, density, c, gather, scratch, pool);
-    g2_add(out, out, &d);
+    if (g2) {
+        g2_jac_t ones, d;
+        msm_g2_bits(&ones, bases, c->one, density, (size_t)c->n, pool);
+        dense_msm(&d, true, bases, density, c, gather, scratch, pool);
+        g2_add(out, &ones, &d);
+    } else {
+        g1_jac_t ones, d;
+        msm_g1_bits(&ones, bases, c->one, density, (size_t)c->n, pool);
+        dense_msm(&d, false, bases, density, c, gather, scratch, pool);
+        g1_add(out, &ones, &d);
+    }
 }

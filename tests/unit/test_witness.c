@@ -3,8 +3,9 @@
  * (cs_compact_t, CS_FLAG_COMPACT, a/b/c from them), ec's sums of bases
  * chosen by a bitmap (msm_g1_bits, msm_g2_bits) against naive sums, and
  * proofs from a compact witness byte for byte equal to the dense witness's
- * (test-synthetic, test-sha256, the emulated device, and a 2 KiB PoRep
- * partition when GROTHMPI_POREP_CACHE names a cache holding its parameters).
+ * (test-synthetic, test-sha256, the emulated device; a 2 KiB PoRep
+ * partition synthesized compact is in test_backend.c's backend_porep, which
+ * has its parameters when GROTHMPI_POREP_CACHE names a cache holding them).
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -17,7 +18,6 @@
 #include "ec/ec.h"
 #include "ff/ff.h"
 #include "groth16/groth16.h"
-#include "params/params.h"
 #include "synth/synth.h"
 #include "tests/unit/testutil.h"
 #include "topo/topo.h"
@@ -338,54 +338,3 @@ static void compact_equals_dense(const char *name, uint64_t size)
 Test(witness, compact_proof_equals_dense_synthetic, .timeout = 300) { compact_equals_dense("test-synthetic", 1024); }
 
 Test(witness, compact_proof_equals_dense_sha256, .timeout = 300) { compact_equals_dense("test-sha256", 1); }
-
-/* A 2 KiB PoRep partition's witness synthesized compact (CS_FLAG_COMPACT,
- * the campaign's path) proves to the same bytes as the dense witness. Its
- * parameters take minutes to set up, so this runs only when
- * GROTHMPI_POREP_CACHE names a cache holding them (as backend_porep). */
-Test(witness_porep, porep_2k_compact_equals_dense, .timeout = 1500)
-{
-    const char *dir = getenv("GROTHMPI_POREP_CACHE");
-    if (!dir || !*dir)
-        cr_skip("GROTHMPI_POREP_CACHE is not set (tests/integration/gpu_porep.sh sets it)");
-    err_t err;
-    circuit_t circ;
-    cr_assert_eq(circuit_parse(&circ, "porep", 0, "2KiB", &err), 0, "%s", err.msg);
-    params_paths_t paths;
-    cr_assert_eq(params_paths(&paths, dir, circ.id, &err), 0, "%s", err.msg);
-    topo_pool_t *pool;
-    cs_shape_t *shape;
-    groth16_params_t *params;
-    cr_assert_eq(topo_pool_create_flat(&pool, 0, &err), 0, "%s", err.msg);
-    cr_assert_eq(params_shape_load(&shape, NULL, &paths, false, &err), 0, "%s", err.msg);
-    cr_assert_eq(groth16_params_load(&params, paths.params, shape, GROTH16_LOAD_TRUST, pool, &err), 0, "%s",
-                 err.msg);
-    cs_t *cs, *cc;
-    cr_assert_eq(circuit_witness(&cs, &circ, 1, &err), 0, "%s", err.msg);
-    cr_assert_eq(circuit_witness_flags(&cc, &circ, 1, CS_FLAG_COMPACT, &err), 0, "%s", err.msg);
-    groth16_witness_t wd, wc;
-    groth16_witness_of(&wd, cs);
-    groth16_witness_of(&wc, cc);
-    cr_assert_not_null(wc.aux_compact);
-    cr_assert_eq(wc.n_aux, wd.n_aux);
-    fprintf(stderr, "porep 2KiB: %zu aux values, %llu dense (%.2f %%), compact %.1f MiB, dense %.1f MiB\n", wd.n_aux,
-            (unsigned long long)wc.aux_compact->n_dense, 100.0 * (double)wc.aux_compact->n_dense / (double)wd.n_aux,
-            (double)cs_compact_bytes(wc.aux_compact) / 1048576.0, (double)wd.n_aux * 32 / 1048576.0);
-    test_rng_t rng;
-    test_rng_init(&rng, "witness_porep porep_2k_compact_equals_dense");
-    fr_t rs[2];
-    fr_set_u64(&rs[0], test_rng_next(&rng));
-    fr_set_u64(&rs[1], test_rng_next(&rng));
-    groth16_proof_t want, got;
-    groth16_prover_t *pv;
-    cr_assert_eq(groth16_prover_create(&pv, params, shape, pool, &err), 0, "%s", err.msg);
-    cr_assert_eq(groth16_prove(pv, &want, &wd, 1, rs, GROTH16_PROVE_DEFAULT, pool, NULL, &err), 0, "%s", err.msg);
-    cr_assert_eq(groth16_prove(pv, &got, &wc, 1, rs, GROTH16_PROVE_DEFAULT, pool, NULL, &err), 0, "%s", err.msg);
-    same_proof(&want, &got, "porep 2KiB");
-    groth16_prover_destroy(pv);
-    cs_destroy(cs);
-    cs_destroy(cc);
-    groth16_params_free(params);
-    cs_shape_free(shape);
-    topo_pool_destroy(pool);
-}
