@@ -318,7 +318,7 @@ void groth16_witness_of(groth16_witness_t *w, const cs_t *cs);
 
 /* Bytes of aux values a witness of this circuit holds: dense, 32 per value;
  * compact with a dense (non-0/1) fraction of at most dense_frac, the
- * bitmaps and ranks plus the dense part grown by doubling (so up to twice
+ * bitmaps and ranks plus the dense part with its growth slack (up to 1.25
  * dense_frac · n_aux · 32). For memory budgets (mpi/run.c). */
 uint64_t groth16_witness_bytes(uint64_t n_aux, bool compact, double dense_frac);
 /* The dense fraction memory budgets assume for compact witnesses: PoRep

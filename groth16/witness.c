@@ -30,10 +30,9 @@ uint64_t groth16_witness_bytes(uint64_t n_aux, bool compact, double dense_frac)
     if (!compact)
         return n_aux * 32;
     uint64_t words = n_aux / 64 + 1, dense = (uint64_t)(dense_frac * (double)n_aux) + 1;
-    /* the dense part grows by doubling from 1024 values: up to twice what it holds */
-    uint64_t cap = 1024;
-    while (cap < dense)
-        cap *= 2;
+    /* the dense part grows by a quarter (synth/compact.c): up to 1.25 times
+     * what it holds, plus the first 1024 */
+    uint64_t cap = dense + dense / 4 + 1024;
     return words * (2 * sizeof(uint64_t) + sizeof(uint32_t)) + cap * 32;
 }
 

@@ -7,9 +7,11 @@
  * the packing gadgets), so 32 bytes per value is 30 times what they carry.
  * The form is built by appending (cs_alloc in CS_FLAG_COMPACT mode: rank[w]
  * is the dense count when the first value of word w arrives, so nothing is
- * recounted) or from a dense array. The arrays grow by doubling (the dense
- * count is not known before synthesis ends), each grown once per doubling,
- * never per value.
+ * recounted) or from a dense array. The bitmaps grow by doubling unless
+ * cs_reserve sized them (the dense count is not known before synthesis
+ * ends), each array grown once per step,
+ * never per value; the dense array by a quarter of itself, to keep its
+ * empty tail small.
  */
 #include <string.h>
 
@@ -44,6 +46,18 @@ static bool words_grow(cs_compact_t *c, uint64_t n, uint64_t first)
     return true;
 }
 
+/* Room for one more dense value: the capacity grows by a quarter (at least
+ * 1024 values), so at most a fifth of it stands empty once synthesis ends
+ * (doubling could leave half; bench/README.md, "compact witness"). The
+ * copies cost 4 times the final array in all, once per partition. */
+static bool dense_grow(cs_compact_t *c)
+{
+    uint64_t cap = c->dense_cap + c->dense_cap / 4;
+    if (cap < c->dense_cap + 1024)
+        cap = c->dense_cap + 1024;
+    return synth_grow((void **)&c->dense, &c->dense_cap, cap, sizeof(fr_t), 0);
+}
+
 bool cs_compact_reserve(cs_compact_t *c, uint64_t n) { return words_grow(c, n, 0); }
 
 bool cs_compact_push(cs_compact_t *c, const fr_t *v)
@@ -59,8 +73,7 @@ bool cs_compact_push(cs_compact_t *c, const fr_t *v)
         c->isbit[w] |= 1ULL << b;
         c->one[w] |= 1ULL << b;
     } else {
-        if (c->n_dense >= c->dense_cap &&
-            !synth_grow((void **)&c->dense, &c->dense_cap, c->n_dense + 1, sizeof(fr_t), 1024))
+        if (c->n_dense >= c->dense_cap && !dense_grow(c))
             return false;
         c->dense[c->n_dense++] = *v;
     }
@@ -85,8 +98,7 @@ bool cs_compact_set(cs_compact_t *c, uint64_t j, const fr_t *v)
     /* A value changes kind: the dense values after it move by one and the
      * ranks of the later words with them (O(n); no synthesis here does it). */
     if (was_bit) {
-        if (c->n_dense >= c->dense_cap &&
-            !synth_grow((void **)&c->dense, &c->dense_cap, c->n_dense + 1, sizeof(fr_t), 1024))
+        if (c->n_dense >= c->dense_cap && !dense_grow(c))
             return false;
         memmove(c->dense + i + 1, c->dense + i, (size_t)(c->n_dense - i) * sizeof(fr_t));
         c->dense[i] = *v;
