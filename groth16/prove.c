@@ -404,6 +404,9 @@ static int prepare_one(groth16_prover_t *pv, groth16_prepared_t *u, const groth1
                           (unsigned long long)sh->n_aux);
     if (!fr_is_one(&w->inputs[0]))
         return gm_err_set(err, GM_EINVAL, "prover: %s: input 0 (ONE) is not 1", who);
+    if (w->aux_compact && w->aux_compact->n != w->n_aux)
+        return gm_err_set(err, GM_EINVAL, "prover: %s: the compact aux values hold %llu values, n_aux says %zu", who,
+                          (unsigned long long)w->aux_compact->n, w->n_aux);
     if (topo_pool_size(pool) > pv->ntt_workers)
         return gm_err_set(err, GM_EINVAL, "prover: %s: a pool of %u workers, the prover's NTT scratch is sized "
                           "for %u", who, topo_pool_size(pool), pv->ntt_workers);

@@ -313,6 +313,12 @@ static void compact_equals_dense(const char *name, uint64_t size)
     cr_assert_eq(groth16_prove(pv, &want, &wd, 1, rs, GROTH16_PROVE_DEFAULT, pool, NULL, &err), 0, "%s", err.msg);
     cr_assert_eq(groth16_prove(pv, &got, &wc, 1, rs, GROTH16_PROVE_DEFAULT, pool, NULL, &err), 0, "%s", err.msg);
     same_proof(&want, &got, name);
+    cs_compact_t short_cz = cz; /* a compact form that does not hold n_aux values */
+    short_cz.n--;
+    groth16_witness_t wbad = wc;
+    wbad.aux_compact = &short_cz;
+    cr_assert_eq(groth16_prove(pv, &got, &wbad, 1, rs, GROTH16_PROVE_DEFAULT, pool, NULL, &err), GM_EINVAL);
+    cr_assert(strstr(err.msg, "compact") != NULL, "%s", err.msg);
 
     groth16_backend_t *be;
     cr_assert_eq(groth16_backend_open(&be, GROTH16_BACKEND_EMULATE, 0, NULL, 0, &err), 0, "%s", err.msg);
