@@ -37,7 +37,7 @@ static const char *const ST_NAMES[NST] = {"witness", "abc",  "ntt",   "msm_a",  
 static void usage(FILE *f)
 {
     fprintf(f, "usage: grothmpi bench prove [--quick] [--log K[,K...]] [--threads N[,N...]] [--runs N]\n"
-               "                            [--porep SIZE] [--cache DIR] [--check-params]\n\n"
+               "                            [--porep SIZE] [--cache DIR] [--check-params] [--compact]\n\n"
                "  --quick        2^10 and 2^12 rows, 2 runs (default: 2^16..2^20, 3 runs)\n"
                "  --log LIST     log2 of the rows of the synthetic circuit; 0 = none\n"
                "  --porep SIZE   also one PoRep partition of SIZE (e.g. 2KiB; setup is minutes\n"
@@ -46,7 +46,9 @@ static void usage(FILE *f)
                "  --runs N       runs per size and thread count\n"
                "  --cache DIR    parameter cache (default $GROTHMPI_PARAMS_CACHE or\n"
                "                 /tmp/grothmpi-params); setup runs once per size\n"
-               "  --check-params load with the subgroup check of every point (default: trusted)\n");
+               "  --check-params load with the subgroup check of every point (default: trusted)\n"
+               "  --compact      witnesses kept compact (0/1 values as bits, the rest dense), as\n"
+               "                 campaigns keep PoRep witnesses\n");
 }
 
 static int parse_list(unsigned *out, int max, const char *s)
@@ -85,7 +87,8 @@ static int ensure_params(const params_paths_t *p, const circuit_t *c, bool check
     return 0;
 }
 
-static int bench_one(const params_paths_t *p, const circuit_t *c, unsigned threads, unsigned runs, unsigned load_flags)
+static int bench_one(const params_paths_t *p, const circuit_t *c, unsigned threads, unsigned runs, unsigned load_flags,
+                     bool compact)
 {
     err_t err;
     gm_err_clear(&err);
@@ -110,10 +113,11 @@ static int bench_one(const params_paths_t *p, const circuit_t *c, unsigned threa
     for (unsigned r = 0; r < runs; r++) {
         cs_t *cs;
         uint64_t w0 = gm_now_ns(), c0 = gm_process_cpu_ns();
-        if (circuit_witness(&cs, c, r + 1, &err))
+        if (circuit_witness_flags(&cs, c, r + 1, compact ? CS_FLAG_COMPACT : CS_FLAG_NONE, &err))
             goto fail;
         v[ST_WITNESS][r] = (double)(gm_now_ns() - w0) * 1e-6;
-        groth16_witness_t w = {cs_input_values(cs), cs_num_inputs(cs), cs_aux_values(cs), cs_num_aux(cs)};
+        groth16_witness_t w;
+        groth16_witness_of(&w, cs);
         groth16_proof_t proof;
         groth16_timings_t t;
         int prc = groth16_prove(pv, &proof, &w, 1, NULL, GROTH16_PROVE_DEFAULT, pool, &t, &err);
@@ -127,10 +131,11 @@ static int bench_one(const params_paths_t *p, const circuit_t *c, unsigned threa
         v[ST_TOTAL][r] += v[ST_WITNESS][r];
         v[ST_CPU][r] = (double)(gm_process_cpu_ns() - c0) * 1e-6;
     }
-    printf("\n%s: %llu rows (%llu constraints), %llu inputs, %llu aux; %u thread%s, %u runs; params load %.1f ms%s\n",
+    printf("\n%s: %llu rows (%llu constraints), %llu inputs, %llu aux; %u thread%s, %u runs; params load %.1f ms%s%s\n",
            c->id, (unsigned long long)shape->n_rows, (unsigned long long)shape->n_constraints,
            (unsigned long long)shape->n_inputs, (unsigned long long)shape->n_aux, threads, threads == 1 ? "" : "s",
-           runs, load_ms, load_flags & GROTH16_LOAD_TRUST ? " (trusted)" : " (subgroup-checked)");
+           runs, load_ms, load_flags & GROTH16_LOAD_TRUST ? " (trusted)" : " (subgroup-checked)",
+           compact ? "; compact witnesses" : "");
     printf("  %-10s %12s %12s\n", "stage", "min ms", "median ms");
     for (int s = 0; s < NST; s++) {
         double med = bench_median(v[s], runs);
@@ -165,11 +170,11 @@ int bench_prove_main(int argc, char **argv)
                                          {"threads", required_argument, 0, 't'}, {"runs", required_argument, 0, 'r'},
                                          {"cache", required_argument, 0, 'c'},   {"help", no_argument, 0, 'h'},
                                          {"porep", required_argument, 0, 'p'},   {"check-params", no_argument, 0, 'C'},
-                                         {0, 0, 0, 0}};
+                                         {"compact", no_argument, 0, 'W'},       {0, 0, 0, 0}};
     unsigned logs[16] = {16, 17, 18, 19, 20}, thr[8] = {1, 2};
     int nlogs = 5, nthr = 2;
     unsigned runs = 3;
-    bool quick = false, runs_set = false, logs_set = false;
+    bool quick = false, runs_set = false, logs_set = false, compact = false;
     const char *porep = NULL;
     unsigned load_flags = GROTH16_LOAD_TRUST;
     const char *cache = getenv("GROTHMPI_PARAMS_CACHE");
@@ -186,6 +191,7 @@ int bench_prove_main(int argc, char **argv)
         case 'c': cache = optarg; break;
         case 'p': porep = optarg; break;
         case 'C': load_flags = GROTH16_LOAD_DEFAULT; break;
+        case 'W': compact = true; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
@@ -226,7 +232,7 @@ int bench_prove_main(int argc, char **argv)
         if ((rc = ensure_params(&paths, &circ, !(load_flags & GROTH16_LOAD_TRUST))))
             break;
         for (int t = 0; t < nthr && rc == 0; t++)
-            rc = bench_one(&paths, &circ, thr[t], runs, load_flags);
+            rc = bench_one(&paths, &circ, thr[t], runs, load_flags, compact);
     }
     return rc;
 }

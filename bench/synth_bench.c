@@ -44,13 +44,15 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: grothmpi bench synth --porep SIZE [--partition K] [--threads N] [--runs R]\n"
-               "                            [--cache DIR]\n\n"
+               "                            [--cache DIR] [--compact]\n\n"
                "  --porep SIZE     sector size: 2KiB, 8MiB, 512MiB, 32GiB, 64GiB (default 512MiB)\n"
                "  --partition K    the partition (its witness seed; default 0)\n"
                "  --threads N      a/b/c threads (default 1); the witness runs on one thread\n"
                "  --runs R         runs (default 3)\n"
                "  --cache DIR      shape cache (default $GROTHMPI_PARAMS_CACHE or\n"
-               "                   /tmp/grothmpi-params); the shape is recorded once\n");
+               "                   /tmp/grothmpi-params); the shape is recorded once\n"
+               "  --compact        keep the witness compact while synthesizing (CS_FLAG_COMPACT:\n"
+               "                   0/1 values as bits, the rest dense), as campaigns do\n");
 }
 
 /* The cached shape of c (params/: the file setup, prove and campaigns use),
@@ -105,9 +107,11 @@ int bench_synth_main(int argc, char **argv)
     static const struct option opts[] = {{"porep", required_argument, 0, 'p'},   {"partition", required_argument, 0, 'k'},
                                          {"threads", required_argument, 0, 't'}, {"runs", required_argument, 0, 'r'},
                                          {"cache", required_argument, 0, 'c'},   {"help", no_argument, 0, 'h'},
+                                         {"compact", no_argument, 0, 'C'},
                                          {0, 0, 0, 0}};
     const char *size_s = "512MiB", *cache = getenv("GROTHMPI_PARAMS_CACHE");
     unsigned threads = 1, runs = 3, part = 0;
+    bool compact = false;
     int o;
     optind = 1;
     while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -117,6 +121,7 @@ int bench_synth_main(int argc, char **argv)
         case 't': threads = (unsigned)strtoul(optarg, NULL, 10); break;
         case 'r': runs = (unsigned)strtoul(optarg, NULL, 10); break;
         case 'c': cache = optarg; break;
+        case 'C': compact = true; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
@@ -157,6 +162,7 @@ int bench_synth_main(int argc, char **argv)
     groth16_prepared_t *unit = NULL;
     tm_t t_wit[64], t_abc[64], t_ntt[64], t_both[64], t_prep[64];
     size_t mem_wit = 0, mem_prover = 0, mem_peak = 0, rss_peak = 0;
+    uint64_t n_dense = 0;
     size_t mem_base0 = gm_mem_current();
     if (poseidon_set_init(&ps, &err))
         goto fail;
@@ -194,7 +200,7 @@ int bench_synth_main(int argc, char **argv)
         /* one partition's life: the witness system, then prepare (a, b, c, h) */
         gm_mem_reset_peak();
         uint64_t w0 = gm_now_ns(), c0 = gm_process_cpu_ns();
-        if (cs_create(&cs, CS_WITNESS, CS_FLAG_NONE, &err))
+        if (cs_create(&cs, CS_WITNESS, compact ? CS_FLAG_COMPACT : CS_FLAG_NONE, &err))
             goto fail;
         cs_reserve(cs, shape->n_aux, shape->n_inputs);
         stacked_synthesize(cs, &cfg, &ps, w);
@@ -202,8 +208,10 @@ int bench_synth_main(int argc, char **argv)
             goto fail;
         uint64_t w1 = gm_now_ns(), c1 = gm_process_cpu_ns();
         mem_wit = gm_mem_current() - base - mem_prover;
-        groth16_witness_t gw = {.inputs = cs_input_values(cs), .n_inputs = cs_num_inputs(cs),
-                                .aux = cs_aux_values(cs), .n_aux = cs_num_aux(cs)};
+        groth16_witness_t gw;
+        groth16_witness_of(&gw, cs);
+        if (gw.aux_compact)
+            n_dense = gw.aux_compact->n_dense;
         groth16_timings_t tp;
         if (groth16_prepare(pv, unit, &gw, pool, &tp, &err))
             goto fail;
@@ -237,6 +245,10 @@ int bench_synth_main(int argc, char **argv)
     printf("\nrate:    %.2f M constraints/s per thread (witness + a/b/c, median cpu): %.2fx bellperson "
            "(4 M/s, 32 GiB, one Zen 4 thread), %.2fx the goal (10 M/s)\n",
            rate_both * 1e-6, rate_both / BELLPERSON_RATE, rate_both / GOAL_RATE);
+    if (compact)
+        printf("witness: compact: %llu of %llu aux values are not 0 or 1 (%.2f %%): %.2f bytes per value held\n",
+               (unsigned long long)n_dense, (unsigned long long)shape->n_aux,
+               100.0 * (double)n_dense / (double)shape->n_aux, (double)mem_wit / (double)shape->n_aux);
     printf("memory:  witness values %.1f MiB, prover prepare scratch %.1f MiB (m-vector, NTT domain and scratch) + "
            "prepared unit %.1f MiB (h), domain m = %llu = %.3f x constraints\n",
            (double)mem_wit / 1048576.0, (double)(mem_prover - groth16_prepared_bytes(pv)) / 1048576.0,

@@ -276,13 +276,14 @@ int circuit_witness(cs_t **out, const circuit_t *c, uint64_t seed, err_t *err)
     return circuit_witness_mode(out, c, seed, CS_WITNESS, err);
 }
 
-int circuit_witness_mode(cs_t **out, const circuit_t *c, uint64_t seed, cs_mode_t mode, err_t *err)
+static int witness_made(cs_t **out, const circuit_t *c, uint64_t seed, cs_mode_t mode, cs_flags_t flags,
+                        err_t *err)
 {
     *out = NULL;
     if (mode != CS_WITNESS && mode != CS_CHECK)
         return gm_err_set(err, GM_EINVAL, "circuit %s: a witness is made in CS_WITNESS or CS_CHECK mode", c->id);
     cs_t *cs;
-    int rc = cs_create(&cs, mode, CS_FLAG_NONE, err);
+    int rc = cs_create(&cs, mode, flags, err);
     if (rc)
         return rc;
     if ((rc = synthesize(cs, c, seed, true, err))) {
@@ -291,6 +292,16 @@ int circuit_witness_mode(cs_t **out, const circuit_t *c, uint64_t seed, cs_mode_
     }
     *out = cs;
     return 0;
+}
+
+int circuit_witness_mode(cs_t **out, const circuit_t *c, uint64_t seed, cs_mode_t mode, err_t *err)
+{
+    return witness_made(out, c, seed, mode, CS_FLAG_NONE, err);
+}
+
+int circuit_witness_flags(cs_t **out, const circuit_t *c, uint64_t seed, cs_flags_t flags, err_t *err)
+{
+    return witness_made(out, c, seed, CS_WITNESS, flags, err);
 }
 
 /* ---- PoRep from C1 -------------------------------------------------------------------------- */
@@ -318,8 +329,8 @@ int circuit_c1_witness(cs_t **out, const circuit_t *c, const porep_c1_t *c1, uns
     return circuit_c1_witness_mode(out, c, c1, k, CS_WITNESS, err);
 }
 
-int circuit_c1_witness_mode(cs_t **out, const circuit_t *c, const porep_c1_t *c1, unsigned k,
-                                    cs_mode_t mode, err_t *err)
+static int c1_witness_made(cs_t **out, const circuit_t *c, const porep_c1_t *c1, unsigned k, cs_mode_t mode,
+                           cs_flags_t flags, err_t *err)
 {
     *out = NULL;
     if (mode != CS_WITNESS && mode != CS_CHECK)
@@ -330,7 +341,7 @@ int circuit_c1_witness_mode(cs_t **out, const circuit_t *c, const porep_c1_t *c1
     if (k >= c1->partitions)
         return gm_err_set(err, GM_EINVAL, "--partition: %u is not in 0..%u", k, c1->partitions - 1);
     cs_t *cs;
-    int rc = cs_create(&cs, mode, CS_FLAG_NONE, err);
+    int rc = cs_create(&cs, mode, flags, err);
     if (rc)
         return rc;
     porep_src_t src = {false, 0, c1, k};
@@ -340,6 +351,18 @@ int circuit_c1_witness_mode(cs_t **out, const circuit_t *c, const porep_c1_t *c1
     }
     *out = cs;
     return 0;
+}
+
+int circuit_c1_witness_mode(cs_t **out, const circuit_t *c, const porep_c1_t *c1, unsigned k, cs_mode_t mode,
+                            err_t *err)
+{
+    return c1_witness_made(out, c, c1, k, mode, CS_FLAG_NONE, err);
+}
+
+int circuit_c1_witness_flags(cs_t **out, const circuit_t *c, const porep_c1_t *c1, unsigned k, cs_flags_t flags,
+                             err_t *err)
+{
+    return c1_witness_made(out, c, c1, k, CS_WITNESS, flags, err);
 }
 
 int circuit_porep_graph(porep_graph_t *g, const porep_c1_t *c1, err_t *err)

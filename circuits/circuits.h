@@ -66,6 +66,11 @@ int circuit_witness(cs_t **out, const circuit_t *c, uint64_t seed, err_t *err)
  * Returns as circuit_witness, or GM_EINVAL for another mode. */
 int circuit_witness_mode(cs_t **out, const circuit_t *c, uint64_t seed, cs_mode_t mode, err_t *err)
     __attribute__((warn_unused_result));
+/* As circuit_witness with cs_create flags (synth.h): CS_FLAG_COMPACT keeps
+ * the aux values compact while synthesizing (a PoRep partition: about 1 B
+ * per value instead of 32), so the dense array never exists. */
+int circuit_witness_flags(cs_t **out, const circuit_t *c, uint64_t seed, cs_flags_t flags, err_t *err)
+    __attribute__((warn_unused_result));
 
 /* ---- PoRep partitions from C1 (SealCommitPhase1Output) ------------------------
  * c1 is what porep_c1_read returns; partition k is 0 .. c1->partitions - 1. */
@@ -90,6 +95,9 @@ int circuit_c1_witness(cs_t **out, const circuit_t *c, const porep_c1_t *c1, uns
  * circuit_witness_mode). */
 int circuit_c1_witness_mode(cs_t **out, const circuit_t *c, const porep_c1_t *c1, unsigned k,
                                     cs_mode_t mode, err_t *err) __attribute__((warn_unused_result));
+/* As circuit_c1_witness with cs_create flags (circuit_witness_flags). */
+int circuit_c1_witness_flags(cs_t **out, const circuit_t *c, const porep_c1_t *c1, unsigned k, cs_flags_t flags,
+                             err_t *err) __attribute__((warn_unused_result));
 
 /* The SDR graph of the C1's registered proof (porep_graph_init with its
  * porep_id and API version; about 0.1 s for 32 GiB). Call

@@ -240,4 +240,20 @@ void msm_g1(g1_jac_t *out, const g1_affine_t *bases, const fr_t *scalars, const 
 void msm_g2(g2_jac_t *out, const g2_affine_t *bases, const fr_t *scalars, const uint64_t *density, size_t n,
             unsigned window, void *scratch, topo_pool_t *pool);
 
+/* ---- sums of bases chosen by a bitmap (ec/msm_bits.c) ---------------------------------------- */
+
+/* out = the sum of B(j) over the j < n whose bit is set in sel (bit j is bit
+ * j % 64 of sel[j / 64]; bits at n and above are ignored), with B(j) as in
+ * msm_g1: density NULL, bases[j]; otherwise bases[number of set bits of
+ * density below j], and a j whose density bit is clear takes no part. It is
+ * the MSM of scalars that are all 0 or 1, sel being the ones: no windows
+ * and no buckets, the chosen bases added pairwise in affine coordinates with
+ * one inversion per level of up to 128 pairs, in tasks on pool (NULL: the
+ * calling thread). Bases as msm_g1's (the identity allowed).
+ * Neither allocates nor fails; n = 0 or an empty sel gives the identity. */
+void msm_g1_bits(g1_jac_t *out, const g1_affine_t *bases, const uint64_t *sel, const uint64_t *density, size_t n,
+                 topo_pool_t *pool);
+void msm_g2_bits(g2_jac_t *out, const g2_affine_t *bases, const uint64_t *sel, const uint64_t *density, size_t n,
+                 topo_pool_t *pool);
+
 #endif /* GM_EC_H */

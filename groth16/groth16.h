@@ -294,13 +294,36 @@ int groth16_setup(const cs_shape_t *shape, const uint8_t seed[GROTH16_SEED_BYTES
 /* ==== prover ============================================================== */
 
 /* One witness: z = (inputs, aux) as cs_input_values / cs_aux_values give it;
- * n_inputs includes ONE (inputs[0] must be 1). */
+ * n_inputs includes ONE (inputs[0] must be 1). The aux values are either
+ * dense (aux) or compact (aux_compact, as cs_aux_compact gives it: the 0/1
+ * values as bits, the rest dense; aux is then NULL and aux_compact->n =
+ * n_aux). A compact witness gives the same proof bit for bit: its a, b, c
+ * are read from the compact form, and the A, B1, B2 and L MSMs sum the
+ * bases of its ones (msm_g1_bits) and run Pippenger over its dense values
+ * only (groth16/witness.c). With a device backend its aux values are
+ * expanded to a dense array for the device's MSMs (32 B per value for the
+ * batch, freed after it). */
 typedef struct {
     const fr_t *inputs;
     size_t n_inputs;
     const fr_t *aux;
     size_t n_aux;
+    const cs_compact_t *aux_compact;
 } groth16_witness_t;
+
+/* *w = the witness a cs_t holds (WITNESS or CHECK mode), dense or compact
+ * as the cs_t keeps it (CS_FLAG_COMPACT); valid while cs lives and
+ * allocates nothing more. */
+void groth16_witness_of(groth16_witness_t *w, const cs_t *cs);
+
+/* Bytes of aux values a witness of this circuit holds: dense, 32 per value;
+ * compact with a dense (non-0/1) fraction of at most dense_frac, the
+ * bitmaps and ranks plus the dense part with its growth slack (up to 1.25
+ * dense_frac · n_aux · 32). For memory budgets (mpi/run.c). */
+uint64_t groth16_witness_bytes(uint64_t n_aux, bool compact, double dense_frac);
+/* The dense fraction memory budgets assume for compact witnesses: PoRep
+ * partitions hold 1.6 % (2 KiB, bench/README.md "compact witness"). */
+#define GROTH16_COMPACT_DENSE_FRAC 0.04
 
 /* Wall-clock nanoseconds per stage, summed over the proofs of a call; and
  * the CPU nanoseconds of the stages (cpu_*: the calling thread plus every

@@ -37,6 +37,18 @@ const char *g16_point_err_text(int code);
  * GM_ENONCANON, GM_ENOTONCURVE, GM_ESUBGROUP), GM_EFORMAT for the identity. */
 int g16_point_decode(void *dst, const uint8_t *src, bool g2, bool trust);
 
+/* Compact witnesses (witness.c): *out (a g1_jac_t, or a g2_jac_t when g2)
+ * = sum_j z_j B(j) over the aux values of c, with bases g1_affine_t or
+ * g2_affine_t and B(j) as msm_g1's density (density NULL: bases[j]), equal
+ * to msm_g1 / msm_g2 over the expanded values. gather: g16_gather_bytes(c->n)
+ * bytes (the gathered bases of at most G16_GATHER dense values at a time,
+ * and their bitmap); scratch: msm_gX_scratch_size for at least
+ * min(c->n, G16_GATHER) scalars on pool. */
+#define G16_GATHER ((uint64_t)1 << 17)
+size_t g16_gather_bytes(uint64_t n_aux);
+void g16_msm_compact(void *out, bool g2, const void *bases, const uint64_t *density, const cs_compact_t *c,
+                     void *gather, void *scratch, topo_pool_t *pool);
+
 static inline bool g16_bit(const uint64_t *bm, uint64_t j) { return (bm[j >> 6] >> (j & 63)) & 1; }
 
 #endif /* GM_GROTH16_INTERNAL_H */

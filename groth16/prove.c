@@ -44,6 +44,7 @@ struct groth16_prover {
     unsigned ntt_workers;
     fr_t *work;          /* prepare's second m-vector: b, then c */
     void *msm_scratch;
+    void *gather;        /* compact witnesses: bases of a chunk of dense values (witness.c) */
     unsigned msm_workers;
     fr_t zinv; /* 1 / (g^m - 1) */
     size_t memory;
@@ -88,6 +89,7 @@ void groth16_prover_destroy(groth16_prover_t *pv)
     gm_free(pv->ntt_scratch);
     gm_free(pv->work);
     gm_free(pv->msm_scratch);
+    gm_free(pv->gather);
     gm_free(pv);
 }
 
@@ -150,9 +152,11 @@ static int finish_init(groth16_prover_t *pv, unsigned nw, err_t *err)
     size_t msm_sz = max_sz(max_sz(msm_g1_scratch_size(nmax, nw, 0), msm_g2_scratch_size((size_t)pv->nv, nw, 0)),
                            max_sz(msm_g1_scratch_size(nin, nw, 0), msm_g2_scratch_size(nin, nw, 0)));
     pv->msm_scratch = gm_alloc(msm_sz);
-    if (!pv->da_aux || !pv->db_aux || !pv->msm_scratch)
+    size_t gather_sz = g16_gather_bytes(shape->n_aux);
+    pv->gather = gm_alloc(gather_sz);
+    if (!pv->da_aux || !pv->db_aux || !pv->msm_scratch || !pv->gather)
         return gm_err_set(err, GM_ENOMEM, "prover: out of memory for the MSM scratch of a 2^%u domain", pv->log_m);
-    pv->memory += msm_sz;
+    pv->memory += msm_sz + gather_sz;
     return 0;
 }
 
@@ -304,6 +308,16 @@ static void pointwise(const groth16_prover_t *pv, fr_t *h, const fr_t *x, bool s
     topo_pool_run(pool, (size_t)((pv->m + pw.per_task - 1) / pw.per_task), pw_task, &pw);
 }
 
+/* a, b, c of w as cs_shape_abc_mode gives them, from dense or compact aux. */
+static void abc_of(const cs_shape_t *sh, const groth16_witness_t *w, fr_t *a, fr_t *b, fr_t *c, cs_abc_mode_t mode,
+                   topo_pool_t *pool)
+{
+    if (w->aux_compact)
+        cs_shape_abc_compact(sh, w->inputs, w->aux_compact, a, b, c, mode, pool);
+    else
+        cs_shape_abc_mode(sh, w->inputs, w->aux, a, b, c, mode, pool);
+}
+
 /* One transform of v, on the device when gpu, else on the CPU with scratch.
  * false: the device failed (counted; v is undefined). */
 static bool xform(groth16_prover_t *pv, fr_t *v, gpu_ntt_dir_t dir, bool gpu, void *scratch, topo_pool_t *pool,
@@ -346,7 +360,7 @@ static bool make_h(groth16_prover_t *pv, groth16_prepared_t *u, const groth16_wi
     bool ok;
 
     /* a into h, b into work: A·z and B·z in one pass over the rows. */
-    cs_shape_abc_mode(sh, w->inputs, w->aux, h, work, NULL, CS_ABC_NO_C, pool);
+    abc_of(sh, w, h, work, NULL, CS_ABC_NO_C, pool);
     t1 = gm_now_ns(), c1 = stage_cpu(pool);
     t->abc += t1 - t0, t->cpu_abc += c1 - c0, t0 = t1, c0 = c1;
 
@@ -361,7 +375,7 @@ static bool make_h(groth16_prover_t *pv, groth16_prepared_t *u, const groth16_wi
     /* c = C·z, the exact product (bellperson's c), into b's freed buffer:
      * the price of holding two m-vectors instead of three is this pass
      * instead of c = a ∘ b (CS_ABC_C_FROM_AB), which needs a and b alive. */
-    cs_shape_abc_mode(sh, w->inputs, w->aux, NULL, NULL, work, CS_ABC_C_ONLY, pool);
+    abc_of(sh, w, NULL, NULL, work, CS_ABC_C_ONLY, pool);
     t1 = gm_now_ns(), c1 = stage_cpu(pool);
     t->abc += t1 - t0, t->cpu_abc += c1 - c0, t0 = t1, c0 = c1;
 
@@ -390,6 +404,9 @@ static int prepare_one(groth16_prover_t *pv, groth16_prepared_t *u, const groth1
                           (unsigned long long)sh->n_aux);
     if (!fr_is_one(&w->inputs[0]))
         return gm_err_set(err, GM_EINVAL, "prover: %s: input 0 (ONE) is not 1", who);
+    if (w->aux_compact && w->aux_compact->n != w->n_aux)
+        return gm_err_set(err, GM_EINVAL, "prover: %s: the compact aux values hold %llu values, n_aux says %zu", who,
+                          (unsigned long long)w->aux_compact->n, w->n_aux);
     if (topo_pool_size(pool) > pv->ntt_workers)
         return gm_err_set(err, GM_EINVAL, "prover: %s: a pool of %u workers, the prover's NTT scratch is sized "
                           "for %u", who, topo_pool_size(pool), pv->ntt_workers);
@@ -478,15 +495,25 @@ static void g1_cpu(groth16_prover_t *pv, sums_t *x, const groth16_prepared_t *u,
     void *sc = pv->msm_scratch;
     g1_jac_t p1;
     uint64_t t0 = gm_now_ns(), t1;
+    const cs_compact_t *cz = w->aux_compact;
     msm_g1(&x->sa, pp->a, w->inputs, pv->da, ni, 0, sc, pool);
-    msm_g1(&p1, pp->a + pv->na_in, w->aux, pv->da_aux, na, 0, sc, pool);
+    if (cz)
+        g16_msm_compact(&p1, false, pp->a + pv->na_in, pv->da_aux, cz, pv->gather, sc, pool);
+    else
+        msm_g1(&p1, pp->a + pv->na_in, w->aux, pv->da_aux, na, 0, sc, pool);
     g1_add(&x->sa, &x->sa, &p1);
     t1 = gm_now_ns(), t->msm_a += t1 - t0, t0 = t1;
     msm_g1(&x->sb1, pp->b_g1, w->inputs, pv->db, ni, 0, sc, pool);
-    msm_g1(&p1, pp->b_g1 + pv->nb_in, w->aux, pv->db_aux, na, 0, sc, pool);
+    if (cz)
+        g16_msm_compact(&p1, false, pp->b_g1 + pv->nb_in, pv->db_aux, cz, pv->gather, sc, pool);
+    else
+        msm_g1(&p1, pp->b_g1 + pv->nb_in, w->aux, pv->db_aux, na, 0, sc, pool);
     g1_add(&x->sb1, &x->sb1, &p1);
     t1 = gm_now_ns(), t->msm_b_g1 += t1 - t0, t0 = t1;
-    msm_g1(&x->sl, pp->l, w->aux, NULL, na, 0, sc, pool);
+    if (cz)
+        g16_msm_compact(&x->sl, false, pp->l, NULL, cz, pv->gather, sc, pool);
+    else
+        msm_g1(&x->sl, pp->l, w->aux, NULL, na, 0, sc, pool);
     t1 = gm_now_ns(), t->msm_l += t1 - t0, t0 = t1;
     msm_g1(&x->shh, pp->h, u->h, NULL, (size_t)(pv->m - 1), 0, sc, pool);
     t1 = gm_now_ns(), t->msm_h += t1 - t0;
@@ -500,7 +527,11 @@ static void g2_cpu(groth16_prover_t *pv, sums_t *x, const groth16_prepared_t *u,
     g2_jac_t p2;
     uint64_t t0 = gm_now_ns();
     msm_g2(&x->sb2, pp->b_g2, w->inputs, pv->db, w->n_inputs, 0, pv->msm_scratch, pool);
-    msm_g2(&p2, pp->b_g2 + pv->nb_in, w->aux, pv->db_aux, w->n_aux, 0, pv->msm_scratch, pool);
+    if (w->aux_compact)
+        g16_msm_compact(&p2, true, pp->b_g2 + pv->nb_in, pv->db_aux, w->aux_compact, pv->gather, pv->msm_scratch,
+                        pool);
+    else
+        msm_g2(&p2, pp->b_g2 + pv->nb_in, w->aux, pv->db_aux, w->n_aux, 0, pv->msm_scratch, pool);
     g2_add(&x->sb2, &x->sb2, &p2);
     t->msm_b_g2 += gm_now_ns() - t0;
 }
@@ -531,16 +562,27 @@ static int sums_device(groth16_prover_t *pv, sums_t *x, groth16_prepared_t *cons
     const groth16_params_t *pp = pv->params;
     const fr_t **sc = gm_alloc(2 * k * sizeof *sc);
     g1_jac_t *o = gm_alloc(4 * k * sizeof *o);
-    if (!sc || !o) {
+    /* The device takes dense scalars: compact units are expanded for the
+     * batch (32 B per value each, freed below). */
+    size_t na = u[0]->w.n_aux, nexp = 0;
+    for (size_t i = 0; i < k; i++)
+        nexp += u[i]->w.aux_compact != NULL;
+    fr_t *expanded = nexp ? gm_alloc(nexp * (na ? na : 1) * sizeof(fr_t)) : NULL;
+    if (!sc || !o || (nexp && !expanded)) {
         gm_free(sc);
         gm_free(o);
+        gm_free(expanded);
         return gm_err_set(e, GM_ENOMEM, "prover: out of memory for a batch of %zu units", k);
     }
-    for (size_t i = 0; i < k; i++) {
+    for (size_t i = 0, x = 0; i < k; i++) {
         sc[i] = u[i]->w.aux;
+        if (u[i]->w.aux_compact) {
+            fr_t *d = expanded + x++ * na;
+            cs_compact_expand(d, u[i]->w.aux_compact, 0, na);
+            sc[i] = d;
+        }
         sc[k + i] = u[i]->h;
     }
-    size_t na = u[0]->w.n_aux;
     const groth16_backend_msm_t m[4] = {{o, pv->gb[GB_A], sc, pv->da_aux, na, k, &t->msm_a},
                                         {o + k, pv->gb[GB_B1], sc, pv->db_aux, na, k, &t->msm_b_g1},
                                         {o + 2 * k, pv->gb[GB_L], sc, NULL, na, k, &t->msm_l},
@@ -559,6 +601,7 @@ static int sums_device(groth16_prover_t *pv, sums_t *x, groth16_prepared_t *cons
     }
     gm_free(sc);
     gm_free(o);
+    gm_free(expanded);
     return rc;
 }
 

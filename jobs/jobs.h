@@ -180,10 +180,16 @@ typedef struct jobs_source jobs_source_t;
 int jobs_source_open(jobs_source_t **out, const jobs_campaign_t *c, err_t *err) __attribute__((warn_unused_result));
 
 /* Synthesizes unit u's witness into a new CS_WITNESS cs_t (*out; the caller
- * reads cs_input_values / cs_aux_values and destroys it). Returns 0,
+ * reads it with groth16_witness_of, or cs_input_values / cs_aux_values, and
+ * destroys it). PoRep units are synthesized compact (CS_FLAG_COMPACT: their
+ * aux values through cs_aux_compact, cs_aux_values NULL), test circuits
+ * dense; jobs_source_witness_compact says which. Returns 0,
  * GM_EINVAL (u out of range), GM_ENOTSUP, GM_ENOMEM or synth's errors, err
  * naming the unit ("sector s01 partition 1: ..."). */
 int jobs_source_witness(jobs_source_t *s, size_t u, cs_t **out, err_t *err) __attribute__((warn_unused_result));
+/* Whether campaign c's witnesses come compact from jobs_source_witness (for
+ * the memory budget). */
+bool jobs_source_witness_compact(const jobs_campaign_t *c);
 
 /* As jobs_source_witness in synth's CS_CHECK mode: every constraint is
  * evaluated as it is enforced (no shape, no parameters); the caller asks

@@ -90,7 +90,11 @@ static int witness_porep(jobs_source_t *s, size_t u, cs_mode_t mode, cs_t **out,
     if (un.partition >= e->c1.partitions)
         return gm_err_set(err, GM_EINVAL, "%s: sector %s (%s '%s'): partition %u: its C1 has %u partition(s)", file,
                           sec->id, what, sec->path, un.partition, e->c1.partitions);
-    if ((rc = circuit_c1_witness_mode(out, &s->c->circuit, &e->c1, un.partition, mode, &e2)))
+    /* A witness to prove is kept compact (0/1 values as bits: about 1 B
+     * per value instead of 32); a check keeps the plain form. */
+    rc = mode == CS_WITNESS ? circuit_c1_witness_flags(out, &s->c->circuit, &e->c1, un.partition, CS_FLAG_COMPACT, &e2)
+                            : circuit_c1_witness_mode(out, &s->c->circuit, &e->c1, un.partition, mode, &e2);
+    if (rc)
         return gm_err_set(err, rc, "%s: sector %s (%s '%s') partition %u: %s", file, sec->id, what, sec->path,
                           un.partition, e2.msg);
     size_t n = circuit_porep_input_count(&e->c1);
@@ -139,6 +143,8 @@ int jobs_source_witness(jobs_source_t *s, size_t u, cs_t **out, err_t *err)
         return gm_err_set(err, GM_EINVAL, "unit %zu: out of range (the campaign has %zu)", u, jobs_unit_count(s->c));
     return s->witness(s, u, CS_WITNESS, out, err);
 }
+
+bool jobs_source_witness_compact(const jobs_campaign_t *c) { return c->circuit.kind == CIRCUIT_POREP; }
 
 int jobs_source_check(jobs_source_t *s, size_t u, cs_t **out, err_t *err)
 {

@@ -355,13 +355,6 @@ static void witness_role(mr_state_t *s)
 
 /* ---- the prepare role ------------------------------------------------------------------ */
 
-static void witness_of(groth16_witness_t *w, const cs_t *cs)
-{
-    w->inputs = cs_input_values(cs);
-    w->n_inputs = cs_num_inputs(cs);
-    w->aux = cs_aux_values(cs);
-    w->n_aux = cs_num_aux(cs);
-}
 
 /* Prepare role i: domain i's units, on its pool with its prover. */
 static void prepare_role(mr_state_t *s, unsigned i)
@@ -390,7 +383,7 @@ static void prepare_role(mr_state_t *s, unsigned i)
         pthread_mutex_unlock(&s->mu);
 
         groth16_witness_t w;
-        witness_of(&w, it.cs);
+        groth16_witness_of(&w, it.cs);
         groth16_timings_t tm;
         gm_err_clear(&e);
         int rc = groth16_prepare(s->prep_provers[i], it.prep, &w, s->prep_pools[i], &tm, &e);

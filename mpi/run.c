@@ -444,7 +444,11 @@ static int rank_setup(rank_ctx_t *x, const mpi_opts_t *o, const char *file, int 
                       .what = bname ? bname : "memory budget (half the node's RAM over its ranks)",
                       .params = groth16_params_memory(x->params),
                       .prover = groth16_prover_memory(x->prover) + prep_extra,
-                      .witness = (x->shape->n_inputs + x->shape->n_aux) * sizeof(fr_t) * 2 + 4096,
+                      /* PoRep witnesses come compact (jobs_source_witness_compact):
+                       * about 1 B per aux value instead of 32 */
+                      .witness = (x->shape->n_inputs * sizeof(fr_t) +
+                                  groth16_witness_bytes(x->shape->n_aux, jobs_source_witness_compact(c),
+                                                        GROTH16_COMPACT_DENSE_FRAC)) * 2 + 4096,
                       .unit = groth16_prepared_bytes(x->prover)};
     unsigned depth;
     if ((rc = mr_pipeline_depth(&depth, &bu, c->batch_size, c->pipeline_depth, err)) ||

@@ -255,13 +255,31 @@ static int params_assemble(void *arg, groth16_proof_t *proof, const mpi_split_su
     return 0;
 }
 
+/* A compact witness (groth16_witness_t.aux_compact: PoRep units of a
+ * campaign) is expanded to the dense form the slices read, for the proof. */
 int mpi_split_prove(groth16_proof_t *proof, mpi_split_rank_t **ranks, const mpi_split_job_t *job, err_t *err)
 {
-    params_src_t p = {.job = job};
+    *ranks = NULL;
+    const cs_compact_t *cz = job->w ? job->w->aux_compact : NULL;
+    fr_t *aux = NULL;
+    groth16_witness_t w;
+    mpi_split_job_t j = *job;
+    if (cz) {
+        if (!(aux = gm_alloc((size_t)(cz->n ? cz->n : 1) * sizeof(fr_t))))
+            return gm_err_set(err, GM_ENOMEM, "split proof: out of memory to expand a compact witness of %llu values",
+                              (unsigned long long)cz->n);
+        cs_compact_expand(aux, cz, 0, cz->n);
+        w = *job->w;
+        w.aux = aux;
+        w.aux_compact = NULL;
+        j.w = &w;
+    }
+    params_src_t p = {.job = &j};
     mpi_split_source_t src = {.arg = &p, .h_kind = MPI_SPLIT_H_BELLPERSON, .load = params_load,
                               .rows = params_rows, .msms = params_msms, .assemble = params_assemble};
-    int rc = mpi_split_run(proof, ranks, &src, job->rs, job->comm, job->pool, err);
+    int rc = mpi_split_run(proof, ranks, &src, j.rs, j.comm, j.pool, err);
     groth16_params_slice_free(&p.ps);
+    gm_free(aux);
     return rc;
 }
 

@@ -64,6 +64,7 @@ int cs_create(cs_t **out, cs_mode_t mode, cs_flags_t flags, err_t *err)
     cs->record = mode == CS_SHAPE || mode == CS_CHECK;
     cs->store = mode == CS_WITNESS || mode == CS_CHECK;
     cs->names = mode == CS_CHECK || (flags & CS_FLAG_NAMES);
+    cs->compact = cs->store && (flags & CS_FLAG_COMPACT);
     cs->one = FR_ONE;
     fr_neg(&cs->minus_one, &FR_ONE);
     cs->pow2[0] = FR_ONE;
@@ -92,6 +93,7 @@ void cs_destroy(cs_t *cs)
         return;
     gm_free(cs->inputs);
     gm_free(cs->aux);
+    cs_compact_free(&cs->cz);
     for (int s = 0; s < 3; s++)
         gm_free(cs->pend[s].t);
     gm_free(cs->arena);
@@ -110,7 +112,15 @@ void cs_reserve(cs_t *cs, uint64_t n_aux, uint64_t n_inputs)
         return;
     /* Exactly the counts asked for, not rounded up to a power of two: a
      * 512 MiB partition's 4.42 M aux values take 135 MiB, not 256 MiB. A
-     * synthesis that outgrows the hint grows by doubling from there. */
+     * synthesis that outgrows the hint grows by doubling from there. The
+     * compact form reserves its bitmaps only: its dense count is unknown. */
+    if (cs->compact) {
+        if (!cs_compact_reserve(&cs->cz, n_aux) ||
+            !synth_grow((void **)&cs->inputs, &cs->inputs_cap, n_inputs, sizeof(fr_t), 0))
+            cs_fail(cs, GM_ENOMEM, "cs_reserve: out of memory for %llu compact aux values",
+                    (unsigned long long)n_aux);
+        return;
+    }
     if (!synth_grow((void **)&cs->aux, &cs->aux_cap, n_aux, sizeof(fr_t), 0) ||
         !synth_grow((void **)&cs->inputs, &cs->inputs_cap, n_inputs, sizeof(fr_t), 0))
         cs_fail(cs, GM_ENOMEM, "cs_reserve: out of memory for %llu aux values",
@@ -138,7 +148,13 @@ cs_var_t cs_alloc(cs_t *cs, const fr_t *value)
         cs_fail(cs, GM_EINVAL, "cs_alloc: more than 2^31 aux variables");
         return CS_ONE;
     }
-    if (cs->store) {
+    if (cs->compact) {
+        if (!cs_compact_push(&cs->cz, value)) {
+            cs_fail(cs, GM_ENOMEM, "cs_alloc: out of memory at aux variable %llu (compact)",
+                    (unsigned long long)cs->n_aux);
+            return CS_ONE;
+        }
+    } else if (cs->store) {
         if (cs->n_aux >= cs->aux_cap &&
             !synth_grow((void **)&cs->aux, &cs->aux_cap, cs->n_aux + 1, sizeof(fr_t), 64)) {
             cs_fail(cs, GM_ENOMEM, "cs_alloc: out of memory at aux variable %llu",
@@ -186,7 +202,10 @@ void cs_value(const cs_t *cs, fr_t *out, cs_var_t v)
     uint32_t i = v & ~CS_VAR_AUX;
     if (v & CS_VAR_AUX) {
         GM_ASSERT(i < cs->n_aux);
-        *out = cs->aux[i];
+        if (cs->compact)
+            cs_compact_get(out, &cs->cz, i);
+        else
+            *out = cs->aux[i];
     } else {
         GM_ASSERT(i < cs->n_inputs);
         *out = cs->inputs[i];
@@ -200,7 +219,10 @@ void cs_set_value(cs_t *cs, cs_var_t v, const fr_t *value)
     uint32_t i = v & ~CS_VAR_AUX;
     if (v & CS_VAR_AUX) {
         GM_ASSERT(i < cs->n_aux);
-        cs->aux[i] = *value;
+        if (!cs->compact)
+            cs->aux[i] = *value;
+        else if (!cs_compact_set(&cs->cz, i, value))
+            cs_fail(cs, GM_ENOMEM, "cs_set_value: out of memory at aux variable %u (compact)", i);
     } else {
         GM_ASSERT(i < cs->n_inputs);
         cs->inputs[i] = *value;
@@ -208,7 +230,8 @@ void cs_set_value(cs_t *cs, cs_var_t v, const fr_t *value)
 }
 
 const fr_t *cs_input_values(const cs_t *cs) { return cs->inputs; }
-const fr_t *cs_aux_values(const cs_t *cs) { return cs->aux; }
+const fr_t *cs_aux_values(const cs_t *cs) { return cs->compact ? NULL : cs->aux; }
+const cs_compact_t *cs_aux_compact(const cs_t *cs) { return cs->compact ? &cs->cz : NULL; }
 
 const fr_t *cs_fr_one(const cs_t *cs) { return &cs->one; }
 const fr_t *cs_fr_minus_one(const cs_t *cs) { return &cs->minus_one; }

@@ -500,6 +500,7 @@ int cs_shape_load_unchecked(cs_shape_t **out, const char *dir, const char *id, e
 typedef struct {
     const cs_shape_t *sh;
     const fr_t *inputs, *aux;
+    const cs_compact_t *cz; /* not NULL: the aux values, compact (aux unused) */
     fr_t *out[3];
     cs_abc_mode_t mode;
     uint64_t rows_per_task;
@@ -514,8 +515,12 @@ static inline bool is_one_limbs(const fr_t *z, const fr_t *one)
     return ((z->l[0] ^ one->l[0]) | (z->l[1] ^ one->l[1]) | (z->l[2] ^ one->l[2]) | (z->l[3] ^ one->l[3])) == 0;
 }
 
-static void abc_rows(const cs_shape_t *restrict sh, const cs_matrix_t *restrict m, const fr_t *restrict inputs,
-                     const fr_t *restrict aux, fr_t *restrict out, uint64_t r0, uint64_t r1, uint64_t base)
+/* One shape for both storages of aux: cz NULL reads aux[], else the compact
+ * form, where a bit adds 0 or the coefficient without reading 32 bytes. */
+static inline __attribute__((always_inline)) void
+abc_rows_of(const cs_shape_t *restrict sh, const cs_matrix_t *restrict m, const fr_t *restrict inputs,
+            const fr_t *restrict aux, const cs_compact_t *restrict cz, fr_t *restrict out, uint64_t r0, uint64_t r1,
+            uint64_t base)
 {
     const uint32_t n_in = (uint32_t)sh->n_inputs;
     const fr_t one = FR_ONE;
@@ -526,7 +531,24 @@ static void abc_rows(const cs_shape_t *restrict sh, const cs_matrix_t *restrict 
         fr_t acc = FR_ZERO, x;
         for (uint64_t k = row_ptr[r]; k < row_ptr[r + 1]; k++) {
             uint32_t col = colv[k], id = idv[k];
-            const fr_t *z = col < n_in ? &inputs[col] : &aux[col - n_in];
+            const fr_t *z;
+            if (col < n_in) {
+                z = &inputs[col];
+            } else if (!cz) {
+                z = &aux[col - n_in];
+            } else {
+                uint64_t j = col - n_in, w = j >> 6, b = j & 63;
+                if ((cz->isbit[w] >> b) & 1) {
+                    if (!((cz->one[w] >> b) & 1))
+                        continue; /* coeff · 0 */
+                    if (id == 1)
+                        fr_sub(&acc, &acc, &one);
+                    else
+                        fr_add(&acc, &acc, id == 0 ? &one : &coeffs[id]);
+                    continue;
+                }
+                z = &cz->dense[cz->rank[w] + (uint64_t)__builtin_popcountll(~cz->isbit[w] & ((1ULL << b) - 1))];
+            }
             if (id == 0) {
                 fr_add(&acc, &acc, z);
             } else if (id == 1) {
@@ -544,6 +566,14 @@ static void abc_rows(const cs_shape_t *restrict sh, const cs_matrix_t *restrict 
     }
 }
 
+static void abc_rows(const abc_job_t *j, int mat, fr_t *out, uint64_t r0, uint64_t r1, uint64_t base)
+{
+    if (j->cz)
+        abc_rows_of(j->sh, &j->sh->m[mat], j->inputs, NULL, j->cz, out, r0, r1, base);
+    else
+        abc_rows_of(j->sh, &j->sh->m[mat], j->inputs, j->aux, NULL, out, r0, r1, base);
+}
+
 static void abc_task(void *arg, size_t task, unsigned worker)
 {
     (void)worker;
@@ -552,13 +582,13 @@ static void abc_task(void *arg, size_t task, unsigned worker)
     if (r1 > j->r1)
         r1 = j->r1;
     if (j->mode == CS_ABC_C_ONLY) {
-        abc_rows(j->sh, &j->sh->m[2], j->inputs, j->aux, j->out[2], r0, r1, b);
+        abc_rows(j, 2, j->out[2], r0, r1, b);
         return;
     }
-    abc_rows(j->sh, &j->sh->m[0], j->inputs, j->aux, j->out[0], r0, r1, b);
-    abc_rows(j->sh, &j->sh->m[1], j->inputs, j->aux, j->out[1], r0, r1, b);
+    abc_rows(j, 0, j->out[0], r0, r1, b);
+    abc_rows(j, 1, j->out[1], r0, r1, b);
     if (j->mode == CS_ABC_EXACT) {
-        abc_rows(j->sh, &j->sh->m[2], j->inputs, j->aux, j->out[2], r0, r1, b);
+        abc_rows(j, 2, j->out[2], r0, r1, b);
     } else if (j->mode == CS_ABC_C_FROM_AB) {
         /* a, b of rows [r0, r1) were just written by this task: still in
          * L2. Most rows have a bit on one side (booleanity: (1 - x) x, one
@@ -585,24 +615,38 @@ void cs_shape_abc_mode(const cs_shape_t *sh, const fr_t *inputs, const fr_t *aux
     cs_shape_abc_rows(sh, inputs, aux, a, b, c, mode, 0, sh->n_rows, pool);
 }
 
-void cs_shape_abc_rows(const cs_shape_t *sh, const fr_t *inputs, const fr_t *aux, fr_t *a, fr_t *b, fr_t *c,
-                       cs_abc_mode_t mode, uint64_t r0, uint64_t r1, topo_pool_t *pool)
+static void abc_run(abc_job_t *j, topo_pool_t *pool)
 {
-    GM_ASSERT(r0 <= r1 && r1 <= sh->n_rows);
+    GM_ASSERT(j->r0 <= j->r1 && j->r1 <= j->sh->n_rows);
+    cs_abc_mode_t mode = j->mode;
     GM_ASSERT(mode == CS_ABC_EXACT || mode == CS_ABC_C_FROM_AB || mode == CS_ABC_NO_C || mode == CS_ABC_C_ONLY);
-    GM_ASSERT(mode == CS_ABC_NO_C || c != NULL);
-    GM_ASSERT(mode == CS_ABC_C_ONLY || (a != NULL && b != NULL));
-    abc_job_t j = {.sh = sh, .inputs = inputs, .aux = aux, .out = {a, b, c}, .mode = mode, .r0 = r0, .r1 = r1};
+    GM_ASSERT(mode == CS_ABC_NO_C || j->out[2] != NULL);
+    GM_ASSERT(mode == CS_ABC_C_ONLY || (j->out[0] != NULL && j->out[1] != NULL));
     unsigned workers = topo_pool_size(pool);
     /* About 16 tasks per worker balance uneven rows (MultiEq rows are 100x
      * the boolean ones) without making tasks too small to amortise. */
     uint64_t tasks = (uint64_t)workers * 16;
-    uint64_t n = r1 - r0;
-    j.rows_per_task = (n + tasks - 1) / tasks;
-    if (j.rows_per_task < 1024)
-        j.rows_per_task = 1024;
-    uint64_t ntasks = (n + j.rows_per_task - 1) / j.rows_per_task;
-    topo_pool_run(pool, (size_t)ntasks, abc_task, &j);
+    uint64_t n = j->r1 - j->r0;
+    j->rows_per_task = (n + tasks - 1) / tasks;
+    if (j->rows_per_task < 1024)
+        j->rows_per_task = 1024;
+    uint64_t ntasks = (n + j->rows_per_task - 1) / j->rows_per_task;
+    topo_pool_run(pool, (size_t)ntasks, abc_task, j);
+}
+
+void cs_shape_abc_rows(const cs_shape_t *sh, const fr_t *inputs, const fr_t *aux, fr_t *a, fr_t *b, fr_t *c,
+                       cs_abc_mode_t mode, uint64_t r0, uint64_t r1, topo_pool_t *pool)
+{
+    abc_job_t j = {.sh = sh, .inputs = inputs, .aux = aux, .out = {a, b, c}, .mode = mode, .r0 = r0, .r1 = r1};
+    abc_run(&j, pool);
+}
+
+void cs_shape_abc_compact(const cs_shape_t *sh, const fr_t *inputs, const cs_compact_t *aux, fr_t *a, fr_t *b,
+                          fr_t *c, cs_abc_mode_t mode, topo_pool_t *pool)
+{
+    GM_ASSERT(aux->n == sh->n_aux);
+    abc_job_t j = {.sh = sh, .inputs = inputs, .cz = aux, .out = {a, b, c}, .mode = mode, .r0 = 0, .r1 = sh->n_rows};
+    abc_run(&j, pool);
 }
 
 void cs_shape_abc(const cs_shape_t *sh, const fr_t *inputs, const fr_t *aux, fr_t *a, fr_t *b, fr_t *c,

@@ -62,6 +62,12 @@ typedef enum {
     /* Keep namespace paths (cs_ns_push) even outside CS_CHECK mode, where
      * they are always kept. Costs a string format per push. */
     CS_FLAG_NAMES = 1,
+    /* WITNESS/CHECK: keep the aux values in the compact form (cs_compact_t:
+     * the values 0 and 1 as bits, the others dense) instead of 32 bytes
+     * each; cs_aux_values then returns NULL and cs_aux_compact the values.
+     * For witnesses that are mostly bits (PoRep: about 98 %), so that the
+     * full 32 B/value array never exists. Inputs stay dense. */
+    CS_FLAG_COMPACT = 2,
 } cs_flags_t;
 
 /* Which side of a constraint a term goes to. */
@@ -178,6 +184,61 @@ bool cs_is_satisfied(const cs_t *cs, uint64_t *index, const char **path);
 const fr_t *cs_input_values(const cs_t *cs);
 const fr_t *cs_aux_values(const cs_t *cs);
 
+/* ==== compact values (synth/compact.c) ======================================
+ * n values z_0 .. z_{n-1} with the values 0 and 1 kept as bits: bit j of
+ * isbit says z_j is 0 or 1, bit j of one says z_j = 1 (set only then), and
+ * the other values ("dense") are dense[0 .. n_dense) in index order, dense
+ * value number rank[j / 64] + (the clear isbit bits below j in its word)
+ * being z_j. Bit j is bit j % 64 of word j / 64; words past n are 0 in
+ * isbit and one. Memory: 2 bits + 4 bytes / 64 per value + 32 bytes per
+ * dense value (0.95 B per value when 2 % are dense). The arrays are
+ * gm_alloc'd and owned by whoever made the form (a cs_t in CS_FLAG_COMPACT
+ * mode, or cs_compact_from_values); a reader only reads them. */
+typedef struct {
+    uint64_t n, n_dense;
+    uint64_t *isbit, *one; /* n / 64 + 1 words each */
+    uint32_t *rank;        /* n / 64 + 1 counts */
+    fr_t *dense;           /* n_dense values, reduced, none of them 0 or 1 */
+    uint64_t words_cap, dense_cap; /* capacities (words, values) of the growing arrays */
+} cs_compact_t;
+
+/* z_j of c (j < n; GM_ASSERT). */
+static inline void cs_compact_get(fr_t *out, const cs_compact_t *c, uint64_t j)
+{
+    uint64_t w = j >> 6, b = j & 63, m = (1ULL << b) - 1;
+    if ((c->isbit[w] >> b) & 1) {
+        *out = ((c->one[w] >> b) & 1) ? FR_ONE : FR_ZERO;
+        return;
+    }
+    *out = c->dense[c->rank[w] + (uint64_t)__builtin_popcountll(~c->isbit[w] & m)];
+}
+
+/* The index into c->dense of a dense z_j (bit j of isbit clear). */
+static inline uint64_t cs_compact_dense_index(const cs_compact_t *c, uint64_t j)
+{
+    uint64_t w = j >> 6, m = (1ULL << (j & 63)) - 1;
+    return c->rank[w] + (uint64_t)__builtin_popcountll(~c->isbit[w] & m);
+}
+
+/* Builds the compact form of v[0 .. n) into *out (its own arrays, the dense
+ * part sized exactly). Returns 0 or GM_ENOMEM (*out zeroed). */
+int cs_compact_from_values(cs_compact_t *out, const fr_t *v, uint64_t n, err_t *err)
+    __attribute__((warn_unused_result));
+
+/* out[i] = z_{j0 + i} for j0 <= j < j1 <= n. */
+void cs_compact_expand(fr_t *out, const cs_compact_t *c, uint64_t j0, uint64_t j1);
+
+/* Bytes the form holds (its arrays' capacities). */
+size_t cs_compact_bytes(const cs_compact_t *c);
+
+/* Frees what cs_compact_from_values made and zeroes *c; NULL allowed. (A
+ * cs_t's own form is freed by cs_destroy.) */
+void cs_compact_free(cs_compact_t *c);
+
+/* The aux values of a cs_t created with CS_FLAG_COMPACT in WITNESS or CHECK
+ * mode (NULL otherwise): valid until the next allocation or cs_destroy. */
+const cs_compact_t *cs_aux_compact(const cs_t *cs);
+
 /* ==== shapes (CSR matrices) ================================================= */
 
 /* One matrix in CSR form over the columns of z = (inputs, aux): row r holds
@@ -269,6 +330,12 @@ void cs_shape_abc(const cs_shape_t *shape, const fr_t *inputs, const fr_t *aux, 
 typedef enum { CS_ABC_EXACT = 0, CS_ABC_C_FROM_AB = 1, CS_ABC_NO_C = 2, CS_ABC_C_ONLY = 3 } cs_abc_mode_t;
 void cs_shape_abc_mode(const cs_shape_t *shape, const fr_t *inputs, const fr_t *aux, fr_t *a, fr_t *b, fr_t *c,
                        cs_abc_mode_t mode, topo_pool_t *pool);
+
+/* As cs_shape_abc_mode with the aux values in compact form (aux->n =
+ * n_aux): the same a, b, c bit for bit; a bit value costs no lookup of 32
+ * bytes and no multiplication. */
+void cs_shape_abc_compact(const cs_shape_t *shape, const fr_t *inputs, const cs_compact_t *aux, fr_t *a, fr_t *b,
+                          fr_t *c, cs_abc_mode_t mode, topo_pool_t *pool);
 
 /* As cs_shape_abc_mode over rows [r0, r1) only (r0 <= r1 <= n_rows): a, b,
  * c hold r1 - r0 elements, a[i] being row r0 + i. For a proof split over

@@ -48,6 +48,7 @@ struct cs {
     bool record; /* SHAPE or CHECK: linear combinations are built */
     bool store;  /* WITNESS or CHECK: values are kept */
     bool names;  /* namespace paths are formatted */
+    bool compact; /* store in compact form (CS_FLAG_COMPACT): aux values in cz, aux unused */
     bool in_constraint;
 
     int err_code;
@@ -56,6 +57,7 @@ struct cs {
     uint64_t n_constraints, n_inputs, n_aux;
     fr_t *inputs, *aux;
     uint64_t inputs_cap, aux_cap;
+    cs_compact_t cz;
 
     cs_terms_t pend[3];
     cs_term_t *arena;
@@ -93,6 +95,17 @@ static inline cs_var_t cs_i_alloc_bit(cs_t *cs, bool v)
     }
     if (!cs->store && !cs->err_code && cs->n_aux < CS_VAR_AUX - 1)
         return CS_VAR_AUX | (cs_var_t)cs->n_aux++;
+    cs_compact_t *c = &cs->cz;
+    if (cs->compact && !cs->err_code && cs->n_aux < CS_VAR_AUX - 1 && (c->n + 1) / 64 + 1 <= c->words_cap) {
+        /* cs_compact_push for a bit, with the room checked above */
+        uint64_t j = c->n, w = j >> 6, b = j & 63;
+        if (b == 0)
+            c->rank[w] = (uint32_t)c->n_dense;
+        c->isbit[w] |= 1ULL << b;
+        c->one[w] |= (uint64_t)v << b;
+        c->n = j + 1;
+        return CS_VAR_AUX | (cs_var_t)cs->n_aux++;
+    }
     return cs_alloc_bit(cs, v);
 }
 
@@ -121,5 +134,14 @@ void cs_rec_free(cs_rec_t *r);
  * first (or from *cap). Returns false (the array untouched) when memory runs
  * out or the byte count would overflow. */
 bool synth_grow(void **p, uint64_t *cap, uint64_t need, size_t size, uint64_t first);
+
+/* Compact values (compact.c), as a cs_t in CS_FLAG_COMPACT mode grows them.
+ * Each returns false when memory runs out (the form still valid, the value
+ * not stored). reserve: room for n values' bitmaps (exactly); push: appends
+ * z_n = *v; set: z_j = *v for j < n (a value that changes between bit and
+ * dense moves the dense values after it: O(n)). */
+bool cs_compact_reserve(cs_compact_t *c, uint64_t n);
+bool cs_compact_push(cs_compact_t *c, const fr_t *v);
+bool cs_compact_set(cs_compact_t *c, uint64_t j, const fr_t *v);
 
 #endif /* GM_SYNTH_INTERNAL_H */

@@ -404,7 +404,7 @@ static void check_proof(gpu_ctx_t *ctx, unsigned log_rows, topo_pool_t *pool)
         goto done;
     }
     const fr_t *in = cs_input_values(cs), *aux = cs_aux_values(cs);
-    groth16_witness_t w = {in, sh->n_inputs, aux, sh->n_aux};
+    groth16_witness_t w = {in, sh->n_inputs, aux, sh->n_aux, NULL};
     fr_t rs[2];
     rand_fr(&rs[0]);
     rand_fr(&rs[1]);

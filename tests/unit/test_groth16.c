@@ -88,10 +88,7 @@ static cs_t *fx_witness(fx_t *f, uint64_t seed, groth16_witness_t *w)
     cs_t *cs;
     err_t err;
     cr_assert_eq(circuit_witness(&cs, &f->circ, seed, &err), 0, "%s", err.msg);
-    w->inputs = cs_input_values(cs);
-    w->n_inputs = cs_num_inputs(cs);
-    w->aux = cs_aux_values(cs);
-    w->n_aux = cs_num_aux(cs);
+    groth16_witness_of(w, cs);
     return cs;
 }
 

@@ -294,7 +294,7 @@ Test(porep_prove, tampered_public_input_is_rejected, .timeout = 120)
 
     cr_assert_eq(cs_create(&cs, CS_WITNESS, CS_FLAG_NONE, &err), 0);
     tiny_synth(cs, in);
-    groth16_witness_t w = {cs_input_values(cs), cs_num_inputs(cs), cs_aux_values(cs), cs_num_aux(cs)};
+    groth16_witness_t w = {cs_input_values(cs), cs_num_inputs(cs), cs_aux_values(cs), cs_num_aux(cs), NULL};
     groth16_proof_t proof;
     cr_assert_eq(groth16_prove(pv, &proof, &w, 1, NULL, GROTH16_PROVE_DEFAULT, NULL, NULL, &err), 0, "%s",
                  err.msg);
