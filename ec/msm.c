@@ -52,7 +52,7 @@
 /* Bases per "ones" tile. */
 #define ONES_CHUNK 8192
 /* Largest batch of affine additions sharing one inversion. */
-#define BATCH_MAX 512
+#define BATCH_MAX 1024
 /* Smallest queue (a tiny batch still queues this many before spilling). */
 #define QUEUE_MIN 32
 /* Spill slots (XYZZ) per tile, a power of two. */
