@@ -269,9 +269,9 @@ FF_INLINE void ff_mod_neg(uint64_t *out, const uint64_t *a, const uint64_t *m, i
 
 /*
  * Why: the tower spends as much time in Fp additions as in multiplications
- * (the pairing: ~55k add/sub against ~14k mul). The public fp_add goes through
- * a call and mont_reduce_once, which GCC compiles to a data-dependent branch
- * (mispredicted half the time) plus a store/reload of both candidates. These
+ * (the pairing: ~55k add/sub against ~14k mul). The public fp_add is a call,
+ * and a C select of the reduced value compiles to a data-dependent branch
+ * (mispredicted half the time) or a store/reload of both candidates. These
  * are always_inline, branch-free (mask select), registers only. They are
  * here, not in ff_internal.h, so that the hot loops of other folders (ec/'s
  * MSM: six subtractions per bucket addition) inline them too.
