@@ -54,7 +54,19 @@ FF_INLINE void mont_reduce_once(uint64_t *out, const uint64_t *t, const uint64_t
         out[i] = borrow ? t[i] : d[i];
 }
 
-/* ff_mod_add, ff_mod_sub and ff_mod_neg (branch-free, any n) are in ff/ff.h. */
+/* out = a + b mod m; a, b < m. The public fp_add / fr_add: measured faster
+ * there than ff.h's branch-free ff_mod_add (a dependent chain of add and sub:
+ * Fp 7.7 against 11.1 ns, Fr 6.5 against 7.5). ff_mod_sub and ff_mod_neg
+ * (ff/ff.h) serve both. */
+FF_INLINE void mont_add(uint64_t *out, const uint64_t *a, const uint64_t *b, const uint64_t *m, int n)
+{
+    uint64_t t[8];
+    uint8_t carry = 0;
+    for (int i = 0; i < n; i++)
+        carry = ff_addc(carry, a[i], b[i], &t[i]);
+    /* carry is 0: a + b < 2m < 2^(64n) (top bit of m clear). */
+    mont_reduce_once(out, t, m, n);
+}
 
 /* out = a / 2 mod m; a < m: add m when a is odd, then shift. */
 FF_INLINE void mont_half(uint64_t *out, const uint64_t *a, const uint64_t *m, int n)
@@ -540,7 +552,7 @@ FF_INLINE void mont_inv_gcd(uint64_t *v_out, const uint64_t *x, const uint64_t *
     {                                                                                              \
         FF_VERIFY_REDUCED(MOD, N, a);                                                              \
         FF_VERIFY_REDUCED(MOD, N, b);                                                              \
-        ff_mod_add(out->l, a->l, b->l, MOD, N);                                                      \
+        mont_add(out->l, a->l, b->l, MOD, N);                                                      \
     }                                                                                              \
     FF_INLINE void pre##_sub_impl(T *out, const T *a, const T *b)                                  \
     {                                                                                              \
