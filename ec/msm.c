@@ -52,7 +52,7 @@
 /* Bases per "ones" tile. */
 #define ONES_CHUNK 8192
 /* Largest batch of affine additions sharing one inversion. */
-#define BATCH_MAX 512
+#define BATCH_MAX 1024
 /* Smallest queue (a tiny batch still queues this many before spilling). */
 #define QUEUE_MIN 32
 /* Spill slots (XYZZ) per tile, a power of two. */
@@ -82,12 +82,14 @@ FI void fe_mul(int nf, void *o, const void *a, const void *b)
         fp2_mul(o, a, b);
 }
 FI void fe_sqr(int nf, void *o, const void *a) { if (nf == 1) fp_sqr(o, a); else fp2_sqr(o, a); }
-FI void fe_add(int nf, void *o, const void *a, const void *b) { if (nf == 1) fp_add(o, a, b); else fp2_add(o, a, b); }
-FI void fe_sub(int nf, void *o, const void *a, const void *b) { if (nf == 1) fp_sub(o, a, b); else fp2_sub(o, a, b); }
-FI void fe_neg(int nf, void *o, const void *a) { if (nf == 1) fp_neg(o, a); else fp2_neg(o, a); }
+/* The additive operations inline (ff.h's inline kernels): six subtractions
+ * per bucket addition cost as much as a product as out-of-line calls. */
+FI void fe_add(int nf, void *o, const void *a, const void *b) { if (nf == 1) ffp_add(o, a, b); else ffp2_add(o, a, b); }
+FI void fe_sub(int nf, void *o, const void *a, const void *b) { if (nf == 1) ffp_sub(o, a, b); else ffp2_sub(o, a, b); }
+FI void fe_neg(int nf, void *o, const void *a) { if (nf == 1) ffp_neg(o, a); else ffp2_neg(o, a); }
 FI void fe_inv(int nf, void *o, const void *a) { if (nf == 1) fp_inv(o, a); else fp2_inv(o, a); }
 FI bool fe_eq(int nf, const void *a, const void *b) { return nf == 1 ? fp_eq(a, b) : fp2_eq(a, b); }
-FI bool fe_is_zero(int nf, const void *a) { return nf == 1 ? fp_is_zero(a) : fp2_is_zero(a); }
+FI bool fe_is_zero(int nf, const void *a) { return nf == 1 ? ffp_is_zero(a) : ffp2_is_zero(a); }
 FI void fe_copy(int nf, void *o, const void *a) { memcpy(o, a, nf * sizeof(fp_t)); }
 
 FI bool aff_on_curve(int nf, const void *p) { return nf == 1 ? g1_affine_on_curve(p) : g2_affine_on_curve(p); }

@@ -179,6 +179,317 @@ bool fp2_sqrt(fp2_t *out, const fp2_t *a) __attribute__((warn_unused_result));  
  * c0 lexicographically largest. */
 bool fp2_is_lex_largest(const fp2_t *a);
 
+/* ---- inline kernels: add, sub, neg, is_zero ------------------------------------ */
+/*
+ * The arithmetic of fp_add, fp_sub, fp_neg, fp_is_zero (ffp_*), their Fp2
+ * forms (ffp2_*) and Fr's (ffr_*) as static inline functions, for the hot
+ * loops of ff/ itself and of other folders (ec/msm.c), where the call of the
+ * out-of-line public function costs as much as the work. Same contracts as
+ * the public functions (reduced in and out, outputs may alias inputs), minus
+ * their GM_VERIFY checks; ffp_add_nr is the one exception (says so). ff_addc,
+ * ff_subb and ff_mod_* are the limb-level pieces (any limb count n <= 8).
+ */
+/* Not for nvcc (gpu/gpu_cuda.cu needs only the types; it rejects the
+ * assembly's output-only registers as unused variables). */
+#ifndef __CUDACC__
+#define FF_INLINE static inline __attribute__((always_inline))
+
+/* One limb of an add-with-carry / subtract-with-borrow chain. On x86-64 the
+ * intrinsics compile to adc/sbb (base ISA, no extension needed); GCC 12
+ * turns the unsigned __int128 form into a slower setc/movzx sequence. */
+#if defined(__x86_64__)
+#include <x86intrin.h>
+FF_INLINE uint8_t ff_addc(uint8_t c, uint64_t a, uint64_t b, uint64_t *out)
+{
+    unsigned long long r;
+    c = _addcarry_u64(c, a, b, &r);
+    *out = r;
+    return c;
+}
+FF_INLINE uint8_t ff_subb(uint8_t c, uint64_t a, uint64_t b, uint64_t *out)
+{
+    unsigned long long r;
+    c = _subborrow_u64(c, a, b, &r);
+    *out = r;
+    return c;
+}
+#else
+FF_INLINE uint8_t ff_addc(uint8_t c, uint64_t a, uint64_t b, uint64_t *out)
+{
+    unsigned __int128 x = (unsigned __int128)a + b + c;
+    *out = (uint64_t)x;
+    return (uint8_t)(x >> 64);
+}
+FF_INLINE uint8_t ff_subb(uint8_t c, uint64_t a, uint64_t b, uint64_t *out)
+{
+    unsigned __int128 x = (unsigned __int128)a - b - c;
+    *out = (uint64_t)x;
+    return (uint8_t)((x >> 64) & 1);
+}
+#endif
+
+/* out = a + b mod m; a, b < m < 2^(64n - 1) (so a + b does not carry out of
+ * n limbs). Branch-free: t - m is kept unless it borrowed. */
+FF_INLINE void ff_mod_add(uint64_t *out, const uint64_t *a, const uint64_t *b, const uint64_t *m, int n)
+{
+    uint64_t t[8], d[8];
+    uint8_t c = 0, bw = 0;
+    for (int i = 0; i < n; i++)
+        c = ff_addc(c, a[i], b[i], &t[i]);
+    for (int i = 0; i < n; i++)
+        bw = ff_subb(bw, t[i], m[i], &d[i]);
+    uint64_t keep = -(uint64_t)bw; /* all ones: t < m, keep t */
+    for (int i = 0; i < n; i++)
+        out[i] = d[i] ^ ((t[i] ^ d[i]) & keep);
+}
+
+/* out = a - b mod m; a, b < m. */
+FF_INLINE void ff_mod_sub(uint64_t *out, const uint64_t *a, const uint64_t *b, const uint64_t *m, int n)
+{
+    uint64_t t[8];
+    uint8_t borrow = 0, carry = 0;
+    for (int i = 0; i < n; i++)
+        borrow = ff_subb(borrow, a[i], b[i], &t[i]);
+    uint64_t mask = -(uint64_t)borrow;
+    for (int i = 0; i < n; i++)
+        carry = ff_addc(carry, t[i], m[i] & mask, &out[i]);
+}
+
+/* out = -a mod m; a < m; -0 = 0. */
+FF_INLINE void ff_mod_neg(uint64_t *out, const uint64_t *a, const uint64_t *m, int n)
+{
+    uint64_t nz = 0;
+    for (int i = 0; i < n; i++)
+        nz |= a[i];
+    uint64_t mask = -(uint64_t)(nz != 0);
+    uint8_t borrow = 0;
+    for (int i = 0; i < n; i++)
+        borrow = ff_subb(borrow, m[i] & mask, a[i], &out[i]);
+}
+
+/*
+ * Why: the tower spends as much time in Fp additions as in multiplications
+ * (the pairing: ~55k add/sub against ~14k mul). The public fp_add is a call,
+ * and a C select of the reduced value compiles to a data-dependent branch
+ * (mispredicted half the time) or a store/reload of both candidates. These
+ * are always_inline, branch-free (mask select), registers only. They are
+ * here, not in ff_internal.h, so that the hot loops of other folders (ec/'s
+ * MSM: six subtractions per bucket addition) inline them too.
+ * Invariants: inputs and outputs as each comment says; "< 2p" values are
+ * *lazy*: valid only as multiplication inputs (ffp_mul) or to ffp_add_nr,
+ * never stored in a public fp_t. p < 2^381, so 4p < 2^384 fits six limbs.
+ */
+#define FFP_P0 0xb9feffffffffaaabULL
+#define FFP_P1 0x1eabfffeb153ffffULL
+#define FFP_P2 0x6730d2a0f6b0f624ULL
+#define FFP_P3 0x64774b84f38512bfULL
+#define FFP_P4 0x4b1ba7b6434bacd7ULL
+#define FFP_P5 0x1a0111ea397fe69aULL
+
+/* p as limbs; one memory operand for the assembly ("8+%[p]" is limb 1). */
+static const uint64_t FFP_PM[6] __attribute__((aligned(64))) = {FFP_P0, FFP_P1, FFP_P2,
+                                                               FFP_P3, FFP_P4, FFP_P5};
+
+#if defined(__x86_64__)
+#define FFP_L6(op, src, off, dst) op " " off "(%[" src "]), %[" dst "]\n\t"
+
+#if defined(__OPTIMIZE__) && !defined(__SANITIZE_ADDRESS__) && !defined(GM_VERIFY_ON)
+/* out = a + b mod p; a, b < p. Inline assembly because GCC turns the C select
+ * into either a branch or a vectorized store/reload (store-forwarding stall):
+ * t = a + b (< 2p, no carry out) in six registers, d = t - p in six more,
+ * cmovnc takes d when the subtraction did not borrow. 13 registers (a's
+ * pointer is reused once a is loaded; a "memory" clobber instead of memory
+ * operands for *a and *b, which would each want one more address register),
+ * which GCC and clang find at -O3 even with a frame pointer; the sanitizer,
+ * GM_VERIFY and fuzz builds (-O1, frame pointer, instrumentation: clang finds
+ * too few) use the slower variant below. All of a and b is read before out is
+ * written (aliasing is fine). bench/README.md has the timings of both. */
+FF_INLINE void ffp_add(fp_t *out, const fp_t *a, const fp_t *b)
+{
+    uint64_t r0, r1, r2, r3, r4, r5, d1, d2, d3, d4, d5;
+    const uint64_t *pa = a->l; /* a's register becomes d0 once a is loaded */
+    __asm__("movq 0(%[a]), %[r0]\n\t" "movq 8(%[a]), %[r1]\n\t" "movq 16(%[a]), %[r2]\n\t"
+            "movq 24(%[a]), %[r3]\n\t" "movq 32(%[a]), %[r4]\n\t" "movq 40(%[a]), %[r5]\n\t"
+            FFP_L6("addq", "b", "0", "r0") FFP_L6("adcq", "b", "8", "r1")
+            FFP_L6("adcq", "b", "16", "r2") FFP_L6("adcq", "b", "24", "r3")
+            FFP_L6("adcq", "b", "32", "r4") FFP_L6("adcq", "b", "40", "r5")
+            "movq %[r0], %[a]\n\t" "subq %[p], %[a]\n\t"
+            "movq %[r1], %[d1]\n\t" "sbbq 8+%[p], %[d1]\n\t"
+            "movq %[r2], %[d2]\n\t" "sbbq 16+%[p], %[d2]\n\t"
+            "movq %[r3], %[d3]\n\t" "sbbq 24+%[p], %[d3]\n\t"
+            "movq %[r4], %[d4]\n\t" "sbbq 32+%[p], %[d4]\n\t"
+            "movq %[r5], %[d5]\n\t" "sbbq 40+%[p], %[d5]\n\t"
+            "cmovncq %[a], %[r0]\n\t" "cmovncq %[d1], %[r1]\n\t" "cmovncq %[d2], %[r2]\n\t"
+            "cmovncq %[d3], %[r3]\n\t" "cmovncq %[d4], %[r4]\n\t" "cmovncq %[d5], %[r5]\n\t"
+            : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4),
+              [r5] "=&r"(r5), [d1] "=&r"(d1), [d2] "=&r"(d2), [d3] "=&r"(d3), [d4] "=&r"(d4),
+              [d5] "=&r"(d5), [a] "+&r"(pa)
+            : [b] "r"(b->l), [p] "m"(FFP_PM)
+            : "cc", "memory");
+    out->l[0] = r0;
+    out->l[1] = r1;
+    out->l[2] = r2;
+    out->l[3] = r3;
+    out->l[4] = r4;
+    out->l[5] = r5;
+}
+
+/* out = a - b mod p; a, b < p. d = a - b; m = -borrow (in a's register, dead
+ * by then); d + (p & m) in registers (b's register holds the top limb of
+ * p & m). 13 registers. */
+FF_INLINE void ffp_sub(fp_t *out, const fp_t *a, const fp_t *b)
+{
+    uint64_t r0, r1, r2, r3, r4, r5, d0, d1, d2, d3, d4;
+    const uint64_t *pa = a->l, *pb = b->l; /* b's register becomes d5 */
+    __asm__("movq 0(%[a]), %[r0]\n\t" "movq 8(%[a]), %[r1]\n\t" "movq 16(%[a]), %[r2]\n\t"
+            "movq 24(%[a]), %[r3]\n\t" "movq 32(%[a]), %[r4]\n\t" "movq 40(%[a]), %[r5]\n\t"
+            FFP_L6("subq", "b", "0", "r0") FFP_L6("sbbq", "b", "8", "r1")
+            FFP_L6("sbbq", "b", "16", "r2") FFP_L6("sbbq", "b", "24", "r3")
+            FFP_L6("sbbq", "b", "32", "r4") FFP_L6("sbbq", "b", "40", "r5")
+            "sbbq %[a], %[a]\n\t"
+            "movq %[p], %[d0]\n\t" "andq %[a], %[d0]\n\t"
+            "movq 8+%[p], %[d1]\n\t" "andq %[a], %[d1]\n\t"
+            "movq 16+%[p], %[d2]\n\t" "andq %[a], %[d2]\n\t"
+            "movq 24+%[p], %[d3]\n\t" "andq %[a], %[d3]\n\t"
+            "movq 32+%[p], %[d4]\n\t" "andq %[a], %[d4]\n\t"
+            "movq 40+%[p], %[b]\n\t" "andq %[a], %[b]\n\t"
+            "addq %[d0], %[r0]\n\t" "adcq %[d1], %[r1]\n\t" "adcq %[d2], %[r2]\n\t"
+            "adcq %[d3], %[r3]\n\t" "adcq %[d4], %[r4]\n\t" "adcq %[b], %[r5]\n\t"
+            : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4),
+              [r5] "=&r"(r5), [d0] "=&r"(d0), [d1] "=&r"(d1), [d2] "=&r"(d2), [d3] "=&r"(d3),
+              [d4] "=&r"(d4), [a] "+&r"(pa), [b] "+&r"(pb)
+            : [p] "m"(FFP_PM)
+            : "cc", "memory");
+    out->l[0] = r0;
+    out->l[1] = r1;
+    out->l[2] = r2;
+    out->l[3] = r3;
+    out->l[4] = r4;
+    out->l[5] = r5;
+}
+#else /* sanitizer, GM_VERIFY or unoptimized build: 8 registers, a stack temporary */
+/* out = a + b mod p; a, b < p: t = a + b (< 2p, no carry out) is parked in tmp, d = t - p computed in
+ * place, and cmovc takes t back when the subtraction borrowed. Eight
+ * registers; all of a and b is read before out is written (aliasing is fine). */
+FF_INLINE void ffp_add(fp_t *out, const fp_t *a, const fp_t *b)
+{
+    uint64_t r0, r1, r2, r3, r4, r5, tmp[6];
+    __asm__("movq 0(%[a]), %[r0]\n\t" "movq 8(%[a]), %[r1]\n\t" "movq 16(%[a]), %[r2]\n\t"
+            "movq 24(%[a]), %[r3]\n\t" "movq 32(%[a]), %[r4]\n\t" "movq 40(%[a]), %[r5]\n\t"
+            FFP_L6("addq", "b", "0", "r0") FFP_L6("adcq", "b", "8", "r1")
+            FFP_L6("adcq", "b", "16", "r2") FFP_L6("adcq", "b", "24", "r3")
+            FFP_L6("adcq", "b", "32", "r4") FFP_L6("adcq", "b", "40", "r5")
+            "movq %[r0], %[t]\n\t" "movq %[r1], 8+%[t]\n\t" "movq %[r2], 16+%[t]\n\t"
+            "movq %[r3], 24+%[t]\n\t" "movq %[r4], 32+%[t]\n\t" "movq %[r5], 40+%[t]\n\t"
+            "subq %[p], %[r0]\n\t" "sbbq 8+%[p], %[r1]\n\t" "sbbq 16+%[p], %[r2]\n\t"
+            "sbbq 24+%[p], %[r3]\n\t" "sbbq 32+%[p], %[r4]\n\t" "sbbq 40+%[p], %[r5]\n\t"
+            "cmovcq %[t], %[r0]\n\t" "cmovcq 8+%[t], %[r1]\n\t" "cmovcq 16+%[t], %[r2]\n\t"
+            "cmovcq 24+%[t], %[r3]\n\t" "cmovcq 32+%[t], %[r4]\n\t" "cmovcq 40+%[t], %[r5]\n\t"
+            : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4),
+              [r5] "=&r"(r5), [t] "=m"(tmp)
+            : [a] "r"(a->l), [b] "r"(b->l), [p] "m"(FFP_PM), "m"(a->l), "m"(b->l)
+            : "cc");
+    out->l[0] = r0;
+    out->l[1] = r1;
+    out->l[2] = r2;
+    out->l[3] = r3;
+    out->l[4] = r4;
+    out->l[5] = r5;
+}
+
+/* out = a - b mod p; a, b < p. d = a - b; m = -borrow; d is parked, d + p
+ * computed in place, and cmovz takes d back when there was no borrow. */
+FF_INLINE void ffp_sub(fp_t *out, const fp_t *a, const fp_t *b)
+{
+    uint64_t r0, r1, r2, r3, r4, r5, tmp[6];
+    const uint64_t *pa = a->l;
+    __asm__("movq 0(%[a]), %[r0]\n\t" "movq 8(%[a]), %[r1]\n\t" "movq 16(%[a]), %[r2]\n\t"
+            "movq 24(%[a]), %[r3]\n\t" "movq 32(%[a]), %[r4]\n\t" "movq 40(%[a]), %[r5]\n\t"
+            FFP_L6("subq", "b", "0", "r0") FFP_L6("sbbq", "b", "8", "r1")
+            FFP_L6("sbbq", "b", "16", "r2") FFP_L6("sbbq", "b", "24", "r3")
+            FFP_L6("sbbq", "b", "32", "r4") FFP_L6("sbbq", "b", "40", "r5")
+            "sbbq %[a], %[a]\n\t"
+            "movq %[r0], %[t]\n\t" "movq %[r1], 8+%[t]\n\t" "movq %[r2], 16+%[t]\n\t"
+            "movq %[r3], 24+%[t]\n\t" "movq %[r4], 32+%[t]\n\t" "movq %[r5], 40+%[t]\n\t"
+            "addq %[p], %[r0]\n\t" "adcq 8+%[p], %[r1]\n\t" "adcq 16+%[p], %[r2]\n\t"
+            "adcq 24+%[p], %[r3]\n\t" "adcq 32+%[p], %[r4]\n\t" "adcq 40+%[p], %[r5]\n\t"
+            "testq %[a], %[a]\n\t"
+            "cmovzq %[t], %[r0]\n\t" "cmovzq 8+%[t], %[r1]\n\t" "cmovzq 16+%[t], %[r2]\n\t"
+            "cmovzq 24+%[t], %[r3]\n\t" "cmovzq 32+%[t], %[r4]\n\t" "cmovzq 40+%[t], %[r5]\n\t"
+            : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4),
+              [r5] "=&r"(r5), [t] "=m"(tmp), [a] "+&r"(pa)
+            : [b] "r"(b->l), [p] "m"(FFP_PM), "m"(a->l), "m"(b->l)
+            : "cc");
+    out->l[0] = r0;
+    out->l[1] = r1;
+    out->l[2] = r2;
+    out->l[3] = r3;
+    out->l[4] = r4;
+    out->l[5] = r5;
+}
+#endif
+#else
+/* out = a + b mod p; a, b < p. */
+FF_INLINE void ffp_add(fp_t *out, const fp_t *a, const fp_t *b) { ff_mod_add(out->l, a->l, b->l, FFP_PM, 6); }
+
+/* out = a - b mod p; a, b < p. */
+FF_INLINE void ffp_sub(fp_t *out, const fp_t *a, const fp_t *b) { ff_mod_sub(out->l, a->l, b->l, FFP_PM, 6); }
+#endif
+
+/* out = a + b, no reduction; a + b < 2^384 (e.g. a, b < 2p gives < 4p). */
+FF_INLINE void ffp_add_nr(fp_t *out, const fp_t *a, const fp_t *b)
+{
+    uint8_t c = 0;
+    for (int i = 0; i < 6; i++)
+        c = ff_addc(c, a->l[i], b->l[i], &out->l[i]);
+}
+
+FF_INLINE void ffp_dbl(fp_t *out, const fp_t *a) { ffp_add(out, a, a); }
+
+/* out = -a mod p; a < p; -0 = 0. */
+FF_INLINE void ffp_neg(fp_t *out, const fp_t *a) { ff_mod_neg(out->l, a->l, FFP_PM, 6); }
+
+FF_INLINE bool ffp_is_zero(const fp_t *a)
+{
+    return (a->l[0] | a->l[1] | a->l[2] | a->l[3] | a->l[4] | a->l[5]) == 0;
+}
+
+FF_INLINE void ffp2_add(fp2_t *out, const fp2_t *a, const fp2_t *b)
+{
+    ffp_add(&out->c0, &a->c0, &b->c0);
+    ffp_add(&out->c1, &a->c1, &b->c1);
+}
+
+FF_INLINE void ffp2_sub(fp2_t *out, const fp2_t *a, const fp2_t *b)
+{
+    ffp_sub(&out->c0, &a->c0, &b->c0);
+    ffp_sub(&out->c1, &a->c1, &b->c1);
+}
+
+FF_INLINE void ffp2_dbl(fp2_t *out, const fp2_t *a)
+{
+    ffp_add(&out->c0, &a->c0, &a->c0);
+    ffp_add(&out->c1, &a->c1, &a->c1);
+}
+
+FF_INLINE void ffp2_neg(fp2_t *out, const fp2_t *a)
+{
+    ffp_neg(&out->c0, &a->c0);
+    ffp_neg(&out->c1, &a->c1);
+}
+
+FF_INLINE bool ffp2_is_zero(const fp2_t *a) { return ffp_is_zero(&a->c0) && ffp_is_zero(&a->c1); }
+
+/* Fr: the same contracts as fr_add, fr_sub, fr_neg, fr_is_zero, inline (no
+ * GM_VERIFY checks: the public functions keep those). */
+static const uint64_t FFR_RM[4] = {0xffffffff00000001ULL, 0x53bda402fffe5bfeULL, 0x3339d80809a1d805ULL,
+                                   0x73eda753299d7d48ULL};
+FF_INLINE void ffr_add(fr_t *out, const fr_t *a, const fr_t *b) { ff_mod_add(out->l, a->l, b->l, FFR_RM, 4); }
+FF_INLINE void ffr_sub(fr_t *out, const fr_t *a, const fr_t *b) { ff_mod_sub(out->l, a->l, b->l, FFR_RM, 4); }
+FF_INLINE void ffr_neg(fr_t *out, const fr_t *a) { ff_mod_neg(out->l, a->l, FFR_RM, 4); }
+FF_INLINE bool ffr_is_zero(const fr_t *a) { return (a->l[0] | a->l[1] | a->l[2] | a->l[3]) == 0; }
+#endif /* __CUDACC__ */
+
 /* ---- Fp6 and Fp12 (pairing target) ------------------------------------------------ */
 
 extern const fp6_t FP6_ZERO, FP6_ONE;

@@ -19,7 +19,6 @@
 #include "base/base.h"
 #include "ff/ff.h"
 
-#define FF_INLINE static inline __attribute__((always_inline))
 typedef unsigned __int128 u128;
 
 /* The selected kernel path (ff_init); read-only once threads run. */
@@ -31,39 +30,7 @@ void fp_sqr_adx(fp_t *out, const fp_t *a);
 void fr_mul_adx(fr_t *out, const fr_t *a, const fr_t *b);
 void fr_sqr_adx(fr_t *out, const fr_t *a);
 
-/* One limb of an add-with-carry / subtract-with-borrow chain. On x86-64 the
- * intrinsics compile to adc/sbb (base ISA, no extension needed); GCC 12
- * turns the unsigned __int128 form into a slower setc/movzx sequence. */
-#if defined(__x86_64__)
-#include <x86intrin.h>
-FF_INLINE uint8_t ff_addc(uint8_t c, uint64_t a, uint64_t b, uint64_t *out)
-{
-    unsigned long long r;
-    c = _addcarry_u64(c, a, b, &r);
-    *out = r;
-    return c;
-}
-FF_INLINE uint8_t ff_subb(uint8_t c, uint64_t a, uint64_t b, uint64_t *out)
-{
-    unsigned long long r;
-    c = _subborrow_u64(c, a, b, &r);
-    *out = r;
-    return c;
-}
-#else
-FF_INLINE uint8_t ff_addc(uint8_t c, uint64_t a, uint64_t b, uint64_t *out)
-{
-    u128 x = (u128)a + b + c;
-    *out = (uint64_t)x;
-    return (uint8_t)(x >> 64);
-}
-FF_INLINE uint8_t ff_subb(uint8_t c, uint64_t a, uint64_t b, uint64_t *out)
-{
-    u128 x = (u128)a - b - c;
-    *out = (uint64_t)x;
-    return (uint8_t)((x >> 64) & 1);
-}
-#endif
+/* ff_addc / ff_subb (one limb of a carry chain) are in ff/ff.h. */
 
 /* Returns a < m as integers. */
 FF_INLINE bool mont_lt(const uint64_t *a, const uint64_t *m, int n)
@@ -87,7 +54,10 @@ FF_INLINE void mont_reduce_once(uint64_t *out, const uint64_t *t, const uint64_t
         out[i] = borrow ? t[i] : d[i];
 }
 
-/* out = a + b mod m; a, b < m. */
+/* out = a + b mod m; a, b < m. The public fp_add / fr_add: measured faster
+ * there than ff.h's branch-free ff_mod_add (a dependent chain of add and sub:
+ * Fp 7.7 against 11.1 ns, Fr 6.5 against 7.5). ff_mod_sub and ff_mod_neg
+ * (ff/ff.h) serve both. */
 FF_INLINE void mont_add(uint64_t *out, const uint64_t *a, const uint64_t *b, const uint64_t *m, int n)
 {
     uint64_t t[8];
@@ -96,30 +66,6 @@ FF_INLINE void mont_add(uint64_t *out, const uint64_t *a, const uint64_t *b, con
         carry = ff_addc(carry, a[i], b[i], &t[i]);
     /* carry is 0: a + b < 2m < 2^(64n) (top bit of m clear). */
     mont_reduce_once(out, t, m, n);
-}
-
-/* out = a - b mod m; a, b < m. */
-FF_INLINE void mont_sub(uint64_t *out, const uint64_t *a, const uint64_t *b, const uint64_t *m, int n)
-{
-    uint64_t t[8];
-    uint8_t borrow = 0, carry = 0;
-    for (int i = 0; i < n; i++)
-        borrow = ff_subb(borrow, a[i], b[i], &t[i]);
-    uint64_t mask = -(uint64_t)borrow;
-    for (int i = 0; i < n; i++)
-        carry = ff_addc(carry, t[i], m[i] & mask, &out[i]);
-}
-
-/* out = -a mod m; a < m; -0 = 0. */
-FF_INLINE void mont_neg(uint64_t *out, const uint64_t *a, const uint64_t *m, int n)
-{
-    uint64_t nz = 0;
-    for (int i = 0; i < n; i++)
-        nz |= a[i];
-    uint64_t mask = -(uint64_t)(nz != 0);
-    uint8_t borrow = 0;
-    for (int i = 0; i < n; i++)
-        borrow = ff_subb(borrow, m[i] & mask, a[i], &out[i]);
 }
 
 /* out = a / 2 mod m; a < m: add m when a is odd, then shift. */
@@ -221,213 +167,7 @@ FF_INLINE void limbs_to_le(uint8_t *out, const uint64_t *a, int n)
 
 /* ---- Fp kernels for the tower (fp2.c, fp6.c, fp12.c, mont_adx.c) ------------------- */
 
-/*
- * Why: the tower spends as much time in Fp additions as in multiplications
- * (the pairing: ~55k add/sub against ~14k mul). The public fp_add goes through
- * a call and mont_reduce_once, which GCC compiles to a data-dependent branch
- * (mispredicted half the time) plus a store/reload of both candidates. These
- * are always_inline, branch-free (mask select), registers only, with the
- * modulus as immediates.
- * Invariants: inputs and outputs as each comment says; "< 2p" values are
- * *lazy*: valid only as multiplication inputs (ffp_mul) or to ffp_add_nr,
- * never stored in a public fp_t. p < 2^381, so 4p < 2^384 fits six limbs.
- */
-#define FFP_P0 0xb9feffffffffaaabULL
-#define FFP_P1 0x1eabfffeb153ffffULL
-#define FFP_P2 0x6730d2a0f6b0f624ULL
-#define FFP_P3 0x64774b84f38512bfULL
-#define FFP_P4 0x4b1ba7b6434bacd7ULL
-#define FFP_P5 0x1a0111ea397fe69aULL
-
-/* out = t - p when t >= p, else t; t < 2p. Branch-free. */
-FF_INLINE void ffp_reduce_once(uint64_t *out, const uint64_t *t)
-{
-    static const uint64_t P[6] = {FFP_P0, FFP_P1, FFP_P2, FFP_P3, FFP_P4, FFP_P5};
-    uint64_t d[6];
-    uint8_t b = 0;
-    for (int i = 0; i < 6; i++)
-        b = ff_subb(b, t[i], P[i], &d[i]);
-    uint64_t keep = -(uint64_t)b; /* all ones: t < p, keep t */
-    for (int i = 0; i < 6; i++)
-        out[i] = d[i] ^ ((t[i] ^ d[i]) & keep);
-}
-
-#if defined(__x86_64__)
-/* The modulus as one memory operand for the assembly ("8+%[p]" is limb 1). */
-static const uint64_t FFP_PM[6] __attribute__((aligned(64))) = {FFP_P0, FFP_P1, FFP_P2,
-                                                               FFP_P3, FFP_P4, FFP_P5};
-#define FFP_L6(op, src, off, dst) op " " off "(%[" src "]), %[" dst "]\n\t"
-
-#if defined(__OPTIMIZE__) && !defined(__SANITIZE_ADDRESS__) && !defined(GM_VERIFY_ON)
-/* out = a + b mod p; a, b < p. Inline assembly because GCC turns the C select
- * into either a branch or a vectorized store/reload (store-forwarding stall):
- * t = a + b (< 2p, no carry out) in six registers, d = t - p in six more,
- * cmovnc takes d when the subtraction did not borrow. 13 registers (a's
- * pointer is reused once a is loaded; a "memory" clobber instead of memory
- * operands for *a and *b, which would each want one more address register),
- * which GCC and clang find at -O3 even with a frame pointer; the sanitizer,
- * GM_VERIFY and fuzz builds (-O1, frame pointer, instrumentation: clang finds
- * too few) use the slower variant below. All of a and b is read before out is
- * written (aliasing is fine). bench/README.md has the timings of both. */
-FF_INLINE void ffp_add(fp_t *out, const fp_t *a, const fp_t *b)
-{
-    uint64_t r0, r1, r2, r3, r4, r5, d1, d2, d3, d4, d5;
-    const uint64_t *pa = a->l; /* a's register becomes d0 once a is loaded */
-    __asm__("movq 0(%[a]), %[r0]\n\t" "movq 8(%[a]), %[r1]\n\t" "movq 16(%[a]), %[r2]\n\t"
-            "movq 24(%[a]), %[r3]\n\t" "movq 32(%[a]), %[r4]\n\t" "movq 40(%[a]), %[r5]\n\t"
-            FFP_L6("addq", "b", "0", "r0") FFP_L6("adcq", "b", "8", "r1")
-            FFP_L6("adcq", "b", "16", "r2") FFP_L6("adcq", "b", "24", "r3")
-            FFP_L6("adcq", "b", "32", "r4") FFP_L6("adcq", "b", "40", "r5")
-            "movq %[r0], %[a]\n\t" "subq %[p], %[a]\n\t"
-            "movq %[r1], %[d1]\n\t" "sbbq 8+%[p], %[d1]\n\t"
-            "movq %[r2], %[d2]\n\t" "sbbq 16+%[p], %[d2]\n\t"
-            "movq %[r3], %[d3]\n\t" "sbbq 24+%[p], %[d3]\n\t"
-            "movq %[r4], %[d4]\n\t" "sbbq 32+%[p], %[d4]\n\t"
-            "movq %[r5], %[d5]\n\t" "sbbq 40+%[p], %[d5]\n\t"
-            "cmovncq %[a], %[r0]\n\t" "cmovncq %[d1], %[r1]\n\t" "cmovncq %[d2], %[r2]\n\t"
-            "cmovncq %[d3], %[r3]\n\t" "cmovncq %[d4], %[r4]\n\t" "cmovncq %[d5], %[r5]\n\t"
-            : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4),
-              [r5] "=&r"(r5), [d1] "=&r"(d1), [d2] "=&r"(d2), [d3] "=&r"(d3), [d4] "=&r"(d4),
-              [d5] "=&r"(d5), [a] "+&r"(pa)
-            : [b] "r"(b->l), [p] "m"(FFP_PM)
-            : "cc", "memory");
-    out->l[0] = r0;
-    out->l[1] = r1;
-    out->l[2] = r2;
-    out->l[3] = r3;
-    out->l[4] = r4;
-    out->l[5] = r5;
-}
-
-/* out = a - b mod p; a, b < p. d = a - b; m = -borrow (in a's register, dead
- * by then); d + (p & m) in registers (b's register holds the top limb of
- * p & m). 13 registers. */
-FF_INLINE void ffp_sub(fp_t *out, const fp_t *a, const fp_t *b)
-{
-    uint64_t r0, r1, r2, r3, r4, r5, d0, d1, d2, d3, d4;
-    const uint64_t *pa = a->l, *pb = b->l; /* b's register becomes d5 */
-    __asm__("movq 0(%[a]), %[r0]\n\t" "movq 8(%[a]), %[r1]\n\t" "movq 16(%[a]), %[r2]\n\t"
-            "movq 24(%[a]), %[r3]\n\t" "movq 32(%[a]), %[r4]\n\t" "movq 40(%[a]), %[r5]\n\t"
-            FFP_L6("subq", "b", "0", "r0") FFP_L6("sbbq", "b", "8", "r1")
-            FFP_L6("sbbq", "b", "16", "r2") FFP_L6("sbbq", "b", "24", "r3")
-            FFP_L6("sbbq", "b", "32", "r4") FFP_L6("sbbq", "b", "40", "r5")
-            "sbbq %[a], %[a]\n\t"
-            "movq %[p], %[d0]\n\t" "andq %[a], %[d0]\n\t"
-            "movq 8+%[p], %[d1]\n\t" "andq %[a], %[d1]\n\t"
-            "movq 16+%[p], %[d2]\n\t" "andq %[a], %[d2]\n\t"
-            "movq 24+%[p], %[d3]\n\t" "andq %[a], %[d3]\n\t"
-            "movq 32+%[p], %[d4]\n\t" "andq %[a], %[d4]\n\t"
-            "movq 40+%[p], %[b]\n\t" "andq %[a], %[b]\n\t"
-            "addq %[d0], %[r0]\n\t" "adcq %[d1], %[r1]\n\t" "adcq %[d2], %[r2]\n\t"
-            "adcq %[d3], %[r3]\n\t" "adcq %[d4], %[r4]\n\t" "adcq %[b], %[r5]\n\t"
-            : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4),
-              [r5] "=&r"(r5), [d0] "=&r"(d0), [d1] "=&r"(d1), [d2] "=&r"(d2), [d3] "=&r"(d3),
-              [d4] "=&r"(d4), [a] "+&r"(pa), [b] "+&r"(pb)
-            : [p] "m"(FFP_PM)
-            : "cc", "memory");
-    out->l[0] = r0;
-    out->l[1] = r1;
-    out->l[2] = r2;
-    out->l[3] = r3;
-    out->l[4] = r4;
-    out->l[5] = r5;
-}
-#else /* sanitizer, GM_VERIFY or unoptimized build: 8 registers, a stack temporary */
-/* out = a + b mod p; a, b < p: t = a + b (< 2p, no carry out) is parked in tmp, d = t - p computed in
- * place, and cmovc takes t back when the subtraction borrowed. Eight
- * registers; all of a and b is read before out is written (aliasing is fine). */
-FF_INLINE void ffp_add(fp_t *out, const fp_t *a, const fp_t *b)
-{
-    uint64_t r0, r1, r2, r3, r4, r5, tmp[6];
-    __asm__("movq 0(%[a]), %[r0]\n\t" "movq 8(%[a]), %[r1]\n\t" "movq 16(%[a]), %[r2]\n\t"
-            "movq 24(%[a]), %[r3]\n\t" "movq 32(%[a]), %[r4]\n\t" "movq 40(%[a]), %[r5]\n\t"
-            FFP_L6("addq", "b", "0", "r0") FFP_L6("adcq", "b", "8", "r1")
-            FFP_L6("adcq", "b", "16", "r2") FFP_L6("adcq", "b", "24", "r3")
-            FFP_L6("adcq", "b", "32", "r4") FFP_L6("adcq", "b", "40", "r5")
-            "movq %[r0], %[t]\n\t" "movq %[r1], 8+%[t]\n\t" "movq %[r2], 16+%[t]\n\t"
-            "movq %[r3], 24+%[t]\n\t" "movq %[r4], 32+%[t]\n\t" "movq %[r5], 40+%[t]\n\t"
-            "subq %[p], %[r0]\n\t" "sbbq 8+%[p], %[r1]\n\t" "sbbq 16+%[p], %[r2]\n\t"
-            "sbbq 24+%[p], %[r3]\n\t" "sbbq 32+%[p], %[r4]\n\t" "sbbq 40+%[p], %[r5]\n\t"
-            "cmovcq %[t], %[r0]\n\t" "cmovcq 8+%[t], %[r1]\n\t" "cmovcq 16+%[t], %[r2]\n\t"
-            "cmovcq 24+%[t], %[r3]\n\t" "cmovcq 32+%[t], %[r4]\n\t" "cmovcq 40+%[t], %[r5]\n\t"
-            : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4),
-              [r5] "=&r"(r5), [t] "=m"(tmp)
-            : [a] "r"(a->l), [b] "r"(b->l), [p] "m"(FFP_PM), "m"(a->l), "m"(b->l)
-            : "cc");
-    out->l[0] = r0;
-    out->l[1] = r1;
-    out->l[2] = r2;
-    out->l[3] = r3;
-    out->l[4] = r4;
-    out->l[5] = r5;
-}
-
-/* out = a - b mod p; a, b < p. d = a - b; m = -borrow; d is parked, d + p
- * computed in place, and cmovz takes d back when there was no borrow. */
-FF_INLINE void ffp_sub(fp_t *out, const fp_t *a, const fp_t *b)
-{
-    uint64_t r0, r1, r2, r3, r4, r5, tmp[6];
-    const uint64_t *pa = a->l;
-    __asm__("movq 0(%[a]), %[r0]\n\t" "movq 8(%[a]), %[r1]\n\t" "movq 16(%[a]), %[r2]\n\t"
-            "movq 24(%[a]), %[r3]\n\t" "movq 32(%[a]), %[r4]\n\t" "movq 40(%[a]), %[r5]\n\t"
-            FFP_L6("subq", "b", "0", "r0") FFP_L6("sbbq", "b", "8", "r1")
-            FFP_L6("sbbq", "b", "16", "r2") FFP_L6("sbbq", "b", "24", "r3")
-            FFP_L6("sbbq", "b", "32", "r4") FFP_L6("sbbq", "b", "40", "r5")
-            "sbbq %[a], %[a]\n\t"
-            "movq %[r0], %[t]\n\t" "movq %[r1], 8+%[t]\n\t" "movq %[r2], 16+%[t]\n\t"
-            "movq %[r3], 24+%[t]\n\t" "movq %[r4], 32+%[t]\n\t" "movq %[r5], 40+%[t]\n\t"
-            "addq %[p], %[r0]\n\t" "adcq 8+%[p], %[r1]\n\t" "adcq 16+%[p], %[r2]\n\t"
-            "adcq 24+%[p], %[r3]\n\t" "adcq 32+%[p], %[r4]\n\t" "adcq 40+%[p], %[r5]\n\t"
-            "testq %[a], %[a]\n\t"
-            "cmovzq %[t], %[r0]\n\t" "cmovzq 8+%[t], %[r1]\n\t" "cmovzq 16+%[t], %[r2]\n\t"
-            "cmovzq 24+%[t], %[r3]\n\t" "cmovzq 32+%[t], %[r4]\n\t" "cmovzq 40+%[t], %[r5]\n\t"
-            : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4),
-              [r5] "=&r"(r5), [t] "=m"(tmp), [a] "+&r"(pa)
-            : [b] "r"(b->l), [p] "m"(FFP_PM), "m"(a->l), "m"(b->l)
-            : "cc");
-    out->l[0] = r0;
-    out->l[1] = r1;
-    out->l[2] = r2;
-    out->l[3] = r3;
-    out->l[4] = r4;
-    out->l[5] = r5;
-}
-#endif
-#else
-/* out = a + b mod p; a, b < p. */
-FF_INLINE void ffp_add(fp_t *out, const fp_t *a, const fp_t *b)
-{
-    uint64_t t[6];
-    uint8_t c = 0;
-    for (int i = 0; i < 6; i++)
-        c = ff_addc(c, a->l[i], b->l[i], &t[i]);
-    ffp_reduce_once(out->l, t);
-}
-
-/* out = a - b mod p; a, b < p. */
-FF_INLINE void ffp_sub(fp_t *out, const fp_t *a, const fp_t *b)
-{
-    static const uint64_t P[6] = {FFP_P0, FFP_P1, FFP_P2, FFP_P3, FFP_P4, FFP_P5};
-    mont_sub(out->l, a->l, b->l, P, 6);
-}
-#endif
-
-/* out = a + b, no reduction; a + b < 2^384 (e.g. a, b < 2p gives < 4p). */
-FF_INLINE void ffp_add_nr(fp_t *out, const fp_t *a, const fp_t *b)
-{
-    uint8_t c = 0;
-    for (int i = 0; i < 6; i++)
-        c = ff_addc(c, a->l[i], b->l[i], &out->l[i]);
-}
-
-FF_INLINE void ffp_dbl(fp_t *out, const fp_t *a) { ffp_add(out, a, a); }
-
-/* out = -a mod p; a < p; -0 = 0. */
-FF_INLINE void ffp_neg(fp_t *out, const fp_t *a)
-{
-    static const uint64_t P[6] = {FFP_P0, FFP_P1, FFP_P2, FFP_P3, FFP_P4, FFP_P5};
-    mont_neg(out->l, a->l, P, 6);
-}
+/* ffp_add, ffp_sub, ffp_neg, ffp_add_nr and the Fp2 forms are in ff/ff.h (inline kernels). */
 
 /* The portable CIOS (mont_mul) out of line, for ffp_mul: a, b < 2p, out < p
  * (fp2.c; inlining it into every tower call site made the portable pairing
@@ -462,30 +202,6 @@ void fp4_sqr_adx(fp2_t *o0, fp2_t *o1, const fp2_t *z0, const fp2_t *z1);
  * out = t / 2^384 mod p for t < p 2^384 (out < p). */
 void fp_mul_384_adx(uint64_t r[12], const fp_t *a, const fp_t *b);
 void fp_redc_768_adx(fp_t *out, const uint64_t t[12]);
-
-FF_INLINE void ffp2_add(fp2_t *out, const fp2_t *a, const fp2_t *b)
-{
-    ffp_add(&out->c0, &a->c0, &b->c0);
-    ffp_add(&out->c1, &a->c1, &b->c1);
-}
-
-FF_INLINE void ffp2_sub(fp2_t *out, const fp2_t *a, const fp2_t *b)
-{
-    ffp_sub(&out->c0, &a->c0, &b->c0);
-    ffp_sub(&out->c1, &a->c1, &b->c1);
-}
-
-FF_INLINE void ffp2_dbl(fp2_t *out, const fp2_t *a)
-{
-    ffp_add(&out->c0, &a->c0, &a->c0);
-    ffp_add(&out->c1, &a->c1, &a->c1);
-}
-
-FF_INLINE void ffp2_neg(fp2_t *out, const fp2_t *a)
-{
-    ffp_neg(&out->c0, &a->c0);
-    ffp_neg(&out->c1, &a->c1);
-}
 
 /* a * xi = (a0 - a1) + (a0 + a1) u. */
 FF_INLINE void ffp2_mul_nonresidue(fp2_t *out, const fp2_t *a)
@@ -842,12 +558,12 @@ FF_INLINE void mont_inv_gcd(uint64_t *v_out, const uint64_t *x, const uint64_t *
     {                                                                                              \
         FF_VERIFY_REDUCED(MOD, N, a);                                                              \
         FF_VERIFY_REDUCED(MOD, N, b);                                                              \
-        mont_sub(out->l, a->l, b->l, MOD, N);                                                      \
+        ff_mod_sub(out->l, a->l, b->l, MOD, N);                                                      \
     }                                                                                              \
     FF_INLINE void pre##_neg_impl(T *out, const T *a)                                              \
     {                                                                                              \
         FF_VERIFY_REDUCED(MOD, N, a);                                                              \
-        mont_neg(out->l, a->l, MOD, N);                                                            \
+        ff_mod_neg(out->l, a->l, MOD, N);                                                          \
     }                                                                                              \
     FF_INLINE void pre##_dbl_impl(T *out, const T *a) { pre##_add_impl(out, a, a); }               \
     FF_INLINE void pre##_half_impl(T *out, const T *a)                                             \

@@ -15,6 +15,7 @@
  *   PF_DEC_LEN   decimal digits of m - 1
  *   PF_ZERO      FP_ZERO_ELEM | FR_ZERO
  *   PF_ONE       FP_ONE | FR_ONE
+ *   PF_INL       ffp | ffr (the inline kernels of ff/ff.h: add, sub, neg, is_zero)
  *
  * Every test compares with the naive reference of tests/unit/ff_ref.h and
  * runs on every kernel path (test_on_paths). Defines, for the .c file:
@@ -134,6 +135,50 @@ static void check_edges(test_rng_t *rng)
 }
 
 Test(PF, edge_values) { test_on_paths(check_edges, PF_WHO("edge_values")); }
+
+#define INL_(name) PF_CAT(PF_INL, name)
+
+/* The inline kernels (ff.h) against the reference: random values and every
+ * pair of 0, 1, m - 1, m - 2, with the output aliasing an input. */
+static void check_inline(test_rng_t *rng)
+{
+    uint64_t vals[4][N] = {{0}, {1}, {0}, {0}};
+    m_minus(vals[2], 1);
+    m_minus(vals[3], 2);
+    for (int it = 0; it < 216; it++) {
+        uint64_t a[N], b[N], want[N];
+        PF_T x, y, z;
+        if (it < 16) {
+            memcpy(a, vals[it / 4], sizeof a);
+            memcpy(b, vals[it % 4], sizeof b);
+            cr_assert_eq(FE_(_from_limbs)(&x, a), GM_OK);
+            cr_assert_eq(FE_(_from_limbs)(&y, b), GM_OK);
+        } else {
+            rand_fe(&x, a, rng);
+            rand_fe(&y, b, rng);
+        }
+        ref_addmod(want, a, b, M, N);
+        INL_(_add)(&z, &x, &y);
+        expect_plain(&z, want, "inline add", it);
+        ref_submod(want, a, b, M, N);
+        INL_(_sub)(&z, &x, &y);
+        expect_plain(&z, want, "inline sub", it);
+        ref_submod(want, (uint64_t[N]){0}, a, M, N);
+        INL_(_neg)(&z, &x);
+        expect_plain(&z, want, "inline neg", it);
+        cr_assert_eq(INL_(_is_zero)(&x), FE_(_is_zero)(&x), "inline is_zero at %d", it);
+        ref_submod(want, a, b, M, N);
+        z = x;
+        INL_(_sub)(&z, &z, &y); /* out aliases a */
+        expect_plain(&z, want, "inline sub, aliased", it);
+        ref_addmod(want, a, b, M, N);
+        z = y;
+        INL_(_add)(&z, &x, &z); /* out aliases b */
+        expect_plain(&z, want, "inline add, aliased", it);
+    }
+}
+
+Test(PF, inline_kernels) { test_on_paths(check_inline, PF_WHO("inline_kernels")); }
 
 static void check_inv(test_rng_t *rng)
 {

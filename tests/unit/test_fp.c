@@ -14,6 +14,7 @@
 #define PF_DEC_LEN 115
 #define PF_ZERO FP_ZERO_ELEM
 #define PF_ONE FP_ONE
+#define PF_INL ffp
 #include "tests/unit/prime_field_tests.h"
 
 static void check_lex_nonsquare(test_rng_t *rng)

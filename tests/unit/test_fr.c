@@ -13,6 +13,7 @@
 #define PF_DEC_LEN 77
 #define PF_ZERO FR_ZERO
 #define PF_ONE FR_ONE
+#define PF_INL ffr
 #include "tests/unit/prime_field_tests.h"
 
 /* 7 generates: not a square; roots of unity of every order below 2^32 have roots. */
