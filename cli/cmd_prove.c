@@ -127,10 +127,7 @@ static int make_witnesses(cs_t **cs, groth16_witness_t *w, const circuit_t *c, u
                      : circuit_witness(&cs[i], c, seed + i, err);
         if (rc)
             return rc;
-        w[i].inputs = cs_input_values(cs[i]);
-        w[i].n_inputs = cs_num_inputs(cs[i]);
-        w[i].aux = cs_aux_values(cs[i]);
-        w[i].n_aux = cs_num_aux(cs[i]);
+        groth16_witness_of(&w[i], cs[i]);
     }
     return 0;
 }

@@ -84,8 +84,7 @@ int cli_split_local(cli_split_local_t *l, const params_paths_t *p, const circuit
     if (!rc)
         rc = circuit_witness(&l->cs, c, seed, err);
     if (!rc)
-        l->w = (groth16_witness_t){.inputs = cs_input_values(l->cs), .n_inputs = cs_num_inputs(l->cs),
-                                   .aux = cs_aux_values(l->cs), .n_aux = cs_num_aux(l->cs)};
+        groth16_witness_of(&l->w, l->cs);
     return mpi_split_agree(NULL, rc, err);
 }
 

@@ -257,8 +257,8 @@ static int prove_unit(sc_t *g, uint64_t u, mr_result_t *res, bool *agreed, err_t
     s->m.cpu_ns[MR_WITNESS] += gm_thread_cpu_ns() - c0;
     if ((rc = mpi_split_agree(&g->group, rc, err)))
         goto out;
-    groth16_witness_t w = {.inputs = cs_input_values(cs), .n_inputs = cs_num_inputs(cs),
-                           .aux = cs_aux_values(cs), .n_aux = cs_num_aux(cs)};
+    groth16_witness_t w;
+    groth16_witness_of(&w, cs); /* PoRep units are compact: mpi_split_prove expands them */
     mpi_split_job_t job = {.params_path = env->params_path, .shape = env->shape, .w = &w, .rs = NULL,
                            .load_flags = env->trust || g->slices_checked ? GROTH16_LOAD_TRUST : GROTH16_LOAD_DEFAULT,
                            .prove_flags = s->rank_verifies ? GROTH16_PROVE_DEFAULT : GROTH16_PROVE_NO_VERIFY,

@@ -61,4 +61,16 @@ JSON
 (cd "$T" && "$BIN" prove bad.json > bad.log 2>&1) && fail "a seed on a C1 sector was accepted"
 grep -q "bad.json: sectors\[0\].seed: only for test circuits and \"sealed\" sectors" "$T/bad.log" ||
     { cat "$T/bad.log"; fail "bad seed: message"; }
-echo "mpi_porep: OK (2 sectors, 2 ranks, every proof verified with verify --c1)"
+
+# The same partition proved split over both ranks ("split": 2, one group):
+# its witness is compact (PoRep units are), which the split prover expands.
+cat > "$T/split.json" <<JSON
+{ "name": "porep-split", "circuit": "porep", "sector_size": "2KiB", "params": "$CACHE", "trust_params": true,
+  "split": 2, "sectors": [{"id": "b", "c1": "b.c1.json"}], "output": "out-split", "verify": "both" }
+JSON
+(cd "$T" && timeout 1500 mpirun -np 2 "$BIN" prove split.json > split.log 2>&1) ||
+    { cat "$T/split.log"; fail "2-rank split porep campaign"; }
+grep -q "campaign done: 1 units, 1 proved" "$T/split.log" || { cat "$T/split.log"; fail "split: not 1 unit proved"; }
+"$BIN" verify --vk "$VK" --c1 "$T/b.c1.json" --proof "$T/out-split/proofs/b-p0.proof" >"$T/v.log" 2>&1 ||
+    { cat "$T/v.log"; fail "split proof of sector b: verify --c1"; }
+echo "mpi_porep: OK (2 sectors, 2 ranks, and one partition split over both; every proof verified with verify --c1)"
