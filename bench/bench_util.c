@@ -36,7 +36,8 @@ void bench_print_machine(void)
         }
         fclose(f);
     }
-    printf("cpu: %s, %ld cpus, ff path: %s\n", model, sysconf(_SC_NPROCESSORS_ONLN), ff_path_name());
+    printf("cpu: %s, %ld cpus, ff path: %s, Fr on 8 lanes (IFMA): %s\n", model, sysconf(_SC_NPROCESSORS_ONLN),
+           ff_path_name(), fr_x8_enabled() ? "on" : "off");
 }
 
 /* Reads an integer option value in lo..hi; prints the error itself. */
