@@ -37,6 +37,11 @@ const char *g16_point_err_text(int code);
  * GM_ENONCANON, GM_ENOTONCURVE, GM_ESUBGROUP), GM_EFORMAT for the identity. */
 int g16_point_decode(void *dst, const uint8_t *src, bool g2, bool trust);
 
+/* Frees a key's vk and its five query arrays (NULLs allowed): the whole
+ * parameters (params.c) and a rank's slices of them (params_slice.c). */
+void g16_points_free(groth16_vk_t *vk, g1_affine_t *h, g1_affine_t *l, g1_affine_t *a, g1_affine_t *b_g1,
+                     g2_affine_t *b_g2);
+
 /* Compact witnesses (witness.c): *out (a g1_jac_t, or a g2_jac_t when g2)
  * = sum_j z_j B(j) over the aux values of c, with bases g1_affine_t or
  * g2_affine_t and B(j) as msm_g1's density (density NULL: bases[j]), equal

@@ -367,13 +367,19 @@ void groth16_params_free(groth16_params_t *p)
 {
     if (!p)
         return;
-    groth16_vk_free(&p->vk);
-    gm_free(p->h);
-    gm_free(p->l);
-    gm_free(p->a);
-    gm_free(p->b_g1);
-    gm_free(p->b_g2);
+    g16_points_free(&p->vk, p->h, p->l, p->a, p->b_g1, p->b_g2);
     gm_free(p);
+}
+
+void g16_points_free(groth16_vk_t *vk, g1_affine_t *h, g1_affine_t *l, g1_affine_t *a, g1_affine_t *b_g1,
+                     g2_affine_t *b_g2)
+{
+    groth16_vk_free(vk);
+    gm_free(h);
+    gm_free(l);
+    gm_free(a);
+    gm_free(b_g1);
+    gm_free(b_g2);
 }
 
 const groth16_vk_t *groth16_params_vk(const groth16_params_t *p) { return &p->vk; }

@@ -38,12 +38,7 @@ void groth16_params_slice_free(groth16_params_slice_t *p)
 {
     if (!p)
         return;
-    groth16_vk_free(&p->vk);
-    gm_free(p->h);
-    gm_free(p->l);
-    gm_free(p->a);
-    gm_free(p->b_g1);
-    gm_free(p->b_g2);
+    g16_points_free(&p->vk, p->h, p->l, p->a, p->b_g1, p->b_g2);
     memset(p, 0, sizeof *p);
 }
 
