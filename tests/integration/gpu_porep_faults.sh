@@ -12,9 +12,7 @@
 set -eu
 . "$(dirname "$0")/lib/common.sh"
 need mpirun
-CACHE=${GROTHMPI_POREP_CACHE:-$BUILD/porep-cache}
-mkdir -p "$CACHE"
-CACHE=$(cd "$CACHE" && pwd)
+porep_cache
 gm_tmp gpuporepfault
 . "$(cd "$(dirname "$0")" && pwd)/lib/journal.sh"
 

@@ -14,9 +14,7 @@ set -eu
 . "$(dirname "$0")/lib/common.sh"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_mpi_yield_when_idle=1
 need mpirun
-CACHE=${GROTHMPI_POREP_CACHE:-$BUILD/porep-cache}
-mkdir -p "$CACHE"
-CACHE=$(cd "$CACHE" && pwd)
+porep_cache
 gm_tmp mpiporep
 
 "$BIN" porep seal --sector-size 2KiB --seed 21 --out "$T/sa" >"$T/seal.log" 2>&1 || { cat "$T/seal.log"; fail "seal a"; }

@@ -10,9 +10,7 @@
 set -eu
 . "$(dirname "$0")/../integration/lib/common.sh"
 need mpirun
-CACHE=${GROTHMPI_POREP_CACHE:-$BUILD/porep-cache}
-mkdir -p "$CACHE"
-CACHE=$(cd "$CACHE" && pwd)
+porep_cache
 gm_tmp splitporep
 if [ ! -s "$CACHE/porep-2048-v2.params" ]; then
   "$BIN" setup --circuit porep --sector-size 2KiB --out "$CACHE" --quiet \

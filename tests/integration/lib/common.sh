@@ -9,6 +9,9 @@ fail() { echo "FAIL: $*"; exit 1; }
 # need CMD...: skips the test (exit 0, a SKIP line) when a command is missing
 need() { for c; do command -v "$c" >/dev/null || { echo "SKIP: no $c"; exit 0; }; done; }
 # gm_tmp NAME: T, a new directory /tmp/gm-NAME.XXXXXX, removed on exit
+# porep_cache: CACHE = the absolute path of the 2 KiB PoRep parameter cache
+# the PoRep tests share ($GROTHMPI_POREP_CACHE, else $BUILD/porep-cache), made.
+porep_cache() { CACHE=${GROTHMPI_POREP_CACHE:-$BUILD/porep-cache}; mkdir -p "$CACHE"; CACHE=$(cd "$CACHE" && pwd); }
 gm_tmp() { T=$(mktemp -d "/tmp/gm-$1.XXXXXX"); trap 'rm -rf "$T"' EXIT; }
 # need_netns: skips the test without root or network namespaces (the
 # several-hosts tests)
