@@ -43,6 +43,7 @@
 
 #include "base/base.h"
 #include "ec/ec.h"
+#include "ec/ec_internal.h"
 #include "topo/topo.h"
 
 #define FI static inline __attribute__((always_inline))
@@ -235,7 +236,7 @@ typedef struct { uint32_t bucket, neg; uint64_t idx; } entry_t;
 
 typedef struct {
     size_t prep_cnt, k, idx, wsum, ones, ws, ws_bytes, total;
-    size_t ws_buckets, ws_flags, ws_ent, ws_queue, ws_den, ws_pre, ws_spill, ws_key, ws_seg;
+    size_t ws_buckets, ws_flags, ws_ent, ws_queue, ws_den, ws_pre, ws_spill, ws_key, ws_seg, ws_x8;
 } layout_t;
 
 #define ALIGN64(x) (((x) + 63) & ~(size_t)63)
@@ -275,6 +276,9 @@ static layout_t layout_for(int nf, size_t n, unsigned nworkers, unsigned c)
     w += ALIGN64(K * sizeof(fe_u));
     L.ws_pre = w;
     w += ALIGN64(K * sizeof(fe_u));
+    L.ws_x8 = w; /* G1 on 8 lanes: the batch's bucket and x pointers, the kernel's scratch */
+    if (nf == 1)
+        w += ALIGN64(2 * K * sizeof(void *)) + ALIGN64(g1_x8_scratch_size(K));
     L.ws_bytes = w;
     L.ws = off;
     off += (nworkers ? nworkers : 1) * w;
@@ -404,6 +408,10 @@ typedef struct {
     uint32_t *key;        /* UINT32_MAX: slot free */
     fe_u *den, *pre;
     size_t nb, K, Q, nbatch, nqueue;   /* K: batch capacity, Q: queue capacity */
+    bool x8;              /* G1 batches on 8 lanes (ec/g1_x8.c) */
+    g1_affine_t **x8_acc; /* K each: the additions' buckets and the x of their other point */
+    const fp_t **x8_px;
+    void *x8_scratch;
 } tile_t;
 
 FI void *bucket_at(const tile_t *T, size_t b) { return T->buckets + b * AFF_SIZE(T->nf); }
@@ -434,10 +442,71 @@ FI void bucket_set(int nf, void *bk, const void *p, bool neg)
  * for an addition, 2*y1 != 0 for a doubling (no 2-torsion in G1 or G2);
  * P + (-P) empties the bucket without entering the products.
  */
+/*
+ * batch_run's G1 path on 8 lanes: the same additions, with the trick's
+ * products and the updates done 8 entries at a time by g1_x8_batch. Here
+ * only the routing, as in batch_run: each entry's numerator and denominator
+ * (a doubling: 3 x1^2 over 2 y1, with x2 = x1; P + (-P): the bucket
+ * empties), packed in the order of the entries that go on.
+ */
+static void batch_run_x8(tile_t *T)
+{
+    size_t k = T->nbatch, na = 0;
+    fp_t *den = (fp_t *)T->den, *num = (fp_t *)T->pre; /* K fe_u each: room for K fp_t */
+    for (size_t j = 0; j < k; j++) {
+        entry_t *e = &T->batch[j];
+        g1_affine_t *bk = bucket_at(T, e->bucket);
+        const g1_affine_t *p = aff_at(1, T->bases, e->idx);
+        if (j + PF_AHEAD < k) {
+            const char *bf = bucket_at(T, T->batch[j + PF_AHEAD].bucket);
+            const char *pf = aff_at(1, T->bases, T->batch[j + PF_AHEAD].idx);
+            __builtin_prefetch(bf);
+            __builtin_prefetch(bf + sizeof(g1_affine_t) - 1);
+            __builtin_prefetch(pf);
+            __builtin_prefetch(pf + sizeof(g1_affine_t) - 1);
+        }
+        ffp_sub(&den[na], &p->x, &bk->x);
+        if (!ffp_is_zero(&den[na])) {
+            if (e->neg) { /* -y2 - y1 */
+                ffp_add(&num[na], &p->y, &bk->y);
+                ffp_neg(&num[na], &num[na]);
+            } else {
+                ffp_sub(&num[na], &p->y, &bk->y);
+            }
+            T->x8_px[na] = &p->x;
+        } else {
+            fp_t py, t;
+            if (e->neg)
+                ffp_neg(&py, &p->y);
+            else
+                py = p->y;
+            if (!fp_eq(&bk->y, &py)) { /* P + (-P) */
+                bk->inf = true;
+                T->flags[e->bucket] &= (uint8_t)~B_FULL;
+                continue;
+            }
+            ffp_add(&den[na], &bk->y, &bk->y);
+            fp_sqr(&t, &bk->x);
+            ffp_add(&num[na], &t, &t);
+            ffp_add(&num[na], &num[na], &t);
+            T->x8_px[na] = &bk->x;
+        }
+        T->x8_acc[na++] = bk;
+    }
+    g1_x8_batch(na, den, num, T->x8_acc, T->x8_px, T->x8_scratch);
+    for (size_t j = 0; j < k; j++)
+        T->flags[T->batch[j].bucket] &= (uint8_t)~B_INBATCH;
+    T->nbatch = 0;
+}
+
 /* Rate and ratio to the addition floor: `grothmpi bench msm` (bench/README.md). */
 FI void batch_run(tile_t *T)
 {
     const int nf = T->nf;
+    if (nf == 1 && T->x8) {
+        batch_run_x8(T);
+        return;
+    }
     size_t k = T->nbatch;
     fe_u acc[2], inv[2], py;
     uint8_t kind[BATCH_MAX];
@@ -787,7 +856,13 @@ FI void window_tile(const job_t *J, int nf, size_t task, unsigned worker)
         .key = (uint32_t *)(ws + J->L.ws_key),
         .den = (fe_u *)(ws + J->L.ws_den), .pre = (fe_u *)(ws + J->L.ws_pre),
         .nb = (size_t)1 << (J->c - 1), .K = batch_for(J->c), .Q = queue_for(J->c),
+        .x8 = nf == 1 && fr_x8_enabled(),
     };
+    if (T.x8) {
+        T.x8_acc = (g1_affine_t **)(ws + J->L.ws_x8);
+        T.x8_px = (const fp_t **)(T.x8_acc + batch_for(J->c));
+        T.x8_scratch = ws + J->L.ws_x8 + ALIGN64(2 * batch_for(J->c) * sizeof(void *));
+    }
     /* The top window reaches fewer buckets: size the batch by those, or the
      * batch would wait for buckets that are always busy and the queue would
      * spill. */

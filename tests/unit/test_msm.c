@@ -5,6 +5,8 @@
  * inputs (equal points, P and -P, infinity, scalars 0, 1 and r - 1, n = 0
  * and 1); bellperson density bitmaps. Each test runs on G1 and on G2 through
  * one table of group operations (grp_t), so the cases are written once.
+ * G1 runs on the 8-lane batches (ec/g1_x8.c) where the CPU has IFMA; the
+ * g1_scalar_path tests run the same cases with the lanes off.
  * Replay a failure with GM_TEST_SEED=<printed seed>.
  */
 #include <criterion/criterion.h>
@@ -406,6 +408,18 @@ static void adversarial(const grp_t *G, const char *who)
 }
 
 Test(msm, g1_adversarial) { adversarial(&g1_grp, "msm/g1_adversarial"); }
+
+/* G1's scalar batches (the only ones on a CPU without IFMA), where the
+ * tests above ran the 8-lane ones. */
+Test(msm, g1_scalar_path)
+{
+    cr_assert(fr_x8_init(FR_X8_OFF) == 0);
+    static const unsigned windows[] = G1_WINDOWS;
+    every_n(&g1_grp, 64, windows, sizeof windows / sizeof windows[0], "msm/g1_scalar_path");
+    adversarial(&g1_grp, "msm/g1_scalar_path/adversarial");
+    pool_vs_single(&g1_grp, 3000, "msm/g1_scalar_path/pool");
+    cr_assert(fr_x8_init(FR_X8_AUTO) == 0);
+}
 Test(msm, g2_adversarial) { adversarial(&g2_grp, "msm/g2_adversarial"); }
 
 /* ---- density bitmaps -------------------------------------------------------------------- */

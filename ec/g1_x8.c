@@ -1,0 +1,288 @@
+/*
+ * g1_x8.c — batch-affine G1 additions on 8 lanes with AVX-512 IFMA, the
+ * MSM's bucket additions (ec/msm.c batch_run) on CPUs that have it.
+ *
+ * Fp lives here in 8 limbs of 48 bits. 8 x 48 = 384, so the Montgomery
+ * product in radix 2^48 has R = 2^384, the library's own R: mont(aR, bR) =
+ * abR is exactly fp_mul's result, and a value moves between memory (fp_t: 6
+ * x 64-bit limbs) and lanes by shifts alone, with no change of domain (a
+ * radix-2^52 product would need R = 2^416 and a conversion product at each
+ * end). IFMA multiplies the low 52 bits of its inputs, so 48-bit limbs fit
+ * with 4 bits to spare; the high half of a 48 x 48-bit product (bits 52 to
+ * 95) lands 4 bits above the next limb's weight, so the high halves
+ * accumulate in their own columns (H) and join a column shifted left by 4.
+ *
+ * The batch is the trick of batch_run: every lambda = num / den with one
+ * shared inversion, here for 8 entries per vector. Forward, two chains of
+ * running products (blocks alternate between them, so two independent
+ * products are in flight); one scalar inversion of the 16 lane products;
+ * backward, 1 / den per entry; then lambda, x3 = lambda^2 - x1 - x2 and
+ * y3 = lambda (x1 - x3) - y1, gathered from and scattered to the buckets.
+ * Six 8-lane products per 8 additions, ~33 IFMA instructions per product.
+ *
+ * Only the functions marked X8 use AVX-512; callers run them only after
+ * fr_x8_enabled() said yes (the same switch as Fr's lanes: a CPU without
+ * IFMA would fault on them).
+ */
+#include <immintrin.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "base/base.h"
+#include "ec/ec_internal.h"
+
+_Static_assert(sizeof(fp_t) == 48, "fp_addrs assumes 6 x 64-bit limbs");
+
+#define X8 __attribute__((target("avx512f,avx512ifma,avx512vl")))
+#define X8_INLINE static inline __attribute__((always_inline, target("avx512f,avx512ifma,avx512vl")))
+
+#define M48 0xffffffffffffULL
+
+/* p in radix 2^48, -p^-1 mod 2^48, and R mod p (one in Montgomery form). */
+static const uint64_t P48[8] = {
+    0xffffffffaaabULL, 0xb153ffffb9feULL, 0xf6241eabfffeULL, 0x6730d2a0f6b0ULL,
+    0x4b84f38512bfULL, 0x434bacd76477ULL, 0xe69a4b1ba7b6ULL, 0x1a0111ea397fULL,
+};
+#define PINV48 0xfffcfffcfffdULL
+
+/*
+ * v48_t: 8 lanes of 8 limbs. Every v48_t that leaves a helper below is
+ * reduced (< p) with normalised limbs (< 2^48); every helper takes them so.
+ * Inside mont() the columns are unnormalised: each of 8 rounds adds at most
+ * two low halves (< 2^52) to a low column and two high halves (< 2^44) to a
+ * high column, plus a carry (< 2^10), so low columns stay < 2^57 and high
+ * columns < 2^49, far inside 64 bits.
+ */
+typedef struct { __m512i l[8]; } v48_t;
+
+X8_INLINE __m512i bc(uint64_t x) { return _mm512_set1_epi64((long long)x); }
+
+/* x in [-p, p) with limbs that are signed 64-bit numbers of magnitude <
+ * 2^62 -> x mod p, normalised: signed carries, p added back in the lanes
+ * that came out negative, carries again. */
+X8_INLINE void fix(v48_t *x)
+{
+    const __m512i m = bc(M48);
+    for (int i = 0; i < 7; i++) {
+        x->l[i + 1] = _mm512_add_epi64(x->l[i + 1], _mm512_srai_epi64(x->l[i], 48));
+        x->l[i] = _mm512_and_si512(x->l[i], m);
+    }
+    __mmask8 neg = _mm512_cmplt_epi64_mask(x->l[7], _mm512_setzero_si512());
+    for (int i = 0; i < 8; i++)
+        x->l[i] = _mm512_mask_add_epi64(x->l[i], neg, x->l[i], bc(P48[i]));
+    for (int i = 0; i < 7; i++) { /* non-negative now: logical shifts */
+        x->l[i + 1] = _mm512_add_epi64(x->l[i + 1], _mm512_srli_epi64(x->l[i], 48));
+        x->l[i] = _mm512_and_si512(x->l[i], m);
+    }
+}
+
+X8_INLINE void vsub(v48_t *o, const v48_t *a, const v48_t *b)
+{
+    for (int i = 0; i < 8; i++) /* a - b in (-p, p) */
+        o->l[i] = _mm512_sub_epi64(a->l[i], b->l[i]);
+    fix(o);
+}
+
+/* o = a b 2^-384 mod p: operand scanning, one limb of b per round, the
+ * reduction by m = t0 (-p^-1) mod 2^48 interleaved. o may alias a or b. */
+X8_INLINE void mont(v48_t *o, const v48_t *a, const v48_t *b)
+{
+    const __m512i z = _mm512_setzero_si512(), m48 = bc(M48);
+    __m512i L[9], H[9]; /* column k = L[k] + 16 H[k] */
+    for (int k = 0; k < 9; k++)
+        L[k] = H[k] = z;
+    for (int i = 0; i < 8; i++) {
+        __m512i bi = b->l[i];
+        for (int j = 0; j < 8; j++)
+            L[j] = _mm512_madd52lo_epu64(L[j], a->l[j], bi);
+        for (int j = 0; j < 8; j++)
+            H[j + 1] = _mm512_madd52hi_epu64(H[j + 1], a->l[j], bi);
+        /* IFMA reads t0's low 52 bits, enough for m mod 2^48 */
+        __m512i t0 = _mm512_add_epi64(L[0], _mm512_slli_epi64(H[0], 4));
+        __m512i m = _mm512_and_si512(_mm512_madd52lo_epu64(z, t0, bc(PINV48)), m48);
+        for (int j = 0; j < 8; j++)
+            L[j] = _mm512_madd52lo_epu64(L[j], m, bc(P48[j]));
+        for (int j = 0; j < 8; j++)
+            H[j + 1] = _mm512_madd52hi_epu64(H[j + 1], m, bc(P48[j]));
+        /* column 0 is a multiple of 2^48 now: carry it up, shift down */
+        t0 = _mm512_add_epi64(L[0], _mm512_slli_epi64(H[0], 4));
+        L[1] = _mm512_add_epi64(L[1], _mm512_srli_epi64(t0, 48));
+        for (int j = 0; j < 8; j++) {
+            L[j] = L[j + 1];
+            H[j] = H[j + 1];
+        }
+        L[8] = H[8] = z;
+    }
+    /* (ab + mp) / R < 2p < 2^382: normalise, then subtract p unless that
+     * goes negative */
+    __m512i c = z;
+    v48_t d;
+    for (int k = 0; k < 8; k++) {
+        __m512i t = _mm512_add_epi64(_mm512_add_epi64(L[k], _mm512_slli_epi64(H[k], 4)), c);
+        c = _mm512_srli_epi64(t, 48);
+        o->l[k] = _mm512_and_si512(t, m48);
+        d.l[k] = _mm512_sub_epi64(o->l[k], bc(P48[k]));
+    }
+    for (int k = 0; k < 7; k++) {
+        d.l[k + 1] = _mm512_add_epi64(d.l[k + 1], _mm512_srai_epi64(d.l[k], 48));
+        d.l[k] = _mm512_and_si512(d.l[k], m48);
+    }
+    __mmask8 ge = _mm512_cmpge_epi64_mask(d.l[7], z);
+    for (int k = 0; k < 8; k++)
+        o->l[k] = _mm512_mask_mov_epi64(o->l[k], ge, d.l[k]);
+}
+
+/* Lane b = the fp_t at address lane b of addr (masked-off lanes: the limbs
+ * of fill), 6 x 64 -> 8 x 48 bits. */
+X8_INLINE void gather(v48_t *o, __m512i addr, __mmask8 k, const fp_t *fill)
+{
+    __m512i L[6];
+    for (int i = 0; i < 6; i++)
+        L[i] = _mm512_mask_i64gather_epi64(bc(fill->l[i]), k, _mm512_add_epi64(addr, bc(8 * (uint64_t)i)),
+                                           (const void *)0, 1);
+    const __m512i m = bc(M48);
+    for (int h = 0; h < 2; h++) { /* limbs 3h .. 3h+2 hold 4 limbs of 48 */
+        __m512i A = L[3 * h], B = L[3 * h + 1], C = L[3 * h + 2];
+        o->l[4 * h] = _mm512_and_si512(A, m);
+        o->l[4 * h + 1] = _mm512_and_si512(_mm512_or_si512(_mm512_srli_epi64(A, 48), _mm512_slli_epi64(B, 16)), m);
+        o->l[4 * h + 2] = _mm512_and_si512(_mm512_or_si512(_mm512_srli_epi64(B, 32), _mm512_slli_epi64(C, 32)), m);
+        o->l[4 * h + 3] = _mm512_srli_epi64(C, 16);
+    }
+}
+
+/* The inverse of gather, into the lanes of k only. */
+X8_INLINE void scatter(__m512i addr, __mmask8 k, const v48_t *v)
+{
+    for (int h = 0; h < 2; h++) {
+        const __m512i *l = &v->l[4 * h];
+        __m512i L[3];
+        L[0] = _mm512_or_si512(l[0], _mm512_slli_epi64(l[1], 48));
+        L[1] = _mm512_or_si512(_mm512_srli_epi64(l[1], 16), _mm512_slli_epi64(l[2], 32));
+        L[2] = _mm512_or_si512(_mm512_srli_epi64(l[2], 32), _mm512_slli_epi64(l[3], 16));
+        for (int i = 0; i < 3; i++)
+            _mm512_mask_i64scatter_epi64((void *)0, k, _mm512_add_epi64(addr, bc(8 * (uint64_t)(3 * h + i))), L[i], 1);
+    }
+}
+
+/* Addresses of x[8b .. 8b + 7] (an fp_t array). */
+X8_INLINE __m512i fp_addrs(const fp_t *x, size_t b)
+{
+    const __m512i off = _mm512_setr_epi64(0, 48, 96, 144, 192, 240, 288, 336); /* lane * sizeof(fp_t) */
+    return _mm512_add_epi64(bc((uint64_t)(uintptr_t)(x + 8 * b)), off);
+}
+
+/* Lanes of block b that hold one of the n entries. */
+X8_INLINE __mmask8 block_mask(size_t n, size_t b)
+{
+    size_t left = n - 8 * b;
+    return left >= 8 ? (__mmask8)0xff : (__mmask8)((1u << left) - 1);
+}
+
+X8_INLINE void v48_to_fp(fp_t out[8], const v48_t *v)
+{
+    uint64_t t[8][8];
+    for (int i = 0; i < 8; i++)
+        _mm512_storeu_si512(t[i], v->l[i]);
+    for (int b = 0; b < 8; b++) {
+        const uint64_t x[8] = {t[0][b], t[1][b], t[2][b], t[3][b], t[4][b], t[5][b], t[6][b], t[7][b]};
+        out[b].l[0] = x[0] | x[1] << 48;
+        out[b].l[1] = x[1] >> 16 | x[2] << 32;
+        out[b].l[2] = x[2] >> 32 | x[3] << 16;
+        out[b].l[3] = x[4] | x[5] << 48;
+        out[b].l[4] = x[5] >> 16 | x[6] << 32;
+        out[b].l[5] = x[6] >> 32 | x[7] << 16;
+    }
+}
+
+X8_INLINE void fp_to_v48(v48_t *o, const fp_t in[8]) { gather(o, fp_addrs(in, 0), 0xff, &FP_ZERO_ELEM); }
+
+/* ---- the exported kernels (ec_internal.h) -------------------------------------- */
+
+size_t g1_x8_scratch_size(size_t n) { return 2 * ((n + 7) / 8) * sizeof(v48_t) + 64; }
+
+X8 void g1_x8_fp_mul(fp_t out[8], const fp_t a[8], const fp_t b[8])
+{
+    v48_t x, y;
+    fp_to_v48(&x, a);
+    fp_to_v48(&y, b);
+    mont(&x, &x, &y);
+    v48_to_fp(out, &x);
+}
+
+X8 void g1_x8_fp_sub(fp_t out[8], const fp_t a[8], const fp_t b[8])
+{
+    v48_t x, y;
+    fp_to_v48(&x, a);
+    fp_to_v48(&y, b);
+    vsub(&x, &x, &y);
+    v48_to_fp(out, &x);
+}
+
+/* Lane l of inv[c] = 1 / lane l of acc[c], for the 16 lanes of the two
+ * chains: one fp_inv and 45 products (Montgomery's trick once more). */
+X8 static void invert16(v48_t inv[2], const v48_t acc[2])
+{
+    fp_t t[16], s[16], u, w;
+    v48_to_fp(t, &acc[0]);
+    v48_to_fp(t + 8, &acc[1]);
+    s[0] = t[0];
+    for (int i = 1; i < 16; i++)
+        fp_mul(&s[i], &s[i - 1], &t[i]);
+    fp_inv(&u, &s[15]);
+    for (int i = 15; i > 0; i--) {
+        fp_mul(&w, &u, &s[i - 1]); /* 1 / t[i] */
+        fp_mul(&u, &u, &t[i]);
+        s[i] = w;
+    }
+    s[0] = u;
+    fp_to_v48(&inv[0], s);
+    fp_to_v48(&inv[1], s + 8);
+}
+
+X8 void g1_x8_batch(size_t n, const fp_t *den, const fp_t *num, g1_affine_t *const *acc, const fp_t *const *px,
+                    void *scratch)
+{
+    if (n == 0)
+        return;
+    size_t nblk = (n + 7) / 8;
+    char *s = (char *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63);
+    v48_t *pre = (v48_t *)s, *dv = pre + nblk; /* running products, then 1 / den; the dens */
+    v48_t run[2];
+    gather(&run[0], _mm512_setzero_si512(), 0, &FP_ONE); /* no lane read: one in every lane */
+    run[1] = run[0];
+    /* Forward: pre[b] = the product of the chain's earlier dens (lanes past
+     * n read den = 1 and change nothing). */
+    for (size_t b = 0; b < nblk; b++) {
+        gather(&dv[b], fp_addrs(den, b), block_mask(n, b), &FP_ONE);
+        pre[b] = run[b & 1];
+        mont(&run[b & 1], &run[b & 1], &dv[b]);
+    }
+    v48_t inv[2];
+    invert16(inv, run);
+    /* Backward: 1 / den = inv * pre, then inv *= den. */
+    for (size_t b = nblk; b-- > 0;) {
+        mont(&pre[b], &inv[b & 1], &pre[b]);
+        mont(&inv[b & 1], &inv[b & 1], &dv[b]);
+    }
+    /* The additions. */
+    const __m512i yoff = bc(offsetof(g1_affine_t, y) - offsetof(g1_affine_t, x));
+    for (size_t b = 0; b < nblk; b++) {
+        __mmask8 k = block_mask(n, b);
+        __m512i pa = _mm512_add_epi64(_mm512_maskz_loadu_epi64(k, acc + 8 * b), bc(offsetof(g1_affine_t, x)));
+        __m512i pp = _mm512_maskz_loadu_epi64(k, px + 8 * b);
+        v48_t lam, x1, y1, x2, x3, t;
+        gather(&lam, fp_addrs(num, b), k, &FP_ZERO_ELEM);
+        mont(&lam, &lam, &pre[b]);
+        gather(&x1, pa, k, &FP_ZERO_ELEM);
+        gather(&y1, _mm512_add_epi64(pa, yoff), k, &FP_ZERO_ELEM);
+        gather(&x2, pp, k, &FP_ZERO_ELEM);
+        mont(&x3, &lam, &lam);
+        vsub(&x3, &x3, &x1);
+        vsub(&x3, &x3, &x2);
+        vsub(&t, &x1, &x3);
+        mont(&t, &t, &lam);
+        vsub(&t, &t, &y1);
+        scatter(pa, k, &x3);
+        scatter(_mm512_add_epi64(pa, yoff), k, &t);
+    }
+}

@@ -1,0 +1,198 @@
+/*
+ * tests/unit/test_g1_x8.c — G1 batch-affine additions on 8 lanes
+ * (ec/g1_x8.c): every lane of the radix-2^48 Fp product and difference
+ * equals the naive reference of tests/unit/ff_ref.h and fp_mul / fp_sub, on
+ * random values and on edge values around the 48- and 64-bit limb
+ * boundaries and p; a batch of additions and doublings of every length from
+ * 1 to 41 (whole and partial blocks, both chains) equals the same sums made
+ * in Jacobian coordinates. Skipped on a CPU without AVX-512 IFMA.
+ */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "base/base.h"
+#include "ec/ec.h"
+#include "ec/ec_internal.h"
+#include "ff/ff.h"
+#include "tests/unit/ff_ref.h"
+
+static void need_ifma(void)
+{
+    if (fr_x8_init(FR_X8_ON) != 0)
+        cr_skip_test("this CPU has no AVX-512 IFMA");
+}
+
+static fp_t rand_fp(test_rng_t *rng)
+{
+    fp_t a;
+    ref_random_below(a.l, FP_MODULUS, FP_LIMBS, rng);
+    return a;
+}
+
+/* Stored values (the Montgomery integers themselves) at the edges of the
+ * 48- and 64-bit limbs and of p: each is < p. */
+static size_t edge_values(fp_t *out)
+{
+    size_t n = 0;
+    out[n++] = FP_ZERO_ELEM;
+    out[n++] = FP_ONE;
+    out[n++] = (fp_t){{1, 0, 0, 0, 0, 0}};
+    fp_t pm1, pm2;
+    memcpy(pm1.l, FP_MODULUS, sizeof pm1.l);
+    pm1.l[0] -= 1; /* p - 1 */
+    pm2 = pm1;
+    pm2.l[0] -= 1;
+    out[n++] = pm1;
+    out[n++] = pm2;
+    for (unsigned k = 48; k < 381; k += 48) { /* 2^k - 1, 2^k */
+        fp_t lo = FP_ZERO_ELEM, hi = FP_ZERO_ELEM;
+        for (unsigned b = 0; b < k; b++)
+            lo.l[b / 64] |= 1ULL << (b % 64);
+        hi.l[k / 64] = 1ULL << (k % 64);
+        out[n++] = lo;
+        out[n++] = hi;
+    }
+    for (unsigned k = 64; k < 381; k += 64) {
+        fp_t lo = FP_ZERO_ELEM, hi = FP_ZERO_ELEM;
+        for (unsigned b = 0; b < k; b++)
+            lo.l[b / 64] |= 1ULL << (b % 64);
+        hi.l[k / 64] = 1;
+        out[n++] = lo;
+        out[n++] = hi;
+    }
+    fp_t top = {{~0ULL, ~0ULL, ~0ULL, ~0ULL, ~0ULL, FP_MODULUS[5] - 1}}; /* every limb full below p's top */
+    out[n++] = top;
+    out[n++] = (fp_t){{0, 0, 0, 0, 0, 1ULL << 60}}; /* 2^380 */
+    return n;
+}
+
+/* The two lane operations on a and b, lane by lane against fp_mul / fp_sub
+ * and, on the plain values, against the reference. */
+static void check_ops(const fp_t a[8], const fp_t b[8])
+{
+    fp_t got[8], want;
+    g1_x8_fp_mul(got, a, b);
+    for (int k = 0; k < 8; k++) {
+        fp_mul(&want, &a[k], &b[k]);
+        cr_assert(fp_eq(&got[k], &want), "mul lane %d: a = %016llx..%016llx b = %016llx..%016llx", k,
+                  (unsigned long long)a[k].l[5], (unsigned long long)a[k].l[0], (unsigned long long)b[k].l[5],
+                  (unsigned long long)b[k].l[0]);
+        /* fp_mul is a b R^-1: checked once more on the integers */
+        uint64_t ab[FP_LIMBS], gotR[FP_LIMBS], R[FP_LIMBS] = {0};
+        fp_t r = FP_ONE; /* R mod p */
+        memcpy(R, r.l, sizeof R);
+        ref_mulmod(ab, a[k].l, b[k].l, FP_MODULUS, FP_LIMBS);
+        ref_mulmod(gotR, got[k].l, R, FP_MODULUS, FP_LIMBS);
+        cr_assert(memcmp(ab, gotR, sizeof ab) == 0, "mul lane %d: out R != a b", k);
+    }
+    g1_x8_fp_sub(got, a, b);
+    for (int k = 0; k < 8; k++) {
+        uint64_t d[FP_LIMBS];
+        ref_submod(d, a[k].l, b[k].l, FP_MODULUS, FP_LIMBS);
+        cr_assert(memcmp(d, got[k].l, sizeof d) == 0, "sub lane %d", k);
+    }
+}
+
+Test(g1_x8, fp_lanes_random)
+{
+    need_ifma();
+    test_rng_t rng;
+    test_rng_init(&rng, "g1_x8/fp_lanes_random");
+    for (int it = 0; it < 2000; it++) {
+        fp_t a[8], b[8];
+        for (int k = 0; k < 8; k++) {
+            a[k] = rand_fp(&rng);
+            b[k] = rand_fp(&rng);
+        }
+        check_ops(a, b);
+    }
+}
+
+Test(g1_x8, fp_lanes_edges)
+{
+    need_ifma();
+    fp_t e[64];
+    size_t n = edge_values(e);
+    cr_assert(n <= 64);
+    /* every ordered pair, 8 at a time */
+    fp_t a[8], b[8];
+    int k = 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++) {
+            a[k] = e[i];
+            b[k] = e[j];
+            if (++k == 8) {
+                check_ops(a, b);
+                k = 0;
+            }
+        }
+    for (; k > 0 && k < 8; k++) { /* the last partial set, padded */
+        a[k] = e[0];
+        b[k] = e[1];
+    }
+    check_ops(a, b);
+}
+
+/* A random point of G1 (affine, not at infinity). */
+static g1_affine_t rand_point(test_rng_t *rng)
+{
+    fr_t k;
+    uint64_t l[4];
+    ref_random_below(l, FR_MODULUS, FR_LIMBS, rng);
+    cr_assert(fr_from_limbs(&k, l) == 0);
+    if (fr_is_zero(&k))
+        k = FR_ONE;
+    g1_jac_t j, g;
+    g1_from_affine(&g, &G1_GENERATOR);
+    g1_mul_fr(&j, &g, &k);
+    g1_affine_t a;
+    g1_to_affine(&a, &j);
+    return a;
+}
+
+/* n additions acc[a] += pt[a], every third one a doubling (pt = acc), each
+ * against g1_add / g1_dbl. */
+static void check_batch(size_t n, test_rng_t *rng)
+{
+    g1_affine_t acc[48], pt[48], want[48];
+    fp_t den[48], num[48];
+    g1_affine_t *accp[48];
+    const fp_t *px[48];
+    static char scratch[8192];
+    cr_assert(n <= 48 && g1_x8_scratch_size(n) <= sizeof scratch);
+    for (size_t a = 0; a < n; a++) {
+        acc[a] = rand_point(rng);
+        g1_jac_t s, p, q;
+        g1_from_affine(&p, &acc[a]);
+        if (a % 3 == 2) { /* doubling: 3 x^2 / 2 y, x2 = x1 */
+            fp_t t;
+            fp_add(&den[a], &acc[a].y, &acc[a].y);
+            fp_sqr(&t, &acc[a].x);
+            fp_add(&num[a], &t, &t);
+            fp_add(&num[a], &num[a], &t);
+            px[a] = &acc[a].x;
+            g1_dbl(&s, &p);
+        } else {
+            pt[a] = rand_point(rng);
+            fp_sub(&den[a], &pt[a].x, &acc[a].x);
+            fp_sub(&num[a], &pt[a].y, &acc[a].y);
+            px[a] = &pt[a].x;
+            g1_from_affine(&q, &pt[a]);
+            g1_add(&s, &p, &q);
+        }
+        g1_to_affine(&want[a], &s);
+        accp[a] = &acc[a];
+    }
+    g1_x8_batch(n, den, num, accp, px, scratch);
+    for (size_t a = 0; a < n; a++)
+        cr_assert(g1_affine_eq(&acc[a], &want[a]), "n = %zu: addition %zu differs", n, a);
+}
+
+Test(g1_x8, batch_every_length)
+{
+    need_ifma();
+    test_rng_t rng;
+    test_rng_init(&rng, "g1_x8/batch_every_length");
+    for (size_t n = 1; n <= 41; n++)
+        check_batch(n, &rng);
+}
