@@ -3,11 +3,11 @@
 # on the same zkey and witness, side by side: wall time of the whole command
 # (process start, reading the zkey and witness, proving, writing proof.json and
 # public.json), median and min of RUNS runs each, and the ratio of medians.
-# Circuits: circomlib SHA-256 of 64 bytes (62.5 k constraints, 2^16 domain) and
-# 7 chained Poseidon (3.6 k, 2^12); artifacts from tests/interop/run.sh (set up
+# Circuits: circomlib SHA-256 of 64, 192 and 448 bytes (2^16, 2^17 and 2^18
+# domains) and 7 chained Poseidon (3.6 k, 2^12); artifacts from tests/interop/run.sh (set up
 # on the first run, cached in $BUILD/interop). Both use every CPU (snarkjs's
 # wasm workers, grothmpi's pool). Benchmarks measure, never assert.
-#   BUILD=build RUNS=5 sh bench/interop.sh [sha256] [poseidon]
+#   BUILD=build RUNS=5 sh bench/interop.sh [sha256] [sha256_192] [sha256_448] [poseidon]
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-build}
@@ -16,7 +16,7 @@ RUNS=${RUNS:-5}
 G="$BUILD/grothmpi"
 WORK=${GM_INTEROP_DIR:-$BUILD/interop}
 SJ="node $root/tests/interop/node_modules/snarkjs/build/cli.cjs"
-circuits=${*:-sha256 poseidon}
+circuits=${*:-sha256 sha256_192 sha256_448 poseidon}
 
 # Artifacts (and the interop check itself) first.
 BUILD="$BUILD" GM_INTEROP_DIR="$WORK" sh "$root/tests/interop/run.sh" $circuits >/dev/null

@@ -256,4 +256,30 @@ void msm_g1_bits(g1_jac_t *out, const g1_affine_t *bases, const uint64_t *sel, c
 void msm_g2_bits(g2_jac_t *out, const g2_affine_t *bases, const uint64_t *sel, const uint64_t *density, size_t n,
                  topo_pool_t *pool);
 
+/* ---- G1 batch-affine additions on 8 lanes (ec/g1_x8.c, AVX-512 IFMA) ----------
+ *
+ * For ec/msm.c's buckets. Call only while fr_x8_enabled() is true (they
+ * fault on a CPU without AVX-512 IFMA). */
+
+/* Bytes of scratch g1_x8_batch needs for n additions. */
+size_t g1_x8_scratch_size(size_t n);
+
+/* For a < n: lambda = num[a] / den[a], and the point at acc[a] becomes
+ * (x3, y3) with x3 = lambda^2 - acc[a].x - *px[a] and y3 = lambda (acc[a].x
+ * - x3) - acc[a].y: the affine sum when lambda is the slope of the line
+ * through acc[a] and the point whose x is *px[a] (the tangent for a
+ * doubling, where px[a] is &acc[a]->x). Every den[a] != 0, and no acc[a]
+ * appears twice; *px[a] is read before any acc is written. */
+void g1_x8_batch(size_t n, const fp_t *den, const fp_t *num, g1_affine_t *const *acc, const fp_t *const *px,
+                 void *scratch);
+
+/* out[b] = a[b] * b[b], a[b] - b[b] through the lanes' arithmetic (for tests). */
+void g1_x8_fp_mul(fp_t out[8], const fp_t a[8], const fp_t b[8]);
+void g1_x8_fp_sub(fp_t out[8], const fp_t a[8], const fp_t b[8]);
+/* The lanes' product throughput, for bench msm's floor: two independent
+ * 8-lane chains of reps products each, kept in the lanes' form throughout
+ * (16 reps products, one conversion each way); x[b] becomes
+ * x[b] y[b]^(2 reps + 1). */
+void g1_x8_fp_mul_chain(fp_t x[8], const fp_t y[8], size_t reps);
+
 #endif /* GM_EC_H */

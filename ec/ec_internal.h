@@ -32,25 +32,4 @@ uint64_t ec_u256_divrem_u64(uint64_t q[4], const uint64_t a[4], uint64_t d);
  * significant digits (0 for k = 0). */
 size_t ec_wnaf(int8_t naf[EC_WNAF_MAX], const uint64_t *k, size_t nlimbs, unsigned w);
 
-/* ---- G1 batch-affine additions on 8 lanes (ec/g1_x8.c, AVX-512 IFMA) ----------
- *
- * For ec/msm.c's buckets. Call only while fr_x8_enabled() is true (they
- * fault on a CPU without AVX-512 IFMA). */
-
-/* Bytes of scratch g1_x8_batch needs for n additions. */
-size_t g1_x8_scratch_size(size_t n);
-
-/* For a < n: lambda = num[a] / den[a], and the point at acc[a] becomes
- * (x3, y3) with x3 = lambda^2 - acc[a].x - *px[a] and y3 = lambda (acc[a].x
- * - x3) - acc[a].y: the affine sum when lambda is the slope of the line
- * through acc[a] and the point whose x is *px[a] (the tangent for a
- * doubling, where px[a] is &acc[a]->x). Every den[a] != 0, and no acc[a]
- * appears twice; *px[a] is read before any acc is written. */
-void g1_x8_batch(size_t n, const fp_t *den, const fp_t *num, g1_affine_t *const *acc, const fp_t *const *px,
-                 void *scratch);
-
-/* out[b] = a[b] * b[b], a[b] - b[b] through the lanes' arithmetic (for tests). */
-void g1_x8_fp_mul(fp_t out[8], const fp_t a[8], const fp_t b[8]);
-void g1_x8_fp_sub(fp_t out[8], const fp_t a[8], const fp_t b[8]);
-
 #endif /* GM_EC_INTERNAL_H */

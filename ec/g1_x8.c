@@ -29,7 +29,7 @@
 #include <string.h>
 
 #include "base/base.h"
-#include "ec/ec_internal.h"
+#include "ec/ec.h"
 
 _Static_assert(sizeof(fp_t) == 48, "fp_addrs assumes 6 x 64-bit limbs");
 
@@ -196,7 +196,7 @@ X8_INLINE void v48_to_fp(fp_t out[8], const v48_t *v)
 
 X8_INLINE void fp_to_v48(v48_t *o, const fp_t in[8]) { gather(o, fp_addrs(in, 0), 0xff, &FP_ZERO_ELEM); }
 
-/* ---- the exported kernels (ec_internal.h) -------------------------------------- */
+/* ---- the exported kernels (ec.h) -------------------------------------- */
 
 size_t g1_x8_scratch_size(size_t n) { return 2 * ((n + 7) / 8) * sizeof(v48_t) + 64; }
 
@@ -216,6 +216,20 @@ X8 void g1_x8_fp_sub(fp_t out[8], const fp_t a[8], const fp_t b[8])
     fp_to_v48(&y, b);
     vsub(&x, &x, &y);
     v48_to_fp(out, &x);
+}
+
+X8 void g1_x8_fp_mul_chain(fp_t x[8], const fp_t y[8], size_t reps)
+{
+    v48_t a, b, c;
+    fp_to_v48(&a, x);
+    fp_to_v48(&c, y);
+    b = c;
+    for (size_t i = 0; i < reps; i++) {
+        mont(&a, &a, &c);
+        mont(&b, &b, &c);
+    }
+    mont(&a, &a, &b);
+    v48_to_fp(x, &a);
 }
 
 /* Lane l of inv[c] = 1 / lane l of acc[c], for the 16 lanes of the two

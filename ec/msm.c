@@ -43,7 +43,6 @@
 
 #include "base/base.h"
 #include "ec/ec.h"
-#include "ec/ec_internal.h"
 #include "topo/topo.h"
 
 #define FI static inline __attribute__((always_inline))

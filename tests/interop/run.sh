@@ -1,9 +1,10 @@
 #!/bin/sh
 # tests/interop/run.sh — grothmpi against snarkjs, both directions.
 #
-#   BUILD=build sh tests/interop/run.sh [multiplier] [poseidon] [sha256]
+#   BUILD=build sh tests/interop/run.sh [multiplier] [poseidon] [sha256] [sha256_192] [sha256_448]
 #
-# For each circuit (default: all three): circom2 compiles it with --prime
+# For each circuit (default: the first three; sha256_192 and sha256_448, the
+# 2^17 and 2^18 SHA-256 circuits, are for bench/interop.sh): circom2 compiles it with --prime
 # bls12381; `grothmpi snarkjs ptau` makes a development powers of tau
 # (snarkjs's `prepare phase2` needs hours at 2^16 on BLS12-381); snarkjs runs
 # groth16 setup (poseidon also a zkey contribution, so both section orders
@@ -31,6 +32,8 @@ SJ="node $here/node_modules/snarkjs/build/cli.cjs"
 TOOLS="node $here/tools.mjs"
 SEED=000000000000000000000000000000000000000000000000000000000000abcd
 MSG="grothmpi interop: sha256 of a message of exactly 64 bytes. 01234"
+# msg_of CIRCUIT: its message, MSG repeated to the circuit's length
+msg_of() { case "$1" in sha256_192) echo "$MSG$MSG$MSG" ;; sha256_448) echo "$MSG$MSG$MSG$MSG$MSG$MSG$MSG" ;; *) echo "$MSG" ;; esac; }
 SALT=987654321
 [ -x "$G" ] || { echo "interop: $G not built"; exit 1; }
 command -v node >/dev/null || { echo "interop: node is not installed"; exit 1; }
@@ -48,7 +51,7 @@ run() { "$@" >"$WORK/last.log" 2>&1 || { cat "$WORK/last.log"; fail "$*"; }; }
 reject() { if "$@" >"$WORK/last.log" 2>&1; then cat "$WORK/last.log"; fail "accepted: $*"; fi; }
 now() { date +%s.%N; }
 
-power_of() { case "$1" in multiplier) echo 4 ;; poseidon) echo 12 ;; sha256) echo 16 ;; esac; }
+power_of() { case "$1" in multiplier) echo 4 ;; poseidon) echo 12 ;; sha256) echo 16 ;; sha256_192) echo 17 ;; sha256_448) echo 18 ;; esac; }
 
 ptau() { # ptau POWER -> path
     p="$WORK/dev_$1.ptau"
@@ -58,14 +61,15 @@ ptau() { # ptau POWER -> path
 
 setup() { # setup CIRCUIT: compile, setup, witness (cached)
     c=$1; d="$WORK/$c"; mkdir -p "$d"
-    key=$( (cat "$here/circuits/$c.circom" "$here/package-lock.json"; echo "$SEED $MSG $SALT v1") | sha256sum | cut -c1-16)
+    key=$( (cat "$here/circuits/$c.circom" "$here/circuits/sha256_public.circom" "$here/package-lock.json"
+            echo "$SEED $(msg_of "$c") $SALT v1") | sha256sum | cut -c1-16)
     if [ -f "$d/key" ] && [ "$(cat "$d/key")" = "$key" ]; then return 0; fi
     rm -rf "$d"; mkdir -p "$d"
     t0=$(now)
     run npx --prefix "$here" circom2 "$here/circuits/$c.circom" --r1cs --wasm --prime bls12381 -o "$d"
     pt=$(ptau "$(power_of "$c")")
-    if [ "$c" = sha256 ]; then
-        run $TOOLS sha-input "$MSG" "$SALT" "$d/input.json"
+    if [ "${c%%_*}" = sha256 ]; then
+        run $TOOLS sha-input "$(msg_of "$c")" "$SALT" "$d/input.json"
     else
         cp "$here/circuits/$c.input.json" "$d/input.json"
     fi
@@ -111,7 +115,7 @@ check() { # check CIRCUIT
     $TOOLS mask "$d/g_proof.json" >"$d/g_mask"
     $TOOLS mask "$d/s_proof.json" >"$d/s_mask"
     cmp -s "$d/g_mask" "$d/s_mask" || { diff "$d/g_mask" "$d/s_mask"; fail "$c: proof.json layout differs"; }
-    [ "$c" != sha256 ] || run $TOOLS sha-check "$MSG" "$SALT" "$d/g_public.json"
+    [ "${c%%_*}" != sha256 ] || run $TOOLS sha-check "$(msg_of "$c")" "$SALT" "$d/g_public.json"
     echo "interop: $c: ok (grothmpi -> snarkjs, snarkjs -> grothmpi, 8 tampered variants rejected by both)"
 }
 

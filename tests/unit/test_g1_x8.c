@@ -12,7 +12,6 @@
 
 #include "base/base.h"
 #include "ec/ec.h"
-#include "ec/ec_internal.h"
 #include "ff/ff.h"
 #include "tests/unit/ff_ref.h"
 
@@ -195,4 +194,23 @@ Test(g1_x8, batch_every_length)
     test_rng_init(&rng, "g1_x8/batch_every_length");
     for (size_t n = 1; n <= 41; n++)
         check_batch(n, &rng);
+}
+
+/* bench msm's floor8 kernel: x y^(2 reps + 1), lane by lane. */
+Test(g1_x8, mul_chain)
+{
+    need_ifma();
+    test_rng_t rng;
+    test_rng_init(&rng, "g1_x8/mul_chain");
+    fp_t x[8], y[8], want[8];
+    for (int k = 0; k < 8; k++) {
+        x[k] = rand_fp(&rng);
+        y[k] = rand_fp(&rng);
+        want[k] = x[k];
+        for (int i = 0; i < 2 * 5 + 1; i++)
+            fp_mul(&want[k], &want[k], &y[k]);
+    }
+    g1_x8_fp_mul_chain(x, y, 5);
+    for (int k = 0; k < 8; k++)
+        cr_assert(fp_eq(&x[k], &want[k]), "lane %d", k);
 }
