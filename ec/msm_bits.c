@@ -15,6 +15,7 @@
  * BITS_TASKS of them) and each task's buffer of BITS_BATCH affine points on
  * its own stack (51 KiB for G2).
  */
+#include "base/base.h"
 #include "ec/ec.h"
 
 /* Most tasks one call runs (their accumulators live on the caller's stack). */
@@ -101,6 +102,41 @@ static size_t bits_plan(size_t *first, const uint64_t *density, size_t n, topo_p
  *     msm_b_g2, msm_l; bench/README.md, "compact witness"). */
 #define BITS_BATCH 256
 
+/* G1's level on 8 lanes (ec/g1_x8.c) where the CPU has IFMA: the same
+ * pairs and the same equal-x rule, each pair's sum written over its first
+ * point by g1_x8_batch, then packed to the front. */
+static void g1_bits_level_x8(g1_affine_t *buf, size_t *cnt, g1_xyzz_t *acc)
+{
+    fp_t den[BITS_BATCH / 2], num[BITS_BATCH / 2];
+    g1_affine_t *first[BITS_BATCH / 2];
+    const fp_t *px[BITS_BATCH / 2];
+    char scratch[2 * (BITS_BATCH / 16) * 8 * 64 + 64];
+    GM_ASSERT(g1_x8_scratch_size(BITS_BATCH / 2) <= sizeof scratch);
+    size_t np = *cnt / 2, k = 0, out = 0;
+    for (size_t i = 0; i < np; i++) {
+        g1_affine_t *a = &buf[2 * i], *b = &buf[2 * i + 1];
+        if (fp_eq(&a->x, &b->x)) {
+            g1_xyzz_add_affine(acc, acc, a);
+            g1_xyzz_add_affine(acc, acc, b);
+            continue;
+        }
+        fp_sub(&den[k], &b->x, &a->x);
+        fp_sub(&num[k], &b->y, &a->y);
+        first[k] = a;
+        px[k++] = &b->x;
+    }
+    g1_x8_batch(k, den, num, first, px, scratch);
+    for (size_t t = 0; t < k; t++)
+        buf[out++] = *first[t];
+    if (*cnt & 1)
+        buf[out++] = buf[*cnt - 1];
+    *cnt = out;
+}
+
+/* Whether G's level ran on 8 lanes (G1 only). */
+#define g1_bits_x8(buf, cnt, acc) (fr_x8_enabled() && (g1_bits_level_x8(buf, cnt, acc), true))
+#define g2_bits_x8(buf, cnt, acc) false
+
 #define BITS_SHAPE(G, FE)                                                                                            \
     typedef struct {                                                                                                 \
         const G##_affine_t *bases;                                                                                   \
@@ -116,6 +152,8 @@ static size_t bits_plan(size_t *first, const uint64_t *density, size_t n, topo_p
         FE##_t den[BITS_BATCH / 2], pre[BITS_BATCH / 2], inv, x;                                                     \
         uint16_t idx[BITS_BATCH / 2];                                                                                \
         size_t np = *cnt / 2, k = 0, out = 0;                                                                        \
+        if (G##_bits_x8(buf, cnt, acc))                                                                              \
+            return;                                                                                                  \
         for (size_t i = 0; i < np; i++) {                                                                            \
             const G##_affine_t *a = &buf[2 * i], *b = &buf[2 * i + 1];                                               \
             if (FE##_eq(&a->x, &b->x)) {                                                                             \

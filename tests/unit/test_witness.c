@@ -188,10 +188,10 @@ static void points(g1_affine_t *p1, g2_affine_t *p2, size_t n, test_rng_t *rng)
     free(j2);
 }
 
-Test(msm_bits, equals_naive_sum)
+static void bits_equal_naive_sum(const char *who)
 {
     test_rng_t rng;
-    test_rng_init(&rng, "msm_bits equals_naive_sum");
+    test_rng_init(&rng, who);
     err_t err;
     topo_pool_t *pool;
     cr_assert_eq(topo_pool_create_flat(&pool, 2, &err), 0, "%s", err.msg);
@@ -245,6 +245,14 @@ Test(msm_bits, equals_naive_sum)
         free(b2);
     }
     topo_pool_destroy(pool);
+}
+
+/* G1 on 8 lanes where the CPU has IFMA; then the scalar levels. */
+Test(msm_bits, equals_naive_sum) { bits_equal_naive_sum("msm_bits equals_naive_sum"); }
+Test(msm_bits, scalar_path_equals_naive_sum)
+{
+    cr_assert(fr_x8_init(FR_X8_OFF) == 0);
+    bits_equal_naive_sum("msm_bits scalar_path_equals_naive_sum");
 }
 
 /* ---- proofs ------------------------------------------------------------------------------- */
