@@ -20,7 +20,9 @@
  *     bits, |digit| <= 2^(c-1), so 2^(c-1) buckets and no carry between
  *     windows. Buckets are affine and are added to in batches: one shared
  *     inversion per batch (Montgomery's trick), ~6 field multiplications per
- *     addition against 10 for an XYZZ mixed add (as gnark-crypto does). A
+ *     addition against 10 for an XYZZ mixed add (as gnark-crypto does); on
+     G1, where the CPU has AVX-512 IFMA, the batch's products and updates
+     run 8 entries at a time (batch_run_x8, ec/g1_x8.c). A
  *     point whose bucket is already in the current batch waits in a queue
  *     for the next batch; when the queue is full (skewed digits: equal
  *     scalars, tiny windows, the top window) it goes to a small XYZZ spill

@@ -553,7 +553,8 @@ typedef enum {
     FR_X8_ON = 2,
 } fr_x8_mode_t;
 
-/* Chooses whether callers (ntt/) take the 8-lane path. Returns 0, or
+/* Chooses whether callers (ntt/; ec/'s G1 MSMs, whose Fp lanes live in
+ * ec/g1_x8.c) take the 8-lane path. Returns 0, or
  * GM_ENOTSUP for FR_X8_ON on a CPU without AVX-512 IFMA (the choice is then
  * unchanged). Without a call, the first fr_x8_enabled() decides as
  * FR_X8_AUTO. Call before threads that transform start (tests switch paths
