@@ -261,17 +261,17 @@ void msm_g2_bits(g2_jac_t *out, const g2_affine_t *bases, const uint64_t *sel, c
  * For ec/msm.c's buckets. Call only while fr_x8_enabled() is true (they
  * fault on a CPU without AVX-512 IFMA). */
 
-/* Bytes of scratch g1_x8_batch needs for n additions. */
+/* Bytes of scratch g1_x8_add_batch needs for n additions. */
 size_t g1_x8_scratch_size(size_t n);
 
-/* For a < n: lambda = num[a] / den[a], and the point at acc[a] becomes
- * (x3, y3) with x3 = lambda^2 - acc[a].x - *px[a] and y3 = lambda (acc[a].x
- * - x3) - acc[a].y: the affine sum when lambda is the slope of the line
- * through acc[a] and the point whose x is *px[a] (the tangent for a
- * doubling, where px[a] is &acc[a]->x). Every den[a] != 0, and no acc[a]
- * appears twice; *px[a] is read before any acc is written. */
-void g1_x8_batch(size_t n, const fp_t *den, const fp_t *num, g1_affine_t *const *acc, const fp_t *const *px,
-                 void *scratch);
+/* For a < n: the affine point at acc[a] becomes acc[a] + pt[a], or
+ * acc[a] - pt[a] where neg[a] != 0 (the sum's x and y written, nothing
+ * else), or the identity (inf = true, x and y left as they were) where that
+ * sum is 0. Neither point is at infinity and no acc[a] appears twice;
+ * every point is read before any is written, and pt[a] may equal *acc[a]
+ * in value (a doubling). */
+void g1_x8_add_batch(size_t n, g1_affine_t *const *acc, const g1_affine_t *const *pt, const uint8_t *neg,
+                     void *scratch);
 
 /* out[b] = a[b] * b[b], a[b] - b[b] through the lanes' arithmetic (for tests). */
 void g1_x8_fp_mul(fp_t out[8], const fp_t a[8], const fp_t b[8]);

@@ -12,13 +12,16 @@
  * 95) lands 4 bits above the next limb's weight, so the high halves
  * accumulate in their own columns (H) and join a column shifted left by 4.
  *
- * The batch is the trick of batch_run: every lambda = num / den with one
- * shared inversion, here for 8 entries per vector. Forward, two chains of
- * running products (blocks alternate between them, so two independent
- * products are in flight); one scalar inversion of the 16 lane products;
- * backward, 1 / den per entry; then lambda, x3 = lambda^2 - x1 - x2 and
- * y3 = lambda (x1 - x3) - y1, gathered from and scattered to the buckets.
- * Six 8-lane products per 8 additions, ~33 IFMA instructions per product.
+ * The batch is the trick of batch_run, 8 entries per vector: the bucket's
+ * and the point's coordinates gathered by address, den = x2 - x1 and num =
+ * +-y2 - y1 in lanes (the rare equal x, a doubling or P + (-P), fixed up
+ * per lane), and every lambda = num / den with one shared inversion.
+ * Forward, two chains of running products (blocks alternate between them,
+ * so two independent products are in flight); one scalar inversion of the
+ * 16 lane products; backward, 1 / den per entry; then lambda, x3 = lambda^2
+ * - x1 - x2 and y3 = lambda (x1 - x3) - y1 from the coordinates kept in
+ * scratch, scattered back to the buckets. Six 8-lane products per 8
+ * additions, 33 IFMA instructions per lane-product.
  *
  * Only the functions marked X8 use AVX-512; callers run them only after
  * fr_x8_enabled() said yes (the same switch as Fr's lanes: a CPU without
@@ -164,11 +167,11 @@ X8_INLINE void scatter(__m512i addr, __mmask8 k, const v48_t *v)
     }
 }
 
-/* Addresses of x[8b .. 8b + 7] (an fp_t array). */
-X8_INLINE __m512i fp_addrs(const fp_t *x, size_t b)
+/* Addresses of x[0 .. 7] (an fp_t array). */
+X8_INLINE __m512i fp_addrs(const fp_t *x)
 {
     const __m512i off = _mm512_setr_epi64(0, 48, 96, 144, 192, 240, 288, 336); /* lane * sizeof(fp_t) */
-    return _mm512_add_epi64(bc((uint64_t)(uintptr_t)(x + 8 * b)), off);
+    return _mm512_add_epi64(bc((uint64_t)(uintptr_t)x), off);
 }
 
 /* Lanes of block b that hold one of the n entries. */
@@ -194,11 +197,15 @@ X8_INLINE void v48_to_fp(fp_t out[8], const v48_t *v)
     }
 }
 
-X8_INLINE void fp_to_v48(v48_t *o, const fp_t in[8]) { gather(o, fp_addrs(in, 0), 0xff, &FP_ZERO_ELEM); }
+X8_INLINE void fp_to_v48(v48_t *o, const fp_t in[8]) { gather(o, fp_addrs(in), 0xff, &FP_ZERO_ELEM); }
+
+/* Scratch per block of 8: the running product (then 1 / den), den, num,
+ * x1, y1, x2; after the S_N vectors of every block, a byte per block. */
+enum { S_PRE, S_DEN, S_NUM, S_X1, S_Y1, S_X2, S_N };
 
 /* ---- the exported kernels (ec.h) -------------------------------------- */
 
-size_t g1_x8_scratch_size(size_t n) { return 2 * ((n + 7) / 8) * sizeof(v48_t) + 64; }
+size_t g1_x8_scratch_size(size_t n) { return (n + 7) / 8 * (S_N * sizeof(v48_t) + 1) + 64; }
 
 X8 void g1_x8_fp_mul(fp_t out[8], const fp_t a[8], const fp_t b[8])
 {
@@ -253,50 +260,118 @@ X8 static void invert16(v48_t inv[2], const v48_t acc[2])
     fp_to_v48(&inv[1], s + 8);
 }
 
-X8 void g1_x8_batch(size_t n, const fp_t *den, const fp_t *num, g1_affine_t *const *acc, const fp_t *const *px,
-                    void *scratch)
+/* Lanes of x that are 0. */
+X8_INLINE __mmask8 v48_zero(const v48_t *x)
+{
+    __m512i o = x->l[0];
+    for (int i = 1; i < 8; i++)
+        o = _mm512_or_si512(o, x->l[i]);
+    return _mm512_cmpeq_epi64_mask(o, _mm512_setzero_si512());
+}
+
+/* The lanes z of block acc[0 .. 7] where x1 = x2 (den = 0): with y2 = y1
+ * (num = 0) a doubling, the tangent 3 x1^2 / 2 y1 (y1 != 0: G1 has no
+ * 2-torsion); otherwise P + (-P): the bucket becomes the identity (inf,
+ * its coordinates left as they are) and the lane leaves *keep, with den = 1
+ * so that the running products stay invertible. Rare: equal points or
+ * scalars only. */
+X8_INLINE void equal_x(v48_t *den, v48_t *num, __mmask8 z, g1_affine_t *const *acc, __mmask8 *keep)
+{
+    fp_t d[8], q[8];
+    v48_to_fp(d, den);
+    v48_to_fp(q, num);
+    for (int l = 0; l < 8; l++) {
+        if (!((z >> l) & 1))
+            continue;
+        g1_affine_t *p = acc[l];
+        if (fp_is_zero(&q[l])) {
+            fp_t t;
+            fp_add(&d[l], &p->y, &p->y);
+            fp_sqr(&t, &p->x);
+            fp_add(&q[l], &t, &t);
+            fp_add(&q[l], &q[l], &t);
+        } else {
+            d[l] = FP_ONE;
+            q[l] = FP_ZERO_ELEM;
+            p->inf = true;
+            *keep &= (__mmask8)~(1u << l);
+        }
+    }
+    fp_to_v48(den, d);
+    fp_to_v48(num, q);
+}
+
+X8 void g1_x8_add_batch(size_t n, g1_affine_t *const *acc, const g1_affine_t *const *pt, const uint8_t *neg,
+                        void *scratch)
 {
     if (n == 0)
         return;
     size_t nblk = (n + 7) / 8;
-    char *s = (char *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63);
-    v48_t *pre = (v48_t *)s, *dv = pre + nblk; /* running products, then 1 / den; the dens */
-    v48_t run[2];
-    gather(&run[0], _mm512_setzero_si512(), 0, &FP_ONE); /* no lane read: one in every lane */
-    run[1] = run[0];
-    /* Forward: pre[b] = the product of the chain's earlier dens (lanes past
-     * n read den = 1 and change nothing). */
+    v48_t *S = (v48_t *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63);
+    __mmask8 *keep = (__mmask8 *)(S + S_N * nblk); /* per block: the lanes whose sum is written */
+    const __m512i xoff = bc(offsetof(g1_affine_t, x)), yoff = bc(offsetof(g1_affine_t, y));
+    v48_t one, run[2];
+    gather(&one, _mm512_setzero_si512(), 0, &FP_ONE); /* no lane read: one in every lane */
+    run[0] = run[1] = one;
+    /* Coordinates, den = x2 - x1 and num = +-y2 - y1, and the running
+     * products: pre = the product of the chain's earlier dens. */
     for (size_t b = 0; b < nblk; b++) {
-        gather(&dv[b], fp_addrs(den, b), block_mask(n, b), &FP_ONE);
-        pre[b] = run[b & 1];
-        mont(&run[b & 1], &run[b & 1], &dv[b]);
+        v48_t *B = S + S_N * b, y2, t;
+        __mmask8 k = block_mask(n, b), ng = 0;
+        for (size_t l = 0; l < 8 && 8 * b + l < n; l++) {
+            ng |= (__mmask8)((neg[8 * b + l] != 0) << l);
+            if (8 * b + 8 + l < n) { /* the next block's points */
+                __builtin_prefetch(acc[8 * b + 8 + l]);
+                __builtin_prefetch((const char *)acc[8 * b + 8 + l] + sizeof(g1_affine_t) - 1);
+                __builtin_prefetch(pt[8 * b + 8 + l]);
+                __builtin_prefetch((const char *)pt[8 * b + 8 + l] + sizeof(g1_affine_t) - 1);
+            }
+        }
+        __m512i pa = _mm512_maskz_loadu_epi64(k, acc + 8 * b), pp = _mm512_maskz_loadu_epi64(k, pt + 8 * b);
+        gather(&B[S_X1], _mm512_add_epi64(pa, xoff), k, &FP_ZERO_ELEM);
+        gather(&B[S_Y1], _mm512_add_epi64(pa, yoff), k, &FP_ZERO_ELEM);
+        gather(&B[S_X2], _mm512_add_epi64(pp, xoff), k, &FP_ZERO_ELEM);
+        gather(&y2, _mm512_add_epi64(pp, yoff), k, &FP_ZERO_ELEM);
+        if (ng) {
+            v48_t zero;
+            for (int i = 0; i < 8; i++)
+                zero.l[i] = _mm512_setzero_si512();
+            vsub(&t, &zero, &y2);
+            for (int i = 0; i < 8; i++)
+                y2.l[i] = _mm512_mask_mov_epi64(y2.l[i], ng, t.l[i]);
+        }
+        vsub(&B[S_DEN], &B[S_X2], &B[S_X1]);
+        vsub(&B[S_NUM], &y2, &B[S_Y1]);
+        for (int i = 0; i < 8; i++) /* lanes past n: den = 1 */
+            B[S_DEN].l[i] = _mm512_mask_mov_epi64(one.l[i], k, B[S_DEN].l[i]);
+        keep[b] = k;
+        __mmask8 z = v48_zero(&B[S_DEN]) & k;
+        if (z)
+            equal_x(&B[S_DEN], &B[S_NUM], z, acc + 8 * b, &keep[b]);
+        B[S_PRE] = run[b & 1];
+        mont(&run[b & 1], &run[b & 1], &B[S_DEN]);
     }
     v48_t inv[2];
     invert16(inv, run);
     /* Backward: 1 / den = inv * pre, then inv *= den. */
     for (size_t b = nblk; b-- > 0;) {
-        mont(&pre[b], &inv[b & 1], &pre[b]);
-        mont(&inv[b & 1], &inv[b & 1], &dv[b]);
+        v48_t *B = S + S_N * b;
+        mont(&B[S_PRE], &inv[b & 1], &B[S_PRE]);
+        mont(&inv[b & 1], &inv[b & 1], &B[S_DEN]);
     }
-    /* The additions. */
-    const __m512i yoff = bc(offsetof(g1_affine_t, y) - offsetof(g1_affine_t, x));
+    /* The sums: lambda = num / den, x3 = lambda^2 - x1 - x2, y3 = lambda
+     * (x1 - x3) - y1. */
     for (size_t b = 0; b < nblk; b++) {
-        __mmask8 k = block_mask(n, b);
-        __m512i pa = _mm512_add_epi64(_mm512_maskz_loadu_epi64(k, acc + 8 * b), bc(offsetof(g1_affine_t, x)));
-        __m512i pp = _mm512_maskz_loadu_epi64(k, px + 8 * b);
-        v48_t lam, x1, y1, x2, x3, t;
-        gather(&lam, fp_addrs(num, b), k, &FP_ZERO_ELEM);
-        mont(&lam, &lam, &pre[b]);
-        gather(&x1, pa, k, &FP_ZERO_ELEM);
-        gather(&y1, _mm512_add_epi64(pa, yoff), k, &FP_ZERO_ELEM);
-        gather(&x2, pp, k, &FP_ZERO_ELEM);
+        v48_t *B = S + S_N * b, lam, x3, t;
+        mont(&lam, &B[S_NUM], &B[S_PRE]);
         mont(&x3, &lam, &lam);
-        vsub(&x3, &x3, &x1);
-        vsub(&x3, &x3, &x2);
-        vsub(&t, &x1, &x3);
+        vsub(&x3, &x3, &B[S_X1]);
+        vsub(&x3, &x3, &B[S_X2]);
+        vsub(&t, &B[S_X1], &x3);
         mont(&t, &t, &lam);
-        vsub(&t, &t, &y1);
-        scatter(pa, k, &x3);
-        scatter(_mm512_add_epi64(pa, yoff), k, &t);
+        vsub(&t, &t, &B[S_Y1]);
+        __m512i pa = _mm512_maskz_loadu_epi64(keep[b], acc + 8 * b);
+        scatter(_mm512_add_epi64(pa, xoff), keep[b], &x3);
+        scatter(_mm512_add_epi64(pa, yoff), keep[b], &t);
     }
 }

@@ -277,9 +277,9 @@ static layout_t layout_for(int nf, size_t n, unsigned nworkers, unsigned c)
     w += ALIGN64(K * sizeof(fe_u));
     L.ws_pre = w;
     w += ALIGN64(K * sizeof(fe_u));
-    L.ws_x8 = w; /* G1 on 8 lanes: the batch's bucket and x pointers, the kernel's scratch */
+    L.ws_x8 = w; /* G1 on 8 lanes: the batch's bucket and point addresses, signs, the kernel's scratch */
     if (nf == 1)
-        w += ALIGN64(2 * K * sizeof(void *)) + ALIGN64(g1_x8_scratch_size(K));
+        w += ALIGN64(2 * K * sizeof(void *) + K) + ALIGN64(g1_x8_scratch_size(K));
     L.ws_bytes = w;
     L.ws = off;
     off += (nworkers ? nworkers : 1) * w;
@@ -410,8 +410,9 @@ typedef struct {
     fe_u *den, *pre;
     size_t nb, K, Q, nbatch, nqueue;   /* K: batch capacity, Q: queue capacity */
     bool x8;              /* G1 batches on 8 lanes (ec/g1_x8.c) */
-    g1_affine_t **x8_acc; /* K each: the additions' buckets and the x of their other point */
-    const fp_t **x8_px;
+    g1_affine_t **x8_acc; /* K each: the additions' buckets, points and signs */
+    const g1_affine_t **x8_pt;
+    uint8_t *x8_neg;
     void *x8_scratch;
 } tile_t;
 
@@ -443,60 +444,23 @@ FI void bucket_set(int nf, void *bk, const void *p, bool neg)
  * for an addition, 2*y1 != 0 for a doubling (no 2-torsion in G1 or G2);
  * P + (-P) empties the bucket without entering the products.
  */
-/*
- * batch_run's G1 path on 8 lanes: the same additions, with the trick's
- * products and the updates done 8 entries at a time by g1_x8_batch. Here
- * only the routing, as in batch_run: each entry's numerator and denominator
- * (a doubling: 3 x1^2 over 2 y1, with x2 = x1; P + (-P): the bucket
- * empties), packed in the order of the entries that go on.
- */
+/* batch_run's G1 path on 8 lanes (g1_x8_add_batch): the same additions,
+ * doublings and P + (-P), 8 entries at a time; here only the entries'
+ * addresses, and afterwards the buckets that became the identity. */
 static void batch_run_x8(tile_t *T)
 {
-    size_t k = T->nbatch, na = 0;
-    fp_t *den = (fp_t *)T->den, *num = (fp_t *)T->pre; /* K fe_u each: room for K fp_t */
+    size_t k = T->nbatch;
     for (size_t j = 0; j < k; j++) {
-        entry_t *e = &T->batch[j];
-        g1_affine_t *bk = bucket_at(T, e->bucket);
-        const g1_affine_t *p = aff_at(1, T->bases, e->idx);
-        if (j + PF_AHEAD < k) {
-            const char *bf = bucket_at(T, T->batch[j + PF_AHEAD].bucket);
-            const char *pf = aff_at(1, T->bases, T->batch[j + PF_AHEAD].idx);
-            __builtin_prefetch(bf);
-            __builtin_prefetch(bf + sizeof(g1_affine_t) - 1);
-            __builtin_prefetch(pf);
-            __builtin_prefetch(pf + sizeof(g1_affine_t) - 1);
-        }
-        ffp_sub(&den[na], &p->x, &bk->x);
-        if (!ffp_is_zero(&den[na])) {
-            if (e->neg) { /* -y2 - y1 */
-                ffp_add(&num[na], &p->y, &bk->y);
-                ffp_neg(&num[na], &num[na]);
-            } else {
-                ffp_sub(&num[na], &p->y, &bk->y);
-            }
-            T->x8_px[na] = &p->x;
-        } else {
-            fp_t py, t;
-            if (e->neg)
-                ffp_neg(&py, &p->y);
-            else
-                py = p->y;
-            if (!fp_eq(&bk->y, &py)) { /* P + (-P) */
-                bk->inf = true;
-                T->flags[e->bucket] &= (uint8_t)~B_FULL;
-                continue;
-            }
-            ffp_add(&den[na], &bk->y, &bk->y);
-            fp_sqr(&t, &bk->x);
-            ffp_add(&num[na], &t, &t);
-            ffp_add(&num[na], &num[na], &t);
-            T->x8_px[na] = &bk->x;
-        }
-        T->x8_acc[na++] = bk;
+        const entry_t *e = &T->batch[j];
+        T->x8_acc[j] = bucket_at(T, e->bucket);
+        T->x8_pt[j] = aff_at(1, T->bases, e->idx);
+        T->x8_neg[j] = (uint8_t)e->neg;
     }
-    g1_x8_batch(na, den, num, T->x8_acc, T->x8_px, T->x8_scratch);
-    for (size_t j = 0; j < k; j++)
-        T->flags[T->batch[j].bucket] &= (uint8_t)~B_INBATCH;
+    g1_x8_add_batch(k, T->x8_acc, T->x8_pt, T->x8_neg, T->x8_scratch);
+    for (size_t j = 0; j < k; j++) {
+        uint32_t b = T->batch[j].bucket;
+        T->flags[b] &= (uint8_t)~(T->x8_acc[j]->inf ? B_FULL | B_INBATCH : B_INBATCH);
+    }
     T->nbatch = 0;
 }
 
@@ -860,9 +824,11 @@ FI void window_tile(const job_t *J, int nf, size_t task, unsigned worker)
         .x8 = nf == 1 && fr_x8_enabled(),
     };
     if (T.x8) {
+        size_t K = batch_for(J->c);
         T.x8_acc = (g1_affine_t **)(ws + J->L.ws_x8);
-        T.x8_px = (const fp_t **)(T.x8_acc + batch_for(J->c));
-        T.x8_scratch = ws + J->L.ws_x8 + ALIGN64(2 * batch_for(J->c) * sizeof(void *));
+        T.x8_pt = (const g1_affine_t **)(T.x8_acc + K);
+        T.x8_neg = (uint8_t *)(T.x8_pt + K);
+        T.x8_scratch = ws + J->L.ws_x8 + ALIGN64(2 * K * sizeof(void *) + K);
     }
     /* The top window reaches fewer buckets: size the batch by those, or the
      * batch would wait for buckets that are always busy and the queue would

@@ -102,39 +102,33 @@ static size_t bits_plan(size_t *first, const uint64_t *density, size_t n, topo_p
  *     msm_b_g2, msm_l; bench/README.md, "compact witness"). */
 #define BITS_BATCH 256
 
-/* G1's level on 8 lanes (ec/g1_x8.c) where the CPU has IFMA: the same
- * pairs and the same equal-x rule, each pair's sum written over its first
- * point by g1_x8_batch, then packed to the front. */
-static void g1_bits_level_x8(g1_affine_t *buf, size_t *cnt, g1_xyzz_t *acc)
+/* G1's level on 8 lanes (ec/g1_x8.c) where the CPU has IFMA: every pair's
+ * sum written over its first point by g1_x8_add_batch (equal points
+ * doubled, P + (-P) left at infinity and dropped), then packed to the
+ * front. */
+static void g1_bits_level_x8(g1_affine_t *buf, size_t *cnt)
 {
-    fp_t den[BITS_BATCH / 2], num[BITS_BATCH / 2];
     g1_affine_t *first[BITS_BATCH / 2];
-    const fp_t *px[BITS_BATCH / 2];
-    char scratch[2 * (BITS_BATCH / 16) * 8 * 64 + 64];
+    const g1_affine_t *second[BITS_BATCH / 2];
+    uint8_t neg[BITS_BATCH / 2] = {0};
+    char scratch[BITS_BATCH / 16 * (6 * 8 * 64 + 1) + 64];
     GM_ASSERT(g1_x8_scratch_size(BITS_BATCH / 2) <= sizeof scratch);
-    size_t np = *cnt / 2, k = 0, out = 0;
+    size_t np = *cnt / 2, out = 0;
     for (size_t i = 0; i < np; i++) {
-        g1_affine_t *a = &buf[2 * i], *b = &buf[2 * i + 1];
-        if (fp_eq(&a->x, &b->x)) {
-            g1_xyzz_add_affine(acc, acc, a);
-            g1_xyzz_add_affine(acc, acc, b);
-            continue;
-        }
-        fp_sub(&den[k], &b->x, &a->x);
-        fp_sub(&num[k], &b->y, &a->y);
-        first[k] = a;
-        px[k++] = &b->x;
+        first[i] = &buf[2 * i];
+        second[i] = &buf[2 * i + 1];
     }
-    g1_x8_batch(k, den, num, first, px, scratch);
-    for (size_t t = 0; t < k; t++)
-        buf[out++] = *first[t];
+    g1_x8_add_batch(np, first, second, neg, scratch);
+    for (size_t i = 0; i < np; i++)
+        if (!first[i]->inf)
+            buf[out++] = *first[i];
     if (*cnt & 1)
         buf[out++] = buf[*cnt - 1];
     *cnt = out;
 }
 
 /* Whether G's level ran on 8 lanes (G1 only). */
-#define g1_bits_x8(buf, cnt, acc) (fr_x8_enabled() && (g1_bits_level_x8(buf, cnt, acc), true))
+#define g1_bits_x8(buf, cnt, acc) (fr_x8_enabled() && (g1_bits_level_x8(buf, cnt), true))
 #define g2_bits_x8(buf, cnt, acc) false
 
 #define BITS_SHAPE(G, FE)                                                                                            \
