@@ -50,7 +50,9 @@ static const uint64_t P48[8] = {
 
 /*
  * v48_t: 8 lanes of 8 limbs. Every v48_t that leaves a helper below is
- * reduced (< p) with normalised limbs (< 2^48); every helper takes them so.
+ * reduced (< p) with normalised limbs (< 2^48), and every helper takes them
+ * so, except mont2p: its output is normalised but only < 2p, and goes only
+ * into another product (mont and mont2p take factors < 2p) or reduce_once.
  * Inside mont() the columns are unnormalised: each of 8 rounds adds at most
  * two low halves (< 2^52) to a low column and two high halves (< 2^44) to a
  * high column, plus a carry (< 2^10), so low columns stay < 2^57 and high
@@ -86,9 +88,28 @@ X8_INLINE void vsub(v48_t *o, const v48_t *a, const v48_t *b)
     fix(o);
 }
 
-/* o = a b 2^-384 mod p: operand scanning, one limb of b per round, the
- * reduction by m = t0 (-p^-1) mod 2^48 interleaved. o may alias a or b. */
-X8_INLINE void mont(v48_t *o, const v48_t *a, const v48_t *b)
+/* x in [0, 2p), normalised -> x mod p: p subtracted unless that goes
+ * negative. */
+X8_INLINE void reduce_once(v48_t *x)
+{
+    const __m512i m48 = bc(M48);
+    v48_t d;
+    for (int k = 0; k < 8; k++)
+        d.l[k] = _mm512_sub_epi64(x->l[k], bc(P48[k]));
+    for (int k = 0; k < 7; k++) {
+        d.l[k + 1] = _mm512_add_epi64(d.l[k + 1], _mm512_srai_epi64(d.l[k], 48));
+        d.l[k] = _mm512_and_si512(d.l[k], m48);
+    }
+    __mmask8 ge = _mm512_cmpge_epi64_mask(d.l[7], _mm512_setzero_si512());
+    for (int k = 0; k < 8; k++)
+        x->l[k] = _mm512_mask_mov_epi64(x->l[k], ge, d.l[k]);
+}
+
+/* o = a b 2^-384 mod p, reduced when full, else only < 2p: operand
+ * scanning, one limb of b per round, the reduction by m = t0 (-p^-1) mod
+ * 2^48 interleaved. a, b < 2p suffice: (ab + mp) / R < (4p^2 + Rp) / R < 2p
+ * as 4p < R = 2^384. o may alias a or b. */
+X8_INLINE void mont_to(v48_t *o, const v48_t *a, const v48_t *b, bool full)
 {
     const __m512i z = _mm512_setzero_si512(), m48 = bc(M48);
     __m512i L[9], H[9]; /* column k = L[k] + 16 H[k] */
@@ -116,24 +137,21 @@ X8_INLINE void mont(v48_t *o, const v48_t *a, const v48_t *b)
         }
         L[8] = H[8] = z;
     }
-    /* (ab + mp) / R < 2p < 2^382: normalise, then subtract p unless that
-     * goes negative */
+    /* < 2p < 2^382: normalise, then subtract p unless that goes negative */
     __m512i c = z;
-    v48_t d;
     for (int k = 0; k < 8; k++) {
         __m512i t = _mm512_add_epi64(_mm512_add_epi64(L[k], _mm512_slli_epi64(H[k], 4)), c);
         c = _mm512_srli_epi64(t, 48);
         o->l[k] = _mm512_and_si512(t, m48);
-        d.l[k] = _mm512_sub_epi64(o->l[k], bc(P48[k]));
     }
-    for (int k = 0; k < 7; k++) {
-        d.l[k + 1] = _mm512_add_epi64(d.l[k + 1], _mm512_srai_epi64(d.l[k], 48));
-        d.l[k] = _mm512_and_si512(d.l[k], m48);
-    }
-    __mmask8 ge = _mm512_cmpge_epi64_mask(d.l[7], z);
-    for (int k = 0; k < 8; k++)
-        o->l[k] = _mm512_mask_mov_epi64(o->l[k], ge, d.l[k]);
+    if (full)
+        reduce_once(o);
 }
+
+/* The reduced product, and the one left in [0, 2p) for a value whose only
+ * use is as a factor of another product (it saves reduce_once). */
+X8_INLINE void mont(v48_t *o, const v48_t *a, const v48_t *b) { mont_to(o, a, b, true); }
+X8_INLINE void mont2p(v48_t *o, const v48_t *a, const v48_t *b) { mont_to(o, a, b, false); }
 
 /* Lane b = the fp_t at address lane b of addr (masked-off lanes: the limbs
  * of fill), 6 x 64 -> 8 x 48 bits. */
@@ -349,21 +367,23 @@ X8 void g1_x8_add_batch(size_t n, g1_affine_t *const *acc, const g1_affine_t *co
         if (z)
             equal_x(&B[S_DEN], &B[S_NUM], z, acc + 8 * b, &keep[b]);
         B[S_PRE] = run[b & 1];
-        mont(&run[b & 1], &run[b & 1], &B[S_DEN]);
+        mont2p(&run[b & 1], &run[b & 1], &B[S_DEN]);
     }
     v48_t inv[2];
+    reduce_once(&run[0]);
+    reduce_once(&run[1]);
     invert16(inv, run);
     /* Backward: 1 / den = inv * pre, then inv *= den. */
     for (size_t b = nblk; b-- > 0;) {
         v48_t *B = S + S_N * b;
-        mont(&B[S_PRE], &inv[b & 1], &B[S_PRE]);
-        mont(&inv[b & 1], &inv[b & 1], &B[S_DEN]);
+        mont2p(&B[S_PRE], &inv[b & 1], &B[S_PRE]);
+        mont2p(&inv[b & 1], &inv[b & 1], &B[S_DEN]);
     }
     /* The sums: lambda = num / den, x3 = lambda^2 - x1 - x2, y3 = lambda
      * (x1 - x3) - y1. */
     for (size_t b = 0; b < nblk; b++) {
         v48_t *B = S + S_N * b, lam, x3, t;
-        mont(&lam, &B[S_NUM], &B[S_PRE]);
+        mont2p(&lam, &B[S_NUM], &B[S_PRE]);
         mont(&x3, &lam, &lam);
         vsub(&x3, &x3, &B[S_X1]);
         vsub(&x3, &x3, &B[S_X2]);
