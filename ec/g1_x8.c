@@ -109,18 +109,21 @@ X8_INLINE void reduce_once(v48_t *x)
  * scanning, one limb of b per round, the reduction by m = t0 (-p^-1) mod
  * 2^48 interleaved. a, b < 2p suffice: (ab + mp) / R < (4p^2 + Rp) / R < 2p
  * as 4p < R = 2^384. o may alias a or b. */
-X8_INLINE void mont_to(v48_t *o, const v48_t *a, const v48_t *b, bool full)
+X8_INLINE void mont_to(v48_t *o, const v48_t *a, const v48_t *b, bool full, bool sq)
 {
     const __m512i z = _mm512_setzero_si512(), m48 = bc(M48);
     __m512i L[9], H[9]; /* column k = L[k] + 16 H[k] */
     for (int k = 0; k < 9; k++)
         L[k] = H[k] = z;
+#pragma GCC unroll 8
     for (int i = 0; i < 8; i++) {
-        __m512i bi = b->l[i];
-        for (int j = 0; j < 8; j++)
-            L[j] = _mm512_madd52lo_epu64(L[j], a->l[j], bi);
-        for (int j = 0; j < 8; j++)
-            H[j + 1] = _mm512_madd52hi_epu64(H[j + 1], a->l[j], bi);
+        /* a square (b = a) takes a_i a_j once, doubled, in row min(i, j):
+         * column i is still complete after row i (rows i' <= i/2 feed it) */
+        __m512i bi = b->l[i], bi2 = _mm512_add_epi64(bi, bi);
+        for (int j = sq ? i : 0; j < 8; j++)
+            L[j] = _mm512_madd52lo_epu64(L[j], a->l[j], sq && j > i ? bi2 : bi);
+        for (int j = sq ? i : 0; j < 8; j++)
+            H[j + 1] = _mm512_madd52hi_epu64(H[j + 1], a->l[j], sq && j > i ? bi2 : bi);
         /* IFMA reads t0's low 52 bits, enough for m mod 2^48 */
         __m512i t0 = _mm512_add_epi64(L[0], _mm512_slli_epi64(H[0], 4));
         __m512i m = _mm512_and_si512(_mm512_madd52lo_epu64(z, t0, bc(PINV48)), m48);
@@ -150,8 +153,10 @@ X8_INLINE void mont_to(v48_t *o, const v48_t *a, const v48_t *b, bool full)
 
 /* The reduced product, and the one left in [0, 2p) for a value whose only
  * use is as a factor of another product (it saves reduce_once). */
-X8_INLINE void mont(v48_t *o, const v48_t *a, const v48_t *b) { mont_to(o, a, b, true); }
-X8_INLINE void mont2p(v48_t *o, const v48_t *a, const v48_t *b) { mont_to(o, a, b, false); }
+X8_INLINE void mont(v48_t *o, const v48_t *a, const v48_t *b) { mont_to(o, a, b, true, false); }
+X8_INLINE void mont2p(v48_t *o, const v48_t *a, const v48_t *b) { mont_to(o, a, b, false, false); }
+/* o = a^2, reduced: 36 partial products instead of 64. */
+X8_INLINE void msqr(v48_t *o, const v48_t *a) { mont_to(o, a, a, true, true); }
 
 /* Lane b = the fp_t at address lane b of addr (masked-off lanes: the limbs
  * of fill), 6 x 64 -> 8 x 48 bits. */
@@ -231,6 +236,14 @@ X8 void g1_x8_fp_mul(fp_t out[8], const fp_t a[8], const fp_t b[8])
     fp_to_v48(&x, a);
     fp_to_v48(&y, b);
     mont(&x, &x, &y);
+    v48_to_fp(out, &x);
+}
+
+X8 void g1_x8_fp_sqr(fp_t out[8], const fp_t a[8])
+{
+    v48_t x;
+    fp_to_v48(&x, a);
+    msqr(&x, &x);
     v48_to_fp(out, &x);
 }
 
@@ -384,7 +397,7 @@ X8 void g1_x8_add_batch(size_t n, g1_affine_t *const *acc, const g1_affine_t *co
     for (size_t b = 0; b < nblk; b++) {
         v48_t *B = S + S_N * b, lam, x3, t;
         mont2p(&lam, &B[S_NUM], &B[S_PRE]);
-        mont(&x3, &lam, &lam);
+        msqr(&x3, &lam);
         vsub(&x3, &x3, &B[S_X1]);
         vsub(&x3, &x3, &B[S_X2]);
         vsub(&t, &B[S_X1], &x3);

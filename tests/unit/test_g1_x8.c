@@ -1,7 +1,8 @@
 /*
  * tests/unit/test_g1_x8.c — G1 batch-affine additions on 8 lanes
  * (ec/g1_x8.c): every lane of the radix-2^48 Fp product and difference
- * equals the naive reference of tests/unit/ff_ref.h and fp_mul / fp_sub, on
+ * (and square) equals the naive reference of tests/unit/ff_ref.h and fp_mul /
+ * fp_sqr / fp_sub, on
  * random values and on edge values around the 48- and 64-bit limb
  * boundaries and p; a batch of additions, doublings, subtractions and
  * P + (-P) of every length from 1 to 41 (whole and partial blocks, both
@@ -83,6 +84,11 @@ static void check_ops(const fp_t a[8], const fp_t b[8])
         ref_mulmod(ab, a[k].l, b[k].l, FP_MODULUS, FP_LIMBS);
         ref_mulmod(gotR, got[k].l, R, FP_MODULUS, FP_LIMBS);
         cr_assert(memcmp(ab, gotR, sizeof ab) == 0, "mul lane %d: out R != a b", k);
+    }
+    g1_x8_fp_sqr(got, a);
+    for (int k = 0; k < 8; k++) {
+        fp_sqr(&want, &a[k]);
+        cr_assert(fp_eq(&got[k], &want), "sqr lane %d", k);
     }
     g1_x8_fp_sub(got, a, b);
     for (int k = 0; k < 8; k++) {
