@@ -1,12 +1,12 @@
 /*
  * tests/unit/test_g1_x8.c — G1 batch-affine additions on 8 lanes
- * (ec/g1_x8.c): every lane of the radix-2^48 Fp product and difference
- * (and square) equals the naive reference of tests/unit/ff_ref.h and fp_mul /
- * fp_sqr / fp_sub, on
- * random values and on edge values around the 48- and 64-bit limb
- * boundaries and p; a batch of additions, doublings, subtractions and
- * P + (-P) of every length from 1 to 41 (whole and partial blocks, both
- * chains) equals the same sums made in Jacobian coordinates. Skipped on a CPU without AVX-512 IFMA.
+ * (ec/g1_x8.c): every lane of the radix-2^48 Fp product, square and
+ * difference equals fp_mul / fp_sqr and the naive reference of
+ * tests/unit/ff_ref.h, on random values and on edge values around the 48-
+ * and 64-bit limb boundaries and p; a batch of additions, doublings,
+ * subtractions and P + (-P) of every length from 1 to 41 (whole and partial
+ * blocks, both chains) equals the same sums made in Jacobian coordinates.
+ * Skipped on a CPU without AVX-512 IFMA.
  */
 #include <criterion/criterion.h>
 #include <string.h>
