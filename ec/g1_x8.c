@@ -41,7 +41,7 @@ _Static_assert(sizeof(fp_t) == 48, "fp_addrs assumes 6 x 64-bit limbs");
 
 #define M48 0xffffffffffffULL
 
-/* p in radix 2^48, -p^-1 mod 2^48, and R mod p (one in Montgomery form). */
+/* p in radix 2^48, and -p^-1 mod 2^48. */
 static const uint64_t P48[8] = {
     0xffffffffaaabULL, 0xb153ffffb9feULL, 0xf6241eabfffeULL, 0x6730d2a0f6b0ULL,
     0x4b84f38512bfULL, 0x434bacd76477ULL, 0xe69a4b1ba7b6ULL, 0x1a0111ea397fULL,
@@ -53,10 +53,11 @@ static const uint64_t P48[8] = {
  * reduced (< p) with normalised limbs (< 2^48), and every helper takes them
  * so, except mont2p: its output is normalised but only < 2p, and goes only
  * into another product (mont and mont2p take factors < 2p) or reduce_once.
- * Inside mont() the columns are unnormalised: each of 8 rounds adds at most
- * two low halves (< 2^52) to a low column and two high halves (< 2^44) to a
- * high column, plus a carry (< 2^10), so low columns stay < 2^57 and high
- * columns < 2^49, far inside 64 bits.
+ * Inside mont_to() the columns are unnormalised: each of 8 rounds adds at
+ * most two low halves (< 2^52) to a low column and two high halves (< 2^45:
+ * a square's doubled factor is < 2^49) to a high column, plus a carry
+ * (< 2^10), so low columns stay < 2^57 and high columns < 2^50, far inside
+ * 64 bits.
  */
 typedef struct { __m512i l[8]; } v48_t;
 
@@ -115,6 +116,8 @@ X8_INLINE void mont_to(v48_t *o, const v48_t *a, const v48_t *b, bool full, bool
     __m512i L[9], H[9]; /* column k = L[k] + 16 H[k] */
     for (int k = 0; k < 9; k++)
         L[k] = H[k] = z;
+    /* unrolled, the columns stay in registers (rolled, GCC shifts them
+     * down with register moves every round) */
 #pragma GCC unroll 8
     for (int i = 0; i < 8; i++) {
         /* a square (b = a) takes a_i a_j once, doubled, in row min(i, j):
