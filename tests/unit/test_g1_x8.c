@@ -152,8 +152,8 @@ static void check_batch(size_t n, test_rng_t *rng)
     for (size_t a = 0; a < n; a++) {
         acc[a] = rand_point(rng);
         int kind = (int)(a % 5);
-        pt[a] = kind == 1 || kind == 3 ? acc[a] : rand_point(rng);
-        if (kind == 4)
+        pt[a] = kind >= 3 || kind == 1 ? acc[a] : rand_point(rng);
+        if (kind == 4) /* -acc */
             fp_neg(&pt[a].y, &acc[a].y);
         neg[a] = kind == 2 || kind == 3;
         g1_jac_t s, p, q;
