@@ -21,8 +21,8 @@
  *     windows. Buckets are affine and are added to in batches: one shared
  *     inversion per batch (Montgomery's trick), ~6 field multiplications per
  *     addition against 10 for an XYZZ mixed add (as gnark-crypto does); on
-     G1, where the CPU has AVX-512 IFMA, the batch's products and updates
-     run 8 entries at a time (batch_run_x8, ec/g1_x8.c). A
+ *     G1, where the CPU has AVX-512 IFMA, the batch's products and updates
+ *     run 8 entries at a time (batch_run_x8, ec/g1_x8.c). A
  *     point whose bucket is already in the current batch waits in a queue
  *     for the next batch; when the queue is full (skewed digits: equal
  *     scalars, tiny windows, the top window) it goes to a small XYZZ spill
@@ -429,21 +429,6 @@ FI void bucket_set(int nf, void *bk, const void *p, bool neg)
     *aff_inf(nf, bk) = false;
 }
 
-/*
- * One batch of affine additions bucket[e.bucket] += +-base[e.idx].
- * Why: lambda = num / den for every entry with one inversion of the product
- * of the dens (Montgomery's trick): 3 multiplications per entry for the
- * shared inversion, then lambda, lambda^2 and y3: ~6 per addition. The
- * entries alternate between two lanes, each with its own running product,
- * so the two serial chains of the trick (the running product forwards, the
- * running inverse backwards) are two independent chains the core overlaps;
- * the per-entry updates run two entries at a time for the same reason (one
- * entry is a chain of three dependent products).
- * Invariants: no bucket twice in the batch (B_INBATCH); every bucket of the
- * batch is full (empty ones were set directly); dens are non-zero: x1 != x2
- * for an addition, 2*y1 != 0 for a doubling (no 2-torsion in G1 or G2);
- * P + (-P) empties the bucket without entering the products.
- */
 /* batch_run's G1 path on 8 lanes (g1_x8_add_batch): the same additions,
  * doublings and P + (-P), 8 entries at a time; here only the entries'
  * addresses, and afterwards the buckets that became the identity. */
@@ -464,6 +449,21 @@ static void batch_run_x8(tile_t *T)
     T->nbatch = 0;
 }
 
+/*
+ * One batch of affine additions bucket[e.bucket] += +-base[e.idx].
+ * Why: lambda = num / den for every entry with one inversion of the product
+ * of the dens (Montgomery's trick): 3 multiplications per entry for the
+ * shared inversion, then lambda, lambda^2 and y3: ~6 per addition. The
+ * entries alternate between two lanes, each with its own running product,
+ * so the two serial chains of the trick (the running product forwards, the
+ * running inverse backwards) are two independent chains the core overlaps;
+ * the per-entry updates run two entries at a time for the same reason (one
+ * entry is a chain of three dependent products).
+ * Invariants: no bucket twice in the batch (B_INBATCH); every bucket of the
+ * batch is full (empty ones were set directly); dens are non-zero: x1 != x2
+ * for an addition, 2*y1 != 0 for a doubling (no 2-torsion in G1 or G2);
+ * P + (-P) empties the bucket without entering the products.
+ */
 /* Rate and ratio to the addition floor: `grothmpi bench msm` (bench/README.md). */
 FI void batch_run(tile_t *T)
 {
