@@ -273,11 +273,9 @@ size_t g1_x8_scratch_size(size_t n);
 void g1_x8_add_batch(size_t n, g1_affine_t *const *acc, const g1_affine_t *const *pt, const uint8_t *neg,
                      void *scratch);
 
-/* out[b] = a[b] * b[b], a[b]^2, a[b] - b[b] through the lanes' arithmetic
- * (for tests). */
-void g1_x8_fp_mul(fp_t out[8], const fp_t a[8], const fp_t b[8]);
-void g1_x8_fp_sqr(fp_t out[8], const fp_t a[8]);
-void g1_x8_fp_sub(fp_t out[8], const fp_t a[8], const fp_t b[8]);
+/* Lane k: mul[k] = a[k] b[k], sqr[k] = a[k]^2, sub[k] = a[k] - b[k] through
+ * the lanes' arithmetic (for tests). */
+void g1_x8_fp_ops(fp_t mul[8], fp_t sqr[8], fp_t sub[8], const fp_t a[8], const fp_t b[8]);
 /* The lanes' product throughput, for bench msm's floor: two independent
  * 8-lane chains of reps products each, kept in the lanes' form throughout
  * (16 reps products, one conversion each way); x[b] becomes

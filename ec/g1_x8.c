@@ -233,30 +233,17 @@ enum { S_PRE, S_DEN, S_NUM, S_X1, S_Y1, S_X2, S_N };
 
 size_t g1_x8_scratch_size(size_t n) { return (n + 7) / 8 * (S_N * sizeof(v48_t) + 1) + 64; }
 
-X8 void g1_x8_fp_mul(fp_t out[8], const fp_t a[8], const fp_t b[8])
+X8 void g1_x8_fp_ops(fp_t mul[8], fp_t sqr[8], fp_t sub[8], const fp_t a[8], const fp_t b[8])
 {
-    v48_t x, y;
+    v48_t x, y, o;
     fp_to_v48(&x, a);
     fp_to_v48(&y, b);
-    mont(&x, &x, &y);
-    v48_to_fp(out, &x);
-}
-
-X8 void g1_x8_fp_sqr(fp_t out[8], const fp_t a[8])
-{
-    v48_t x;
-    fp_to_v48(&x, a);
-    msqr(&x, &x);
-    v48_to_fp(out, &x);
-}
-
-X8 void g1_x8_fp_sub(fp_t out[8], const fp_t a[8], const fp_t b[8])
-{
-    v48_t x, y;
-    fp_to_v48(&x, a);
-    fp_to_v48(&y, b);
-    vsub(&x, &x, &y);
-    v48_to_fp(out, &x);
+    mont(&o, &x, &y);
+    v48_to_fp(mul, &o);
+    msqr(&o, &x);
+    v48_to_fp(sqr, &o);
+    vsub(&o, &x, &y);
+    v48_to_fp(sub, &o);
 }
 
 X8 void g1_x8_fp_mul_chain(fp_t x[8], const fp_t y[8], size_t reps)

@@ -237,7 +237,7 @@ typedef struct { uint32_t bucket, neg; uint64_t idx; } entry_t;
 
 typedef struct {
     size_t prep_cnt, k, idx, wsum, ones, ws, ws_bytes, total;
-    size_t ws_buckets, ws_flags, ws_ent, ws_queue, ws_den, ws_pre, ws_spill, ws_key, ws_seg, ws_x8;
+    size_t ws_buckets, ws_flags, ws_ent, ws_queue, ws_den, ws_pre, ws_spill, ws_key, ws_seg, ws_x8, ws_x8s;
 } layout_t;
 
 #define ALIGN64(x) (((x) + 63) & ~(size_t)63)
@@ -277,9 +277,12 @@ static layout_t layout_for(int nf, size_t n, unsigned nworkers, unsigned c)
     w += ALIGN64(K * sizeof(fe_u));
     L.ws_pre = w;
     w += ALIGN64(K * sizeof(fe_u));
-    L.ws_x8 = w; /* G1 on 8 lanes: the batch's bucket and point addresses, signs, the kernel's scratch */
+    L.ws_x8 = w; /* G1 on 8 lanes: the batch's bucket and point addresses and signs, then the kernel's scratch */
     if (nf == 1)
-        w += ALIGN64(2 * K * sizeof(void *) + K) + ALIGN64(g1_x8_scratch_size(K));
+        w += ALIGN64(2 * K * sizeof(void *) + K);
+    L.ws_x8s = w;
+    if (nf == 1)
+        w += ALIGN64(g1_x8_scratch_size(K));
     L.ws_bytes = w;
     L.ws = off;
     off += (nworkers ? nworkers : 1) * w;
@@ -824,11 +827,10 @@ FI void window_tile(const job_t *J, int nf, size_t task, unsigned worker)
         .x8 = nf == 1 && fr_x8_enabled(),
     };
     if (T.x8) {
-        size_t K = batch_for(J->c);
         T.x8_acc = (g1_affine_t **)(ws + J->L.ws_x8);
-        T.x8_pt = (const g1_affine_t **)(T.x8_acc + K);
-        T.x8_neg = (uint8_t *)(T.x8_pt + K);
-        T.x8_scratch = ws + J->L.ws_x8 + ALIGN64(2 * K * sizeof(void *) + K);
+        T.x8_pt = (const g1_affine_t **)(T.x8_acc + T.K); /* T.K: batch_for(c), as laid out */
+        T.x8_neg = (uint8_t *)(T.x8_pt + T.K);
+        T.x8_scratch = ws + J->L.ws_x8s;
     }
     /* The top window reaches fewer buckets: size the batch by those, or the
      * batch would wait for buckets that are always busy and the queue would

@@ -293,6 +293,17 @@ static const uint64_t FFP_PM[6] __attribute__((aligned(64))) = {FFP_P0, FFP_P1, 
 #if defined(__x86_64__)
 #define FFP_L6(op, src, off, dst) op " " off "(%[" src "]), %[" dst "]\n\t"
 
+/* The six result registers of the assembly kernels below, into out. */
+FF_INLINE void ffp_set6(fp_t *out, uint64_t r0, uint64_t r1, uint64_t r2, uint64_t r3, uint64_t r4, uint64_t r5)
+{
+    out->l[0] = r0;
+    out->l[1] = r1;
+    out->l[2] = r2;
+    out->l[3] = r3;
+    out->l[4] = r4;
+    out->l[5] = r5;
+}
+
 #if defined(__OPTIMIZE__) && !defined(__SANITIZE_ADDRESS__) && !defined(GM_VERIFY_ON)
 /* out = a + b mod p; a, b < p. Inline assembly because GCC turns the C select
  * into either a branch or a vectorized store/reload (store-forwarding stall):
@@ -326,12 +337,7 @@ FF_INLINE void ffp_add(fp_t *out, const fp_t *a, const fp_t *b)
               [d5] "=&r"(d5), [a] "+&r"(pa)
             : [b] "r"(b->l), [p] "m"(FFP_PM)
             : "cc", "memory");
-    out->l[0] = r0;
-    out->l[1] = r1;
-    out->l[2] = r2;
-    out->l[3] = r3;
-    out->l[4] = r4;
-    out->l[5] = r5;
+    ffp_set6(out, r0, r1, r2, r3, r4, r5);
 }
 
 /* out = a - b mod p; a, b < p. d = a - b; m = -borrow (in a's register, dead
@@ -360,12 +366,7 @@ FF_INLINE void ffp_sub(fp_t *out, const fp_t *a, const fp_t *b)
               [d4] "=&r"(d4), [a] "+&r"(pa), [b] "+&r"(pb)
             : [p] "m"(FFP_PM)
             : "cc", "memory");
-    out->l[0] = r0;
-    out->l[1] = r1;
-    out->l[2] = r2;
-    out->l[3] = r3;
-    out->l[4] = r4;
-    out->l[5] = r5;
+    ffp_set6(out, r0, r1, r2, r3, r4, r5);
 }
 #else /* sanitizer, GM_VERIFY or unoptimized build: 8 registers, a stack temporary */
 /* out = a + b mod p; a, b < p: t = a + b (< 2p, no carry out) is parked in tmp, d = t - p computed in
@@ -389,12 +390,7 @@ FF_INLINE void ffp_add(fp_t *out, const fp_t *a, const fp_t *b)
               [r5] "=&r"(r5), [t] "=m"(tmp)
             : [a] "r"(a->l), [b] "r"(b->l), [p] "m"(FFP_PM), "m"(a->l), "m"(b->l)
             : "cc");
-    out->l[0] = r0;
-    out->l[1] = r1;
-    out->l[2] = r2;
-    out->l[3] = r3;
-    out->l[4] = r4;
-    out->l[5] = r5;
+    ffp_set6(out, r0, r1, r2, r3, r4, r5);
 }
 
 /* out = a - b mod p; a, b < p. d = a - b; m = -borrow; d is parked, d + p
@@ -420,12 +416,7 @@ FF_INLINE void ffp_sub(fp_t *out, const fp_t *a, const fp_t *b)
               [r5] "=&r"(r5), [t] "=m"(tmp), [a] "+&r"(pa)
             : [b] "r"(b->l), [p] "m"(FFP_PM), "m"(a->l), "m"(b->l)
             : "cc");
-    out->l[0] = r0;
-    out->l[1] = r1;
-    out->l[2] = r2;
-    out->l[3] = r3;
-    out->l[4] = r4;
-    out->l[5] = r5;
+    ffp_set6(out, r0, r1, r2, r3, r4, r5);
 }
 #endif
 #else
