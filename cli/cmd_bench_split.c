@@ -4,13 +4,14 @@
  * whose parameters are cached) proved first by the unsplit prover on rank 0
  * alone (the single-rank memory peak and the local stage rates), then split
  * over all R ranks (mpi_split_prove). Per rank it prints the key bytes held,
- * the allocator peak against the memory goal of issue 22, the bytes sent and
- * received per network stage against the count predicted from the sizes
- * before the run, and the time spent in MPI calls; then a model of the time
- * per proof of a larger circuit on more ranks (default 2^27 rows, R = 16,
- * 100 Gb/s) from this run's measured rates and the predicted volumes. A
- * benchmark: it measures and never asserts (a proof that differs from the
- * unsplit one is reported, not fatal).
+ * the allocator peak against split proofs' memory bound (docs/split.md:
+ * base + 1.15 x the split share of the single-rank peak + MSM scratch), the
+ * bytes sent and received per network stage against the count predicted
+ * from the sizes before the run, and the time spent in MPI calls; then a
+ * model of the time per proof of a larger circuit on more ranks (default
+ * 2^27 rows, R = 16, 100 Gb/s) from this run's measured rates and the
+ * predicted volumes. A benchmark: it measures and never asserts (a proof
+ * that differs from the unsplit one is reported, not fatal).
  *
  * Here and not in bench/ because it runs under MPI (mpi/) and the parameter
  * cache (params/), which only cli/ may include together.

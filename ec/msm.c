@@ -191,9 +191,10 @@ static size_t window_reach(unsigned c, unsigned w)
 }
 
 /* The widest automatic window: 2^16 affine buckets (6.5 MiB of G1 buckets
- * per worker). The model below counts multiplications, not cache misses; at
- * 18 and above the buckets of two workers outgrow this VM's L3 and were not
- * measured. */
+ * per worker). The model below counts multiplications, not cache misses, so
+ * it stops where the measurements of `grothmpi bench msm` stop: at 18 and
+ * above the buckets of two workers (26 MiB and more) outgrow the L3 of the
+ * machine the model was checked on (bench/README.md). */
 #define MSM_AUTO_MAX 17
 
 /* Cost model in Fp multiplications (M) for n points: a window whose batch

@@ -54,10 +54,10 @@ FF_INLINE void mont_reduce_once(uint64_t *out, const uint64_t *t, const uint64_t
         out[i] = borrow ? t[i] : d[i];
 }
 
-/* out = a + b mod m; a, b < m. The public fp_add / fr_add: measured faster
- * there than ff.h's branch-free ff_mod_add (a dependent chain of add and sub:
- * Fp 7.7 against 11.1 ns, Fr 6.5 against 7.5). ff_mod_sub and ff_mod_neg
- * (ff/ff.h) serve both. */
+/* out = a + b mod m; a, b < m. The public fp_add / fr_add: faster there than
+ * ff.h's branch-free ff_mod_add on a dependent chain of add and sub through
+ * the public calls (bench/README.md has the timings). ff_mod_sub and
+ * ff_mod_neg (ff/ff.h) serve both. */
 FF_INLINE void mont_add(uint64_t *out, const uint64_t *a, const uint64_t *b, const uint64_t *m, int n)
 {
     uint64_t t[8];

@@ -7,7 +7,10 @@
  * against ec/ on machines without a GPU (gpu_emu_* in gpu.h), and the
  * prover's `emulate` backend (groth16/backend.c) proves through it.
  *
- * Threads: GROTHMPI_EMU_THREADS (default: the CPUs this process may run on).
+ * Threads: GROTHMPI_EMU_THREADS (default: the CPUs this process may run on),
+ * std::threads started and joined per launch, unpinned: the one place outside
+ * topo/ that starts threads (topo/topo.h), since they play the device's
+ * threads, not a CPU pool's.
  * Splitting a launch over threads is legal because gpu_pipe.cuh's contract
  * makes every f(i) of one launch independent, exactly as on the device; a
  * launch smaller than 4096 calls stays on the calling thread, where starting

@@ -1,9 +1,11 @@
 /*
- * groth16/groth16.h — Groth16 over BLS12-381 on the CPU: a test setup from a
- * recorded circuit shape, the prover (single and batched), the verifier
- * (prepared key, single and batch), and the file formats of parameters,
- * verifying keys and proofs in bellperson's encodings, so that Filecoin
- * `.params` / `.vk` files and grothmpi's own are read by the same code.
+ * groth16/groth16.h — Groth16 over BLS12-381: a test setup from a recorded
+ * circuit shape, the prover (single and batched; its NTTs and MSMs on the
+ * CPU or on a backend: gpu/ on a CUDA device or its host emulation, see
+ * "backends" below), the verifier (prepared key, single and batch), and the
+ * file formats of parameters, verifying keys and proofs in bellperson's
+ * encodings, so that Filecoin `.params` / `.vk` files and grothmpi's own are
+ * read by the same code.
  *
  * Conventions (besides base/base.h's):
  *  - Points are ec/ec.h affine points (Montgomery coordinates); scalars are
@@ -16,7 +18,9 @@
  *  - Objects are created into an out pointer (NULL after a failure) and freed
  *    by the matching *_free / *_destroy, which accept NULL.
  *  - Work is split into tasks run by the caller's topo pool (NULL: the
- *    calling thread). No function here starts threads, prints or exits.
+ *    calling thread). No function here prints or exits, or starts threads
+ *    of its own: the one pool this folder creates is a device backend's
+ *    two-worker topo pool (groth16_backend_open).
  *  - Files are written atomically through base/'s file API (gm_afile_*,
  *    gm_file_write): on failure the target is untouched.
  *

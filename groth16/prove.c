@@ -10,7 +10,7 @@
  *      the coset g<w>); coset iNTT; the first m − 1 coefficients are the H
  *      scalars. Two m-vectors are alive at once, not three: the peak of one
  *      partition is z (32 B per variable) + 2 × 32 B per domain row, and the
- *      unit keeps z and h only (bench/README.md "## synth").
+ *      unit keeps z and h only (bench/README.md "bench synth").
  * finish (groth16_finish), per batch of k units against the shared bases:
  *   MSMs: A and B (G1, G2) over z with the shape's column densities (the
  *      params hold only the non-empty columns), L over aux, H over h;

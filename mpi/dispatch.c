@@ -1,6 +1,7 @@
 /*
  * mpi/dispatch.c — the comm role: the one thread of a rank that calls MPI
- * while the campaign runs (task 0 of the role pool, see pipeline.c).
+ * while units are handed out (task 0 of the role pool, see pipeline.c; the
+ * phases before and after it call MPI from the main thread, mpi/run.c).
  *
  * DESIGN
  *  - Protocol (all point-to-point, MPI_COMM_WORLD dup, bytes):

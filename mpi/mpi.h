@@ -4,10 +4,16 @@
  * one proof on all the ranks, each holding a slice of the key or zkey (mpi/split.c,
  * mpi/split_snarkjs.c, mpi/split_ntt.c, docs/split.md).
  *
- * This header does not include <mpi.h>: only the .c files of mpi/ do, and
- * one thread per rank (the "comm" role, see mpi/dispatch.c) makes every MPI
- * call between MPI_Init_thread and MPI_Finalize, which mpi_campaign_run makes
- * itself (MPI_THREAD_SERIALIZED). Run under `mpirun -np N` or as a singleton.
+ * This header does not include <mpi.h>: only the .c files of mpi/ do. MPI
+ * runs at MPI_THREAD_SERIALIZED: at most one thread of a rank is inside MPI
+ * at a time. In a campaign (mpi/run.c) the main thread makes the calls of
+ * the phases before and after the units (MPI_Init_thread, which
+ * mpi_campaign_run makes itself, the campaign's broadcast, the set-up's
+ * gather and verdict, the report, MPI_Finalize), and the comm role
+ * (mpi/dispatch.c) every call while units are handed out; the roles pool's
+ * start and end order the two. Split proofs, split campaigns and check
+ * campaigns (mpi/check.c) make every call from the calling thread. Run under
+ * `mpirun -np N` or as a singleton.
  *
  * Conventions (besides base/base.h's):
  *  - Fallible functions return 0 or a negative gm_status_t and fill err

@@ -52,13 +52,9 @@
  *    prover, so any domain's units go to the one finish prover. The
  *    witness stays one thread (the witness role), outside the domains.
  *  - Cores: the MSM pool has the rank's T threads; the prepare pools have
- *    the used domains' cores. (Before the domains it was one flat pool of
- *    ceil(T / 3); the figures behind that ratio:) Measured on a 2 KiB PoRep partition
- *    (tests/integration/mpi_porep.sh, 1 + 1 threads per rank): prepare 10.2
- *    s of CPU (a/b/c 0.6, NTTs 9.6), finish 25.4 s (MSMs), a ratio of 0.40;
- *    at 512 MiB it is 19.6 s against about 42 s (0.46; bench/README.md) and
- *    at 32 GiB, where the domain is not padded, about 0.3 by the same
- *    per-point costs. While both run, the cores are oversubscribed by the
+ *    the used domains' cores (the prepare stage's CPU is a fraction of the
+ *    finish stage's on PoRep partitions: bench/README.md has the stage
+ *    times). While both run, the cores are oversubscribed by the
  *    prepare and witness threads and the kernel shares them (the MSM hands
  *    out tasks dynamically, so a descheduled worker does not hold the
  *    others back); the total CPU per unit is the same either way. With a

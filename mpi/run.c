@@ -67,9 +67,9 @@ typedef struct {
 
 /* ---- the parameters: checked once per node, and once per file ----
  *
- * The full load (every point's subgroup check) is the slow part of set-up: about
- * 30 s per rank for the 2 KiB PoRep parameters. Two savings, neither of which
- * lets a changed file through:
+ * The full load (every point's subgroup check) is the slow part of set-up
+ * (tens of seconds per rank for PoRep parameters; bench/README.md). Two
+ * savings, neither of which lets a changed file through:
  *  - per node: the node's first rank (MPI_COMM_TYPE_SHARED) hashes its own copy
  *    of the file, compares with rank 0's digest, and loads it with every check;
  *    the node's other ranks wait for it, then load the same file without the
@@ -218,9 +218,9 @@ static void ctx_free(rank_ctx_t *x)
  * 0's validation and parameter setup: minutes for PoRep; a node's first
  * rank checking every parameter point). A blocking MPI_Bcast polls while it
  * waits, and with mpi_yield_when_idle (the demo) that poll is a sched_yield
- * loop the kernel bills as system time on a core the working rank needs (33
- * of 41 s on 2 cores for a 36 s setup). So: a non-blocking broadcast, tested
- * every 5 ms and asleep in between. */
+ * loop the kernel bills as system time on a core the working rank needs (most
+ * of the setup's CPU on a 2-core node: `make demo`, bench/README.md). So: a
+ * non-blocking broadcast, tested every 5 ms and asleep in between. */
 void mr_wait_idle(void *request)
 {
     const struct timespec nap = {0, 5 * 1000 * 1000};

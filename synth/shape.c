@@ -494,7 +494,7 @@ int cs_shape_load_unchecked(cs_shape_t **out, const char *dir, const char *id, e
  * z, the shape and the coefficients are read-only; every output is a
  * reduced Fr (fr_add/fr_sub/fr_mul keep [0, r)); columns < n_inputs +
  * n_aux and ids < n_coeffs (checked by the loader / the recorder).
- * `grothmpi bench synth` measures a/b/c (bench/README.md "## synth" has the
+ * `grothmpi bench synth` measures a/b/c (bench/README.md "bench synth" has the
  * figures of both modes). */
 
 typedef struct {

@@ -1,7 +1,12 @@
 /*
  * topo/topo.h — topology (hwloc), L3-domain thread pools and pinning, and
- * hardware counters (libpfm4 + perf_event_open). The only folder that creates
- * threads, pins them, or includes hwloc or libpfm4.
+ * hardware counters (libpfm4 + perf_event_open). The only folder that pins
+ * threads or includes hwloc or libpfm4, and the only one that calls
+ * pthread_create: every pool of the library is a topo_pool_t. The one other
+ * place that starts threads is gpu/gpu_emu.cc, the host emulation of a
+ * device launch, which splits a large launch over short-lived, unpinned
+ * std::threads of its own (GROTHMPI_EMU_THREADS), standing in for the
+ * device's threads rather than for a CPU pool.
  *
  * Conventions (besides base/base.h's):
  *  - Fallible functions return 0 or a negative gm_status_t and fill err_t with

@@ -46,7 +46,7 @@ mk bad1.json '{"colour": [1]}'
 grep -q "bad1.json: axes.colour: unknown axis" "$T/e1" || { cat "$T/e1"; fail "unknown axis message"; }
 mk bad2.json '{"depth": [1, 2]}'
 "$BIN" study "$T/bad2.json" > "$T/e2" 2>&1 && fail "depth accepted"
-# the axis is pipeline_depth (since 7dcda2d); the message lists it
+# the axis is pipeline_depth; the message lists it
 grep -q "bad2.json: axes.depth: unknown axis (known: .*pipeline_depth)" "$T/e2" || { cat "$T/e2"; fail "depth message"; }
 [ "$(wc -l < "$T/e2")" = 1 ] || fail "more than one line"
 echo "PASS"
