@@ -204,6 +204,44 @@ void groth16_params_counts(groth16_counts_t *out, const groth16_params_t *p);
 /* Bytes of decoded points held. */
 size_t groth16_params_memory(const groth16_params_t *p);
 
+/* ---- the converted points file (the prover's own layout, mapped) ----------
+ * A cache of the decoded points beside a parameter file, so that a new
+ * process maps them instead of decoding (or checking) every point again:
+ * one page of header (magic, the sizes of g1_affine_t and g2_affine_t, the
+ * source file's digest and size, the five counts and their offsets), then
+ * the five arrays of affine points in Montgomery form, each page-aligned and
+ * followed by one zeroed slot, as groth16_params_load lays them out in
+ * memory. It is this build's memory image, not an interchange format: a
+ * header that does not match this build, the source's digest and size, or
+ * the shape's counts is refused, and the caller converts again.
+ * The verifying key is read from the source file's head (a few pages). */
+
+/* Writes p's points to path atomically (temporary, fsync, rename), tagged
+ * with the source parameter file's digest (any text up to 64 characters) and
+ * size. Returns 0, GM_EINVAL (digest too long) or GM_EIO (err names path:
+ * a write error such as a full disk leaves nothing behind). */
+int groth16_params_save_points(const groth16_params_t *p, const char *path, const char *source_digest,
+                               uint64_t source_size, err_t *err) __attribute__((warn_unused_result));
+
+/* Maps the points file at path for the parameter file params_path (whose
+ * digest and size the caller has established), reading the verifying key
+ * from params_path's head and checking the counts against shape (when not
+ * NULL). The points are used as they are, without any check: path must be
+ * what groth16_params_save_points wrote from a loaded (checked or trusted)
+ * file. Returns 0; GM_EFORMAT (not a points file of this build, another
+ * source digest or size, a size or counts that do not match: err names path
+ * and says which); GM_EIO; the vk decoder's errors for params_path;
+ * GM_ENOMEM. Any failure means "convert again", never a wrong key. */
+int groth16_params_map_points(groth16_params_t **out, const char *path, const char *params_path,
+                              const char *source_digest, uint64_t source_size, const cs_shape_t *shape, err_t *err)
+    __attribute__((warn_unused_result));
+
+/* Bytes of the points file that groth16_params_save_points writes for p. */
+uint64_t groth16_params_points_size(const groth16_params_t *p);
+
+/* True when p's points are mapped from a points file (not held in memory). */
+bool groth16_params_mapped(const groth16_params_t *p);
+
 /* ---- slices of a parameter file (groth16/params_slice.c) -------------------
  * For a proof split over R ranks (mpi/split.c): each rank holds part
  * [lo, hi) of each of the five queries, lo = n·part/R, hi = n·(part+1)/R

@@ -14,6 +14,7 @@ struct groth16_params {
     groth16_counts_t n;
     g1_affine_t *h, *l, *a, *b_g1;
     g2_affine_t *b_g2;
+    gm_map_t points; /* mapped points file: the arrays point into it (data NULL: they are gm_alloc'd) */
 };
 
 /* The size-m domain of a shape: m = smallest power of two >= n_rows, log m in

@@ -367,7 +367,12 @@ void groth16_params_free(groth16_params_t *p)
 {
     if (!p)
         return;
-    g16_points_free(&p->vk, p->h, p->l, p->a, p->b_g1, p->b_g2);
+    if (p->points.data) {
+        groth16_vk_free(&p->vk);
+        gm_file_unmap(&p->points);
+    } else {
+        g16_points_free(&p->vk, p->h, p->l, p->a, p->b_g1, p->b_g2);
+    }
     gm_free(p);
 }
 
@@ -513,5 +518,170 @@ fail:
     gm_free(j.task_idx);
     gm_file_unmap(&fm);
     groth16_params_free(p);
+    return rc;
+}
+
+/* ---- the converted points file ----------------------------------------------------------- */
+
+#define POINTS_MAGIC "grothmpi-points1"
+#define POINTS_PAGE 4096u
+
+/* The header page's fields; the rest of the page is zero. Native byte order:
+ * the file is this build's memory image (groth16.h). */
+typedef struct {
+    char magic[16];
+    uint32_t g1_size, g2_size;
+    uint64_t source_size;
+    char source_digest[72];
+    uint64_t count[NSEC];
+    uint64_t offset[NSEC];
+    uint64_t file_size;
+} points_header_t;
+
+_Static_assert(sizeof(points_header_t) <= POINTS_PAGE, "the header fits its page");
+
+static uint64_t page_up(uint64_t n) { return (n + POINTS_PAGE - 1) / POINTS_PAGE * POINTS_PAGE; }
+
+/* The header for p: counts and page-aligned offsets, each array holding its
+ * points and one zeroed slot (as groth16_params_load allocates them). */
+static void points_layout(points_header_t *h, const groth16_params_t *p)
+{
+    memset(h, 0, sizeof *h);
+    memcpy(h->magic, POINTS_MAGIC, sizeof h->magic);
+    h->g1_size = (uint32_t)sizeof(g1_affine_t);
+    h->g2_size = (uint32_t)sizeof(g2_affine_t);
+    const uint64_t n[NSEC] = {p->n.h, p->n.l, p->n.a, p->n.b_g1, p->n.b_g2};
+    uint64_t off = POINTS_PAGE;
+    for (int s = 0; s < NSEC; s++) {
+        h->count[s] = n[s];
+        h->offset[s] = off;
+        off = page_up(off + (n[s] + 1) * (s == SEC_B_G2 ? sizeof(g2_affine_t) : sizeof(g1_affine_t)));
+    }
+    h->file_size = off;
+}
+
+uint64_t groth16_params_points_size(const groth16_params_t *p)
+{
+    points_header_t h;
+    points_layout(&h, p);
+    return h.file_size;
+}
+
+bool groth16_params_mapped(const groth16_params_t *p) { return p->points.data != NULL; }
+
+int groth16_params_save_points(const groth16_params_t *p, const char *path, const char *source_digest,
+                               uint64_t source_size, err_t *err)
+{
+    points_header_t h;
+    points_layout(&h, p);
+    if (strlen(source_digest) >= sizeof h.source_digest)
+        return gm_err_set(err, GM_EINVAL, "%s: source digest of %zu characters (at most %zu)", path,
+                          strlen(source_digest), sizeof h.source_digest - 1);
+    snprintf(h.source_digest, sizeof h.source_digest, "%s", source_digest);
+    h.source_size = source_size;
+    static const uint8_t zero[POINTS_PAGE];
+    const void *arr[NSEC] = {p->h, p->l, p->a, p->b_g1, p->b_g2};
+    gm_afile_t a;
+    int rc = gm_afile_open(&a, path, GM_AFILE_SWEEP, err);
+    if (rc)
+        return rc;
+    gm_afile_write(&a, &h, sizeof h);
+    gm_afile_write(&a, zero, POINTS_PAGE - sizeof h);
+    uint64_t at = POINTS_PAGE;
+    for (int s = 0; s < NSEC && !a.failed_errno; s++) {
+        size_t sz = s == SEC_B_G2 ? sizeof(g2_affine_t) : sizeof(g1_affine_t);
+        /* The points, then the zeroed slot and the padding to the next page. */
+        gm_afile_write(&a, arr[s], (size_t)h.count[s] * sz);
+        at += h.count[s] * sz;
+        uint64_t next = s + 1 < NSEC ? h.offset[s + 1] : h.file_size;
+        while (at < next) {
+            size_t k = next - at < POINTS_PAGE ? (size_t)(next - at) : POINTS_PAGE;
+            gm_afile_write(&a, zero, k);
+            at += k;
+        }
+    }
+    return gm_afile_commit(&a, err);
+}
+
+int groth16_params_map_points(groth16_params_t **out, const char *path, const char *params_path,
+                              const char *source_digest, uint64_t source_size, const cs_shape_t *shape, err_t *err)
+{
+    *out = NULL;
+    groth16_params_t *p = gm_calloc(1, sizeof *p);
+    if (!p)
+        return gm_err_set(err, GM_ENOMEM, "%s: out of memory", path);
+    gm_map_t src = {0};
+    int rc = gm_file_map(&p->points, path, GM_MAP_NORMAL, err);
+    if (rc)
+        goto fail;
+    points_header_t h;
+    if (p->points.size < POINTS_PAGE) {
+        rc = gm_err_set(err, GM_EFORMAT, "%s: %zu bytes: not a points file", path, p->points.size);
+        goto fail;
+    }
+    memcpy(&h, p->points.data, sizeof h);
+    if (memcmp(h.magic, POINTS_MAGIC, sizeof h.magic) != 0 || h.g1_size != sizeof(g1_affine_t) ||
+        h.g2_size != sizeof(g2_affine_t)) {
+        rc = gm_err_set(err, GM_EFORMAT, "%s: not a points file of this build", path);
+        goto fail;
+    }
+    if (h.source_digest[sizeof h.source_digest - 1] != '\0' || strcmp(h.source_digest, source_digest) != 0 ||
+        h.source_size != source_size) {
+        rc = gm_err_set(err, GM_EFORMAT, "%s: made from another parameter file (digest %.64s, %llu bytes)", path,
+                        h.source_digest[sizeof h.source_digest - 1] ? "?" : h.source_digest,
+                        (unsigned long long)h.source_size);
+        goto fail;
+    }
+    /* The layout is a function of the counts: recomputing it checks every
+     * offset and the file size at once. */
+    p->n.h = h.count[SEC_H];
+    p->n.l = h.count[SEC_L];
+    p->n.a = h.count[SEC_A];
+    p->n.b_g1 = h.count[SEC_B_G1];
+    p->n.b_g2 = h.count[SEC_B_G2];
+    points_header_t want;
+    points_layout(&want, p);
+    if (h.count[SEC_H] > (1ULL << 40) || h.count[SEC_L] > (1ULL << 40) || h.count[SEC_A] > (1ULL << 40) ||
+        h.count[SEC_B_G1] > (1ULL << 40) || h.count[SEC_B_G2] > (1ULL << 40) ||
+        memcmp(h.offset, want.offset, sizeof h.offset) != 0 || h.file_size != want.file_size ||
+        h.file_size != p->points.size) {
+        rc = gm_err_set(err, GM_EFORMAT, "%s: %zu bytes, its header describes %llu: truncated or damaged", path,
+                        p->points.size, (unsigned long long)h.file_size);
+        goto fail;
+    }
+    /* The verifying key from the source's head: it is small, and keeping it
+     * out of the points file keeps one owner of its encoding. */
+    if ((rc = gm_file_map(&src, params_path, GM_MAP_NORMAL, err)))
+        goto fail;
+    size_t off;
+    if ((rc = groth16_vk_from_bytes(&p->vk, src.data ? src.data : (const uint8_t *)"", src.size, &off, params_path,
+                                    err)))
+        goto fail;
+    gm_file_unmap(&src);
+    p->n.ic = p->vk.n_ic;
+    if (shape) {
+        groth16_counts_t need;
+        if ((rc = groth16_shape_counts(&need, shape, err)))
+            goto fail;
+        if (need.ic != p->n.ic || need.h != p->n.h || need.l != p->n.l || need.a != p->n.a ||
+            need.b_g1 != p->n.b_g1 || need.b_g2 != p->n.b_g2) {
+            rc = gm_err_set(err, GM_EFORMAT, "%s: its counts are not the circuit's", path);
+            goto fail;
+        }
+    }
+    const uint8_t *base = p->points.data;
+    p->h = (g1_affine_t *)(uintptr_t)(base + h.offset[SEC_H]);
+    p->l = (g1_affine_t *)(uintptr_t)(base + h.offset[SEC_L]);
+    p->a = (g1_affine_t *)(uintptr_t)(base + h.offset[SEC_A]);
+    p->b_g1 = (g1_affine_t *)(uintptr_t)(base + h.offset[SEC_B_G1]);
+    p->b_g2 = (g2_affine_t *)(uintptr_t)(base + h.offset[SEC_B_G2]);
+    *out = p;
+    return 0;
+
+fail:
+    gm_file_unmap(&src);
+    groth16_vk_free(&p->vk);
+    gm_file_unmap(&p->points);
+    gm_free(p);
     return rc;
 }

@@ -120,7 +120,10 @@ typedef struct {
 static void note_line(void *arg, const char *line)
 {
     note_ctx_t *n = arg;
-    note(n->fn, n->arg, line);
+    if (n->fn)
+        note(n->fn, n->arg, line);
+    else
+        gm_log(GM_LOG_DEBUG, "%s", line);
 }
 
 /* Rank 0's parameter step (params_ensure, under the cache's lock): generate
@@ -186,6 +189,7 @@ typedef struct {
     mr_state_t st;
     bool have_state;
     params_ident_t ident; /* split campaigns: the parameter file as this node digested it */
+    note_ctx_t notes;     /* params_load's lines: rank 0's progress, elsewhere the debug log */
 } rank_ctx_t;
 
 static void ctx_free(rank_ctx_t *x)
@@ -241,32 +245,35 @@ static void bcast_idle(void *buf, int count, MPI_Datatype type, MPI_Comm comm)
 }
 
 /* Phase 3's parameter load on one rank (MPI on the main thread: node is this
- * node's communicator). Returns like groth16_params_load, plus GM_EVERIFY (this
- * node's copy has another digest than rank 0's, or the file changed while the
- * node loaded it) and GM_EINVAL (the node's first rank failed: see its message).
- * prior: this rank's set-up already failed with that status (err holds its
- * message): it only takes part in the node's broadcast and returns prior. */
-static int load_params_node(rank_ctx_t *x, const wire_params_t *wp, MPI_Comm node, int rank, int prior, bool *full,
-                            err_t *err)
+ * node's communicator), through params_load: the node's first rank by the
+ * policy (every point checked unless the digest is vouched for), the others
+ * after it, vouched for by it. Returns like params_load, plus GM_EVERIFY (this
+ * node's copy has another digest than rank 0's, or the file changed since
+ * rank 0 hashed it) and GM_EINVAL (the node's first rank failed: see its
+ * message). prior: this rank's set-up already failed with that status (err
+ * holds its message): it only takes part in the node's broadcast and returns
+ * prior. */
+static int load_params_node(rank_ctx_t *x, const wire_params_t *wp, MPI_Comm node, int rank, int prior, err_t *err)
 {
     const char *pp = x->paths.params;
     /* A split campaign's ranks read their slices unit by unit
      * (split_campaign.c): here only the digest, and the file's identity
      * for the later units. */
     bool digest_only = x->c.split > 1;
-    *full = false;
+    params_loaded_t info;
     if (wp->trust && digest_only)
         return prior ? prior : params_ident(&x->ident, pp, err);
     if (wp->trust)
-        return prior ? prior : groth16_params_load(&x->params, pp, x->shape, GROTH16_LOAD_TRUST, x->pool, err);
+        return prior ? prior
+                     : params_load(&x->params, &info, pp, x->shape, PARAMS_LOAD_TRUSTED, x->pool, note_line,
+                                   &x->notes, err);
     int node_rank;
     MPI_Comm_rank(node, &node_rank);
     wire_ident_t id;
     memset(&id, 0, sizeof id);
     int rc = prior;
-    if (node_rank == 0 && !prior) {
+    if (node_rank == 0 && !prior && digest_only) {
         char d[PARAMS_DIGEST_HEX + 1];
-        params_ident_t after = {0};
         rc = params_ident(&id.id, pp, err);
         if (!rc && rank == 0 && !params_ident_eq(&id.id, &wp->ident))
             rc = gm_err_set(err, GM_EVERIFY, "%s: changed since its digest was checked", pp);
@@ -274,16 +281,27 @@ static int load_params_node(rank_ctx_t *x, const wire_params_t *wp, MPI_Comm nod
         if (!rc && rank != 0 && !(rc = params_file_digest(d, NULL, pp, err)) && strcmp(d, wp->digest) != 0)
             rc = gm_err_set(err, GM_EVERIFY, "%s: BLAKE2b digest %s on this node, rank 0's copy has %s", pp, d,
                             wp->digest);
-        if (!rc && digest_only) {
-            x->ident = id.id;
-        } else if (!rc) {
-            *full = !wp->stamped;
+        x->ident = id.id;
+    } else if (node_rank == 0 && !prior) {
+        /* Rank 0 hashed its copy moments ago (phase 2) and knows whether that
+         * digest passed every check before; another node's first rank takes
+         * its own copy's digest and .checked (params_load hashes it when
+         * unstamped), so a different copy is refused, and an unchecked one
+         * checked, on that node. */
+        unsigned fl = wp->full                    ? PARAMS_LOAD_CHECK | (rank == 0 ? 0 : PARAMS_LOAD_REHASH)
+                      : rank == 0 && wp->stamped ? PARAMS_LOAD_TRUSTED
+                                                 : PARAMS_LOAD_DEFAULT;
+        rc = params_load(&x->params, &info, pp, x->shape, fl, x->pool, note_line, &x->notes, err);
+        if (!rc && info.digest[0] && strcmp(info.digest, wp->digest) != 0)
+            rc = gm_err_set(err, GM_EVERIFY, "%s: BLAKE2b digest %s on this node, rank 0's copy has %s", pp,
+                            info.digest, wp->digest);
+        else if (!rc && rank == 0 && !params_ident_eq(&info.ident, &wp->ident))
+            rc = gm_err_set(err, GM_EVERIFY, "%s: changed since its digest was checked", pp);
+        if (!rc) {
+            id.id = info.ident;
             gm_log(GM_LOG_DEBUG, "rank %d: %s: %s", rank, pp,
-                   wp->stamped ? "digest matches the check stamp: no subgroup checks" : "every point checked");
-            rc = groth16_params_load(&x->params, pp, x->shape, wp->stamped ? GROTH16_LOAD_TRUST : 0, x->pool, err);
+                   info.checked_now ? "every point checked" : "digest matches the check stamp: no subgroup checks");
         }
-        if (!rc && !(rc = params_ident(&after, pp, err)) && !params_ident_eq(&id.id, &after))
-            rc = gm_err_set(err, GM_EVERIFY, "%s: changed while it was being loaded", pp);
     }
     id.rc = rc;
     bcast_idle(&id, (int)sizeof id, MPI_BYTE, node);
@@ -291,19 +309,21 @@ static int load_params_node(rank_ctx_t *x, const wire_params_t *wp, MPI_Comm nod
         return rc;
     if (id.rc)
         return gm_err_set(err, GM_EINVAL, "%s: refused by this node's first rank (see its message)", pp);
-    params_ident_t mine = {0}, after = {0};
+    params_ident_t mine = {0};
     if ((rc = params_ident(&mine, pp, err)))
         return rc;
     if (!params_ident_eq(&mine, &id.id))
         return gm_err_set(err, GM_EVERIFY, "%s: not the file this node's first rank checked (changed since?)", pp);
-    gm_log(GM_LOG_DEBUG, "rank %d: %s: checked by this node's first rank: no subgroup checks", rank, pp);
     if (digest_only) {
         x->ident = mine;
         return 0;
     }
-    if ((rc = groth16_params_load(&x->params, pp, x->shape, GROTH16_LOAD_TRUST, x->pool, err)))
+    gm_log(GM_LOG_DEBUG, "rank %d: %s: checked by this node's first rank: no subgroup checks", rank, pp);
+    /* params_load refuses a file that changed while it loaded it. */
+    if ((rc = params_load(&x->params, &info, pp, x->shape, PARAMS_LOAD_TRUSTED | PARAMS_LOAD_NO_WRITE, x->pool,
+                          note_line, &x->notes, err)))
         return rc;
-    if ((rc = params_ident(&after, pp, err)) == 0 && !params_ident_eq(&mine, &after))
+    if (!params_ident_eq(&mine, &info.ident))
         rc = gm_err_set(err, GM_EVERIFY, "%s: changed while it was being loaded", pp);
     return rc;
 }
@@ -393,7 +413,7 @@ static int split_setup(rank_ctx_t *x, int rank, int size, err_t *err)
 
 /* Phase 3 on one rank. file: the campaign's path (messages). */
 static int rank_setup(rank_ctx_t *x, const mpi_opts_t *o, const char *file, int rank, int size, MPI_Comm node,
-                      int node_size, const wire_params_t *wp, bool *full, err_t *err)
+                      int node_size, const wire_params_t *wp, err_t *err)
 {
     jobs_campaign_t *c = &x->c;
     int rc = topo_load(&x->topo, c->topology, err);
@@ -421,7 +441,7 @@ static int rank_setup(rank_ctx_t *x, const mpi_opts_t *o, const char *file, int 
         rc = params_shape_load(&x->shape, NULL, &x->paths, wp->full, err);
     /* Every rank of the node takes part in the node's load, even after a
      * failure above (the node's ranks meet in one broadcast there). */
-    rc = load_params_node(x, wp, node, rank, rc, full, err);
+    rc = load_params_node(x, wp, node, rank, rc, err);
     if (c->split > 1)
         return rc ? rc : split_setup(x, rank, size, err);
     uint64_t prep_extra = 0;
@@ -641,17 +661,15 @@ static int phase_validate(rank_ctx_t *x, root_t *r, wire_params_t *wp, char **te
 
 /* Phase 3: every rank sets up, then ONE gather of the statuses and one
  * broadcast of the verdict. prior: this rank already failed (parsing rank
- * 0's text) with that status and message e; it only meets the others.
- * *full: this rank checked every parameter point. */
+ * 0's text) with that status and message e; it only meets the others. */
 static int phase_setup(rank_ctx_t *x, int prior, err_t *e, const job_t *j, const wire_params_t *wp,
-                       const char *campaign_path, const mpi_opts_t *opts, bool *full, err_t *err)
+                       const char *campaign_path, const mpi_opts_t *opts, err_t *err)
 {
     int rc = prior;
-    *full = false;
     if (!rc)
-        rc = rank_setup(x, opts, campaign_path, j->rank, j->size, j->node, j->node_size, wp, full, e);
+        rc = rank_setup(x, opts, campaign_path, j->rank, j->size, j->node, j->node_size, wp, e);
     else
-        (void)load_params_node(x, wp, j->node, j->rank, rc, full, e); /* the node's ranks meet there */
+        (void)load_params_node(x, wp, j->node, j->rank, rc, e); /* the node's ranks meet there */
     wire_status_t ws;
     memset(&ws, 0, sizeof ws);
     ws.code = rc;
@@ -676,21 +694,6 @@ static int phase_setup(rank_ctx_t *x, int prior, err_t *e, const job_t *j, const
     if (verdict && j->rank != 0)
         gm_err_set(err, verdict, "rank %d: set-up failed on a rank (see rank 0's message)", j->rank);
     return verdict;
-}
-
-/* Rank 0 after phase 3 when it checked every point of the file whose digest
- * it computed in phase 2 (load_params_node checked it is the same file):
- * later runs with this digest may skip the subgroup checks. */
-static void record_checked(const rank_ctx_t *x, const wire_params_t *wp, mpi_progress_fn progress, void *arg)
-{
-    char line[sizeof x->paths.checked + GM_ERR_MSG_LEN + 200];
-    err_t e4;
-    gm_err_clear(&e4);
-    if (params_checked_record(&x->paths, wp->digest, wp->ident.size, &e4))
-        snprintf(line, sizeof line, "params: every point checked, but no stamp: %s", e4.msg);
-    else
-        snprintf(line, sizeof line, "params: every point checked (once per node); recorded in %s", x->paths.checked);
-    note(progress, arg, line);
 }
 
 /* Phase 4: the roles (pipeline.c, dispatch.c), or a split campaign's groups
@@ -810,7 +813,6 @@ int mpi_campaign_run(const char *campaign_path, const mpi_opts_t *opts, mpi_prog
     memset(&r, 0, sizeof r);
     char *text = NULL;
     wire_params_t wp;
-    bool full = false;
     if ((rc = phase_validate(&x, &r, &wp, &text, &j, campaign_path, opts, progress, arg, err)))
         goto finish;
     err_t e;
@@ -820,12 +822,12 @@ int mpi_campaign_run(const char *campaign_path, const mpi_opts_t *opts, mpi_prog
         rc = mr_check_run(&x.c, &j.comm, j.rank, j.size, res, err);
         goto finish;
     }
-    if ((rc = phase_setup(&x, prc, &e, &j, &wp, campaign_path, opts, &full, err)))
+    if (j.rank == 0)
+        x.notes = (note_ctx_t){.fn = progress, .arg = arg};
+    if ((rc = phase_setup(&x, prc, &e, &j, &wp, campaign_path, opts, err)))
         goto finish;
     if (j.rank == 0 && x.st.backend_note[0])
         note(progress, arg, x.st.backend_note); /* auto's choice: one line on stdout, "prove: ..." */
-    if (j.rank == 0 && full)
-        record_checked(&x, &wp, progress, arg);
     mr_comm_t cm;
     phase_dispatch(&cm, &x, &r, &j, &wp, opts, progress, arg, res);
     rc = phase_report(&cm, &x, &r, &j, res, err);

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "params/params.h"
+#include "params/params_internal.h"
 #include "topo/topo.h"
 
 #define STAMP_MAGIC "grothmpi-stamp 1"
@@ -136,30 +137,52 @@ static void say(const params_ensure_opts_t *o, const char *fmt, ...)
     o->note(o->note_arg, line);
 }
 
-/* The digest of <id>.params and the identity it was taken under: from the
- * stamp when the file is unchanged (and full is false), else by hashing it
- * (refused when it changed meanwhile) and stamping the result. */
-static int params_digest(params_ensure_t *r, const params_paths_t *p, bool full, err_t *err)
+int params_digest_stamped(char digest[PARAMS_DIGEST_HEX + 1], params_ident_t *ident, bool *from_stamp,
+                          const char *file, const char *stamp, bool full, err_t *err)
 {
-    int rc = params_ident(&r->ident, p->params, err);
+    *from_stamp = false;
+    int rc = params_ident(ident, file, err);
     if (rc)
         return rc;
-    if (!full && stamp_digest(r->digest, p->params_stamp, &r->ident)) {
-        r->digest_from_stamp = true;
-        gm_log(GM_LOG_DEBUG, "%s: unchanged since %s: digest %s not computed again", p->params, p->params_stamp,
-               r->digest);
+    if (!full && stamp_digest(digest, stamp, ident)) {
+        *from_stamp = true;
+        gm_log(GM_LOG_DEBUG, "%s: unchanged since %s: digest %s not computed again", file, stamp, digest);
         return 0;
     }
     uint64_t size = 0;
     params_ident_t after = {0};
-    if ((rc = params_file_digest(r->digest, &size, p->params, err)) || (rc = params_ident(&after, p->params, err)))
+    if ((rc = params_file_digest(digest, &size, file, err)) || (rc = params_ident(&after, file, err)))
         return rc;
-    if (!params_ident_eq(&r->ident, &after) || size != r->ident.size)
-        return gm_err_set(err, GM_EVERIFY, "%s: changed while its digest was computed", p->params);
-    gm_log(GM_LOG_DEBUG, "%s: digest %s computed (%llu bytes)", p->params, r->digest, (unsigned long long)size);
-    /* No stamp (a read-only cache) only costs the next run the same work. */
-    (void)stamp_write(p->params_stamp, &r->ident, r->digest, NULL);
+    if (!params_ident_eq(ident, &after) || size != ident->size)
+        return gm_err_set(err, GM_EVERIFY, "%s: changed while its digest was computed", file);
+    gm_log(GM_LOG_DEBUG, "%s: digest %s computed (%llu bytes)", file, digest, (unsigned long long)size);
+    /* No stamp (a read-only directory) only costs the next run the same work. */
+    (void)stamp_write(stamp, ident, digest, NULL);
     return 0;
+}
+
+bool params_stamp_digest(char digest[PARAMS_DIGEST_HEX + 1], const char *stamp, const params_ident_t *id)
+{
+    return stamp_digest(digest, stamp, id);
+}
+
+bool params_stamp_matches(const char *stamp, const params_ident_t *id)
+{
+    char have[256], want[256];
+    return stamp_read(have, sizeof have, stamp) && stamp_line(want, sizeof want, id, NULL) > 0 &&
+           strcmp(have, want) == 0;
+}
+
+int params_stamp_write(const char *stamp, const params_ident_t *id, err_t *err)
+{
+    return stamp_write(stamp, id, NULL, err);
+}
+
+/* The digest of <id>.params and the identity it was taken under (refused
+ * when the file changed while it was hashed). */
+static int params_digest(params_ensure_t *r, const params_paths_t *p, bool full, err_t *err)
+{
+    return params_digest_stamped(r->digest, &r->ident, &r->digest_from_stamp, p->params, p->params_stamp, full, err);
 }
 
 /* The digest against the manifest: another digest is refused; none is
@@ -212,9 +235,7 @@ int params_shape_load(cs_shape_t **out, bool *stamped, const params_paths_t *p, 
     if (stamped)
         *stamped = false;
     params_ident_t id = {0};
-    char have[256], want[256];
-    bool match = !full && params_ident(&id, p->shape, NULL) == 0 && stamp_read(have, sizeof have, p->shape_stamp) &&
-                 stamp_line(want, sizeof want, &id, NULL) > 0 && strcmp(have, want) == 0;
+    bool match = !full && params_ident(&id, p->shape, NULL) == 0 && params_stamp_matches(p->shape_stamp, &id);
     if (match) {
         gm_log(GM_LOG_DEBUG, "%s: unchanged since %s: index checks skipped", p->shape, p->shape_stamp);
         if (stamped)
@@ -235,18 +256,28 @@ static int checked_line(char *out, size_t n, const char *digest, uint64_t size)
     return snprintf(out, n, CHECKED_MAGIC " digest=%s size=%llu level=subgroup\n", digest, (unsigned long long)size);
 }
 
-bool params_checked_matches(const params_paths_t *p, const char *digest, uint64_t size)
+bool params_checked_at(const char *checked, const char *digest, uint64_t size)
 {
     char have[256], want[256];
     checked_line(want, sizeof want, digest, size);
-    return stamp_read(have, sizeof have, p->checked) && strcmp(have, want) == 0;
+    return stamp_read(have, sizeof have, checked) && strcmp(have, want) == 0;
+}
+
+int params_checked_write(const char *checked, const char *digest, uint64_t size, err_t *err)
+{
+    char line[256];
+    int n = checked_line(line, sizeof line, digest, size);
+    return gm_file_write(checked, line, (size_t)n, err);
+}
+
+bool params_checked_matches(const params_paths_t *p, const char *digest, uint64_t size)
+{
+    return params_checked_at(p->checked, digest, size);
 }
 
 int params_checked_record(const params_paths_t *p, const char *digest, uint64_t size, err_t *err)
 {
-    char line[256];
-    int n = checked_line(line, sizeof line, digest, size);
-    return gm_file_write(p->checked, line, (size_t)n, err);
+    return params_checked_write(p->checked, digest, size, err);
 }
 
 /* ---- making the files ------------------------------------------------------------------------ */
@@ -353,6 +384,9 @@ static int ensure_locked(params_ensure_t *r, const params_paths_t *p, const circ
         cs_shape_free(shape);
     }
     if ((rc = params_digest(r, p, r->generated || (flags & PARAMS_ENSURE_FULL), err)))
+        return rc;
+    /* Points this setup made need no subgroup checks (params_load). */
+    if (r->generated && (rc = params_checked_record(p, r->digest, r->ident.size, err)))
         return rc;
     return manifest_step(r, p, o, err);
 }

@@ -209,4 +209,65 @@ bool params_checked_matches(const params_paths_t *p, const char *digest, uint64_
 int params_checked_record(const params_paths_t *p, const char *digest, uint64_t size, err_t *err)
     __attribute__((warn_unused_result));
 
+/* ---- loading: the one policy ----------------------------------------------------------
+ *
+ * Every prover that loads a whole parameter file (prove, campaigns, benches)
+ * goes through params_load, which decides how much to check:
+ *  - a file whose digest is vouched for is loaded without per-point checks
+ *    (bellperson's practice): "<file>.checked" names its digest (our setup
+ *    writes it for the points it made; a full check writes it after every
+ *    point passed), or a Filecoin parameters.json next to the file lists it
+ *    with this digest, or the caller vouches (PARAMS_LOAD_TRUSTED: the node's
+ *    first rank checked it);
+ *  - any other file has every point checked (subgroup included), and then
+ *    gets its "<file>.checked";
+ *  - PARAMS_LOAD_CHECK | PARAMS_LOAD_REHASH (--check-params) hashes the
+ *    file again and checks every point whatever the stamps say.
+ * The digest comes from "<file>.stamp" when the file is unchanged (params
+ * cache.c's stamps), so a vouched-for file is not even hashed twice.
+ *
+ * The converted points (groth16_params_save_points) live in "<file>.points"
+ * with "<file>.points.stamp": a later load of a vouched-for file maps them
+ * directly. GROTHMPI_POINTS_CACHE chooses: "auto" (default) writes them when
+ * the file system keeps PARAMS_POINTS_SPARE of its size free afterwards,
+ * "on" always, "off" never (nor reads them). Each choice is one note line.
+ */
+
+typedef enum {
+    PARAMS_LOAD_DEFAULT = 0,
+    PARAMS_LOAD_CHECK = 1,    /* check every point, whatever .checked and the points file say */
+    PARAMS_LOAD_TRUSTED = 2,  /* the caller vouches for this file: no per-point checks, no hashing */
+    PARAMS_LOAD_NO_WRITE = 4, /* never write stamps or the points file (another rank of the node does) */
+    PARAMS_LOAD_REHASH = 8,   /* hash the file even when its digest stamp matches */
+} params_load_flags_t;
+
+/* The share of a file system that writing the points file must leave free
+ * (auto mode), in percent. */
+#define PARAMS_POINTS_SPARE 10
+
+/* How a parameter set was loaded. */
+typedef struct {
+    char digest[PARAMS_DIGEST_HEX + 1];
+    params_ident_t ident;    /* of the parameter file, unchanged from the digest to the end of the load */
+    bool digest_from_stamp;  /* the file was not hashed: its stamp matched */
+    bool trusted;            /* no per-point checks (why: in how) */
+    bool checked_now;        /* every point was checked by this load */
+    bool mapped;             /* the points were mapped from the points file */
+    bool points_written;     /* the points file was written by this load */
+    uint64_t ns;             /* wall time of the whole load */
+    char how[2 * GM_PATH_MAX + 200]; /* one line for the user: what was checked or trusted, and why */
+} params_loaded_t;
+
+/* Loads the parameter file at file (a cache's <id>.params, or Filecoin's
+ * file in its own directory) for shape (NULL: counts not checked) by the
+ * policy above, on pool. note (may be NULL) gets the lines worth showing a
+ * user (a full check and why, the points file written or not and why).
+ * Returns 0, GM_EINVAL (a bad GROTHMPI_POINTS_CACHE), GM_EVERIFY (the file
+ * changed while it was loaded, or a manifest lists another digest), or
+ * groth16_params_load's and params_file_digest's errors; *out NULL then.
+ * A damaged or stale points file is not an error: it is converted again. */
+int params_load(groth16_params_t **out, params_loaded_t *info, const char *file, const cs_shape_t *shape,
+                unsigned flags, topo_pool_t *pool, params_note_fn note, void *note_arg, err_t *err)
+    __attribute__((warn_unused_result));
+
 #endif /* GM_PARAMS_H */

@@ -1,15 +1,18 @@
 #!/bin/sh
 # tests/integration/params_check_once.sh — the parameter points are checked
-# (subgroup checks) once per node, not once per rank, and once per file:
-#  - 3 ranks on one node: the node's first rank checks every point, the two
-#    others load after it without subgroup checks; rank 0 then writes the
-#    check stamp <id>.params.checked (digest, size);
-#  - a rerun whose digest matches the stamp skips the subgroup checks on every
-#    rank and says so;
+# (subgroup checks) once per node, not once per rank, and once per file
+# (params_load's policy, params/params.h):
+#  - `grothmpi setup` made the points, so it writes <id>.params.checked
+#    (digest, size) itself: the first campaign skips the subgroup checks on
+#    every rank and says so;
+#  - without that stamp (a file copied in by hand), 3 ranks on one node: the
+#    node's first rank checks every point, the two others load after it
+#    without subgroup checks, and the stamp is written; a rerun uses it;
 #  - another file in its place (a different setup, manifest entry removed as
-#    for a cache from before manifests): its digest does not match the stamp,
-#    so every point is checked again and a new stamp written; with the
-#    manifest entry still there the campaign refuses it outright.
+#    for a cache from before manifests): its digest does not match the stamp
+#    (nor the converted points file's), so every point is checked again and a
+#    new stamp written; with the manifest entry still there the campaign
+#    refuses it outright.
 # The ranks' debug lines (GROTHMPI_LOG=debug) say which load each rank did.
 set -eu
 . "$(dirname "$0")/lib/common.sh"
@@ -36,21 +39,27 @@ run3() { # NAME
 }
 D=$(sed -n 's/.*"digest": "\([0-9a-f]*\)".*/\1/p' p/manifest.json)
 
+[ "$(cat $P.checked)" = "grothmpi-params-checked 1 digest=$D size=$(stat -c %s $P) level=subgroup" ] \
+  || { cat $P.checked; fail "setup wrote no check stamp"; }
 run3 first
-[ "$full" -eq 1 ] && [ "$node" -eq 2 ] && [ "$stamp" -eq 0 ] || { cat first.err; fail "first: not once per node"; }
-grep -q "prove: params: every point checked (once per node); recorded in .*$P.checked" first.out || fail "first: no stamp line"
+[ "$full" -eq 0 ] && [ "$node" -eq 2 ] && [ "$stamp" -eq 1 ] || { cat first.err; fail "first: setup's stamp was not used"; }
+grep -q "prove: params: digest $D passed every point check before" first.out || fail "first: not said"
+
+rm $P.checked
+run3 second
+[ "$full" -eq 1 ] && [ "$node" -eq 2 ] && [ "$stamp" -eq 0 ] || { cat second.err; fail "second: not once per node"; }
+grep -q "prove: params: every point checked; recorded in .*$P.checked" second.out || fail "second: no stamp line"
 [ "$(cat $P.checked)" = "grothmpi-params-checked 1 digest=$D size=$(stat -c %s $P) level=subgroup" ] \
   || { cat $P.checked; fail "stamp content"; }
 
-run3 second
-[ "$full" -eq 0 ] && [ "$node" -eq 2 ] && [ "$stamp" -eq 1 ] || { cat second.err; fail "second: the stamp was not used"; }
-grep -q "prove: params: digest $D passed every point check before" second.out || fail "second: not said"
+run3 third
+[ "$full" -eq 0 ] && [ "$node" -eq 2 ] && [ "$stamp" -eq 1 ] || { cat third.err; fail "third: the stamp was not used"; }
 
 # another file in its place, manifest entry kept: refused before any load
 cp q/test-synthetic-256.params $P
-campaign third
-set +e; timeout 60 mpirun -np 3 "$BIN" prove third.json > third.out 2> third.err; rc=$?; set -e
-[ $rc -eq 1 ] && grep -q "^grothmpi: prove: .*$P: BLAKE2b digest" third.err || { cat third.err; fail "third: a changed file passed"; }
+campaign changed
+set +e; timeout 60 mpirun -np 3 "$BIN" prove changed.json > changed.out 2> changed.err; rc=$?; set -e
+[ $rc -eq 1 ] && grep -q "^grothmpi: prove: .*$P: BLAKE2b digest" changed.err || { cat changed.err; fail "changed: a changed file passed"; }
 # ... and with the manifest gone (an old cache): recorded, then every point checked again
 rm p/manifest.json
 run3 fourth
