@@ -70,16 +70,19 @@ typedef struct {
  * The full load (every point's subgroup check) is the slow part of set-up
  * (tens of seconds per rank for PoRep parameters; bench/README.md). Two
  * savings, neither of which lets a changed file through:
- *  - per node: the node's first rank (MPI_COMM_TYPE_SHARED) hashes its own copy
- *    of the file, compares with rank 0's digest, and loads it with every check;
+ *  - per node: the node's first rank (MPI_COMM_TYPE_SHARED) loads its own
+ *    copy of the file by params/'s policy (params_load: its digest compared
+ *    with rank 0's, every point checked unless the digest is vouched for);
  *    the node's other ranks wait for it, then load the same file without the
- *    subgroup checks, after checking it is still the same file (device, inode,
- *    size, mtime as the first rank saw it);
- *  - per file: after a set-up in which every point was checked, rank 0 writes
- *    "<id>.params.checked" with the file's digest and size (params/); a later
- *    run whose digest and size match loads without subgroup checks on every
- *    node. The digest, not the time stamp, is the key: a changed file has
- *    another digest, and the stamp no longer applies.
+ *    subgroup checks (and map the converted points the first rank wrote),
+ *    after checking it is still the same file (device, inode, size, mtime as
+ *    the first rank saw it);
+ *  - per file: a first rank that checked every point writes
+ *    "<file>.checked" with the digest and size (params_load; our setup
+ *    writes it for the points it made); a later run whose digest and size
+ *    match loads without subgroup checks on every node. The digest, not the
+ *    time stamp, is the key: a changed file has another digest, and the
+ *    stamp no longer applies.
  * The digest itself comes from params/'s stamp when the file is unchanged
  * (size, mtime, inode), and is computed in full with --check-params, which
  * also ignores the .checked stamp and the shape's stamp.
