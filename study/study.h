@@ -44,25 +44,6 @@ typedef enum {
     STUDY_NAXES
 } study_axis_t;
 
-/* The stages of a report (docs/report.md), in its order. */
-#define STUDY_NSTAGES 8
-extern const char *const study_stage_names[STUDY_NSTAGES];
-
-/* Counter metrics kept per counter stage (witness, prove). */
-typedef enum {
-    STUDY_EV_INSTRUCTIONS = 0,
-    STUDY_EV_CYCLES,
-    STUDY_EV_BRANCHES,
-    STUDY_EV_BRANCH_MISSES,
-    STUDY_EV_L1D_MISSES,     /* L1-dcache-load-misses: the L2 accesses of loads */
-    STUDY_EV_FILL_L2,        /* ls_dmnd_fills_from_sys.local_l2: L1 fills from L2 */
-    STUDY_EV_FILL_CCX,       /* ls_dmnd_fills_from_sys.local_ccx: fills from the local L3/CCX */
-    STUDY_EV_FILL_REMOTE,    /* ls_dmnd_fills_from_sys.remote_cache: another CCX */
-    STUDY_EV_FILL_DRAM,      /* ls_dmnd_fills_from_sys.dram_io_all */
-    STUDY_NEV
-} study_ev_t;
-extern const char *const study_ev_names[STUDY_NEV]; /* the report.json event names */
-
 /* A loaded study (opaque). */
 typedef struct study study_t;
 
