@@ -146,7 +146,8 @@ int mpi_journal_status(mpi_journal_status_t *out, const char *output_dir, err_t 
 /* ---- the cluster report ------------------------------------------------------------
  * One typed summary of a campaign's run (docs/report.md): rank 0 builds it
  * from every rank's metrics, mpi_report_save writes it as report.json (each
- * field below is the key of the same name, in the same nesting),
+ * field below is the key of the same name, in the same nesting; the split
+ * accounts, mpi_split_rank_t's, are docs/report.md's "split" keys),
  * mpi_report_load reads a report.json back into it, and everything else
  * (the text and CSV printers, `grothmpi report`, studies, `grothmpi report
  * compare`) reads these fields and never the file. Times in seconds,
@@ -183,8 +184,9 @@ typedef enum { MPI_CSTAGE_WITNESS = 0, MPI_CSTAGE_PROVE, MPI_NCSTAGES } mpi_csta
  * "witness", "prove". */
 extern const char *const mpi_cstage_names[MPI_NCSTAGES];
 
-/* The events the report knows by name: its derived ratios use the first
- * six, studies and `grothmpi report compare` the fills too. A report holds
+/* The events the report knows by name: its derived ratios use
+ * instructions, cycles and the L1D and dTLB misses; studies and `grothmpi
+ * report compare` the branches and fills too. A report holds
  * whichever events its ranks counted (topo/'s set, GROTHMPI_EVENTS), so
  * each may be absent from one (mpi_report_event). */
 typedef enum {
