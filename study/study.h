@@ -114,8 +114,9 @@ typedef void (*study_progress_fn)(void *arg, size_t point, size_t npoints, unsig
  * writes files; 0 when the study runs alone or with the ranks axis). On rank 0, after the
  * last run, computes the medians and writes DIR/study.json, DIR/study.csv,
  * DIR/study.txt and the plots DIR/plots/ (SVG). Returns 0, the first run's
- * error (err says point and repetition), GM_EIO, GM_EFORMAT (a report.json
- * that cannot be read) or GM_ENOMEM. Must not be called on a plan-only study
+ * error (err says point and repetition), GM_EIO, GM_EFORMAT (a run's
+ * report.json that cannot be read: mpi_report_load's errors, naming the
+ * file and key) or GM_ENOMEM. Must not be called on a plan-only study
  * (GM_ESTATE). */
 int study_run(study_t *s, int rank, study_run_fn run, void *run_arg, study_progress_fn progress, void *parg, err_t *err)
     __attribute__((warn_unused_result));
@@ -140,8 +141,9 @@ typedef struct {
  * cluster totals of each: the wall time of every stage, and for the counter
  * stages (witness, prove) the metrics named in study_delta_t; then the run's
  * wall time and proofs per hour. *rows is malloc'd (free it). Returns 0,
- * GM_EIO, GM_EFORMAT (not a grothmpi report; err names the file and key) or
- * GM_ENOMEM. */
+ * or mpi_report_load's errors for either file: GM_EIO (cannot open),
+ * GM_EFORMAT (not a grothmpi report, or a key missing or of the wrong type;
+ * err names the file and key), GM_ENOMEM. */
 int study_compare(study_delta_t **rows, size_t *nrows, const char *a_path, const char *b_path, err_t *err)
     __attribute__((warn_unused_result));
 
