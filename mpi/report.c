@@ -742,8 +742,14 @@ static void rd_rank(rd_t *c, mpi_report_rank_t *o, json_t *rk)
             rd_fail(c, "", "not an object");
         d->domain = rd_u32(c, dj, "domain");
         rd_str(c, d->cpus, sizeof d->cpus, dj, "cpus");
-        rd_counters(c, d->counters, rd_obj(c, dj, "counters"), mpi_cstage_names[MPI_CSTAGE_PROVE], &o->events);
-        rd_derived(c, &d->derived, rd_obj(c, dj, "derived"), mpi_cstage_names[MPI_CSTAGE_PROVE]);
+        json_t *dc = rd_obj(c, dj, "counters");
+        size_t at2 = rd_enter(c, "counters");
+        rd_counters(c, d->counters, dc, mpi_cstage_names[MPI_CSTAGE_PROVE], &o->events);
+        rd_leave(c, at2);
+        json_t *dd = rd_obj(c, dj, "derived");
+        at2 = rd_enter(c, "derived");
+        rd_derived(c, &d->derived, dd, mpi_cstage_names[MPI_CSTAGE_PROVE]);
+        rd_leave(c, at2);
         rd_leave(c, at);
     }
     arr = rd_arr(c, rk, "prepare", MPI_REPORT_MAX_DOMAINS);

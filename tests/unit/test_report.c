@@ -576,6 +576,16 @@ static void gpu_retired_number(json_t *j)
 static void stage_renamed(json_t *j) { json_array_set_new(json_object_get(j, "stages"), 3, json_string("msms")); }
 static void no_ranks(json_t *j) { json_array_clear(json_object_get(j, "ranks")); }
 static void domain_not_object(json_t *j) { json_array_set_new(json_object_get(rank1(j), "domains"), 0, json_integer(7)); }
+static void domain_ipc_text(json_t *j)
+{
+    json_t *d = json_array_get(json_object_get(rank1(j), "domains"), 0);
+    json_object_set_new(json_object_get(json_object_get(d, "derived"), "prove"), "ipc", json_string("high"));
+}
+static void domain_lacks_cycles(json_t *j)
+{
+    json_t *d = json_array_get(json_object_get(rank1(j), "domains"), 0);
+    json_object_del(json_object_get(json_object_get(d, "counters"), "prove"), "cycles");
+}
 static void extra_keys(json_t *j)
 {
     json_object_set_new(j, "colour", json_string("blue"));
@@ -600,6 +610,8 @@ Test(report, load_bad_keys)
         {stage_renamed, "stages[3]: not \"msm\""},
         {no_ranks, "ranks: empty"},
         {domain_not_object, "ranks[1].domains[0]: not an object"},
+        {domain_lacks_cycles, "ranks[1].domains[0].counters.prove.cycles: missing"},
+        {domain_ipc_text, "ranks[1].domains[0].derived.prove.ipc: not a number or null"},
     };
     char dir[] = "/tmp/gm-report-XXXXXX";
     cr_assert_not_null(mkdtemp(dir));
