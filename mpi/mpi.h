@@ -75,7 +75,7 @@ typedef struct {
     bool check_params;
 } mpi_opts_t;
 
-/* A cluster report (opaque; rank 0 builds it, mpi_report_load reads it back). */
+/* A cluster report (below: rank 0 builds it, mpi_report_load reads it back). */
 typedef struct mpi_report mpi_report_t;
 
 /* What a run ended with. */
@@ -149,11 +149,189 @@ typedef struct {
 int mpi_journal_status(mpi_journal_status_t *out, const char *output_dir, err_t *err)
     __attribute__((warn_unused_result));
 
-/* ---- the cluster report ------------------------------------------------------------ */
+/* ---- the cluster report ------------------------------------------------------------
+ * One typed summary of a campaign's run (docs/report.md): rank 0 builds it
+ * from every rank's metrics, mpi_report_save writes it as report.json (each
+ * field below is the key of the same name, in the same nesting; the split
+ * accounts, mpi_split_rank_t's, are docs/report.md's "split" keys),
+ * mpi_report_load reads a report.json back into it, and everything else
+ * (the text and CSV printers, `grothmpi report`, studies, `grothmpi report
+ * compare`) reads these fields and never the file. Times in seconds,
+ * memory in bytes. A figure that could not be measured (a counter without
+ * a PMU, a CPU time not taken, a rate over 0 s) is NAN here and null in
+ * report.json. */
 
-/* Reads a report.json (docs/report.md). Returns 0, GM_EIO, GM_EFORMAT (not
- * JSON, or not a grothmpi report of a known version: err says which key). */
+#define MPI_REPORT_FORMAT "grothmpi-report" /* report.json's "format" */
+#define MPI_REPORT_VERSION 1                /* and its "version" */
+
+/* The stages a rank's time is split into, in report.json's order. */
+typedef enum {
+    MPI_STAGE_WITNESS = 0, /* witness synthesis (witness thread) */
+    MPI_STAGE_ABC,         /* a, b, c = A z, B z, C z (groth16_prepare, prepare pool) */
+    MPI_STAGE_NTT,         /* h by NTTs (groth16_prepare, prepare pool) */
+    MPI_STAGE_MSM,         /* the five MSMs and the assembly (groth16_finish, MSM pool) */
+    MPI_STAGE_VERIFY,      /* verification: the rank's own (inside groth16_finish) plus rank 0's */
+    MPI_STAGE_PROVE,       /* groth16_prepare + groth16_finish as a whole (abc + ntt + msm + rank verify) */
+    MPI_STAGE_IO,          /* proof files and journal (rank 0), MPI sends and receives (all) */
+    MPI_STAGE_WAIT,        /* the prover idle, waiting for witnesses or work */
+    MPI_NSTAGES
+} mpi_stage_t;
+
+/* report.json's stage names: "witness", "abc", "ntt", "msm", "verify",
+ * "prove", "io", "wait" (its "stages" array, and the keys of every
+ * "stages" object). */
+extern const char *const mpi_stage_names[MPI_NSTAGES];
+
+/* The counter stages: the witness thread's own counters, and the prover
+ * pool's (msm and verify). */
+typedef enum { MPI_CSTAGE_WITNESS = 0, MPI_CSTAGE_PROVE, MPI_NCSTAGES } mpi_cstage_t;
+
+/* Their names, the keys of every "counters" and "derived" object:
+ * "witness", "prove". */
+extern const char *const mpi_cstage_names[MPI_NCSTAGES];
+
+/* The events the report knows by name: its derived ratios use
+ * instructions, cycles and the L1D and dTLB misses; studies and `grothmpi
+ * report compare` the branches and fills too. A report holds
+ * whichever events its ranks counted (topo/'s set, GROTHMPI_EVENTS), so
+ * each may be absent from one (mpi_report_event). */
+typedef enum {
+    MPI_EVENT_INSTRUCTIONS = 0,
+    MPI_EVENT_CYCLES,
+    MPI_EVENT_BRANCHES,
+    MPI_EVENT_BRANCH_MISSES,
+    MPI_EVENT_L1D_MISSES,    /* L1-dcache-load-misses: the L2 accesses of loads */
+    MPI_EVENT_DTLB_MISSES,   /* dTLB-load-misses */
+    MPI_EVENT_FILL_L2,       /* ls_dmnd_fills_from_sys.local_l2: L1 fills from L2 */
+    MPI_EVENT_FILL_CCX,      /* ls_dmnd_fills_from_sys.local_ccx: fills from the local L3/CCX */
+    MPI_EVENT_FILL_REMOTE,   /* ls_dmnd_fills_from_sys.remote_cache: another CCX */
+    MPI_EVENT_FILL_DRAM,     /* ls_dmnd_fills_from_sys.dram_io_all */
+    MPI_NEVENTS
+} mpi_event_t;
+
+/* Their names as report.json (and topo/'s event sets) spell them. */
+extern const char *const mpi_event_names[MPI_NEVENTS];
+
+#define MPI_REPORT_MAX_EVENTS 16  /* events of one rank */
+#define MPI_REPORT_EV_NAME 48     /* an event's name, NUL included */
+#define MPI_REPORT_MAX_DOMAINS 64 /* counted L3 domains, and prepare domains, of one rank */
+#define MPI_REPORT_MAX_GPUS 16    /* finish workers with a device, of one rank */
+
+/* A list of event names; a counters array is indexed like it. */
+typedef struct {
+    unsigned n;
+    char name[MPI_REPORT_MAX_EVENTS][MPI_REPORT_EV_NAME];
+} mpi_report_events_t;
+
+typedef struct {
+    double wall_s, cpu_s; /* cpu_s NAN: not measured */
+} mpi_report_time_t;
+
+/* Ratios of a counter stage; NAN without the events. */
+typedef struct {
+    double ipc, l1d_miss_pki, dtlb_miss_pki;
+} mpi_report_derived_t;
+
+/* One counted L3 domain of a rank's MSM pool, stage prove. */
+typedef struct {
+    uint32_t domain;
+    char cpus[64];
+    double counters[MPI_REPORT_MAX_EVENTS]; /* by the rank's events */
+    mpi_report_derived_t derived;
+} mpi_report_domain_t;
+
+/* One prepare domain: its pool's workers, the units prepared there, the
+ * wall and CPU of their groth16_prepare calls. */
+typedef struct {
+    uint32_t domain, threads;
+    uint64_t units;
+    double wall_s, cpu_s;
+} mpi_report_prepare_t;
+
+/* One finish worker's device. */
+typedef struct {
+    char device[64];
+    uint64_t units;
+    double busy_s, msm_s, ntt_s;
+    uint64_t mem_peak_bytes, fallbacks, failures;
+    bool retired;
+} mpi_report_gpu_t;
+
+typedef struct {
+    uint64_t budget_bytes, params_bytes, prover_bytes, witness_bytes, unit_bytes;
+    uint32_t inflight_max, inflight_peak;
+    uint64_t alloc_peak_bytes, rss_peak_bytes;
+} mpi_report_memory_t;
+
+/* One rank (docs/report.md, ranks[]). */
+typedef struct {
+    int32_t rank;
+    char host[64];
+    uint32_t threads, l3_domains, prepare_threads, prepare_domains, domains_wanted;
+    char topology[64];
+    uint32_t pipeline_depth, pipeline_depth_wanted;
+    uint64_t units;
+    double busy_s, run_s, proofs_per_hour;
+    mpi_report_memory_t memory;
+    mpi_report_time_t stages[MPI_NSTAGES];
+    /* The events this rank counted (the keys of its counters objects; rank
+     * 0's are the report's events, another rank's may differ). */
+    mpi_report_events_t events;
+    double counters[MPI_NCSTAGES][MPI_REPORT_MAX_EVENTS];
+    mpi_report_derived_t derived[MPI_NCSTAGES];
+    unsigned ndomains;
+    mpi_report_domain_t domains[MPI_REPORT_MAX_DOMAINS];
+    unsigned nprepare;
+    mpi_report_prepare_t prepare[MPI_REPORT_MAX_DOMAINS];
+    char backend[16];
+    unsigned ngpus;
+    mpi_report_gpu_t gpus[MPI_REPORT_MAX_GPUS];
+} mpi_report_rank_t;
+
+struct mpi_report {
+    struct {
+        char name[64], file[1024], circuit[64], verify[8], output[1024];
+        uint64_t sectors, units;
+        uint32_t partitions, batch_size;
+    } campaign;
+    mpi_report_events_t events; /* the events of the tables and totals */
+    char counter_model[16];     /* "zen4", "spr", "generic" or "none" */
+    unsigned nranks;
+    mpi_report_rank_t *ranks;   /* nranks, in rank order */
+    struct {
+        int32_t ranks;
+        double wall_s;
+        uint64_t proved, resumed, verified_by_root, gpu_fallbacks;
+        double proofs_per_hour, load_imbalance;
+        uint64_t units_per_rank_min, units_per_rank_max;
+    } run;
+    struct {
+        mpi_report_time_t stages[MPI_NSTAGES];
+        double counters[MPI_NCSTAGES][MPI_REPORT_MAX_EVENTS]; /* by events */
+        double busy_s_max, busy_s_mean;
+        uint64_t alloc_peak_bytes_max, rss_peak_bytes_max;
+    } totals;
+    /* A split campaign's accounts (report.json's "split"); ranks_per_group 0
+     * and nsplit 0 otherwise (no "split" key). split[i].rank is i; a rank's
+     * group is rank / ranks_per_group. */
+    int32_t split_ranks_per_group, split_groups;
+    unsigned nsplit;
+    struct mpi_split_rank *split; /* mpi_split_rank_t, below */
+};
+
+/* Reads a report.json (docs/report.md) into *out (free it with
+ * mpi_report_free). Keys the summary does not hold are ignored (a version
+ * may gain keys); every key it holds must be there with its type. Returns
+ * 0, GM_EIO (cannot open), GM_ENOMEM, or GM_EFORMAT with err naming the
+ * file and the key: not JSON (line and column), not a grothmpi report of
+ * version 1 ("format", "version"), or one key missing or of the wrong type
+ * ("r.json: ranks[1].memory.rss_peak_bytes: missing", "... : not a
+ * number"). *out is NULL on failure. */
 int mpi_report_load(mpi_report_t **out, const char *path, err_t *err) __attribute__((warn_unused_result));
+
+/* The cluster total of event e in counter stage cs: NAN when the report's
+ * events lack it or a rank could not count it. */
+double mpi_report_event(const mpi_report_t *r, mpi_cstage_t cs, mpi_event_t e);
 
 /* Writes the report as JSON to path (atomically). Returns 0, GM_EIO or GM_ENOMEM. */
 int mpi_report_save(const mpi_report_t *r, const char *path, err_t *err) __attribute__((warn_unused_result));
@@ -166,7 +344,8 @@ int mpi_report_save_csv(const mpi_report_t *r, const char *path, err_t *err) __a
 void mpi_report_print_text(const mpi_report_t *r, FILE *f);
 void mpi_report_print_csv(const mpi_report_t *r, FILE *f);
 
-/* Frees a report; NULL allowed. */
+/* Frees a report with its ranks and split arrays (free: a report put
+ * together by hand has them from malloc); NULL allowed. */
 void mpi_report_free(mpi_report_t *r);
 
 /* ---- several runs in one process (grothmpi study; mpi/study_hook.c) ----------------- */
@@ -213,7 +392,7 @@ extern const char *const mpi_split_stage_names[MPI_SPLIT_NSTAGES];
 
 /* One rank's account of a split proof. Times in ns; bytes as this rank's
  * MPI calls sent and received (a collective's own relaying not counted). */
-typedef struct {
+typedef struct mpi_split_rank {
     int32_t rank;
     uint64_t key_bytes;          /* decoded key held: the slices' points, the vk's ic (a zkey: also its rows' section-4 entries) */
     uint64_t points;             /* of which query points: sum of hi - lo over the five queries */

@@ -35,29 +35,27 @@
 
 /* ---- stages and metrics ---------------------------------------------------------- */
 
-typedef enum {
-    MR_WITNESS = 0, /* witness synthesis (witness thread) */
-    MR_ABC,         /* a, b, c = A z, B z, C z (groth16_prepare, prepare pool) */
-    MR_NTT,         /* h by NTTs (groth16_prepare, prepare pool) */
-    MR_MSM,         /* the five MSMs and the assembly (groth16_finish, MSM pool) */
-    MR_VERIFY,      /* verification: the rank's own (inside groth16_finish) plus rank 0's */
-    MR_PROVE,       /* groth16_prepare + groth16_finish as a whole (abc + ntt + msm + rank verify) */
-    MR_IO,          /* proof files and journal (rank 0), MPI sends and receives (all) */
-    MR_WAIT,        /* the prover idle, waiting for witnesses or work */
-    MR_NSTAGES
-} mr_stage_t;
+/* The stages and counter stages (mpi.h's, which say what each times) by
+ * the driver's names. */
+enum {
+    MR_WITNESS = MPI_STAGE_WITNESS,
+    MR_ABC = MPI_STAGE_ABC,
+    MR_NTT = MPI_STAGE_NTT,
+    MR_MSM = MPI_STAGE_MSM,
+    MR_VERIFY = MPI_STAGE_VERIFY,
+    MR_PROVE = MPI_STAGE_PROVE,
+    MR_IO = MPI_STAGE_IO,
+    MR_WAIT = MPI_STAGE_WAIT,
+    MR_NSTAGES = MPI_NSTAGES
+};
+enum { MR_CS_WITNESS = MPI_CSTAGE_WITNESS, MR_CS_PROVE = MPI_CSTAGE_PROVE, MR_NCS = MPI_NCSTAGES };
 
-extern const char *const mr_stage_names[MR_NSTAGES];
-
-/* Counter stages: the witness thread's own counters, and the prover pool's. */
-enum { MR_CS_WITNESS = 0, MR_CS_PROVE = 1, MR_NCS = 2 };
-
-#define MR_MAX_EVENTS 16
-#define MR_MAX_DOMAINS 64 /* >= JOBS_MAX_DOMAINS: every prepare domain has its slot */
-#define MR_EV_NAME 48
+#define MR_MAX_EVENTS MPI_REPORT_MAX_EVENTS
+#define MR_MAX_DOMAINS MPI_REPORT_MAX_DOMAINS /* >= JOBS_MAX_DOMAINS: every prepare domain has its slot */
+#define MR_EV_NAME MPI_REPORT_EV_NAME
 _Static_assert(MR_MAX_DOMAINS >= JOBS_MAX_DOMAINS, "a metrics slot for every prepare domain");
 
-#define MR_MAX_GPUS 16 /* >= JOBS_MAX_GPUS: every finish worker has its row */
+#define MR_MAX_GPUS MPI_REPORT_MAX_GPUS /* >= JOBS_MAX_GPUS: every finish worker has its row */
 _Static_assert(MR_MAX_GPUS >= JOBS_MAX_GPUS, "a metrics row for every GPU");
 
 /* One finish worker's device (groth16_backend_stats_t, fixed size). */

@@ -84,8 +84,6 @@
 
 #include "mpi/mpi_internal.h"
 
-const char *const mr_stage_names[MR_NSTAGES] = {"witness", "abc", "ntt", "msm", "verify", "prove", "io", "wait"};
-
 int mr_pipeline_depth(unsigned *depth, const mr_budget_t *b, unsigned k, unsigned want, err_t *err)
 {
     const double mib = 1048576.0;

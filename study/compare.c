@@ -5,61 +5,30 @@
  * counters and ratios, with b - a and (b - a) / a. A metric either report
  * lacks (null: no PMU) is n/a, never 0.
  */
-#define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "study/study_internal.h"
 
 typedef struct {
     const char *metric;
-    int ev;   /* study_ev_t, or -1 for IPC */
+    int ev;   /* mpi_event_t, or -1 for IPC */
 } cmp_metric_t;
 
 static const cmp_metric_t ctr_metrics[] = {
-    {"instructions", STUDY_EV_INSTRUCTIONS},     {"cycles", STUDY_EV_CYCLES},
-    {"ipc", -1},                                 {"branches", STUDY_EV_BRANCHES},
-    {"branch_misses", STUDY_EV_BRANCH_MISSES},   {"l2_accesses", STUDY_EV_L1D_MISSES},
-    {"l1_fills_from_l2", STUDY_EV_FILL_L2},      {"l3_ccx_fills", STUDY_EV_FILL_CCX},
-    {"remote_ccx_fills", STUDY_EV_FILL_REMOTE},  {"dram_fills", STUDY_EV_FILL_DRAM},
+    {"instructions", MPI_EVENT_INSTRUCTIONS},     {"cycles", MPI_EVENT_CYCLES},
+    {"ipc", -1},                                  {"branches", MPI_EVENT_BRANCHES},
+    {"branch_misses", MPI_EVENT_BRANCH_MISSES},   {"l2_accesses", MPI_EVENT_L1D_MISSES},
+    {"l1_fills_from_l2", MPI_EVENT_FILL_L2},      {"l3_ccx_fills", MPI_EVENT_FILL_CCX},
+    {"remote_ccx_fills", MPI_EVENT_FILL_REMOTE},  {"dram_fills", MPI_EVENT_FILL_DRAM},
 };
 #define NCTR (sizeof ctr_metrics / sizeof ctr_metrics[0])
 
-static double jnum(json_t *v) { return json_is_number(v) ? json_number_value(v) : STUDY_NAN; }
-
-static int load(json_t **out, const char *path, err_t *err)
+static double counter(const mpi_report_t *r, mpi_cstage_t cs, int ev)
 {
-    json_error_t je;
-    json_t *j = json_load_file(path, 0, &je);
-    if (!j)
-        return gm_err_set(err, access(path, R_OK) == 0 ? GM_EFORMAT : GM_EIO, "%s: %s", path, je.text);
-    json_t *f = json_object_get(j, "format");
-    if (!json_is_string(f) || strcmp(json_string_value(f), "grothmpi-report") != 0) {
-        json_decref(j);
-        return gm_err_set(err, GM_EFORMAT, "%s: format: not \"grothmpi-report\"", path);
-    }
-    if (!json_is_object(json_object_get(j, "totals")) || !json_is_object(json_object_get(j, "run"))) {
-        json_decref(j);
-        return gm_err_set(err, GM_EFORMAT, "%s: totals: missing (not a version 1 report)", path);
-    }
-    *out = j;
-    return 0;
-}
-
-static double stage_time(json_t *j, const char *stage)
-{
-    return jnum(json_object_get(json_object_get(json_object_get(json_object_get(j, "totals"), "stages"), stage),
-                                "wall_s"));
-}
-
-static double counter(json_t *j, const char *stage, int ev)
-{
-    json_t *c = json_object_get(json_object_get(json_object_get(j, "totals"), "counters"), stage);
     if (ev >= 0)
-        return jnum(json_object_get(c, study_ev_names[ev]));
-    double i = jnum(json_object_get(c, study_ev_names[STUDY_EV_INSTRUCTIONS]));
-    double cy = jnum(json_object_get(c, study_ev_names[STUDY_EV_CYCLES]));
+        return mpi_report_event(r, cs, (mpi_event_t)ev);
+    double i = mpi_report_event(r, cs, MPI_EVENT_INSTRUCTIONS), cy = mpi_report_event(r, cs, MPI_EVENT_CYCLES);
     return cy > 0 ? i / cy : STUDY_NAN;
 }
 
@@ -78,33 +47,33 @@ int study_compare(study_delta_t **rows, size_t *nrows, const char *a_path, const
 {
     *rows = NULL;
     *nrows = 0;
-    json_t *a = NULL, *b = NULL;
+    mpi_report_t *a = NULL, *b = NULL;
     int rc;
-    if ((rc = load(&a, a_path, err)) || (rc = load(&b, b_path, err))) {
-        json_decref(a);
+    if ((rc = mpi_report_load(&a, a_path, err)) || (rc = mpi_report_load(&b, b_path, err))) {
+        mpi_report_free(a);
         return rc;
     }
-    size_t cap = STUDY_NSTAGES * (1 + NCTR) + 2, n = 0;
+    size_t cap = MPI_NSTAGES * (1 + NCTR) + 2, n = 0;
     study_delta_t *r = calloc(cap, sizeof *r);
     if (!r) {
-        json_decref(a);
-        json_decref(b);
+        mpi_report_free(a);
+        mpi_report_free(b);
         return gm_err_set(err, GM_ENOMEM, "report compare: out of memory");
     }
-    for (int s = 0; s < STUDY_NSTAGES; s++) {
-        const char *st = study_stage_names[s];
-        add(r, &n, st, "time_s", stage_time(a, st), stage_time(b, st));
-        if (strcmp(st, "witness") == 0 || strcmp(st, "prove") == 0)
-            for (size_t m = 0; m < NCTR; m++)
-                add(r, &n, st, ctr_metrics[m].metric, counter(a, st, ctr_metrics[m].ev),
-                    counter(b, st, ctr_metrics[m].ev));
+    for (int s = 0; s < MPI_NSTAGES; s++) {
+        const char *st = mpi_stage_names[s];
+        add(r, &n, st, "time_s", a->totals.stages[s].wall_s, b->totals.stages[s].wall_s);
+        /* the counter stage of the same name, if any */
+        for (int cs = 0; cs < MPI_NCSTAGES; cs++)
+            if (strcmp(st, mpi_cstage_names[cs]) == 0)
+                for (size_t m = 0; m < NCTR; m++)
+                    add(r, &n, st, ctr_metrics[m].metric, counter(a, (mpi_cstage_t)cs, ctr_metrics[m].ev),
+                        counter(b, (mpi_cstage_t)cs, ctr_metrics[m].ev));
     }
-    add(r, &n, "run", "wall_s", jnum(json_object_get(json_object_get(a, "run"), "wall_s")),
-        jnum(json_object_get(json_object_get(b, "run"), "wall_s")));
-    add(r, &n, "run", "proofs_per_hour", jnum(json_object_get(json_object_get(a, "run"), "proofs_per_hour")),
-        jnum(json_object_get(json_object_get(b, "run"), "proofs_per_hour")));
-    json_decref(a);
-    json_decref(b);
+    add(r, &n, "run", "wall_s", a->run.wall_s, b->run.wall_s);
+    add(r, &n, "run", "proofs_per_hour", a->run.proofs_per_hour, b->run.proofs_per_hour);
+    mpi_report_free(a);
+    mpi_report_free(b);
     *rows = r;
     *nrows = n;
     return 0;

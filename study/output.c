@@ -31,15 +31,15 @@ static json_t *ev_json(const double *ev)
 {
     json_t *o = json_object();
     for (int e = 0; e < STUDY_NEV; e++)
-        json_object_set_new(o, study_ev_names[e], num(ev[e]));
+        json_object_set_new(o, mpi_event_names[study_events[e]], num(ev[e]));
     return o;
 }
 
 static json_t *stages_json(const double *st)
 {
     json_t *o = json_object();
-    for (int i = 0; i < STUDY_NSTAGES; i++)
-        json_object_set_new(o, study_stage_names[i], num(st[i]));
+    for (int i = 0; i < MPI_NSTAGES; i++)
+        json_object_set_new(o, mpi_stage_names[i], num(st[i]));
     return o;
 }
 
@@ -78,7 +78,7 @@ static json_t *study_json(const study_t *s)
     json_t *v = json_object();
     struct utsname u;
     json_object_set_new(v, "study_format", json_integer(STUDY_FORMAT_VERSION));
-    json_object_set_new(v, "report_format", json_integer(1));
+    json_object_set_new(v, "report_format", json_integer(MPI_REPORT_VERSION));
     json_object_set_new(v, "compiler", json_string(__VERSION__));
     json_object_set_new(v, "jansson", json_string(JANSSON_VERSION));
     if (uname(&u) == 0) {
@@ -101,8 +101,8 @@ static json_t *study_json(const study_t *s)
     json_object_set_new(j, "axes", axes);
     json_object_set_new(j, "repetitions", json_integer(s->nreps));
     json_object_set_new(j, "stages", json_array());
-    for (int i = 0; i < STUDY_NSTAGES; i++)
-        json_array_append_new(json_object_get(j, "stages"), json_string(study_stage_names[i]));
+    for (int i = 0; i < MPI_NSTAGES; i++)
+        json_array_append_new(json_object_get(j, "stages"), json_string(mpi_stage_names[i]));
     json_t *pts = json_array();
     for (size_t p = 0; p < s->npoints; p++) {
         const study_point_t *pt = &s->points[p];
@@ -123,8 +123,8 @@ static json_t *study_json(const study_t *s)
             json_object_set_new(ro, "wall_s", num(rp->wall_s));
             json_object_set_new(ro, "proofs_per_hour", num(rp->proofs_per_hour));
             json_object_set_new(ro, "stages", stages_json(rp->stage_s));
-            json_object_set_new(ctr, "witness", ev_json(rp->ev[0]));
-            json_object_set_new(ctr, "prove", ev_json(rp->ev[1]));
+            for (int c = 0; c < MPI_NCSTAGES; c++)
+                json_object_set_new(ctr, mpi_cstage_names[c], ev_json(rp->ev[c]));
             json_object_set_new(ro, "counters", ctr);
             json_array_append_new(runs, ro);
         }
@@ -138,18 +138,18 @@ static json_t *study_json(const study_t *s)
         json_object_set_new(so, "proofs_per_hour", pph);
         json_object_set_new(so, "wall_s", num(m->wall_median));
         json_object_set_new(so, "stages", stages_json(m->stage_median));
-        for (int c = 0; c < 2; c++) {
-            json_object_set_new(ipc, c ? "prove" : "witness", num(m->ipc[c]));
+        for (int c = 0; c < MPI_NCSTAGES; c++) {
+            json_object_set_new(ipc, mpi_cstage_names[c], num(m->ipc[c]));
             json_t *f = json_object();
             for (int k = 0; k < 4; k++)
                 json_object_set_new(f, fill_names[k], num(m->fill_pct[c][k]));
-            json_object_set_new(fill, c ? "prove" : "witness", f);
+            json_object_set_new(fill, mpi_cstage_names[c], f);
         }
         json_object_set_new(so, "ipc", ipc);
         json_object_set_new(so, "fill_pct", fill);
         json_t *ctr = json_object();
-        json_object_set_new(ctr, "witness", ev_json(m->ev_median[0]));
-        json_object_set_new(ctr, "prove", ev_json(m->ev_median[1]));
+        for (int c = 0; c < MPI_NCSTAGES; c++)
+            json_object_set_new(ctr, mpi_cstage_names[c], ev_json(m->ev_median[c]));
         json_object_set_new(so, "counters", ctr);
         json_object_set_new(o, "median", so);
         json_array_append_new(pts, o);
@@ -173,11 +173,11 @@ void study_print_csv(const study_t *s, FILE *f)
         if (s->nvals[a])
             fprintf(f, ",%s", study_axis_names[a]);
     fputs(",ranks_run,threads_run,depth,wall_s,proofs_per_hour,pph_min,pph_max,spread_pct", f);
-    for (int i = 0; i < STUDY_NSTAGES; i++)
-        fprintf(f, ",%s_s", study_stage_names[i]);
+    for (int i = 0; i < MPI_NSTAGES; i++)
+        fprintf(f, ",%s_s", mpi_stage_names[i]);
     fputs(",witness_ipc,prove_ipc", f);
     for (int e = 0; e < STUDY_NEV; e++)
-        fprintf(f, ",prove:%s", study_ev_names[e]);
+        fprintf(f, ",prove:%s", mpi_event_names[study_events[e]]);
     fputc('\n', f);
     for (size_t p = 0; p < s->npoints; p++) {
         const study_point_t *pt = &s->points[p];
@@ -201,29 +201,29 @@ void study_print_csv(const study_t *s, FILE *f)
                 csv_num(f, m->pph_min);
                 csv_num(f, m->pph_max);
                 csv_num(f, m->spread_pct);
-                for (int i = 0; i < STUDY_NSTAGES; i++)
+                for (int i = 0; i < MPI_NSTAGES; i++)
                     csv_num(f, m->stage_median[i]);
-                csv_num(f, m->ipc[0]);
-                csv_num(f, m->ipc[1]);
+                csv_num(f, m->ipc[MPI_CSTAGE_WITNESS]);
+                csv_num(f, m->ipc[MPI_CSTAGE_PROVE]);
                 for (int e = 0; e < STUDY_NEV; e++)
-                    csv_num(f, m->ev_median[1][e]);
+                    csv_num(f, m->ev_median[MPI_CSTAGE_PROVE][e]);
             } else {
                 const study_rep_t *rp = &pt->reps[r];
                 fprintf(f, ",%u,%u,%u", rp->ranks, rp->threads, rp->depth);
                 csv_num(f, rp->wall_s);
                 csv_num(f, rp->proofs_per_hour);
                 fputs(",,,", f);
-                for (int i = 0; i < STUDY_NSTAGES; i++)
+                for (int i = 0; i < MPI_NSTAGES; i++)
                     csv_num(f, rp->stage_s[i]);
-                double ipc[2];
-                for (int c = 0; c < 2; c++)
+                double ipc[MPI_NCSTAGES];
+                for (int c = 0; c < MPI_NCSTAGES; c++)
                     ipc[c] = rp->ev[c][STUDY_EV_CYCLES] > 0
                                  ? rp->ev[c][STUDY_EV_INSTRUCTIONS] / rp->ev[c][STUDY_EV_CYCLES]
                                  : STUDY_NAN;
-                csv_num(f, ipc[0]);
-                csv_num(f, ipc[1]);
+                csv_num(f, ipc[MPI_CSTAGE_WITNESS]);
+                csv_num(f, ipc[MPI_CSTAGE_PROVE]);
                 for (int e = 0; e < STUDY_NEV; e++)
-                    csv_num(f, rp->ev[1][e]);
+                    csv_num(f, rp->ev[MPI_CSTAGE_PROVE][e]);
             }
             fputc('\n', f);
         }
@@ -248,8 +248,8 @@ void study_print_text(const study_t *s, FILE *f)
         if (s->nvals[a])
             fprintf(f, " %10s", study_axis_names[a]);
     fprintf(f, " %5s %12s %12s %12s %7s %8s", "depth", "proofs/h", "min", "max", "spread%", "wall_s");
-    for (int i = 0; i < STUDY_NSTAGES; i++)
-        fprintf(f, " %8s", study_stage_names[i]);
+    for (int i = 0; i < MPI_NSTAGES; i++)
+        fprintf(f, " %8s", mpi_stage_names[i]);
     fputc('\n', f);
     for (size_t p = 0; p < s->npoints; p++) {
         const study_point_t *pt = &s->points[p];
@@ -267,7 +267,7 @@ void study_print_text(const study_t *s, FILE *f)
         txt_num(f, " %*.1f", m->pph_max, 12);
         txt_num(f, " %*.1f", m->spread_pct, 7);
         txt_num(f, " %*.3f", m->wall_median, 8);
-        for (int i = 0; i < STUDY_NSTAGES; i++)
+        for (int i = 0; i < MPI_NSTAGES; i++)
             txt_num(f, " %*.3f", m->stage_median[i], 8);
         fputc('\n', f);
     }
@@ -276,9 +276,9 @@ void study_print_text(const study_t *s, FILE *f)
     fprintf(f, "%5s %8s %8s %10s %10s %10s %10s\n", "point", "stage", "IPC", "fill L2%", "fill CCX%", "other CCX%",
             "DRAM%");
     for (size_t p = 0; p < s->npoints; p++)
-        for (int c = 0; c < 2; c++) {
+        for (int c = 0; c < MPI_NCSTAGES; c++) {
             const study_summary_t *m = &s->points[p].sum;
-            fprintf(f, "%5zu %8s", p, c ? "prove" : "witness");
+            fprintf(f, "%5zu %8s", p, mpi_cstage_names[c]);
             txt_num(f, " %*.2f", m->ipc[c], 8);
             for (int k = 0; k < 4; k++)
                 txt_num(f, " %*.1f", m->fill_pct[c][k], 10);

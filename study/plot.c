@@ -142,7 +142,9 @@ static void plot_stages(const study_t *s, FILE *f)
     char title[160];
     snprintf(title, sizeof title, "study %s: time per stage (cluster totals, median of %u)", s->name, s->nreps);
     header(f, title);
-    static const int st[] = {0, 1, 2, 3, 4, 6, 7};
+    /* every stage but prove, which is the sum of abc, ntt, msm and verify */
+    static const int st[] = {MPI_STAGE_WITNESS, MPI_STAGE_ABC, MPI_STAGE_NTT, MPI_STAGE_MSM,
+                             MPI_STAGE_VERIFY,  MPI_STAGE_IO,  MPI_STAGE_WAIT};
     double ymax = 0;
     for (size_t p = 0; p < s->npoints; p++) {
         double sum = 0;
@@ -164,7 +166,7 @@ static void plot_stages(const study_t *s, FILE *f)
                     "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>%s %.3f s</title>"
                     "</rect>\n",
                     x - bw / 2, ypos(base + v, ymax), bw, ypos(base, ymax) - ypos(base + v, ymax),
-                    colors[k % NCOLORS], study_stage_names[st[k]], v);
+                    colors[k % NCOLORS], mpi_stage_names[st[k]], v);
             base += v;
         }
         fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%zu</text>\n", x, H - B + 16, p);
@@ -172,7 +174,7 @@ static void plot_stages(const study_t *s, FILE *f)
     for (size_t k = 0; k < sizeof st / sizeof st[0]; k++) {
         fprintf(f, "<rect x=\"%d\" y=\"%zu\" width=\"12\" height=\"12\" fill=\"%s\"/>\n", W - R + 12, T + 18 * k,
                 colors[k % NCOLORS]);
-        fprintf(f, "<text x=\"%d\" y=\"%zu\">%s</text>\n", W - R + 30, T + 18 * k + 10, study_stage_names[st[k]]);
+        fprintf(f, "<text x=\"%d\" y=\"%zu\">%s</text>\n", W - R + 30, T + 18 * k + 10, mpi_stage_names[st[k]]);
     }
     fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"10\">points: see study.txt</text>\n", W - R + 12, H - B);
     fprintf(f, "</svg>\n");
@@ -186,7 +188,7 @@ static void plot_counters(const study_t *s, FILE *f)
     header(f, title);
     bool any = false;
     for (size_t p = 0; p < s->npoints; p++)
-        for (int c = 0; c < 2; c++)
+        for (int c = 0; c < MPI_NCSTAGES; c++)
             any = any || !__builtin_isnan(s->points[p].sum.ipc[c]) || !__builtin_isnan(s->points[p].sum.fill_pct[c][0]);
     if (!any) {
         fprintf(f,
@@ -198,23 +200,23 @@ static void plot_counters(const study_t *s, FILE *f)
     }
     double ymax = 0;
     for (size_t p = 0; p < s->npoints; p++)
-        for (int c = 0; c < 2; c++)
+        for (int c = 0; c < MPI_NCSTAGES; c++)
             if (!__builtin_isnan(s->points[p].sum.ipc[c]))
                 ymax = __builtin_fmax(ymax, s->points[p].sum.ipc[c]);
     ymax = nice_max(ymax);
     frame(f, ymax, "IPC (n/a points omitted)", "point");
-    for (int c = 0; c < 2; c++) {
+    for (int c = 0; c < MPI_NCSTAGES; c++) {
         fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", colors[c]);
         for (size_t p = 0; p < s->npoints; p++)
             if (!__builtin_isnan(s->points[p].sum.ipc[c]))
                 fprintf(f, "%.1f,%.1f ", xpos((unsigned)p, (unsigned)s->npoints), ypos(s->points[p].sum.ipc[c], ymax));
         fprintf(f, "\"/>\n<text x=\"%d\" y=\"%d\" fill=\"%s\">IPC %s</text>\n", W - R + 12, T + 18 * c + 10,
-                colors[c], c ? "prove" : "witness");
+                colors[c], mpi_cstage_names[c]);
     }
     for (size_t p = 0; p < s->npoints; p++) {
         fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%zu</text>\n",
                 xpos((unsigned)p, (unsigned)s->npoints), H - B + 16, p);
-        const double *fp = s->points[p].sum.fill_pct[1];
+        const double *fp = s->points[p].sum.fill_pct[MPI_CSTAGE_PROVE];
         fprintf(f, "<text x=\"%d\" y=\"%zu\" font-size=\"10\">p%zu prove fills: ", W - R + 12, T + 60 + 14 * p, p);
         if (__builtin_isnan(fp[0]))
             fprintf(f, "n/a");

@@ -32,17 +32,9 @@
 
 const char *const study_axis_names[STUDY_NAXES] = {"ranks",      "domains",    "threads",       "pin",
                                                    "batch_size", "mem_budget", "pipeline_depth"};
-const char *const study_stage_names[STUDY_NSTAGES] = {"witness", "abc", "ntt", "msm", "verify", "prove", "io", "wait"};
-const char *const study_ev_names[STUDY_NEV] = {
-    "instructions",
-    "cycles",
-    "branches",
-    "branch-misses",
-    "L1-dcache-load-misses",
-    "ls_dmnd_fills_from_sys.local_l2",
-    "ls_dmnd_fills_from_sys.local_ccx",
-    "ls_dmnd_fills_from_sys.remote_cache",
-    "ls_dmnd_fills_from_sys.dram_io_all",
+const mpi_event_t study_events[STUDY_NEV] = {
+    MPI_EVENT_INSTRUCTIONS, MPI_EVENT_CYCLES,   MPI_EVENT_BRANCHES,    MPI_EVENT_BRANCH_MISSES, MPI_EVENT_L1D_MISSES,
+    MPI_EVENT_FILL_L2,      MPI_EVENT_FILL_CCX, MPI_EVENT_FILL_REMOTE, MPI_EVENT_FILL_DRAM,
 };
 
 /* ---- loading ------------------------------------------------------------------------ */
@@ -486,40 +478,27 @@ static int mkdirs(const char *path, err_t *err)
     return 0;
 }
 
-static double num_or_nan(json_t *v) { return json_is_number(v) ? json_number_value(v) : STUDY_NAN; }
-
 /* Reads the numbers of one run from its report.json. */
 static int read_report(study_rep_t *r, const char *path, err_t *err)
 {
-    json_error_t je;
-    json_t *j = json_load_file(path, 0, &je);
-    if (!j)
-        return gm_err_set(err, GM_EFORMAT, "%s: %s", path, je.text);
-    json_t *run = json_object_get(j, "run"), *tot = json_object_get(j, "totals");
-    json_t *ranks = json_object_get(j, "ranks");
-    int rc = 0;
-    if (!json_is_object(run) || !json_is_object(tot) || !json_is_array(ranks) || !json_array_size(ranks)) {
-        rc = gm_err_set(err, GM_EFORMAT, "%s: not a grothmpi report (run, totals, ranks)", path);
-        goto out;
-    }
-    r->wall_s = num_or_nan(json_object_get(run, "wall_s"));
-    r->proofs_per_hour = num_or_nan(json_object_get(run, "proofs_per_hour"));
-    r->ranks = (unsigned)json_integer_value(json_object_get(run, "ranks"));
-    json_t *r0 = json_array_get(ranks, 0);
-    r->threads = (unsigned)json_integer_value(json_object_get(r0, "threads"));
+    mpi_report_t *rep = NULL;
+    int rc = mpi_report_load(&rep, path, err);
+    if (rc)
+        return rc;
+    r->wall_s = rep->run.wall_s;
+    r->proofs_per_hour = rep->run.proofs_per_hour;
+    r->ranks = (unsigned)rep->run.ranks;
+    r->threads = rep->ranks[0].threads;
     /* the depth the rank used (the campaign's, or less when the budget is short) */
-    r->depth = (unsigned)json_integer_value(json_object_get(r0, "pipeline_depth"));
-    json_t *st = json_object_get(tot, "stages"), *ctr = json_object_get(tot, "counters");
-    for (int i = 0; i < STUDY_NSTAGES; i++)
-        r->stage_s[i] = num_or_nan(json_object_get(json_object_get(st, study_stage_names[i]), "wall_s"));
-    for (int c = 0; c < 2; c++)
+    r->depth = rep->ranks[0].pipeline_depth;
+    for (int i = 0; i < MPI_NSTAGES; i++)
+        r->stage_s[i] = rep->totals.stages[i].wall_s;
+    for (int c = 0; c < MPI_NCSTAGES; c++)
         for (int e = 0; e < STUDY_NEV; e++)
-            r->ev[c][e] =
-                num_or_nan(json_object_get(json_object_get(ctr, c ? "prove" : "witness"), study_ev_names[e]));
+            r->ev[c][e] = mpi_report_event(rep, (mpi_cstage_t)c, study_events[e]);
     snprintf(r->report, sizeof r->report, "%s", path);
-out:
-    json_decref(j);
-    return rc;
+    mpi_report_free(rep);
+    return 0;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -557,12 +536,12 @@ static void summarize(study_point_t *pt, unsigned n)
     for (unsigned i = 0; i < n; i++)
         v[i] = pt->reps[i].wall_s;
     m->wall_median = median(v, n);
-    for (int st = 0; st < STUDY_NSTAGES; st++) {
+    for (int st = 0; st < MPI_NSTAGES; st++) {
         for (unsigned i = 0; i < n; i++)
             v[i] = pt->reps[i].stage_s[st];
         m->stage_median[st] = median(v, n);
     }
-    for (int c = 0; c < 2; c++) {
+    for (int c = 0; c < MPI_NCSTAGES; c++) {
         for (int e = 0; e < STUDY_NEV; e++) {
             for (unsigned i = 0; i < n; i++)
                 v[i] = pt->reps[i].ev[c][e];

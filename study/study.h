@@ -44,25 +44,6 @@ typedef enum {
     STUDY_NAXES
 } study_axis_t;
 
-/* The stages of a report (docs/report.md), in its order. */
-#define STUDY_NSTAGES 8
-extern const char *const study_stage_names[STUDY_NSTAGES];
-
-/* Counter metrics kept per counter stage (witness, prove). */
-typedef enum {
-    STUDY_EV_INSTRUCTIONS = 0,
-    STUDY_EV_CYCLES,
-    STUDY_EV_BRANCHES,
-    STUDY_EV_BRANCH_MISSES,
-    STUDY_EV_L1D_MISSES,     /* L1-dcache-load-misses: the L2 accesses of loads */
-    STUDY_EV_FILL_L2,        /* ls_dmnd_fills_from_sys.local_l2: L1 fills from L2 */
-    STUDY_EV_FILL_CCX,       /* ls_dmnd_fills_from_sys.local_ccx: fills from the local L3/CCX */
-    STUDY_EV_FILL_REMOTE,    /* ls_dmnd_fills_from_sys.remote_cache: another CCX */
-    STUDY_EV_FILL_DRAM,      /* ls_dmnd_fills_from_sys.dram_io_all */
-    STUDY_NEV
-} study_ev_t;
-extern const char *const study_ev_names[STUDY_NEV]; /* the report.json event names */
-
 /* A loaded study (opaque). */
 typedef struct study study_t;
 
@@ -133,8 +114,9 @@ typedef void (*study_progress_fn)(void *arg, size_t point, size_t npoints, unsig
  * writes files; 0 when the study runs alone or with the ranks axis). On rank 0, after the
  * last run, computes the medians and writes DIR/study.json, DIR/study.csv,
  * DIR/study.txt and the plots DIR/plots/ (SVG). Returns 0, the first run's
- * error (err says point and repetition), GM_EIO, GM_EFORMAT (a report.json
- * that cannot be read) or GM_ENOMEM. Must not be called on a plan-only study
+ * error (err says point and repetition), GM_EIO, GM_EFORMAT (a run's
+ * report.json that cannot be read: mpi_report_load's errors, naming the
+ * file and key) or GM_ENOMEM. Must not be called on a plan-only study
  * (GM_ESTATE). */
 int study_run(study_t *s, int rank, study_run_fn run, void *run_arg, study_progress_fn progress, void *parg, err_t *err)
     __attribute__((warn_unused_result));
@@ -159,8 +141,9 @@ typedef struct {
  * cluster totals of each: the wall time of every stage, and for the counter
  * stages (witness, prove) the metrics named in study_delta_t; then the run's
  * wall time and proofs per hour. *rows is malloc'd (free it). Returns 0,
- * GM_EIO, GM_EFORMAT (not a grothmpi report; err names the file and key) or
- * GM_ENOMEM. */
+ * or mpi_report_load's errors for either file: GM_EIO (cannot open),
+ * GM_EFORMAT (not a grothmpi report, or a key missing or of the wrong type;
+ * err names the file and key), GM_ENOMEM. */
 int study_compare(study_delta_t **rows, size_t *nrows, const char *a_path, const char *b_path, err_t *err)
     __attribute__((warn_unused_result));
 

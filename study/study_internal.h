@@ -12,6 +12,7 @@
 #include <jansson.h>
 
 #include "jobs/jobs.h"
+#include "mpi/mpi.h"
 #include "study/study.h"
 #include "topo/topo.h"
 
@@ -24,11 +25,29 @@
 
 extern const char *const study_axis_names[STUDY_NAXES];
 
+/* The counters a study keeps per counter stage, in the order of its
+ * outputs' columns. */
+typedef enum {
+    STUDY_EV_INSTRUCTIONS = 0,
+    STUDY_EV_CYCLES,
+    STUDY_EV_BRANCHES,
+    STUDY_EV_BRANCH_MISSES,
+    STUDY_EV_L1D_MISSES,
+    STUDY_EV_FILL_L2,  /* the four fills in the order of fill_pct */
+    STUDY_EV_FILL_CCX,
+    STUDY_EV_FILL_REMOTE,
+    STUDY_EV_FILL_DRAM,
+    STUDY_NEV
+} study_ev_t;
+
+/* The report event (mpi/mpi.h) of each, whose name they go by. */
+extern const mpi_event_t study_events[STUDY_NEV];
+
 /* One repetition's numbers, read back from its report.json. */
 typedef struct {
     double wall_s, proofs_per_hour;
-    double stage_s[STUDY_NSTAGES];         /* cluster totals of wall time */
-    double ev[2][STUDY_NEV];               /* [witness, prove] totals, NAN = not available */
+    double stage_s[MPI_NSTAGES];           /* cluster totals of wall time */
+    double ev[MPI_NCSTAGES][STUDY_NEV];    /* cluster totals per counter stage, NAN = not available */
     unsigned threads, ranks, depth;        /* rank 0's threads, ranks, rank 0's pipeline depth */
     char report[JOBS_PATH_LEN + 128];
 } study_rep_t;
@@ -37,10 +56,10 @@ typedef struct {
 typedef struct {
     double pph_median, pph_min, pph_max, spread_pct; /* spread: (max - min) / median * 100 */
     double wall_median;
-    double stage_median[STUDY_NSTAGES];
-    double ev_median[2][STUDY_NEV];
-    double ipc[2];                          /* instructions / cycles, NAN when not available */
-    double fill_pct[2][4];                  /* % of L1 fills from L2, CCX, other CCX, DRAM */
+    double stage_median[MPI_NSTAGES];
+    double ev_median[MPI_NCSTAGES][STUDY_NEV];
+    double ipc[MPI_NCSTAGES];               /* instructions / cycles, NAN when not available */
+    double fill_pct[MPI_NCSTAGES][4];                  /* % of L1 fills from L2, CCX, other CCX, DRAM */
 } study_summary_t;
 
 typedef struct {

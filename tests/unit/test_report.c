@@ -3,7 +3,9 @@
  * hand-made rank metrics (mpi/mpi_internal.h's mr_report_build), its
  * report.json keys, totals, proofs per hour and load imbalance against
  * numbers computed here by hand, "not available" counters as null / NA, the
- * save -> load round trip, the CSV shape, and load's errors.
+ * save -> load round trip (every figure of the typed summary comes back),
+ * the CSV shape, and load's errors (one message naming the file and the
+ * key for a missing or mistyped key).
  */
 #include <criterion/criterion.h>
 #include <jansson.h>
@@ -265,6 +267,377 @@ Test(report, split_accounts)
     unlink(jp);
     rmdir(dir);
     jobs_campaign_free(&c);
+}
+
+/* Two figures agree: both n/a, or equal to the 9 significant digits report.json keeps. */
+static bool same_num(double a, double b)
+{
+    if (a != a || b != b)
+        return a != a && b != b;
+    double d = a > b ? a - b : b - a, m = (a < 0 ? -a : a) > (b < 0 ? -b : b) ? (a < 0 ? -a : a) : (b < 0 ? -b : b);
+    return d <= m * 1e-8;
+}
+
+#define EXPECT_NUM(x, y) cr_expect(same_num((x), (y)), "%s: %.17g vs %.17g", #x, (double)(x), (double)(y))
+#define EXPECT_INT(x, y) cr_expect_eq((uint64_t)(x), (uint64_t)(y), "%s: %llu vs %llu", #x, \
+                                      (unsigned long long)(x), (unsigned long long)(y))
+
+static void expect_same_events(const mpi_report_events_t *a, const mpi_report_events_t *b)
+{
+    cr_expect_eq(a->n, b->n);
+    for (unsigned i = 0; i < a->n && i < b->n; i++)
+        cr_expect_str_eq(a->name[i], b->name[i]);
+}
+
+static void expect_same_derived(const mpi_report_derived_t *a, const mpi_report_derived_t *b)
+{
+    EXPECT_NUM(a->ipc, b->ipc);
+    EXPECT_NUM(a->l1d_miss_pki, b->l1d_miss_pki);
+    EXPECT_NUM(a->dtlb_miss_pki, b->dtlb_miss_pki);
+}
+
+/* Every field of two summaries, one by one. */
+static void expect_same_report(const mpi_report_t *a, const mpi_report_t *b)
+{
+    cr_expect_str_eq(a->campaign.name, b->campaign.name);
+    cr_expect_str_eq(a->campaign.file, b->campaign.file);
+    cr_expect_str_eq(a->campaign.circuit, b->campaign.circuit);
+    cr_expect_str_eq(a->campaign.verify, b->campaign.verify);
+    cr_expect_str_eq(a->campaign.output, b->campaign.output);
+    EXPECT_INT(a->campaign.sectors, b->campaign.sectors);
+    EXPECT_INT(a->campaign.units, b->campaign.units);
+    EXPECT_INT(a->campaign.partitions, b->campaign.partitions);
+    EXPECT_INT(a->campaign.batch_size, b->campaign.batch_size);
+    expect_same_events(&a->events, &b->events);
+    cr_expect_str_eq(a->counter_model, b->counter_model);
+    cr_assert_eq(a->nranks, b->nranks);
+    for (unsigned i = 0; i < a->nranks; i++) {
+        const mpi_report_rank_t *x = &a->ranks[i], *y = &b->ranks[i];
+        EXPECT_INT(x->rank, y->rank);
+        cr_expect_str_eq(x->host, y->host);
+        cr_expect_str_eq(x->topology, y->topology);
+        cr_expect_str_eq(x->backend, y->backend);
+        EXPECT_INT(x->threads, y->threads);
+        EXPECT_INT(x->l3_domains, y->l3_domains);
+        EXPECT_INT(x->prepare_threads, y->prepare_threads);
+        EXPECT_INT(x->prepare_domains, y->prepare_domains);
+        EXPECT_INT(x->domains_wanted, y->domains_wanted);
+        EXPECT_INT(x->pipeline_depth, y->pipeline_depth);
+        EXPECT_INT(x->pipeline_depth_wanted, y->pipeline_depth_wanted);
+        EXPECT_INT(x->units, y->units);
+        EXPECT_NUM(x->busy_s, y->busy_s);
+        EXPECT_NUM(x->run_s, y->run_s);
+        EXPECT_NUM(x->proofs_per_hour, y->proofs_per_hour);
+        EXPECT_INT(x->memory.budget_bytes, y->memory.budget_bytes);
+        EXPECT_INT(x->memory.params_bytes, y->memory.params_bytes);
+        EXPECT_INT(x->memory.prover_bytes, y->memory.prover_bytes);
+        EXPECT_INT(x->memory.witness_bytes, y->memory.witness_bytes);
+        EXPECT_INT(x->memory.unit_bytes, y->memory.unit_bytes);
+        EXPECT_INT(x->memory.inflight_max, y->memory.inflight_max);
+        EXPECT_INT(x->memory.inflight_peak, y->memory.inflight_peak);
+        EXPECT_INT(x->memory.alloc_peak_bytes, y->memory.alloc_peak_bytes);
+        EXPECT_INT(x->memory.rss_peak_bytes, y->memory.rss_peak_bytes);
+        for (int s = 0; s < MPI_NSTAGES; s++) {
+            EXPECT_NUM(x->stages[s].wall_s, y->stages[s].wall_s);
+            EXPECT_NUM(x->stages[s].cpu_s, y->stages[s].cpu_s);
+        }
+        expect_same_events(&x->events, &y->events);
+        for (int cs = 0; cs < MPI_NCSTAGES; cs++) {
+            for (unsigned e = 0; e < x->events.n; e++)
+                EXPECT_NUM(x->counters[cs][e], y->counters[cs][e]);
+            expect_same_derived(&x->derived[cs], &y->derived[cs]);
+        }
+        cr_assert_eq(x->ndomains, y->ndomains);
+        for (unsigned d = 0; d < x->ndomains; d++) {
+            EXPECT_INT(x->domains[d].domain, y->domains[d].domain);
+            cr_expect_str_eq(x->domains[d].cpus, y->domains[d].cpus);
+            for (unsigned e = 0; e < x->events.n; e++)
+                EXPECT_NUM(x->domains[d].counters[e], y->domains[d].counters[e]);
+            expect_same_derived(&x->domains[d].derived, &y->domains[d].derived);
+        }
+        cr_assert_eq(x->nprepare, y->nprepare);
+        for (unsigned d = 0; d < x->nprepare; d++) {
+            EXPECT_INT(x->prepare[d].domain, y->prepare[d].domain);
+            EXPECT_INT(x->prepare[d].threads, y->prepare[d].threads);
+            EXPECT_INT(x->prepare[d].units, y->prepare[d].units);
+            EXPECT_NUM(x->prepare[d].wall_s, y->prepare[d].wall_s);
+            EXPECT_NUM(x->prepare[d].cpu_s, y->prepare[d].cpu_s);
+        }
+        cr_assert_eq(x->ngpus, y->ngpus);
+        for (unsigned g = 0; g < x->ngpus; g++) {
+            const mpi_report_gpu_t *p = &x->gpus[g], *q = &y->gpus[g];
+            cr_expect_str_eq(p->device, q->device);
+            EXPECT_INT(p->units, q->units);
+            EXPECT_NUM(p->busy_s, q->busy_s);
+            EXPECT_NUM(p->msm_s, q->msm_s);
+            EXPECT_NUM(p->ntt_s, q->ntt_s);
+            EXPECT_INT(p->mem_peak_bytes, q->mem_peak_bytes);
+            EXPECT_INT(p->fallbacks, q->fallbacks);
+            EXPECT_INT(p->failures, q->failures);
+            cr_expect_eq(p->retired, q->retired);
+        }
+    }
+    EXPECT_INT(a->run.ranks, b->run.ranks);
+    EXPECT_NUM(a->run.wall_s, b->run.wall_s);
+    EXPECT_INT(a->run.proved, b->run.proved);
+    EXPECT_INT(a->run.resumed, b->run.resumed);
+    EXPECT_INT(a->run.verified_by_root, b->run.verified_by_root);
+    EXPECT_INT(a->run.gpu_fallbacks, b->run.gpu_fallbacks);
+    EXPECT_NUM(a->run.proofs_per_hour, b->run.proofs_per_hour);
+    EXPECT_NUM(a->run.load_imbalance, b->run.load_imbalance);
+    EXPECT_INT(a->run.units_per_rank_min, b->run.units_per_rank_min);
+    EXPECT_INT(a->run.units_per_rank_max, b->run.units_per_rank_max);
+    for (int s = 0; s < MPI_NSTAGES; s++) {
+        EXPECT_NUM(a->totals.stages[s].wall_s, b->totals.stages[s].wall_s);
+        EXPECT_NUM(a->totals.stages[s].cpu_s, b->totals.stages[s].cpu_s);
+    }
+    for (int cs = 0; cs < MPI_NCSTAGES; cs++)
+        for (unsigned e = 0; e < a->events.n; e++)
+            EXPECT_NUM(a->totals.counters[cs][e], b->totals.counters[cs][e]);
+    EXPECT_NUM(a->totals.busy_s_max, b->totals.busy_s_max);
+    EXPECT_NUM(a->totals.busy_s_mean, b->totals.busy_s_mean);
+    EXPECT_INT(a->totals.alloc_peak_bytes_max, b->totals.alloc_peak_bytes_max);
+    EXPECT_INT(a->totals.rss_peak_bytes_max, b->totals.rss_peak_bytes_max);
+    EXPECT_INT(a->split_ranks_per_group, b->split_ranks_per_group);
+    EXPECT_INT(a->split_groups, b->split_groups);
+    cr_assert_eq(a->nsplit, b->nsplit);
+    for (unsigned i = 0; i < a->nsplit; i++) {
+        const mpi_split_rank_t *x = &a->split[i], *y = &b->split[i];
+        EXPECT_INT(x->rank, y->rank);
+        EXPECT_INT(x->key_bytes, y->key_bytes);
+        EXPECT_INT(x->points, y->points);
+        EXPECT_INT(x->ntt_bytes, y->ntt_bytes);
+        EXPECT_INT(x->mem_peak, y->mem_peak);
+        EXPECT_INT(x->rss_peak, y->rss_peak);
+        EXPECT_INT(x->load_ns, y->load_ns);
+        EXPECT_INT(x->abc_ns, y->abc_ns);
+        EXPECT_INT(x->h_ns, y->h_ns);
+        EXPECT_INT(x->msm_ns, y->msm_ns);
+        EXPECT_INT(x->total_ns, y->total_ns);
+        for (int k = 0; k < MPI_SPLIT_NSTAGES; k++) {
+            EXPECT_INT(x->sent[k], y->sent[k]);
+            EXPECT_INT(x->recv[k], y->recv[k]);
+            EXPECT_INT(x->wait_ns[k], y->wait_ns[k]);
+        }
+    }
+}
+
+/* A report of every kind of figure (two ranks whose event sets differ,
+ * counters missing on one, GPUs, prepare domains, a split campaign's
+ * accounts) written and read back is the summary that was written, and the
+ * figures a reader wants come out as computed here by hand. */
+Test(report, round_trip)
+{
+    jobs_campaign_t c;
+    err_t e;
+    gm_err_clear(&e);
+    parse_campaign(&c, "{\"name\": \"rt\", \"circuit\": \"test-mul\", \"params\": \"p\", \"output\": \"o\", "
+                       "\"sectors\": {\"count\": 3}, \"partitions\": 2, \"split\": 2, \"verify\": \"both\"}");
+    mr_metrics_t m[2];
+    fill(&m[0], 0, 4, 2.0, true);
+    fill(&m[1], 1, 2, 0.5, false);
+    m[0].cpu_known[MR_ABC] = 0;
+    /* rank 1 counted branches where rank 0 counted cycles */
+    snprintf(m[1].ev_name[1], MR_EV_NAME, "branches");
+    m[1].ev_avail[1] = 1;
+    m[1].ev[MR_CS_PROVE][1] = 77;
+    m[0].prep_domains = 2;
+    m[0].dom_prep_threads[0] = 3, m[0].dom_prep_threads[1] = 2;
+    m[0].dom_prep_units[0] = 3, m[0].dom_prep_units[1] = 1;
+    m[0].dom_prep_wall_ns[1] = 250000000, m[0].dom_prep_cpu_ns[1] = 125000000;
+    snprintf(m[1].backend, sizeof m[1].backend, "emulate");
+    m[1].ngpu = 2;
+    snprintf(m[1].gpu[1].name, sizeof m[1].gpu[1].name, "emulate:1");
+    m[1].gpu[1].units = 2, m[1].gpu[1].busy_ns = 300000000, m[1].gpu[1].fallbacks = 1;
+    m[1].gpu[1].mem_peak = 1 << 20, m[1].gpu[1].retired = 1;
+    mpi_split_rank_t a[2];
+    memset(a, 0, sizeof a);
+    for (int i = 0; i < 2; i++) {
+        a[i].key_bytes = 100 + (uint64_t)i, a[i].msm_ns = 1250000000, a[i].total_ns = 2000000000;
+        a[i].sent[MPI_SPLIT_NTT] = 4096, a[i].wait_ns[MPI_SPLIT_REDUCE] = 3000000;
+    }
+    mpi_report_t *r = NULL, *back = NULL;
+    cr_assert_eq(mr_report_build(&r, &c, m, 2, 6, 5, 1, 5, 2.5, &e), 0, "%s", e.msg);
+    cr_assert_eq(mr_report_add_split(r, a, 2, 2, &e), 0, "%s", e.msg);
+    char dir[] = "/tmp/gm-report-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char jp[256];
+    snprintf(jp, sizeof jp, "%s/report.json", dir);
+    cr_assert_eq(mpi_report_save(r, jp, &e), 0, "%s", e.msg);
+    cr_assert_eq(mpi_report_load(&back, jp, &e), 0, "%s", e.msg);
+    expect_same_report(r, back);
+
+    /* by hand: 5 proofs in 2.5 s; busy 2 s and 0.5 s */
+    cr_expect_float_eq(back->run.proofs_per_hour, 7200.0, 1e-6);
+    cr_expect_float_eq(back->run.load_imbalance, 1.6, 1e-9);
+    cr_expect_eq(back->run.gpu_fallbacks, 1);
+    cr_expect_str_eq(back->campaign.verify, "both");
+    cr_expect_eq(back->campaign.units, 6);
+    cr_expect(back->ranks[0].stages[MPI_STAGE_ABC].cpu_s != back->ranks[0].stages[MPI_STAGE_ABC].cpu_s,
+              "an unmeasured CPU time is NAN");
+    cr_expect(back->totals.stages[MPI_STAGE_ABC].cpu_s != back->totals.stages[MPI_STAGE_ABC].cpu_s);
+    cr_expect_float_eq(back->totals.stages[MPI_STAGE_MSM].wall_s, 8.0, 1e-9);
+    cr_expect_str_eq(back->ranks[1].events.name[1], "branches");
+    cr_expect_float_eq(back->ranks[1].counters[MPI_CSTAGE_PROVE][1], 77.0, 1e-9);
+    cr_expect_float_eq(back->ranks[0].derived[MPI_CSTAGE_PROVE].ipc, 2.0, 1e-9);
+    /* rank 1 could not count instructions: their total is n/a; rank 0,
+     * whose names the totals go by, did not count branches at all */
+    double ins = mpi_report_event(back, MPI_CSTAGE_PROVE, MPI_EVENT_INSTRUCTIONS);
+    cr_expect(ins != ins, "a total over a rank without the event is n/a");
+    double br = mpi_report_event(back, MPI_CSTAGE_PROVE, MPI_EVENT_BRANCHES);
+    cr_expect(br != br, "rank 0's events have no branches");
+    cr_expect_eq(back->ranks[0].nprepare, 2);
+    cr_expect_eq(back->ranks[0].prepare[1].threads, 2);
+    cr_expect_float_eq(back->ranks[0].prepare[1].cpu_s, 0.125, 1e-12);
+    cr_expect_eq(back->ranks[1].ngpus, 2);
+    cr_expect(back->ranks[1].gpus[1].retired);
+    cr_expect_eq(back->split_groups, 1);
+    cr_expect_eq(back->split[1].rank, 1);
+    cr_expect_eq(back->split[1].msm_ns, 1250000000);
+    cr_expect_eq(back->split[0].wait_ns[MPI_SPLIT_REDUCE], 3000000);
+
+    /* what is read back writes the same file again */
+    char jp2[256];
+    snprintf(jp2, sizeof jp2, "%s/again.json", dir);
+    cr_assert_eq(mpi_report_save(back, jp2, &e), 0, "%s", e.msg);
+    uint8_t *t1, *t2;
+    size_t n1, n2;
+    cr_assert_eq(gm_file_read(&t1, &n1, jp, &e), 0);
+    cr_assert_eq(gm_file_read(&t2, &n2, jp2, &e), 0);
+    cr_expect(n1 == n2 && memcmp(t1, t2, n1) == 0, "a loaded report saves to the same bytes");
+    gm_free(t1);
+    gm_free(t2);
+    mpi_report_free(r);
+    mpi_report_free(back);
+    unlink(jp);
+    unlink(jp2);
+    rmdir(dir);
+    jobs_campaign_free(&c);
+}
+
+/* Writes the report of a small campaign to path, then changes one key of
+ * it: edit(j) on the parsed tree. */
+static void edited_report(const char *path, void (*edit)(json_t *j))
+{
+    jobs_campaign_t c;
+    err_t e;
+    gm_err_clear(&e);
+    parse_campaign(&c, "{\"name\": \"r\", \"circuit\": \"test-mul\", \"params\": \"p\", \"output\": \"o\", "
+                       "\"sectors\": {\"count\": 2}, \"split\": 2}");
+    mr_metrics_t m[2];
+    fill(&m[0], 0, 1, 1.0, true);
+    fill(&m[1], 1, 1, 1.0, true);
+    mpi_split_rank_t a[2];
+    memset(a, 0, sizeof a);
+    mpi_report_t *r = NULL;
+    cr_assert_eq(mr_report_build(&r, &c, m, 2, 2, 2, 0, 0, 1.0, &e), 0, "%s", e.msg);
+    cr_assert_eq(mr_report_add_split(r, a, 2, 2, &e), 0, "%s", e.msg);
+    cr_assert_eq(mpi_report_save(r, path, &e), 0, "%s", e.msg);
+    mpi_report_free(r);
+    jobs_campaign_free(&c);
+    json_t *j = load_json(path);
+    edit(j);
+    cr_assert_eq(json_dump_file(j, path, JSON_PRESERVE_ORDER), 0);
+    json_decref(j);
+}
+
+static json_t *rank1(json_t *j) { return json_array_get(json_object_get(j, "ranks"), 1); }
+static void no_rss(json_t *j) { json_object_del(json_object_get(rank1(j), "memory"), "rss_peak_bytes"); }
+static void wall_text(json_t *j) { json_object_set_new(json_object_get(j, "run"), "wall_s", json_string("4 s")); }
+static void no_total_cycles(json_t *j)
+{
+    json_object_del(json_object_get(json_object_get(json_object_get(j, "totals"), "counters"), "prove"), "cycles");
+}
+static void prove_lacks_event(json_t *j)
+{
+    json_object_del(json_object_get(json_object_get(rank1(j), "counters"), "prove"), "task-clock");
+}
+static void negative_bytes(json_t *j)
+{
+    json_t *per = json_object_get(json_object_get(j, "split"), "per_rank");
+    json_object_set_new(json_object_get(json_object_get(json_array_get(per, 1), "stages"), "ntt"), "sent_bytes",
+                        json_integer(-1));
+}
+static void null_wall(json_t *j)
+{
+    json_object_set_new(json_object_get(json_object_get(json_object_get(j, "totals"), "stages"), "io"), "wall_s",
+                        json_null());
+}
+static void gpu_retired_number(json_t *j)
+{
+    json_t *g = json_object();
+    json_object_set_new(g, "device", json_string("emulate:0"));
+    static const char *const keys[] = {"units", "busy_s", "msm_s", "ntt_s", "mem_peak_bytes", "fallbacks", "failures"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        json_object_set_new(g, keys[i], json_integer(0));
+    json_object_set_new(g, "retired", json_integer(1));
+    json_array_append_new(json_object_get(rank1(j), "gpus"), g);
+}
+static void stage_renamed(json_t *j) { json_array_set_new(json_object_get(j, "stages"), 3, json_string("msms")); }
+static void no_ranks(json_t *j) { json_array_clear(json_object_get(j, "ranks")); }
+static void domain_not_object(json_t *j) { json_array_set_new(json_object_get(rank1(j), "domains"), 0, json_integer(7)); }
+static void domain_ipc_text(json_t *j)
+{
+    json_t *d = json_array_get(json_object_get(rank1(j), "domains"), 0);
+    json_object_set_new(json_object_get(json_object_get(d, "derived"), "prove"), "ipc", json_string("high"));
+}
+static void domain_lacks_cycles(json_t *j)
+{
+    json_t *d = json_array_get(json_object_get(rank1(j), "domains"), 0);
+    json_object_del(json_object_get(json_object_get(d, "counters"), "prove"), "cycles");
+}
+static void extra_keys(json_t *j)
+{
+    json_object_set_new(j, "colour", json_string("blue"));
+    json_object_set_new(json_object_get(rank1(j), "memory"), "swap_bytes", json_integer(0));
+}
+
+/* A missing key, or a key of the wrong type, is one error naming the file
+ * and the key's path; nothing is returned. */
+Test(report, load_bad_keys)
+{
+    static const struct {
+        void (*edit)(json_t *j);
+        const char *msg;
+    } cases[] = {
+        {no_rss, "ranks[1].memory.rss_peak_bytes: missing"},
+        {wall_text, "run.wall_s: not a number"},
+        {no_total_cycles, "totals.counters.prove.cycles: missing"},
+        {prove_lacks_event, "ranks[1].counters.prove.task-clock: missing"},
+        {negative_bytes, "split.per_rank[1].stages.ntt.sent_bytes: not a non-negative integer"},
+        {null_wall, "totals.stages.io.wall_s: not a number"},
+        {gpu_retired_number, "ranks[1].gpus[0].retired: not true or false"},
+        {stage_renamed, "stages[3]: not \"msm\""},
+        {no_ranks, "ranks: empty"},
+        {domain_not_object, "ranks[1].domains[0]: not an object"},
+        {domain_lacks_cycles, "ranks[1].domains[0].counters.prove.cycles: missing"},
+        {domain_ipc_text, "ranks[1].domains[0].derived.prove.ipc: not a number or null"},
+    };
+    char dir[] = "/tmp/gm-report-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char p[256];
+    snprintf(p, sizeof p, "%s/bad.json", dir);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        edited_report(p, cases[i].edit);
+        static mpi_report_t dummy;
+        mpi_report_t *r = &dummy;
+        err_t e;
+        gm_err_clear(&e);
+        cr_expect_eq(mpi_report_load(&r, p, &e), GM_EFORMAT, "case %zu", i);
+        cr_expect_null(r, "case %zu", i);
+        char want[512];
+        snprintf(want, sizeof want, "%s: %s", p, cases[i].msg);
+        cr_expect_str_eq(e.msg, want, "case %zu", i);
+    }
+    /* an unknown key is not an error (a version may gain keys) */
+    edited_report(p, extra_keys);
+    mpi_report_t *r = NULL;
+    err_t e;
+    gm_err_clear(&e);
+    cr_expect_eq(mpi_report_load(&r, p, &e), 0, "%s", e.msg);
+    mpi_report_free(r);
+    unlink(p);
+    rmdir(dir);
 }
 
 Test(report, load_errors)

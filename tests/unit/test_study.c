@@ -1,16 +1,19 @@
 /*
  * tests/unit/test_study.c — suite "study": report comparison on two
- * hand-made report.json files (deltas computed here by hand; null counters
- * are n/a, never 0), the study file's validation (unknown keys, the depth
+ * report.json files written from hand-made summaries (deltas computed here
+ * by hand; null counters are n/a, never 0; a missing or mistyped key is one
+ * error naming the file and key), the study file's validation (unknown keys, the depth
  * axis renamed pipeline_depth, bad axis values), and planning mode on the synthetic 7995WX
  * (12 L3 domains) without running anything.
  */
 #include <criterion/criterion.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "mpi/mpi.h"
 #include "study/study.h"
 
 static char dir[64];
@@ -38,25 +41,57 @@ static void put(const char *name, const char *text)
     fclose(f);
 }
 
-/* A minimal report: stage times t[8], prove counters (instructions, cycles,
- * branches, branch-misses, L1D misses, fills l2, ccx) or nulls. */
-static void report(const char *name, const double *t, const char *prove_ctr, double wall, double pph)
+/* The events of the reports below: the prove counters' names. */
+static const char *const fixture_events[] = {
+    "instructions", "cycles", "branches", "branch-misses", "L1-dcache-load-misses",
+    "ls_dmnd_fills_from_sys.local_l2", "ls_dmnd_fills_from_sys.local_ccx", "ls_dmnd_fills_from_sys.remote_cache",
+    "task-clock",
+};
+#define NFIX (sizeof fixture_events / sizeof fixture_events[0])
+
+/* A one-rank report written by mpi_report_save: stage times t[8] (cluster
+ * totals), prove counters prove[NFIX] (NAN: not available; no DRAM fills
+ * event at all), witness counters n/a but task-clock. */
+static void report(const char *name, const double *t, const double *prove, double wall, double pph)
 {
-    static const char *st[8] = {"witness", "abc", "ntt", "msm", "verify", "prove", "io", "wait"};
-    char buf[4096];
-    size_t o = (size_t)snprintf(buf, sizeof buf,
-                                "{\"format\": \"grothmpi-report\", \"version\": 1, \"run\": {\"ranks\": 1, "
-                                "\"wall_s\": %g, \"proofs_per_hour\": %g}, \"ranks\": [{\"threads\": 1}], "
-                                "\"totals\": {\"stages\": {",
-                                wall, pph);
-    for (int i = 0; i < 8; i++)
-        o += (size_t)snprintf(buf + o, sizeof buf - o, "%s\"%s\": {\"wall_s\": %g, \"cpu_s\": null}", i ? ", " : "",
-                              st[i], t[i]);
-    snprintf(buf + o, sizeof buf - o,
-             "}, \"counters\": {\"witness\": {\"instructions\": null, \"cycles\": null, \"task-clock\": 5.0}, "
-             "\"prove\": %s}}}",
-             prove_ctr);
-    put(name, buf);
+    const double nan = __builtin_nan("");
+    mpi_report_t *r = calloc(1, sizeof *r);
+    cr_assert_not_null(r);
+    r->ranks = calloc(1, sizeof *r->ranks);
+    cr_assert_not_null(r->ranks);
+    r->nranks = 1;
+    snprintf(r->campaign.name, sizeof r->campaign.name, "c");
+    snprintf(r->campaign.circuit, sizeof r->campaign.circuit, "test-mul");
+    snprintf(r->campaign.verify, sizeof r->campaign.verify, "rank");
+    snprintf(r->counter_model, sizeof r->counter_model, "zen4");
+    r->events.n = NFIX;
+    for (size_t e = 0; e < NFIX; e++)
+        snprintf(r->events.name[e], sizeof r->events.name[e], "%s", fixture_events[e]);
+    mpi_report_rank_t *rk = &r->ranks[0];
+    rk->events = r->events;
+    rk->threads = 1;
+    rk->proofs_per_hour = pph;
+    for (int s = 0; s < MPI_NSTAGES; s++) {
+        rk->stages[s].wall_s = r->totals.stages[s].wall_s = t[s];
+        rk->stages[s].cpu_s = r->totals.stages[s].cpu_s = nan;
+    }
+    for (size_t e = 0; e < NFIX; e++) {
+        double w = strcmp(fixture_events[e], "task-clock") == 0 ? 5.0 : nan;
+        rk->counters[MPI_CSTAGE_WITNESS][e] = r->totals.counters[MPI_CSTAGE_WITNESS][e] = w;
+        rk->counters[MPI_CSTAGE_PROVE][e] = r->totals.counters[MPI_CSTAGE_PROVE][e] = prove[e];
+    }
+    for (int cs = 0; cs < MPI_NCSTAGES; cs++)
+        rk->derived[cs] = (mpi_report_derived_t){nan, nan, nan};
+    r->run.ranks = 1;
+    r->run.wall_s = wall;
+    r->run.proofs_per_hour = pph;
+    r->run.load_imbalance = 1.0;
+    char p[160];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    err_t err;
+    gm_err_clear(&err);
+    cr_assert_eq(mpi_report_save(r, p, &err), 0, "%s", err.msg);
+    mpi_report_free(r);
 }
 
 static const study_delta_t *find(const study_delta_t *r, size_t n, const char *stage, const char *metric)
@@ -72,16 +107,11 @@ Test(study, compare_deltas, .init = setup_dir, .fini = teardown_dir)
 {
     const double ta[8] = {1, 2, 3, 4, 0.5, 10, 0.25, 0};
     const double tb[8] = {1.5, 2, 1.5, 5, 0.5, 9, 0.25, 0.1};
-    report("a.json", ta,
-           "{\"instructions\": 4000, \"cycles\": 2000, \"branches\": 100, \"branch-misses\": 10, "
-           "\"L1-dcache-load-misses\": 50, \"ls_dmnd_fills_from_sys.local_l2\": 40, "
-           "\"ls_dmnd_fills_from_sys.local_ccx\": 8, \"ls_dmnd_fills_from_sys.remote_cache\": null}",
-           10, 3600);
-    report("b.json", tb,
-           "{\"instructions\": 5000, \"cycles\": 4000, \"branches\": 150, \"branch-misses\": 5, "
-           "\"L1-dcache-load-misses\": 75, \"ls_dmnd_fills_from_sys.local_l2\": 20, "
-           "\"ls_dmnd_fills_from_sys.local_ccx\": 12, \"ls_dmnd_fills_from_sys.remote_cache\": 3}",
-           8, 4500);
+    /* instructions, cycles, branches, branch-misses, L1D misses, fills from L2, CCX, other CCX; task-clock */
+    const double pa[NFIX] = {4000, 2000, 100, 10, 50, 40, 8, __builtin_nan(""), 1};
+    const double pb[NFIX] = {5000, 4000, 150, 5, 75, 20, 12, 3, 1};
+    report("a.json", ta, pa, 10, 3600);
+    report("b.json", tb, pb, 8, 4500);
     char a[128], b[128];
     snprintf(a, sizeof a, "%s/a.json", dir);
     snprintf(b, sizeof b, "%s/b.json", dir);
@@ -154,6 +184,32 @@ Test(study, compare_errors, .init = setup_dir, .fini = teardown_dir)
     cr_assert_eq(study_compare(&r, &n, none, x, &err), GM_EIO);
     cr_assert(strstr(err.msg, "none.json"), "%s", err.msg);
     cr_assert_null(r);
+
+    /* a report with a key missing, or of the wrong type: one error naming
+     * the file and the key, whichever side it is on */
+    const double t[8] = {1, 1, 1, 1, 1, 1, 1, 1}, pc[NFIX] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
+    report("good.json", t, pc, 1, 3600);
+    char good[128], want[256];
+    snprintf(good, sizeof good, "%s/good.json", dir);
+    json_error_t je;
+    json_t *j = json_load_file(good, 0, &je);
+    cr_assert_not_null(j, "%s", je.text);
+    json_object_del(json_object_get(json_object_get(j, "totals"), "stages"), "ntt");
+    cr_assert_eq(json_dump_file(j, x, JSON_PRESERVE_ORDER), 0);
+    json_decref(j);
+    cr_assert_eq(study_compare(&r, &n, good, x, &err), GM_EFORMAT);
+    snprintf(want, sizeof want, "%s: totals.stages.ntt: missing", x);
+    cr_assert_str_eq(err.msg, want);
+    j = json_load_file(good, 0, &je);
+    json_object_set_new(json_object_get(j, "run"), "proofs_per_hour", json_string("fast"));
+    cr_assert_eq(json_dump_file(j, x, JSON_PRESERVE_ORDER), 0);
+    json_decref(j);
+    cr_assert_eq(study_compare(&r, &n, x, good, &err), GM_EFORMAT);
+    snprintf(want, sizeof want, "%s: run.proofs_per_hour: not a number or null", x);
+    cr_assert_str_eq(err.msg, want);
+    cr_assert_null(r);
+    cr_assert_eq(study_compare(&r, &n, good, good, &err), 0, "%s", err.msg);
+    free(r);
 }
 
 #define S7995 "synthetic:pack:1 numa:1(memory=256GiB) l3:12(size=32MiB) l2:8(size=1MiB) l1d:1(size=32KiB) " \
