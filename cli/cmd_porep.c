@@ -68,7 +68,7 @@ static void usage(FILE *f)
             "  --api V          proofs API version: 1.0 (V1 proofs) or 1.1 (V1_1 proofs)\n"
             "  --proof-id N     a registered seal proof id 0..19 instead of size and API\n"
             "                   (10..19: SyntheticPoRep and NonInteractivePoRep, API 1.2)\n"
-            "  --seed X         64 hex digits, or any text (hashed with SHA-256)\n"
+            "  --seed X         64 hex digits (0x allowed), or any text (hashed with SHA-256)\n"
             "  --ticket X       as --seed (default: derived from --seed)\n"
             "  --threads N      worker threads (default: one per CPU)\n"
             "  --quiet          no progress lines\n");
