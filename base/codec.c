@@ -96,28 +96,30 @@ long gm_base64_decode(uint8_t *out, size_t cap, const char *s, size_t len, err_t
     size_t end = len;
     while (end && s[end - 1] == '=')
         end--;
-    if (end % 4 == 1) {
-        gm_err_set(err, GM_EFORMAT, "%zu base64 characters: not a whole number of bytes", end);
-        return -1;
-    }
-    size_t n = 0;
-    uint32_t acc = 0;
-    unsigned bits = 0;
-    for (size_t i = 0; i < end; i++) {
-        const char *p = s[i] ? strchr(b64, s[i]) : NULL;
-        if (!p) {
+    /* a bad character is named before a bad length: it is the likelier typo */
+    for (size_t i = 0; i < end; i++)
+        if (!s[i] || !strchr(b64, s[i])) {
             gm_err_set(err, GM_EFORMAT, "'%c' (character %zu) is not a base64 character",
                        s[i] >= 0x20 && s[i] < 0x7f ? s[i] : '?', i + 1);
             return -1;
         }
-        acc = acc << 6 | (uint32_t)(p - b64);
+    if (end % 4 == 1) {
+        gm_err_set(err, GM_EFORMAT, "%zu base64 characters: not a whole number of bytes", end);
+        return -1;
+    }
+    if (end / 4 * 3 + (end % 4 ? end % 4 - 1 : 0) > cap) {
+        gm_err_set(err, GM_EFORMAT, "more than %zu bytes of base64", cap);
+        return -1;
+    }
+    /* every check is done before out is written, so a failure leaves it as it was */
+    size_t n = 0;
+    uint32_t acc = 0;
+    unsigned bits = 0;
+    for (size_t i = 0; i < end; i++) {
+        acc = acc << 6 | (uint32_t)(strchr(b64, s[i]) - b64);
         bits += 6;
         if (bits >= 8) {
             bits -= 8;
-            if (n >= cap) {
-                gm_err_set(err, GM_EFORMAT, "more than %zu bytes of base64", cap);
-                return -1;
-            }
             out[n++] = (uint8_t)(acc >> bits);
         }
     }

@@ -170,7 +170,7 @@ grep -q "$PNAME: section ic: 2 points, the circuit needs 40" "$dir/err" || bad "
 # a ticket given as its 32 bytes of hex, with 0x: taken as bytes (no note); 63 digits: hashed, with a note
 TK=$(json "$S/seal.json" ticket)
 base ticket="0x$TK" >"$dir/out" 2>&1 || bad "--ticket 0x<hex>: $(cat "$dir/out")"
-grep -q "note:" "$dir/out" && bad "--ticket 0x<hex>: a note: $(cat "$dir/out")"
+grep -q "note: --ticket" "$dir/out" && bad "--ticket 0x<hex>: a note: $(cat "$dir/out")"
 short=$(printf '%s' "$TK" | cut -c2-)
 base ticket="$short" >"$dir/out" 2>&1 && bad "--ticket of 63 digits verifies"
 grep -q "note: --ticket '$short' is not 64 hex digits: its SHA-256 is used" "$dir/out" ||

@@ -474,6 +474,11 @@ Test(base, base64_rejects_bad_text_and_says_where)
     cr_expect_str_eq(e.msg, "5 base64 characters: not a whole number of bytes");
     cr_expect_eq(gm_base64_decode(o, 2, "TWFu", 4, &e), -1);
     cr_expect_str_eq(e.msg, "more than 2 bytes of base64");
+    cr_expect_eq(gm_base64_decode(o, sizeof o, "!TWFu", 5, &e), -1);
+    cr_expect_str_eq(e.msg, "'!' (character 1) is not a base64 character", "a bad character is named first");
+    memset(o, 0x55, sizeof o);
+    cr_expect_eq(gm_base64_decode(o, sizeof o, "TWFuTW!u", 8, &e), -1);
+    cr_expect(o[0] == 0x55, "out untouched after a failure");
     cr_expect_eq(gm_base64_decode(o, sizeof o, "TW=u", 4, &e), -1, "'=' only at the end");
     cr_expect_eq(gm_base64_decode(o, sizeof o, "-_8", 3, &e), -1, "the URL alphabet is not standard base64");
 }
