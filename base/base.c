@@ -136,6 +136,33 @@ void gm_free(void *block)
     dallocx(p, 0);
 }
 
+bool gm_grow(void **p, uint64_t *cap, uint64_t need, size_t size, uint64_t first)
+{
+    if (need <= *cap)
+        return true;
+    uint64_t ncap = need;
+    if (first) {
+        ncap = *cap ? *cap : first;
+        while (ncap < need) {
+            if (ncap > UINT64_MAX / 2)
+                return false;
+            ncap *= 2;
+        }
+    }
+    if (ncap > SIZE_MAX / size)
+        return false;
+    void *np = gm_alloc((size_t)(ncap * size));
+    if (!np)
+        return false;
+    if (*p) {
+        memcpy(np, *p, (size_t)(*cap * size));
+        gm_free(*p);
+    }
+    *p = np;
+    *cap = ncap;
+    return true;
+}
+
 size_t gm_mem_current(void) { return atomic_load(&mem_current); }
 size_t gm_mem_peak(void) { return atomic_load(&mem_peak); }
 void gm_mem_reset_peak(void) { atomic_store(&mem_peak, atomic_load(&mem_current)); }

@@ -20,6 +20,7 @@
 #define GM_BASE_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -90,6 +91,14 @@ void gm_mem_reset_peak(void);
 size_t gm_rss_current(void);
 size_t gm_rss_peak(void);
 
+/* Grows the gm_alloc'd array *p (capacity *cap elements of size bytes; *p
+ * NULL and *cap 0 to start) to hold at least need elements, copying what it
+ * held. first = 0: exactly need (for a caller that knows the final count);
+ * otherwise doubling from *cap, or from first when *cap is 0. Returns false,
+ * with *p and *cap untouched, when memory runs out or the byte count would
+ * overflow. Free the array with gm_free. */
+bool gm_grow(void **p, uint64_t *cap, uint64_t need, size_t size, uint64_t first) __attribute__((warn_unused_result));
+
 /* ---- assertions ------------------------------------------------------------ */
 
 void gm_assert_fail(const char *expr, const char *file, int line)
@@ -126,6 +135,50 @@ void gm_log_init(void);
 void gm_log_set_level(gm_log_level_t level);
 /* Writes "grothmpi: <level>: message\n" to stderr in one write call. */
 void gm_log(gm_log_level_t level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- text codecs ------------------------------------------------------------
+ *
+ * Hex and base64 (RFC 4648, standard alphabet) of byte strings. Decoders read
+ * text of a given length (not necessarily NUL-terminated), never write out
+ * on failure, and say in err what is wrong and where (characters counted
+ * from 1) without a file or field name: the caller prefixes those.
+ */
+
+/* Flags of the hex decoders; 0 takes bare digits only. */
+typedef enum {
+    GM_HEX_PREFIX = 1, /* a leading "0x" or "0X" is allowed and skipped */
+} gm_hex_flags_t;
+
+/* Lower-case hex of in[0 .. n) into out (2n + 1 bytes, NUL-terminated). */
+void gm_hex_encode(char *out, const uint8_t *in, size_t n);
+
+/* The length of the "0x" prefix that gm_hex_decode would skip in s[0 .. len)
+ * under flags: 2 or 0. */
+size_t gm_hex_prefix(const char *s, size_t len, unsigned flags);
+
+/* Decodes the hex digits (either case) of s[0 .. len) into out (room for cap
+ * bytes). Returns the number of bytes, or -1 with err (GM_EFORMAT): a
+ * character that is not a hex digit (named with its position), an odd
+ * number of digits, or more than cap bytes. */
+long gm_hex_decode(uint8_t *out, size_t cap, const char *s, size_t len, unsigned flags, err_t *err)
+    __attribute__((warn_unused_result));
+
+/* Decodes the NUL-terminated s as exactly 2n hex digits into out[0 .. n).
+ * Returns 0, or GM_EFORMAT with err: a bad digit (with its position), or
+ * "expected 2n hex digits, found m". */
+int gm_hex_decode_exact(uint8_t *out, size_t n, const char *s, unsigned flags, err_t *err)
+    __attribute__((warn_unused_result));
+
+/* Base64 with '=' padding of in[0 .. n) into out (4 * ceil(n / 3) + 1 bytes,
+ * NUL-terminated). */
+void gm_base64_encode(char *out, const uint8_t *in, size_t n);
+
+/* Decodes base64 s[0 .. len) ('=' padding optional) into out (room for cap
+ * bytes). Returns the number of bytes, or -1 with err (GM_EFORMAT): a
+ * character outside the alphabet (with its position), a length that is no
+ * whole number of bytes, or more than cap bytes. */
+long gm_base64_decode(uint8_t *out, size_t cap, const char *s, size_t len, err_t *err)
+    __attribute__((warn_unused_result));
 
 /* ---- files ------------------------------------------------------------------
  *

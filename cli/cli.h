@@ -43,7 +43,7 @@ typedef struct {
  * argument not starting with '-' sets the const char * at pos_off. Messages
  * read "grothmpi porep <cmd>: ...". Returns 0, 2 (unknown option or a
  * missing value, printed on stderr) or -1 (--help: help(stdout) called).
- * Defined in cmd_porep.c. */
+ * Defined in opts.c. */
 int cli_opts_parse(void *o, const cli_opt_t *vals, size_t nv, const cli_opt_t *flags, size_t nf, size_t pos_off,
                    int argc, char **argv, const char *cmd, void (*help)(FILE *));
 

@@ -68,58 +68,10 @@ static void usage(FILE *f)
             "  --api V          proofs API version: 1.0 (V1 proofs) or 1.1 (V1_1 proofs)\n"
             "  --proof-id N     a registered seal proof id 0..19 instead of size and API\n"
             "                   (10..19: SyntheticPoRep and NonInteractivePoRep, API 1.2)\n"
-            "  --seed X         64 hex digits, or any text (hashed with SHA-256)\n"
+            "  --seed X         64 hex digits (0x allowed), or any text (hashed with SHA-256)\n"
             "  --ticket X       as --seed (default: derived from --seed)\n"
             "  --threads N      worker threads (default: one per CPU)\n"
             "  --quiet          no progress lines\n");
-}
-
-int cli_opts_parse(void *o, const cli_opt_t *vals, size_t nv, const cli_opt_t *flags, size_t nf, size_t pos_off,
-                   int argc, char **argv, const char *cmd, void (*help)(FILE *))
-{
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            help(stdout);
-            return -1;
-        }
-        size_t f = 0;
-        while (f < nf && strcmp(a, flags[f].name) != 0)
-            f++;
-        if (f < nf) {
-            *(int *)((char *)o + flags[f].off) = 1;
-            continue;
-        }
-        if (a[0] != '-' && pos_off != CLI_NO_POSITIONAL && !*(const char **)((char *)o + pos_off)) {
-            *(const char **)((char *)o + pos_off) = a;
-            continue;
-        }
-        size_t k = 0;
-        const char *val = NULL;
-        for (; k < nv; k++) {
-            size_t len = strlen(vals[k].name);
-            if (strncmp(a, vals[k].name, len) != 0)
-                continue;
-            if (a[len] == '=') {
-                val = a + len + 1;
-                break;
-            }
-            if (a[len] == '\0') {
-                if (i + 1 >= argc) {
-                    fprintf(stderr, "grothmpi porep %s: %s needs a value\n", cmd, a);
-                    return 2;
-                }
-                val = argv[++i];
-                break;
-            }
-        }
-        if (k == nv) {
-            fprintf(stderr, "grothmpi porep %s: unknown option '%s' (grothmpi porep --help)\n", cmd, a);
-            return 2;
-        }
-        *(const char **)((char *)o + vals[k].off) = val;
-    }
-    return 0;
 }
 
 /* Reads the options of the actions in this file. Returns as cli_opts_parse. */
@@ -219,12 +171,6 @@ static int make_graph(porep_graph_t *g, const porep_proof_t *p, const char *cmd)
     return 0;
 }
 
-static void hex(char *out, const uint8_t *in, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        snprintf(out + 2 * i, 3, "%02x", in[i]);
-}
-
 /* ---- porep id ------------------------------------------------------------------- */
 
 static int run_id(const opts_t *o)
@@ -236,7 +182,7 @@ static int run_id(const opts_t *o)
         return rc;
     char size[32], id[65];
     porep_sector_size_format(size, sizeof size, p->sector_size);
-    hex(id, g.porep_id, 32);
+    gm_hex_encode(id, g.porep_id, 32);
     const char *pub = porep_parent_cache_published(&g);
     printf("proof:        %s (registered id %u, API %s)\n", p->name, p->id, porep_api_name(p->api));
     printf("sector size:  %s (%llu nodes)\n", size, (unsigned long long)g.nodes);
@@ -352,8 +298,8 @@ static int run_parent_cache(const opts_t *o)
         return 1;
     }
     char d[65], id[65];
-    hex(d, digest, 32);
-    hex(id, g.porep_id, 32);
+    gm_hex_encode(d, digest, 32);
+    gm_hex_encode(id, g.porep_id, 32);
     printf("wrote %s: %s parent cache, %llu nodes, %llu bytes, %.2f s\n", o->out, size,
            (unsigned long long)g.nodes, (unsigned long long)bytes, secs);
     printf("proof:    %s (porep_id %s)\n", p->name, id);
@@ -365,11 +311,6 @@ static int run_parent_cache(const opts_t *o)
 }
 
 /* ---- sealing and C1 ------------------------------------------------------------------ */
-
-static void hex32(char out[65], const uint8_t *b)
-{
-    hex(out, b, 32);
-}
 
 /* Where a seal stands, for its progress lines and per-phase summaries. */
 typedef struct {
@@ -599,11 +540,11 @@ static int run_seal(opts_t *o)
         return rc == GM_EINVAL || rc == GM_ENOTSUP ? 2 : 1;
     }
     char a[65], b[65], c[65], d[65], e[65];
-    hex32(a, s.replica_id.b);
-    hex32(b, s.comm_d.b);
-    hex32(c, s.comm_c.b);
-    hex32(d, s.comm_r_last.b);
-    hex32(e, s.comm_r.b);
+    gm_hex_encode(a, s.replica_id.b, 32);
+    gm_hex_encode(b, s.comm_d.b, 32);
+    gm_hex_encode(c, s.comm_c.b, 32);
+    gm_hex_encode(d, s.comm_r_last.b, 32);
+    gm_hex_encode(e, s.comm_r.b, 32);
     printf("sealed %s into %s: %llu nodes, %u layers, %.2f s\n", p->name, o->out, (unsigned long long)s.shape.nodes,
            s.shape.layers, (double)(gm_now_ns() - pr.start_ns) / 1e9);
     printf("replica_id:  %s\ncomm_d:      %s\ncomm_c:      %s\ncomm_r_last: %s\ncomm_r:      %s\n", a, b, c, d, e);
@@ -671,7 +612,7 @@ static int run_synthetic(opts_t *o)
         return 1;
     }
     char r[65];
-    hex32(r, c.comm_r.b);
+    gm_hex_encode(r, c.comm_r.b, 32);
     printf("wrote %s: synthetic %s, %u partition(s) x %u challenges, comm_r %s, %.2f s\n", o->out, p->name,
            c.partitions, c.challenges, r, (double)(gm_now_ns() - t0) / 1e9);
     return 0;

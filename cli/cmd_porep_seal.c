@@ -5,14 +5,11 @@
  * Filecoin's parameter files.
  *
  * verify-seal reads seals (regression records, SealVerifyInfo JSON or
- * flags), derives every partition's public inputs (synth/porep
- * porep_public_inputs), and verifies all partitions of all seals that share
- * a verifying key in one batch (one multi-pairing with random weights); when
- * a batch fails, each seal is verified on its own so the failures are named.
- * One line per seal on stdout; exit 0 when every seal verifies, 1 when any
- * does not or a file cannot be read, 2 for a usage error.
+ * flags) and hands them to params_seals_verify (params/seals.c: the keys,
+ * the public inputs, the batches); this file parses and prints. One line
+ * per seal on stdout; exit 0 when every seal verifies, 1 when any does not
+ * or a file cannot be read, 2 for a usage error.
  */
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +17,6 @@
 
 #include "base/base.h"
 #include "cli/cli.h"
-#include "groth16/groth16.h"
 #include "params/params.h"
 #include "synth/porep/porep.h"
 
@@ -46,8 +42,9 @@ static void usage(FILE *f)
             "  flags for one seal:\n"
             "    --comm-r X --comm-d X   64 hex digits, or the commitment's CID (bagboea4b5a.../baga6ea4sea...)\n"
             "    --prover-id HEX | --actor N   the prover (an actor id gives lotus' prover_id)\n"
-            "    --sector-id N --ticket X --seed X   64 hex digits, or text hashed with SHA-256\n"
-            "                            (as porep seal and porep c1 take them)\n"
+            "    --sector-id N --ticket X --seed X   64 hex digits, or text hashed with SHA-256 (a note\n"
+            "                            says so; as porep seal and porep c1 take them)\n"
+            "    (64 hex digits may start with 0x)\n"
             "    --proof-id N            a registered seal proof 0..19, or\n"
             "    --sector-size S --api V [--porep-id HEX] [--feature synthetic|non-interactive]\n"
             "    --proof FILE [--proof-format raw|hex|base64]   partitions x 192 bytes\n"
@@ -139,8 +136,8 @@ static int config_from_opts(porep_config_t *c, const vs_opts_t *o, const char *c
     }
     uint8_t id[32] = {0};
     if (o->porep_id) {
-        if (strlen(o->porep_id) != 64 || porep_unhex(id, o->porep_id, 32) != 0) {
-            fprintf(stderr, "grothmpi porep %s: --porep-id: expected 64 hex digits\n", cmd);
+        if (gm_hex_decode_exact(id, 32, o->porep_id, GM_HEX_PREFIX, &err)) {
+            fprintf(stderr, "grothmpi porep %s: --porep-id: %s\n", cmd, err.msg);
             return 2;
         }
     } else {
@@ -167,12 +164,25 @@ static int config_from_opts(porep_config_t *c, const vs_opts_t *o, const char *c
     return 0;
 }
 
-/* A commitment: 64 hex digits or a CID of the given kind. */
+/* True when s is hex digits only (after an "0x"): meant as hex, never as a
+ * CID, whose base32 text always holds letters past 'f'. */
+static bool looks_hex(const char *s)
+{
+    size_t len = strlen(s), at = gm_hex_prefix(s, len, GM_HEX_PREFIX);
+    return len > at && strspn(s + at, "0123456789abcdefABCDEF") == len - at;
+}
+
+/* A commitment: 64 hex digits (an "0x" before them allowed) or a CID of the
+ * given kind. */
 static int comm_opt(porep_dom_t *out, const char *s, porep_cid_kind_t kind, const char *opt)
 {
     err_t err;
-    if (strlen(s) == 64 && porep_unhex(out->b, s, 32) == 0)
-        return 0;
+    if (looks_hex(s)) {
+        if (gm_hex_decode_exact(out->b, 32, s, GM_HEX_PREFIX, &err) == 0)
+            return 0;
+        fprintf(stderr, CMD ": %s: %s (a commitment is 64 hex digits or its CID)\n", opt, err.msg);
+        return 2;
+    }
     if (porep_cid_decode(out, s, kind, opt, &err) == 0)
         return 0;
     fprintf(stderr, CMD ": %s\n", err.msg);
@@ -181,17 +191,35 @@ static int comm_opt(porep_dom_t *out, const char *s, porep_cid_kind_t kind, cons
 
 static int hex32_opt(uint8_t out[32], const char *s, const char *opt)
 {
-    if (s && strlen(s) == 64 && porep_unhex(out, s, 32) == 0)
+    err_t err;
+    if (gm_hex_decode_exact(out, 32, s, GM_HEX_PREFIX, &err) == 0)
         return 0;
-    fprintf(stderr, CMD ": %s: %s\n", opt, s ? "expected 64 hex digits" : "required");
+    fprintf(stderr, CMD ": %s: %s\n", opt, err.msg);
     return 2;
 }
 
+/* --ticket or --seed: 64 hex digits, or text hashed as `porep seal` and
+ * `porep c1` hash it, with a note then (a mistyped value would otherwise
+ * only show as a proof that does not verify). */
+static void seed_opt(uint8_t out[32], const char *s, const char *opt)
+{
+    if (porep_seed_parse(out, s))
+        fprintf(stderr, CMD ": note: %s '%s' is not 64 hex digits: its SHA-256 is used, as porep seal and porep "
+                "c1 take text\n", opt, s);
+}
+
+static bool is_space(uint8_t c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
 /* Reads a proof file as raw bytes, hex or base64 (whitespace around the
- * text ignored). Returns 0, 1 (cannot read) or 2 (bad format), printed. */
+ * text ignored). Returns 0, 1 (cannot read, or not text of its format) or
+ * 2 (an unknown format), printed. */
 static int read_proof(uint8_t **out, size_t *len, const char *path, const char *format)
 {
     err_t err;
+    if (format && strcmp(format, "raw") != 0 && strcmp(format, "hex") != 0 && strcmp(format, "base64") != 0) {
+        fprintf(stderr, CMD ": --proof-format: '%s' is not raw, hex or base64\n", format);
+        return 2;
+    }
     uint8_t *buf;
     size_t n;
     if (gm_file_read(&buf, &n, path, &err)) {
@@ -204,35 +232,23 @@ static int read_proof(uint8_t **out, size_t *len, const char *path, const char *
         return 0;
     }
     size_t a = 0, b = n;
-    while (a < b && (buf[a] == ' ' || buf[a] == '\n' || buf[a] == '\r' || buf[a] == '\t'))
+    while (a < b && is_space(buf[a]))
         a++;
-    while (b > a && (buf[b - 1] == ' ' || buf[b - 1] == '\n' || buf[b - 1] == '\r' || buf[b - 1] == '\t'))
+    while (b > a && is_space(buf[b - 1]))
         b--;
     uint8_t *dec = gm_alloc(b - a + 1);
     long m = -1;
-    if (dec && strcmp(format, "hex") == 0) {
-        size_t s = b - a >= 2 && buf[a] == '0' && (buf[a + 1] | 0x20) == 'x' ? 2 : 0;
-        char *t = gm_alloc(b - a + 1);
-        if (t) {
-            memcpy(t, buf + a + s, b - a - s);
-            t[b - a - s] = '\0';
-            if ((b - a - s) % 2 == 0 && porep_unhex(dec, t, (b - a - s) / 2) == 0)
-                m = (long)((b - a - s) / 2);
-            gm_free(t);
-        }
-    } else if (dec && strcmp(format, "base64") == 0) {
-        m = porep_base64_decode(dec, b - a + 1, (const char *)buf + a, b - a);
-    } else {
-        gm_free(dec);
-        gm_free(buf);
-        fprintf(stderr, CMD ": --proof-format: '%s' is not raw, hex or base64\n", format);
-        return 2;
-    }
+    if (!dec)
+        gm_err_set(&err, GM_ENOMEM, "out of memory for %zu bytes", b - a + 1);
+    else if (strcmp(format, "hex") == 0)
+        m = gm_hex_decode(dec, b - a + 1, (const char *)buf + a, b - a, GM_HEX_PREFIX, &err);
+    else
+        m = gm_base64_decode(dec, b - a + 1, (const char *)buf + a, b - a, &err);
     gm_free(buf);
     if (m < 0) {
         gm_free(dec);
-        fprintf(stderr, CMD ": %s: not %s text\n", path, format);
-        return 2;
+        fprintf(stderr, CMD ": %s: not %s text: %s\n", path, format, err.msg);
+        return 1;
     }
     *out = dec;
     *len = (size_t)m;
@@ -245,22 +261,26 @@ static int seal_from_flags(porep_seal_info_t *s, const vs_opts_t *o)
     int rc;
     memset(s, 0, sizeof *s);
     snprintf(s->label, sizeof s->label, "%s", o->proof ? o->proof : "seal");
-    if ((rc = config_from_opts(&s->cfg, o, "verify-seal")))
-        return rc;
+    if (!o->comm_r && !o->comm_d && !o->sector_id && !o->seed && !o->ticket && !o->proof && !o->prover_id &&
+        !o->actor && !o->proof_id && !o->sector_size) {
+        fprintf(stderr, CMD ": no seal given: --seal-info FILE, or one seal's --comm-r, --comm-d, --prover-id or "
+                "--actor, --sector-id, --ticket, --seed, --proof and --proof-id or --sector-size (--help)\n");
+        return 2;
+    }
     if (!o->comm_r || !o->comm_d || !o->sector_id || !o->seed || !o->ticket || !o->proof ||
         (!o->prover_id && !o->actor)) {
         fprintf(stderr, CMD ": one seal needs --comm-r, --comm-d, --prover-id or --actor, --sector-id, --ticket, "
                 "--seed and --proof (or --seal-info FILE)\n");
         return 2;
     }
+    if ((rc = config_from_opts(&s->cfg, o, "verify-seal")))
+        return rc;
     char *end;
     if ((rc = comm_opt(&s->comm_r, o->comm_r, POREP_CID_SEALED, "--comm-r")) ||
-        (rc = comm_opt(&s->comm_d, o->comm_d, POREP_CID_UNSEALED, "--comm-d")) ||
-        0)
+        (rc = comm_opt(&s->comm_d, o->comm_d, POREP_CID_UNSEALED, "--comm-d")))
         return rc;
-    /* as `porep seal` and `porep c1` take them */
-    porep_seed_parse(s->ticket, o->ticket);
-    porep_seed_parse(s->seed, o->seed);
+    seed_opt(s->ticket, o->ticket, "--ticket");
+    seed_opt(s->seed, o->seed, "--seed");
     if (o->prover_id && o->actor) {
         fprintf(stderr, CMD ": give --prover-id or --actor, not both\n");
         return 2;
@@ -281,161 +301,6 @@ static int seal_from_flags(porep_seal_info_t *s, const vs_opts_t *o)
         return 2;
     }
     return read_proof(&s->proof, &s->proof_len, o->proof, o->proof_format);
-}
-
-/* ---- keys ------------------------------------------------------------------------- */
-
-typedef struct {
-    char path[4096];
-    groth16_vk_t vk;
-    groth16_pvk_t pvk;
-    int status;              /* 0 loaded; else the error, msg */
-    char msg[GM_ERR_MSG_LEN];
-} vkey_t;
-
-typedef struct {
-    vkey_t *k;
-    size_t n, cap;
-} keys_t;
-
-/* The key at path, loaded once (its digest checked against manifest's
- * entry for its file name first, when manifest is not NULL). NULL only when
- * out of memory. */
-static vkey_t *key_get(keys_t *ks, const char *path, const char *manifest)
-{
-    for (size_t i = 0; i < ks->n; i++)
-        if (strcmp(ks->k[i].path, path) == 0)
-            return &ks->k[i];
-    if (ks->n == ks->cap) {
-        size_t c = ks->cap ? 2 * ks->cap : 4;
-        vkey_t *t = realloc(ks->k, c * sizeof *t);
-        if (!t)
-            return NULL;
-        ks->k = t;
-        ks->cap = c;
-    }
-    vkey_t *k = &ks->k[ks->n++];
-    memset(k, 0, sizeof *k);
-    snprintf(k->path, sizeof k->path, "%s", path);
-    err_t err;
-    if (manifest) {
-        char digest[PARAMS_DIGEST_HEX + 1];
-        const char *slash = strrchr(path, '/');
-        bool listed = false;
-        if ((k->status = params_file_digest(digest, NULL, path, &err)) ||
-            (k->status = params_manifest_check(&listed, manifest, slash ? slash + 1 : path, digest, path, &err))) {
-            snprintf(k->msg, sizeof k->msg, "%s", err.msg);
-            return k;
-        }
-        if (!listed) {
-            k->status = GM_EVERIFY;
-            gm_err_set(&err, GM_EVERIFY, "%s: not listed in %s (digest %s)", path, manifest, digest);
-            snprintf(k->msg, sizeof k->msg, "%s", err.msg);
-            return k;
-        }
-    }
-    if ((k->status = groth16_vk_load(&k->vk, path, &err)) ||
-        (k->status = groth16_pvk_prepare(&k->pvk, &k->vk, &err)))
-        snprintf(k->msg, sizeof k->msg, "%s", err.msg);
-    return k;
-}
-
-static void keys_free(keys_t *ks)
-{
-    for (size_t i = 0; i < ks->n; i++) {
-        groth16_pvk_free(&ks->k[i].pvk);
-        groth16_vk_free(&ks->k[i].vk);
-    }
-    free(ks->k);
-}
-
-/* ---- verify-seal -------------------------------------------------------------------- */
-
-/* Records why seal s fails (the message truncated to fit). */
-static void seal_fail(porep_seal_info_t *s, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void seal_fail(porep_seal_info_t *s, int code, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(s->msg, sizeof s->msg, fmt, ap);
-    va_end(ap);
-    s->status = code;
-}
-
-/* A seal ready to verify: its key, its partition proofs and inputs. */
-typedef struct {
-    vkey_t *key;
-    groth16_proof_t *proofs;
-    fr_t *inputs;
-    size_t n_in;
-    int ok; /* 1 verified, 0 failed, -1 not yet known */
-} prepared_t;
-
-/* Derives everything verify_seal derives for s; on failure s->status and
- * s->msg say why. */
-static void prepare(prepared_t *p, porep_seal_info_t *s, const vs_opts_t *o, keys_t *ks)
-{
-    err_t err;
-    int rc;
-    porep_public_t pub;
-    porep_graph_t g;
-    memset(&g, 0, sizeof g);
-    p->ok = -1;
-    const porep_config_t *c = &s->cfg;
-    char size[32];
-    porep_sector_size_format(size, sizeof size, c->shape.sector_size);
-    if (c->kind == POREP_CHAL_NI && s->proof_len != (size_t)c->partitions * GROTH16_PROOF_BYTES) {
-        seal_fail(s, GM_ENOTSUP, "%s: a NonInteractivePoRep proof of %zu bytes is a SnarkPack aggregate of %u "
-                 "partition proofs; verifying aggregates is not supported", s->label, s->proof_len, c->partitions);
-        return;
-    }
-    if (s->proof_len != (size_t)c->partitions * GROTH16_PROOF_BYTES) {
-        seal_fail(s, GM_EFORMAT, "%s: proof: %zu bytes; a %s %s seal has %u partitions of 192 bytes", s->label,
-                 s->proof_len, size, porep_chal_kind_name(c->kind), c->partitions);
-        return;
-    }
-    char vkpath[4096];
-    if (o->vk)
-        snprintf(vkpath, sizeof vkpath, "%s", o->vk);
-    else if ((rc = porep_param_find(NULL, vkpath, sizeof vkpath, o->params_dir, c, &err))) {
-        seal_fail(s, rc, "%s: %s", s->label, err.msg);
-        return;
-    }
-    if (!(p->key = key_get(ks, vkpath, o->manifest))) {
-        seal_fail(s, GM_ENOMEM, "%s: out of memory", s->label);
-        return;
-    }
-    if (p->key->status) {
-        seal_fail(s, p->key->status, "%s: %s", s->label, p->key->msg);
-        return;
-    }
-    p->n_in = porep_public_input_count(c);
-    if (p->key->vk.n_ic != p->n_in + 1) {
-        seal_fail(s, GM_EINVAL, "%s: %s has %zu ic points (%zu public inputs); a %s seal has %zu public inputs "
-                 "per partition (3 + 18 x %u challenges): not this circuit's verifying key", s->label, vkpath,
-                 p->key->vk.n_ic, p->key->vk.n_ic ? p->key->vk.n_ic - 1 : 0, size, p->n_in, c->challenges);
-        return;
-    }
-    p->proofs = gm_alloc(c->partitions * sizeof *p->proofs);
-    p->inputs = gm_alloc(c->partitions * p->n_in * sizeof *p->inputs);
-    if (!p->proofs || !p->inputs) {
-        seal_fail(s, GM_ENOMEM, "%s: out of memory", s->label);
-        return;
-    }
-    if ((s->status = porep_seal_info_public(&pub, s, &err)) || (s->status = porep_config_graph(&g, c, &err))) {
-        snprintf(s->msg, sizeof s->msg, "%s", err.msg);
-        porep_graph_destroy(&g);
-        return;
-    }
-    for (unsigned k = 0; k < c->partitions && !s->status; k++) {
-        char what[160];
-        snprintf(what, sizeof what, "%s: proof of partition %u", s->label, k);
-        if ((s->status = groth16_proof_from_bytes(&p->proofs[k], s->proof + (size_t)k * GROTH16_PROOF_BYTES, what,
-                                                  &err)) ||
-            (s->status = porep_public_inputs(p->inputs + k * p->n_in, &pub, &g, k, &err)))
-            snprintf(s->msg, sizeof s->msg, "%s", err.msg);
-    }
-    porep_graph_destroy(&g);
 }
 
 static int run_verify_seal(const vs_opts_t *o)
@@ -467,83 +332,31 @@ static int run_verify_seal(const vs_opts_t *o)
             return rc;
         }
     }
-    keys_t ks = {0};
-    prepared_t *pr = gm_calloc(n, sizeof *pr);
-    if (!pr) {
+    uint64_t t0 = gm_now_ns();
+    const params_seal_keys_t keys = {.vk = o->vk, .params_dir = o->params_dir, .manifest = o->manifest};
+    if (params_seals_verify(seals, n, &keys, &err)) {
+        fprintf(stderr, CMD ": %s\n", err.msg);
         porep_seal_info_free(seals, n);
         return 1;
     }
-    uint64_t t0 = gm_now_ns();
-    for (size_t i = 0; i < n; i++)
-        if (seals[i].status == 0)
-            prepare(&pr[i], &seals[i], o, &ks);
-    /* one batch per key over every partition of every prepared seal */
-    for (size_t key = 0; key < ks.n; key++) {
-        size_t np = 0, ni = 0;
-        for (size_t i = 0; i < n; i++)
-            if (seals[i].status == 0 && pr[i].key == &ks.k[key])
-                np += seals[i].cfg.partitions, ni = pr[i].n_in;
-        if (np == 0)
-            continue;
-        groth16_proof_t *bp = gm_alloc(np * sizeof *bp);
-        fr_t *bi = gm_alloc(np * ni * sizeof *bi);
-        int batch_ok = 0;
-        if (bp && bi) {
-            size_t at = 0;
-            for (size_t i = 0; i < n; i++) {
-                if (seals[i].status || pr[i].key != &ks.k[key])
-                    continue;
-                unsigned parts = seals[i].cfg.partitions;
-                memcpy(bp + at, pr[i].proofs, parts * sizeof *bp);
-                memcpy(bi + at * ni, pr[i].inputs, parts * ni * sizeof *bi);
-                at += parts;
-            }
-            batch_ok = groth16_verify_batch(&ks.k[key].pvk, bp, bi, ni, np, &err) == 0;
-        }
-        gm_free(bp);
-        gm_free(bi);
-        for (size_t i = 0; i < n; i++) {
-            if (seals[i].status || pr[i].key != &ks.k[key])
-                continue;
-            if (batch_ok) {
-                pr[i].ok = 1;
-                continue;
-            }
-            /* the per-seal fallback names which ones fail */
-            int r = groth16_verify_batch(&ks.k[key].pvk, pr[i].proofs, pr[i].inputs, ni, seals[i].cfg.partitions,
-                                         &err);
-            pr[i].ok = r == 0;
-            if (r) {
-                seal_fail(&seals[i], r, "%s: the proof does not verify against the public inputs "
-                         "derived from its comm_r, comm_d, prover_id, sector_id, ticket, seed and config (%s)",
-                         seals[i].label, ks.k[key].path);
-            }
-        }
-    }
     size_t good = 0;
     for (size_t i = 0; i < n; i++) {
-        const porep_config_t *c = &seals[i].cfg;
-        if (seals[i].status == 0 && pr[i].ok == 1) {
+        const porep_seal_info_t *s = &seals[i];
+        const porep_config_t *c = &s->cfg;
+        if (s->status == 0) {
             char size[32];
             porep_sector_size_format(size, sizeof size, c->shape.sector_size);
-            printf("%s: OK: %s API %s %s, %u partition(s), sector %llu\n", seals[i].label, size,
-                   porep_api_name(c->api), porep_chal_kind_name(c->kind), c->partitions,
-                   (unsigned long long)seals[i].sector_id);
+            printf("%s: OK: %s API %s %s, %u partition(s), sector %llu\n", s->label, size, porep_api_name(c->api),
+                   porep_chal_kind_name(c->kind), c->partitions, (unsigned long long)s->sector_id);
             good++;
         } else {
-            printf("%s: FAIL: %s\n", seals[i].label,
-                   strncmp(seals[i].msg, seals[i].label, strlen(seals[i].label)) == 0
-                       ? seals[i].msg + strlen(seals[i].label) + 2
-                       : seals[i].msg);
+            size_t ll = strlen(s->label);
+            printf("%s: FAIL: %s\n", s->label,
+                   strncmp(s->msg, s->label, ll) == 0 && strncmp(s->msg + ll, ": ", 2) == 0 ? s->msg + ll + 2
+                                                                                             : s->msg);
         }
     }
     printf("verify-seal: %zu of %zu seal(s) verify (%.2f s)\n", good, n, (double)(gm_now_ns() - t0) / 1e9);
-    for (size_t i = 0; i < n; i++) {
-        gm_free(pr[i].proofs);
-        gm_free(pr[i].inputs);
-    }
-    gm_free(pr);
-    keys_free(&ks);
     porep_seal_info_free(seals, n);
     return good == n ? 0 : 1;
 }

@@ -386,14 +386,10 @@ static int write_proofs(const char *path, const uint8_t *b, size_t n, const char
     char *t = malloc(2 * n + 8);
     if (!t)
         return gm_err_set(err, GM_ENOMEM, "out of memory for the %s text of the proofs", format);
-    if (strcmp(format, "hex") == 0) {
-        static const char digits[] = "0123456789abcdef";
-        for (size_t i = 0; i < n; i++)
-            t[2 * i] = digits[b[i] >> 4], t[2 * i + 1] = digits[b[i] & 15];
-        t[2 * n] = '\0';
-    } else {
-        porep_base64_encode(t, b, n);
-    }
+    if (strcmp(format, "hex") == 0)
+        gm_hex_encode(t, b, n);
+    else
+        gm_base64_encode(t, b, n);
     strcat(t, "\n");
     int rc = gm_file_write(path, t, strlen(t), err);
     free(t);

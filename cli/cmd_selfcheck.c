@@ -36,12 +36,6 @@ static const char *const g2_gen_hex =
 static const char *const g1_5_hex =
     "b0e7791fb972fe014159aa33a98622da3cdc98ff707965e536d8636b5fcc5ac7a91a8c46e59a00dca575af0f18fb13dc";
 
-static void to_hex(char *out, const uint8_t *b, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        sprintf(out + 2 * i, "%02x", b[i]);
-}
-
 static int check(const char *what, bool ok, int *failed)
 {
     printf("  %-48s %s\n", what, ok ? "ok" : "FAILED");
@@ -57,10 +51,10 @@ static int run_checks(void)
     char hex[2 * 576 + 1];
 
     g1_to_bytes_compressed(buf, &G1_GENERATOR);
-    to_hex(hex, buf, 48);
+    gm_hex_encode(hex, buf, 48);
     check("G1 generator encoding", strcmp(hex, g1_gen_hex) == 0, &failed);
     g2_to_bytes_compressed(buf, &G2_GENERATOR);
-    to_hex(hex, buf, 96);
+    gm_hex_encode(hex, buf, 96);
     check("G2 generator encoding", strcmp(hex, g2_gen_hex) == 0, &failed);
 
     g1_jac_t g, p;
@@ -70,7 +64,7 @@ static int run_checks(void)
     g1_mul(&p, &g, five);
     g1_to_affine(&a, &p);
     g1_to_bytes_compressed(buf, &a);
-    to_hex(hex, buf, 48);
+    gm_hex_encode(hex, buf, 48);
     check("5 * G1", strcmp(hex, g1_5_hex) == 0, &failed);
 
     g1_mul(&p, &g, FR_MODULUS);
@@ -83,7 +77,7 @@ static int run_checks(void)
     fp12_t e;
     pairing(&e, &G1_GENERATOR, &G2_GENERATOR);
     fp12_to_bytes_be(buf, &e);
-    to_hex(hex, buf, 576);
+    gm_hex_encode(hex, buf, 576);
     check("e(G1, G2)", strcmp(hex, pairing_g1_g2) == 0, &failed);
 
     /* e(5 G1, G2) * e(-G1, 5 G2) = 1 */

@@ -49,19 +49,6 @@ static void usage(FILE *f)
             "  --verbose            per-stage timings\n");
 }
 
-static int parse_hex_seed(uint8_t out[GROTH16_SEED_BYTES], const char *s)
-{
-    if (strlen(s) != 2 * GROTH16_SEED_BYTES)
-        return -1;
-    for (int i = 0; i < GROTH16_SEED_BYTES; i++) {
-        unsigned v;
-        if (sscanf(s + 2 * i, "%2x", &v) != 1)
-            return -1;
-        out[i] = (uint8_t)v;
-    }
-    return 0;
-}
-
 /* ---- the setup with a progress watcher ------------------------------------------------------ */
 
 typedef struct {
@@ -127,8 +114,7 @@ static int setup_with_progress(void *arg, const cs_shape_t *shape, const uint8_t
     if (rc)
         return rc;
     char hex[2 * GROTH16_SEED_BYTES + 1];
-    for (int i = 0; i < GROTH16_SEED_BYTES; i++)
-        snprintf(hex + 2 * i, 3, "%02x", seed[i]);
+    gm_hex_encode(hex, seed, GROTH16_SEED_BYTES);
     printf("setup: %s: %llu constraints + %llu input rows, %llu inputs, %llu aux, domain %llu\n", x->id,
            (unsigned long long)shape->n_constraints, (unsigned long long)shape->n_inputs,
            (unsigned long long)shape->n_inputs, (unsigned long long)shape->n_aux, (unsigned long long)(n.h + 1));
@@ -201,8 +187,8 @@ int cmd_setup(int argc, char **argv)
         return 2;
     }
     uint8_t seed[GROTH16_SEED_BYTES];
-    if (seed_hex && parse_hex_seed(seed, seed_hex)) {
-        fprintf(stderr, "grothmpi: setup: --seed: '%s' is not 64 hex digits\n", seed_hex);
+    if (seed_hex && gm_hex_decode_exact(seed, GROTH16_SEED_BYTES, seed_hex, 0, &err)) {
+        fprintf(stderr, "grothmpi: setup: --seed: '%s' is not 64 hex digits (%s)\n", seed_hex, err.msg);
         return 2;
     }
     params_paths_t pp;

@@ -309,11 +309,6 @@ static int snark_info(int argc, char **argv)
     return 0;
 }
 
-static int hexval(char c)
-{
-    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-}
-
 static int snark_ptau(int argc, char **argv)
 {
     static const struct option opts[] = {{"power", required_argument, 0, 'p'}, {"seed", required_argument, 0, 's'},
@@ -341,17 +336,9 @@ static int snark_ptau(int argc, char **argv)
     gm_err_clear(&err);
     uint8_t seed[GROTH16_SEED_BYTES];
     if (seedhex) {
-        if (strlen(seedhex) != 2 * GROTH16_SEED_BYTES) {
-            fprintf(stderr, "grothmpi: snarkjs ptau: --seed: expected %d hex digits\n", 2 * GROTH16_SEED_BYTES);
+        if (gm_hex_decode_exact(seed, GROTH16_SEED_BYTES, seedhex, 0, &err)) {
+            fprintf(stderr, "grothmpi: snarkjs ptau: --seed: '%s': %s\n", seedhex, err.msg);
             return 2;
-        }
-        for (int i = 0; i < GROTH16_SEED_BYTES; i++) {
-            int h = hexval(seedhex[2 * i]), l = hexval(seedhex[2 * i + 1]);
-            if (h < 0 || l < 0) {
-                fprintf(stderr, "grothmpi: snarkjs ptau: --seed: '%s' is not hex\n", seedhex);
-                return 2;
-            }
-            seed[i] = (uint8_t)(h << 4 | l);
         }
     } else if (groth16_seed_random(seed, &err)) {
         fprintf(stderr, "grothmpi: snarkjs ptau: %s\n", err.msg);

@@ -45,7 +45,9 @@ static int parse_row(fr_t *out, size_t n, json_t *arr, const char *path, size_t 
         json_t *v = json_array_get(arr, j);
         const char *s = json_string_value(v);
         if (!s)
-            return gm_err_set(err, GM_EFORMAT, "%s: proof %zu: input %zu is not a string", path, row, j);
+            return gm_err_set(err, GM_EFORMAT, "%s: proof %zu: input %zu is %s; each input is a decimal string "
+                              "(\"5\"), as snarkjs writes public.json", path, row, j,
+                              json_is_number(v) ? "a JSON number" : "not a string");
         int rc = fr_from_dec(&out[j], s);
         if (rc)
             return gm_err_set(err, rc, "%s: proof %zu: input %zu: '%s' is not a decimal field element < r", path,
@@ -154,7 +156,11 @@ int cmd_verify(int argc, char **argv)
         if (c1_inputs(inputs, n, k, c1p, part, pfp, &err))
             goto fail;
     } else if (!(js = json_load_file(inp, 0, &jerr))) {
-        gm_err_set(&err, GM_EFORMAT, "%s: line %d: %s", inp, jerr.line, jerr.text);
+        /* jansson reads numbers as 64-bit integers: a field element written as a number fails here */
+        gm_err_set(&err, GM_EFORMAT, "%s: line %d: %s%s", inp, jerr.line, jerr.text,
+                   strstr(jerr.text, "too big") ? " (each input is a decimal string, \"123...\", as snarkjs writes "
+                                                  "public.json, not a JSON number)"
+                                                : "");
         goto fail;
     }
     bool nested = json_is_array(js) && json_array_size(js) > 0 && json_is_array(json_array_get(js, 0));

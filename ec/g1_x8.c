@@ -23,21 +23,19 @@
  * scratch, scattered back to the buckets. Six 8-lane products per 8
  * additions, 33 IFMA instructions per lane-product.
  *
- * Only the functions marked X8 use AVX-512; callers run them only after
+ * Only the functions marked FF_X8 use AVX-512; callers run them only after
  * fr_x8_enabled() said yes (the same switch as Fr's lanes: a CPU without
  * IFMA would fault on them).
  */
-#include <immintrin.h>
 #include <stddef.h>
 #include <string.h>
 
+#define FF_X8_LANES /* ff/ff.h's lane helpers */
 #include "base/base.h"
 #include "ec/ec.h"
 
 _Static_assert(sizeof(fp_t) == 48, "fp_addrs assumes 6 x 64-bit limbs");
 
-#define X8 __attribute__((target("avx512f,avx512ifma,avx512vl")))
-#define X8_INLINE static inline __attribute__((always_inline, target("avx512f,avx512ifma,avx512vl")))
 
 #define M48 0xffffffffffffULL
 
@@ -61,37 +59,15 @@ static const uint64_t P48[8] = {
  */
 typedef struct { __m512i l[8]; } v48_t;
 
-X8_INLINE __m512i bc(uint64_t x) { return _mm512_set1_epi64((long long)x); }
+#define bc ff_x8_bc /* the short name: constants are broadcast on most lines below */
 
-/* x in [-p, p) with limbs that are signed 64-bit numbers of magnitude <
- * 2^62 -> x mod p, normalised: signed carries, p added back in the lanes
- * that came out negative, carries again. */
-X8_INLINE void fix(v48_t *x)
-{
-    const __m512i m = bc(M48);
-    for (int i = 0; i < 7; i++) {
-        x->l[i + 1] = _mm512_add_epi64(x->l[i + 1], _mm512_srai_epi64(x->l[i], 48));
-        x->l[i] = _mm512_and_si512(x->l[i], m);
-    }
-    __mmask8 neg = _mm512_cmplt_epi64_mask(x->l[7], _mm512_setzero_si512());
-    for (int i = 0; i < 8; i++)
-        x->l[i] = _mm512_mask_add_epi64(x->l[i], neg, x->l[i], bc(P48[i]));
-    for (int i = 0; i < 7; i++) { /* non-negative now: logical shifts */
-        x->l[i + 1] = _mm512_add_epi64(x->l[i + 1], _mm512_srli_epi64(x->l[i], 48));
-        x->l[i] = _mm512_and_si512(x->l[i], m);
-    }
-}
-
-X8_INLINE void vsub(v48_t *o, const v48_t *a, const v48_t *b)
-{
-    for (int i = 0; i < 8; i++) /* a - b in (-p, p) */
-        o->l[i] = _mm512_sub_epi64(a->l[i], b->l[i]);
-    fix(o);
-}
+/* x in [-p, p) -> x mod p, normalised (ff_x8_fix); o = a - b mod p. */
+FF_X8_INLINE void fix(v48_t *x) { ff_x8_fix(x->l, 8, 48, P48); }
+FF_X8_INLINE void vsub(v48_t *o, const v48_t *a, const v48_t *b) { ff_x8_sub(o->l, a->l, b->l, 8, 48, P48); }
 
 /* x in [0, 2p), normalised -> x mod p: p subtracted unless that goes
  * negative. */
-X8_INLINE void reduce_once(v48_t *x)
+FF_X8_INLINE void reduce_once(v48_t *x)
 {
     const __m512i m48 = bc(M48);
     v48_t d;
@@ -110,7 +86,7 @@ X8_INLINE void reduce_once(v48_t *x)
  * scanning, one limb of b per round, the reduction by m = t0 (-p^-1) mod
  * 2^48 interleaved. a, b < 2p suffice: (ab + mp) / R < (4p^2 + Rp) / R < 2p
  * as 4p < R = 2^384. o may alias a or b. */
-X8_INLINE void mont_to(v48_t *o, const v48_t *a, const v48_t *b, bool full, bool sq)
+FF_X8_INLINE void mont_to(v48_t *o, const v48_t *a, const v48_t *b, bool full, bool sq)
 {
     const __m512i z = _mm512_setzero_si512(), m48 = bc(M48);
     __m512i L[9], H[9]; /* column k = L[k] + 16 H[k] */
@@ -156,14 +132,14 @@ X8_INLINE void mont_to(v48_t *o, const v48_t *a, const v48_t *b, bool full, bool
 
 /* The reduced product, and the one left in [0, 2p) for a value whose only
  * use is as a factor of another product (it saves reduce_once). */
-X8_INLINE void mont(v48_t *o, const v48_t *a, const v48_t *b) { mont_to(o, a, b, true, false); }
-X8_INLINE void mont2p(v48_t *o, const v48_t *a, const v48_t *b) { mont_to(o, a, b, false, false); }
+FF_X8_INLINE void mont(v48_t *o, const v48_t *a, const v48_t *b) { mont_to(o, a, b, true, false); }
+FF_X8_INLINE void mont2p(v48_t *o, const v48_t *a, const v48_t *b) { mont_to(o, a, b, false, false); }
 /* o = a^2, reduced: 36 partial products instead of 64. */
-X8_INLINE void msqr(v48_t *o, const v48_t *a) { mont_to(o, a, a, true, true); }
+FF_X8_INLINE void msqr(v48_t *o, const v48_t *a) { mont_to(o, a, a, true, true); }
 
 /* Lane b = the fp_t at address lane b of addr (masked-off lanes: the limbs
  * of fill), 6 x 64 -> 8 x 48 bits. */
-X8_INLINE void gather(v48_t *o, __m512i addr, __mmask8 k, const fp_t *fill)
+FF_X8_INLINE void gather(v48_t *o, __m512i addr, __mmask8 k, const fp_t *fill)
 {
     __m512i L[6];
     for (int i = 0; i < 6; i++)
@@ -180,7 +156,7 @@ X8_INLINE void gather(v48_t *o, __m512i addr, __mmask8 k, const fp_t *fill)
 }
 
 /* The inverse of gather, into the lanes of k only. */
-X8_INLINE void scatter(__m512i addr, __mmask8 k, const v48_t *v)
+FF_X8_INLINE void scatter(__m512i addr, __mmask8 k, const v48_t *v)
 {
     for (int h = 0; h < 2; h++) {
         const __m512i *l = &v->l[4 * h];
@@ -194,20 +170,20 @@ X8_INLINE void scatter(__m512i addr, __mmask8 k, const v48_t *v)
 }
 
 /* Addresses of x[0 .. 7] (an fp_t array). */
-X8_INLINE __m512i fp_addrs(const fp_t *x)
+FF_X8_INLINE __m512i fp_addrs(const fp_t *x)
 {
     const __m512i off = _mm512_setr_epi64(0, 48, 96, 144, 192, 240, 288, 336); /* lane * sizeof(fp_t) */
     return _mm512_add_epi64(bc((uint64_t)(uintptr_t)x), off);
 }
 
 /* Lanes of block b that hold one of the n entries. */
-X8_INLINE __mmask8 block_mask(size_t n, size_t b)
+FF_X8_INLINE __mmask8 block_mask(size_t n, size_t b)
 {
     size_t left = n - 8 * b;
     return left >= 8 ? (__mmask8)0xff : (__mmask8)((1u << left) - 1);
 }
 
-X8_INLINE void v48_to_fp(fp_t out[8], const v48_t *v)
+FF_X8_INLINE void v48_to_fp(fp_t out[8], const v48_t *v)
 {
     uint64_t t[8][8];
     for (int i = 0; i < 8; i++)
@@ -223,7 +199,7 @@ X8_INLINE void v48_to_fp(fp_t out[8], const v48_t *v)
     }
 }
 
-X8_INLINE void fp_to_v48(v48_t *o, const fp_t in[8]) { gather(o, fp_addrs(in), 0xff, &FP_ZERO_ELEM); }
+FF_X8_INLINE void fp_to_v48(v48_t *o, const fp_t in[8]) { gather(o, fp_addrs(in), 0xff, &FP_ZERO_ELEM); }
 
 /* Scratch per block of 8: the running product (then 1 / den), den, num,
  * x1, y1, x2; after the S_N vectors of every block, a byte per block. */
@@ -233,7 +209,7 @@ enum { S_PRE, S_DEN, S_NUM, S_X1, S_Y1, S_X2, S_N };
 
 size_t g1_x8_scratch_size(size_t n) { return (n + 7) / 8 * (S_N * sizeof(v48_t) + 1) + 64; }
 
-X8 void g1_x8_fp_ops(fp_t mul[8], fp_t sqr[8], fp_t sub[8], const fp_t a[8], const fp_t b[8])
+FF_X8 void g1_x8_fp_ops(fp_t mul[8], fp_t sqr[8], fp_t sub[8], const fp_t a[8], const fp_t b[8])
 {
     v48_t x, y, o;
     fp_to_v48(&x, a);
@@ -246,7 +222,7 @@ X8 void g1_x8_fp_ops(fp_t mul[8], fp_t sqr[8], fp_t sub[8], const fp_t a[8], con
     v48_to_fp(sub, &o);
 }
 
-X8 void g1_x8_fp_mul_chain(fp_t x[8], const fp_t y[8], size_t reps)
+FF_X8 void g1_x8_fp_mul_chain(fp_t x[8], const fp_t y[8], size_t reps)
 {
     v48_t a, b, c;
     fp_to_v48(&a, x);
@@ -262,7 +238,7 @@ X8 void g1_x8_fp_mul_chain(fp_t x[8], const fp_t y[8], size_t reps)
 
 /* Lane l of inv[c] = 1 / lane l of acc[c], for the 16 lanes of the two
  * chains: one fp_inv and 45 products (Montgomery's trick once more). */
-X8 static void invert16(v48_t inv[2], const v48_t acc[2])
+FF_X8 static void invert16(v48_t inv[2], const v48_t acc[2])
 {
     fp_t t[16], s[16], u, w;
     v48_to_fp(t, &acc[0]);
@@ -282,7 +258,7 @@ X8 static void invert16(v48_t inv[2], const v48_t acc[2])
 }
 
 /* Lanes of x that are 0. */
-X8_INLINE __mmask8 v48_zero(const v48_t *x)
+FF_X8_INLINE __mmask8 v48_zero(const v48_t *x)
 {
     __m512i o = x->l[0];
     for (int i = 1; i < 8; i++)
@@ -296,7 +272,7 @@ X8_INLINE __mmask8 v48_zero(const v48_t *x)
  * its coordinates left as they are) and the lane leaves *keep, with den = 1
  * so that the running products stay invertible. Rare: equal points or
  * scalars only. */
-X8_INLINE void equal_x(v48_t *den, v48_t *num, __mmask8 z, g1_affine_t *const *acc, __mmask8 *keep)
+FF_X8_INLINE void equal_x(v48_t *den, v48_t *num, __mmask8 z, g1_affine_t *const *acc, __mmask8 *keep)
 {
     fp_t d[8], q[8];
     v48_to_fp(d, den);
@@ -322,7 +298,7 @@ X8_INLINE void equal_x(v48_t *den, v48_t *num, __mmask8 z, g1_affine_t *const *a
     fp_to_v48(num, q);
 }
 
-X8 void g1_x8_add_batch(size_t n, g1_affine_t *const *acc, const g1_affine_t *const *pt, const uint8_t *neg,
+FF_X8 void g1_x8_add_batch(size_t n, g1_affine_t *const *acc, const g1_affine_t *const *pt, const uint8_t *neg,
                         void *scratch)
 {
     if (n == 0)

@@ -585,3 +585,56 @@ void fr_x8_dif4v(fr_t *x, size_t qs, const fr_tw8_t *wa, const fr_tw8_t *wb, con
 void fr_x8_dif2(fr_t *dst, size_t dqs, const fr_t *src, size_t sqs, size_t ls);
 
 #endif /* GM_FF_H */
+
+/* ---- 8-lane helpers (AVX-512 IFMA) ------------------------------------------------
+ *
+ * For the two lane kernels, ff/fr_ifma.c (Fr in 5 limbs of 52 bits) and
+ * ec/g1_x8.c (Fp in 8 limbs of 48 bits): what they share, written once for
+ * any limb count, limb width and modulus. A file that defines FF_X8_LANES
+ * before including this header gets them (outside the header's guard, so the
+ * order of includes does not matter); no other file pulls in <immintrin.h>.
+ * Everything here is inlined into functions marked FF_X8, which callers run
+ * only after fr_x8_enabled() said yes (a CPU without IFMA faults on them).
+ * The arguments n, bits and mod are constants at every call, so the loops
+ * unroll as if written for one field.
+ */
+#if defined(FF_X8_LANES) && !defined(GM_FF_X8_LANES_H)
+#define GM_FF_X8_LANES_H
+
+#include <immintrin.h>
+
+#define FF_X8 __attribute__((target("avx512f,avx512ifma,avx512vl")))
+#define FF_X8_INLINE static inline __attribute__((always_inline, target("avx512f,avx512ifma,avx512vl")))
+
+/* x in every lane. */
+FF_X8_INLINE __m512i ff_x8_bc(uint64_t x) { return _mm512_set1_epi64((long long)x); }
+
+/* l[0 .. n) holds a value in [-m, m) for the modulus m = mod[0 .. n) (limbs
+ * of `bits` bits), its limbs signed 64-bit numbers of magnitude < 2^62 ->
+ * the value mod m, normalised (limbs < 2^bits): signed carries, m added back
+ * in the lanes that came out negative, carries again. */
+FF_X8_INLINE void ff_x8_fix(__m512i *l, int n, int bits, const uint64_t *mod)
+{
+    const __m512i m = ff_x8_bc((1ULL << bits) - 1);
+    for (int i = 0; i < n - 1; i++) {
+        l[i + 1] = _mm512_add_epi64(l[i + 1], _mm512_srai_epi64(l[i], (unsigned)bits));
+        l[i] = _mm512_and_si512(l[i], m);
+    }
+    __mmask8 neg = _mm512_cmplt_epi64_mask(l[n - 1], _mm512_setzero_si512());
+    for (int i = 0; i < n; i++)
+        l[i] = _mm512_mask_add_epi64(l[i], neg, l[i], ff_x8_bc(mod[i]));
+    for (int i = 0; i < n - 1; i++) { /* non-negative now: logical shifts */
+        l[i + 1] = _mm512_add_epi64(l[i + 1], _mm512_srli_epi64(l[i], (unsigned)bits));
+        l[i] = _mm512_and_si512(l[i], m);
+    }
+}
+
+/* o = a - b mod m, a and b reduced (< m) and normalised; o may alias a or b. */
+FF_X8_INLINE void ff_x8_sub(__m512i *o, const __m512i *a, const __m512i *b, int n, int bits, const uint64_t *mod)
+{
+    for (int i = 0; i < n; i++) /* a - b in (-m, m) */
+        o[i] = _mm512_sub_epi64(a[i], b[i]);
+    ff_x8_fix(o, n, bits, mod);
+}
+
+#endif /* FF_X8_LANES */

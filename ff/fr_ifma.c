@@ -22,18 +22,16 @@
  * bytes, a new scratch contract) for every caller. bench/README.md has the
  * measurement.
  *
- * Only the functions marked X8 use AVX-512; they run only after
+ * Only the functions marked FF_X8 use AVX-512; they run only after
  * fr_x8_enabled() said yes (a CPU without IFMA would fault on them).
  */
-#include <immintrin.h>
 #include <stdlib.h>
 #include <string.h>
 
+#define FF_X8_LANES /* ff/ff.h's lane helpers */
 #include "base/base.h"
 #include "ff/ff.h"
 
-#define X8 __attribute__((target("avx512f,avx512ifma,avx512vl")))
-#define X8_INLINE static inline __attribute__((always_inline, target("avx512f,avx512ifma,avx512vl")))
 
 #define M52 0xfffffffffffffULL
 
@@ -129,43 +127,23 @@ void fr_tw8_set(fr_tw8_t *out, unsigned lane, const fr_t *a)
  */
 typedef struct { __m512i l[5]; } v52_t;
 
-X8_INLINE __m512i bc(uint64_t x) { return _mm512_set1_epi64((long long)x); }
+#define bc ff_x8_bc /* the short name: constants are broadcast on most lines below */
 
-/* x in [-r, r) -> x mod r, normalised: carries through the limbs (signed),
- * r added back in the lanes that came out negative, carries again. */
-X8_INLINE void fix(v52_t *x)
-{
-    const __m512i m = bc(M52);
-    for (int i = 0; i < 4; i++) {
-        x->l[i + 1] = _mm512_add_epi64(x->l[i + 1], _mm512_srai_epi64(x->l[i], 52));
-        x->l[i] = _mm512_and_si512(x->l[i], m);
-    }
-    __mmask8 neg = _mm512_cmplt_epi64_mask(x->l[4], _mm512_setzero_si512());
-    for (int i = 0; i < 5; i++)
-        x->l[i] = _mm512_mask_add_epi64(x->l[i], neg, x->l[i], bc(R52[i]));
-    for (int i = 0; i < 4; i++) { /* non-negative now: logical shifts */
-        x->l[i + 1] = _mm512_add_epi64(x->l[i + 1], _mm512_srli_epi64(x->l[i], 52));
-        x->l[i] = _mm512_and_si512(x->l[i], m);
-    }
-}
+/* x in [-r, r) -> x mod r, normalised (ff_x8_fix). */
+FF_X8_INLINE void fix(v52_t *x) { ff_x8_fix(x->l, 5, 52, R52); }
 
-X8_INLINE void vadd(v52_t *o, const v52_t *a, const v52_t *b)
+FF_X8_INLINE void vadd(v52_t *o, const v52_t *a, const v52_t *b)
 {
     for (int i = 0; i < 5; i++) /* a + b - r in [-r, r) */
         o->l[i] = _mm512_sub_epi64(_mm512_add_epi64(a->l[i], b->l[i]), bc(R52[i]));
     fix(o);
 }
 
-X8_INLINE void vsub(v52_t *o, const v52_t *a, const v52_t *b)
-{
-    for (int i = 0; i < 5; i++) /* a - b in (-r, r) */
-        o->l[i] = _mm512_sub_epi64(a->l[i], b->l[i]);
-    fix(o);
-}
+FF_X8_INLINE void vsub(v52_t *o, const v52_t *a, const v52_t *b) { ff_x8_sub(o->l, a->l, b->l, 5, 52, R52); }
 
 /* o = a - b + r in (0, 2r), normalised but not reduced: only for a factor of
  * mont() (which takes values < 2r, below), saving fix()'s correction. */
-X8_INLINE void vsub_lazy(v52_t *o, const v52_t *a, const v52_t *b)
+FF_X8_INLINE void vsub_lazy(v52_t *o, const v52_t *a, const v52_t *b)
 {
     const __m512i m = bc(M52);
     for (int i = 0; i < 5; i++)
@@ -178,7 +156,7 @@ X8_INLINE void vsub_lazy(v52_t *o, const v52_t *a, const v52_t *b)
 
 /* o = a b 2^-260 mod r (operand scanning: one limb of b per round, the
  * reduction by m = t0 (-r^-1) mod 2^52 interleaved). o may alias a or b. */
-X8_INLINE void mont(v52_t *o, const v52_t *a, const v52_t *b)
+FF_X8_INLINE void mont(v52_t *o, const v52_t *a, const v52_t *b)
 {
     const __m512i z = _mm512_setzero_si512();
     __m512i t[6] = {z, z, z, z, z, z};
@@ -206,7 +184,7 @@ X8_INLINE void mont(v52_t *o, const v52_t *a, const v52_t *b)
 
 /* o = (v0 ia v1, v0 ib v1, v2 ia v3, v2 ib v3), "x i y" the vpermt2q of
  * x and y by i: one level of the 4 x 8 transposes below. */
-X8_INLINE void perm_pairs(__m512i o[4], __m512i v0, __m512i v1, __m512i v2, __m512i v3, __m512i ia, __m512i ib)
+FF_X8_INLINE void perm_pairs(__m512i o[4], __m512i v0, __m512i v1, __m512i v2, __m512i v3, __m512i ia, __m512i ib)
 {
     o[0] = _mm512_permutex2var_epi64(v0, ia, v1);
     o[1] = _mm512_permutex2var_epi64(v0, ib, v1);
@@ -221,7 +199,7 @@ X8_INLINE void perm_pairs(__m512i o[4], __m512i v0, __m512i v1, __m512i v2, __m5
 
 /* Lane b of the 8 points is x[b * ls]: 4 x 64-bit limbs -> limb vectors ->
  * 5 x 52 bits. A..D hold elements (0,1), (2,3), (4,5), (6,7). */
-X8_INLINE void load8(v52_t *o, const fr_t *x, size_t ls)
+FF_X8_INLINE void load8(v52_t *o, const fr_t *x, size_t ls)
 {
     __m512i A, B, C, D;
     if (ls == 1) {
@@ -252,7 +230,7 @@ X8_INLINE void load8(v52_t *o, const fr_t *x, size_t ls)
 }
 
 /* The inverse of load8; v normalised and < r (< 2^256). */
-X8_INLINE void store8(fr_t *x, size_t ls, const v52_t *v)
+FF_X8_INLINE void store8(fr_t *x, size_t ls, const v52_t *v)
 {
     __m512i L0 = _mm512_or_si512(v->l[0], _mm512_slli_epi64(v->l[1], 52));
     __m512i L1 = _mm512_or_si512(_mm512_srli_epi64(v->l[1], 12), _mm512_slli_epi64(v->l[2], 40));
@@ -272,13 +250,13 @@ X8_INLINE void store8(fr_t *x, size_t ls, const v52_t *v)
     }
 }
 
-X8_INLINE void bcast_tw(v52_t *o, const fr_tw_t *w)
+FF_X8_INLINE void bcast_tw(v52_t *o, const fr_tw_t *w)
 {
     for (int i = 0; i < 5; i++)
         o->l[i] = bc(w->l[i]);
 }
 
-X8_INLINE void load_tw8(v52_t *o, const fr_tw8_t *w)
+FF_X8_INLINE void load_tw8(v52_t *o, const fr_tw8_t *w)
 {
     for (int i = 0; i < 5; i++)
         o->l[i] = _mm512_loadu_si512(w->l[i]);
@@ -286,7 +264,7 @@ X8_INLINE void load_tw8(v52_t *o, const fr_tw8_t *w)
 
 /* (u, v) -> (u + v, (u - v) w) twice over, the radix-4 DIF of ntt/ntt.c:
  * the products by wa and wc are skipped when they are NULL (unit). */
-X8_INLINE void dif4_core(v52_t p[4], const v52_t *wa, const v52_t *wb, const v52_t *wc)
+FF_X8_INLINE void dif4_core(v52_t p[4], const v52_t *wa, const v52_t *wb, const v52_t *wc)
 {
     v52_t y0, y1, y2, y3;
     /* a difference that a product follows need not be reduced first */
@@ -315,7 +293,7 @@ X8_INLINE void dif4_core(v52_t p[4], const v52_t *wa, const v52_t *wb, const v52
 
 /* ---- the exported kernels (ff.h) ------------------------------------------------ */
 
-X8 void fr_x8_mul(fr_t out[8], const fr_t a[8], const fr_t b[8])
+FF_X8 void fr_x8_mul(fr_t out[8], const fr_t a[8], const fr_t b[8])
 {
     v52_t x, y;
     load8(&x, a, 1);
@@ -326,7 +304,7 @@ X8 void fr_x8_mul(fr_t out[8], const fr_t a[8], const fr_t b[8])
     store8(out, 1, &x);
 }
 
-X8_INLINE void add_or_sub(fr_t out[8], const fr_t a[8], const fr_t b[8], bool sub)
+FF_X8_INLINE void add_or_sub(fr_t out[8], const fr_t a[8], const fr_t b[8], bool sub)
 {
     v52_t x, y;
     load8(&x, a, 1);
@@ -338,10 +316,10 @@ X8_INLINE void add_or_sub(fr_t out[8], const fr_t a[8], const fr_t b[8], bool su
     store8(out, 1, &x);
 }
 
-X8 void fr_x8_add(fr_t out[8], const fr_t a[8], const fr_t b[8]) { add_or_sub(out, a, b, false); }
-X8 void fr_x8_sub(fr_t out[8], const fr_t a[8], const fr_t b[8]) { add_or_sub(out, a, b, true); }
+FF_X8 void fr_x8_add(fr_t out[8], const fr_t a[8], const fr_t b[8]) { add_or_sub(out, a, b, false); }
+FF_X8 void fr_x8_sub(fr_t out[8], const fr_t a[8], const fr_t b[8]) { add_or_sub(out, a, b, true); }
 
-X8 void fr_x8_mul_tw(fr_t out[8], const fr_t a[8], const fr_tw_t *f)
+FF_X8 void fr_x8_mul_tw(fr_t out[8], const fr_t a[8], const fr_tw_t *f)
 {
     v52_t x, y;
     load8(&x, a, 1);
@@ -350,7 +328,7 @@ X8 void fr_x8_mul_tw(fr_t out[8], const fr_t a[8], const fr_tw_t *f)
     store8(out, 1, &x);
 }
 
-X8 void fr_x8_mul_tw8(fr_t x[8], const fr_tw8_t *f)
+FF_X8 void fr_x8_mul_tw8(fr_t x[8], const fr_tw8_t *f)
 {
     v52_t v, y;
     load8(&v, x, 1);
@@ -359,7 +337,7 @@ X8 void fr_x8_mul_tw8(fr_t x[8], const fr_tw8_t *f)
     store8(x, 1, &v);
 }
 
-X8 void fr_x8_scale_chain(fr_t *x, size_t n, const fr_tw8_t *t0, const fr_tw_t *step8)
+FF_X8 void fr_x8_scale_chain(fr_t *x, size_t n, const fr_tw8_t *t0, const fr_tw_t *step8)
 {
     v52_t t, s, v;
     load_tw8(&t, t0);
@@ -374,7 +352,7 @@ X8 void fr_x8_scale_chain(fr_t *x, size_t n, const fr_tw8_t *t0, const fr_tw_t *
     }
 }
 
-X8 void fr_x8_dif4(fr_t *dst, size_t dqs, const fr_t *src, size_t sqs, size_t ls, const fr_tw_t *wa,
+FF_X8 void fr_x8_dif4(fr_t *dst, size_t dqs, const fr_t *src, size_t sqs, size_t ls, const fr_tw_t *wa,
                    const fr_tw_t *wb, const fr_tw_t *wc)
 {
     v52_t p[4], a, b, c;
@@ -390,7 +368,7 @@ X8 void fr_x8_dif4(fr_t *dst, size_t dqs, const fr_t *src, size_t sqs, size_t ls
         store8(dst + k * dqs, ls, &p[k]);
 }
 
-X8 void fr_x8_dif4v(fr_t *x, size_t qs, const fr_tw8_t *wa, const fr_tw8_t *wb, const fr_tw8_t *wc)
+FF_X8 void fr_x8_dif4v(fr_t *x, size_t qs, const fr_tw8_t *wa, const fr_tw8_t *wb, const fr_tw8_t *wc)
 {
     v52_t p[4], a, b, c;
     for (int k = 0; k < 4; k++)
@@ -403,7 +381,7 @@ X8 void fr_x8_dif4v(fr_t *x, size_t qs, const fr_tw8_t *wa, const fr_tw8_t *wb, 
         store8(x + k * qs, 1, &p[k]);
 }
 
-X8 void fr_x8_dif2(fr_t *dst, size_t dqs, const fr_t *src, size_t sqs, size_t ls)
+FF_X8 void fr_x8_dif2(fr_t *dst, size_t dqs, const fr_t *src, size_t sqs, size_t ls)
 {
     v52_t u, v, s;
     load8(&u, src, ls);

@@ -1,6 +1,6 @@
 /* fuzz/fuzz_sealinfo.c — verify-seal's readers (synth/porep/porep.h):
  * porep_seal_info_parse (regression-record JSON Lines, SealVerifyInfo JSON),
- * porep_cid_decode and porep_base64_decode.
+ * porep_cid_decode and gm_base64_decode.
  * Input: byte 0 selects the reader (0: seal info, 1: CID, 2: base64), the
  * rest is its text.
  * Properties: the seal-info reader returns a documented status, every entry
@@ -80,10 +80,10 @@ static void b64(const uint8_t *data, size_t size)
     uint8_t *out = malloc(size + 1), *back = malloc(size + 1);
     char *text = malloc(size / 3 * 4 + 8);
     FUZZ_CHECK(out && back && text, "out of memory");
-    long n = porep_base64_decode(out, size + 1, (const char *)data, size);
+    long n = gm_base64_decode(out, size + 1, (const char *)data, size, NULL);
     if (n >= 0) {
-        porep_base64_encode(text, out, (size_t)n);
-        long m = porep_base64_decode(back, size + 1, text, strlen(text));
+        gm_base64_encode(text, out, (size_t)n);
+        long m = gm_base64_decode(back, size + 1, text, strlen(text), NULL);
         FUZZ_CHECK(m == n && memcmp(out, back, (size_t)n) == 0, "base64 round trip");
     }
     free(out);

@@ -187,22 +187,6 @@ static int check_keys(json_t *obj, const char *const *known, const char *file, c
     return 0;
 }
 
-static int hex_seed(uint8_t out[GROTH16_SEED_BYTES], const char *s)
-{
-    if (strlen(s) != 2 * GROTH16_SEED_BYTES)
-        return -1;
-    for (int i = 0; i < GROTH16_SEED_BYTES; i++) {
-        unsigned v;
-        char two[3] = {s[2 * i], s[2 * i + 1], 0};
-        char *end;
-        v = (unsigned)strtoul(two, &end, 16);
-        if (*end || !two[0] || !two[1])
-            return -1;
-        out[i] = (uint8_t)v;
-    }
-    return 0;
-}
-
 /* ---- sectors ------------------------------------------------------------------------ */
 
 static int parse_sectors(jobs_campaign_t *c, json_t *sv, const char *file, const char *base, bool porep,
@@ -404,8 +388,9 @@ static int parse_obj(jobs_campaign_t *c, json_t *root, const char *file, const c
     else
         return gm_err_set(err, GM_EINVAL, "%s: setup: '%s' is not \"auto\" or \"never\"", file, setup);
     if (seed) {
-        if (hex_seed(c->setup_seed, seed))
-            return gm_err_set(err, GM_EINVAL, "%s: setup_seed: '%s' is not 64 hex digits", file, seed);
+        err_t e;
+        if (gm_hex_decode_exact(c->setup_seed, GROTH16_SEED_BYTES, seed, 0, &e))
+            return gm_err_set(err, GM_EINVAL, "%s: setup_seed: '%s' is not 64 hex digits (%s)", file, seed, e.msg);
         c->has_setup_seed = true;
     }
     char what[JOBS_PATH_LEN + 32];
@@ -584,33 +569,30 @@ int jobs_campaign_load(jobs_campaign_t *out, const char *path, jobs_parse_flags_
     if (!f)
         return gm_err_set(err, GM_EIO, "%s: cannot open: %s", path, strerror(errno));
     char *buf = NULL;
-    size_t len = 0, cap = 0;
+    size_t len = 0;
+    uint64_t cap = 0;
     for (;;) {
-        if (len + 4096 + 1 > cap) {
-            cap = cap ? cap * 2 : 8192;
-            if (cap > (64u << 20)) {
-                free(buf);
-                fclose(f);
-                return gm_err_set(err, GM_EFORMAT, "%s: larger than 64 MiB", path);
-            }
-            char *nb = realloc(buf, cap);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                return gm_err_set(err, GM_ENOMEM, "%s: out of memory", path);
-            }
-            buf = nb;
+        if (len + 4096 + 1 > (64u << 20)) {
+            gm_free(buf);
+            fclose(f);
+            return gm_err_set(err, GM_EFORMAT, "%s: larger than 64 MiB", path);
         }
+        if (!gm_grow((void **)&buf, &cap, len + 4096 + 1, 1, 8192)) {
+            gm_free(buf);
+            fclose(f);
+            return gm_err_set(err, GM_ENOMEM, "%s: out of memory", path);
+        }
+        errno = 0;
         size_t r = fread(buf + len, 1, 4096, f);
         len += r;
         if (r < 4096)
             break;
     }
-    int bad = ferror(f);
+    int bad = ferror(f) ? (errno ? errno : EIO) : 0;
     fclose(f);
     if (bad) {
-        free(buf);
-        return gm_err_set(err, GM_EIO, "%s: read error", path);
+        gm_free(buf);
+        return gm_err_set(err, GM_EIO, "%s: cannot read: %s", path, bad == EISDIR ? "a directory" : strerror(bad));
     }
     buf[len] = 0;
     /* The base directory: the file's own, made absolute. */
@@ -625,7 +607,7 @@ int jobs_campaign_load(jobs_campaign_t *out, const char *path, jobs_parse_flags_
     if (realpath(base, abs) && strlen(abs) < sizeof base)
         memcpy(base, abs, strlen(abs) + 1);
     int rc = jobs_campaign_parse(out, buf, path, base, flags, err);
-    free(buf);
+    gm_free(buf);
     if (!rc)
         snprintf(out->file, sizeof out->file, "%s", path);
     return rc;
@@ -662,8 +644,7 @@ char *jobs_campaign_to_text(const jobs_campaign_t *c)
     json_object_set_new(o, "setup", json_string(c->setup_auto ? "auto" : "never"));
     if (c->has_setup_seed) {
         char hex[2 * GROTH16_SEED_BYTES + 1];
-        for (int i = 0; i < GROTH16_SEED_BYTES; i++)
-            snprintf(hex + 2 * i, 3, "%02x", c->setup_seed[i]);
+        gm_hex_encode(hex, c->setup_seed, GROTH16_SEED_BYTES);
         json_object_set_new(o, "setup_seed", json_string(hex));
     }
     json_object_set_new(o, "trust_params", json_boolean(c->trust_params));

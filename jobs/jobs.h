@@ -166,6 +166,53 @@ void jobs_unit_name(char *buf, size_t n, const jobs_campaign_t *c, size_t u);
  * GM_EINVAL. */
 int jobs_size_parse(uint64_t *out, const char *s, const char *what, err_t *err) __attribute__((warn_unused_result));
 
+/* ---- Slurm array splits (split.c) --------------------------------------------------
+ *
+ * A campaign as N task campaigns DIR/task-0000.json .. task-<N-1>.json for a
+ * Slurm job array, with the manifest DIR/split.json (docs/slurm.md). Task i
+ * proves sectors [i S / N, (i + 1) S / N) of the S sectors into
+ * OUTPUT/task-<i>, with its own journal, every other key unchanged. */
+
+#define JOBS_SPLIT_MAX_TASKS 10000 /* task-NNNN.json; Slurm's MaxArraySize is 1001 by default */
+#define JOBS_SPLIT_MANIFEST "split.json"
+
+/* Flags of jobs_split_write; 0 refuses to replace a different split. */
+typedef enum {
+    JOBS_SPLIT_FORCE = 1, /* replace a different split of DIR (even one whose tasks have started) */
+} jobs_split_flags_t;
+
+/* The number of tasks for --tasks N (tasks, per 0) or --sectors-per-task K
+ * (per, tasks 0) of campaign c. Returns 0, or GM_EINVAL (more tasks than
+ * sectors, or more than JOBS_SPLIT_MAX_TASKS; err says which). */
+int jobs_split_plan(unsigned *ntasks, const jobs_campaign_t *c, unsigned tasks, unsigned per, err_t *err)
+    __attribute__((warn_unused_result));
+
+/* Writes the split of campaign c (read from path, named in messages) into
+ * dir (created when missing): every task file, each checked to read back as
+ * a campaign, then the manifest last, each atomically; task files of an
+ * earlier, larger split are removed. The same split again rewrites the same
+ * files. With "setup": "auto" and no setup_seed, c gets one seed for every
+ * task: task 0's when dir already holds this split, else a random one.
+ * ntasks from jobs_split_plan. Returns 0, GM_ESTATE (dir holds another
+ * split, or a split.json that does not parse, and flags lack
+ * JOBS_SPLIT_FORCE), GM_EINVAL (the output path leaves no room for
+ * /task-NNNN), GM_EIO or GM_ENOMEM; err names the file. */
+int jobs_split_write(jobs_campaign_t *c, const char *path, const char *dir, unsigned ntasks, unsigned flags,
+                     err_t *err) __attribute__((warn_unused_result));
+
+/* One task of a split manifest. */
+typedef struct {
+    char file[64];                      /* "task-0000.json" */
+    char output[JOBS_PATH_LEN + 16];    /* its output directory ("" when the manifest has none) */
+    size_t units;
+} jobs_split_task_t;
+
+/* Reads dir/split.json's tasks into *out (n of them; gm_free it). Returns
+ * 0, GM_EFORMAT (missing, not JSON or no task_list: err names the file) or
+ * GM_ENOMEM; *out is NULL after a failure. */
+int jobs_split_tasks_read(jobs_split_task_t **out, size_t *n, const char *dir, err_t *err)
+    __attribute__((warn_unused_result));
+
 /* ---- unit sources -------------------------------------------------------------- */
 
 /* Turns work units into witnesses. One implementation per jobs_source_kind_t:

@@ -193,7 +193,8 @@ typedef struct {
     bool witness_done, prepare_done, prover_done; /* prepare_done: every prepare role ended */
     unsigned prep_ended;      /* prepare roles that ended */
     mr_result_t *results;     /* finished, not yet handed to the comm role */
-    size_t nresults, results_cap;
+    size_t nresults;
+    uint64_t results_cap;
     int fatal;                /* first error of a local role */
     err_t ferr;
     mr_metrics_t m;           /* stage sums (witness/prover add under the lock) */

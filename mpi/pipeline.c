@@ -255,7 +255,7 @@ void mr_state_free(mr_state_t *s)
         groth16_prepared_free(s->units[i]);
     for (size_t i = 0; i < s->nresults; i++)
         free(s->results[i].pub);
-    free(s->results);
+    gm_free(s->results);
     free(s->units);
     free(s->free_units);
     free(s->prepared);
@@ -418,14 +418,8 @@ static void prepare_role(mr_state_t *s, unsigned i)
 
 static int push_result_locked(mr_state_t *s, const mr_result_t *r)
 {
-    if (s->nresults == s->results_cap) {
-        size_t cap = s->results_cap ? 2 * s->results_cap : 16;
-        mr_result_t *nr = realloc(s->results, cap * sizeof *nr);
-        if (!nr)
-            return GM_ENOMEM;
-        s->results = nr;
-        s->results_cap = cap;
-    }
+    if (!gm_grow((void **)&s->results, &s->results_cap, s->nresults + 1, sizeof *s->results, 16))
+        return GM_ENOMEM;
     s->results[s->nresults++] = *r;
     return 0;
 }

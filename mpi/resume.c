@@ -54,12 +54,6 @@ static uint64_t fnv1a(const char *s, size_t n)
     return h;
 }
 
-static void hex(char *out, const uint8_t *b, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        snprintf(out + 2 * i, 3, "%02x", b[i]);
-}
-
 static int mkdir_p(const char *path, err_t *err)
 {
     char buf[JOBS_PATH_LEN + 16];
@@ -179,8 +173,8 @@ static void resume_line(void *arg, const char *line, size_t ll, const journal_li
     if ((size_t)snprintf(pp, sizeof pp, "%s/%s.proof", r->o->proofs, e->name) < sizeof pp &&
         (size_t)snprintf(qp, sizeof qp, "%s/%s.public.json", r->o->proofs, e->name) < sizeof qp &&
         file_sha(s1, pp, GROTH16_PROOF_BYTES) == 0 && file_sha(s2, qp, 0) == 0) {
-        hex(h1, s1, 32);
-        hex(h2, s2, 32);
+        gm_hex_encode(h1, s1, 32);
+        gm_hex_encode(h2, s2, 32);
         if (!strcmp(h1, e->proof_sha) && !strcmp(h2, e->pub_sha)) {
             r->done[hit->unit] = true;
             (*r->ndone)++;
@@ -226,7 +220,7 @@ int mr_out_open(mr_out_t **out, const jobs_campaign_t *c, const uint8_t vk_sha[3
         goto fail;
 
     char header[256], vkhex[65];
-    hex(vkhex, vk_sha, 32);
+    gm_hex_encode(vkhex, vk_sha, 32);
     snprintf(header, sizeof header, JOURNAL_MAGIC "circuit=%s vk=%s\n", c->circuit.id, vkhex);
 
     size_t jlen = 0;
@@ -300,8 +294,8 @@ int mr_out_write(mr_out_t *o, size_t u, const uint8_t proof[GROTH16_PROOF_BYTES]
     SHA256(proof, GROTH16_PROOF_BYTES, s1);
     SHA256((const uint8_t *)pub_json, ql, s2);
     char h1[65], h2[65], line[400];
-    hex(h1, s1, 32);
-    hex(h2, s2, 32);
+    gm_hex_encode(h1, s1, 32);
+    gm_hex_encode(h2, s2, 32);
     int n = snprintf(line, sizeof line, "done %s %s %s %d", name, h1, h2, rank);
     n += snprintf(line + n, sizeof line - (size_t)n, " %016llx\n", (unsigned long long)fnv1a(line, (size_t)n));
     ssize_t w = write(o->fd, line, (size_t)n);
@@ -326,7 +320,8 @@ const char *mr_out_journal_path(const mr_out_t *o) { return o->journal; }
 /* mpi_journal_status's pass: the names of the lines that check. */
 typedef struct {
     char (*names)[JOBS_ID_LEN + 16];
-    size_t n, cap;
+    size_t n;
+    uint64_t cap;
     size_t torn;
     bool nomem;
 } status_scan_t;
@@ -339,15 +334,9 @@ static void status_line(void *arg, const char *line, size_t ll, const journal_li
         t->torn++;
         return;
     }
-    if (t->n == t->cap) {
-        size_t cap = t->cap ? 2 * t->cap : 256;
-        void *p = realloc(t->names, cap * sizeof *t->names);
-        if (!p) {
-            t->nomem = true;
-            return;
-        }
-        t->names = p;
-        t->cap = cap;
+    if (!gm_grow((void **)&t->names, &t->cap, t->n + 1, sizeof *t->names, 256)) {
+        t->nomem = true;
+        return;
     }
     memcpy(t->names[t->n++], e->name, sizeof e->name);
 }
@@ -380,7 +369,7 @@ int mpi_journal_status(mpi_journal_status_t *out, const char *output_dir, err_t 
     journal_scan(buf, len, hl + 1, status_line, &t);
     gm_free(buf);
     if (t.nomem) {
-        free(t.names);
+        gm_free(t.names);
         return gm_err_set(err, GM_ENOMEM, "%s: out of memory", path);
     }
     /* A unit proved again (its files were missing on resume) has two lines. */
@@ -388,6 +377,6 @@ int mpi_journal_status(mpi_journal_status_t *out, const char *output_dir, err_t 
     for (size_t i = 0; i < t.n; i++)
         out->done += i == 0 || strcmp(t.names[i], t.names[i - 1]) != 0;
     out->torn = t.torn;
-    free(t.names);
+    gm_free(t.names);
     return 0;
 }

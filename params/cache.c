@@ -345,8 +345,7 @@ static int generate(params_ensure_t *r, const params_paths_t *p, const circuit_t
         return rc;
     r->generated = true;
     char hex[2 * GROTH16_SEED_BYTES + 1], rec[1024];
-    for (int i = 0; i < GROTH16_SEED_BYTES; i++)
-        snprintf(hex + 2 * i, 3, "%02x", r->seed[i]);
+    gm_hex_encode(hex, r->seed, GROTH16_SEED_BYTES);
     const groth16_counts_t *n = &r->counts;
     int len = snprintf(rec, sizeof rec,
                        "circuit %s\nseed %s\nconstraints %llu\ninputs %llu\naux %llu\n"

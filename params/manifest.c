@@ -71,8 +71,7 @@ int params_file_digest(char out[PARAMS_DIGEST_HEX + 1], uint64_t *size, const ch
     unsigned mdlen = 0;
     EVP_DigestFinal_ex(ctx, md, &mdlen);
     GM_ASSERT(mdlen * 2 >= PARAMS_DIGEST_HEX);
-    for (int i = 0; i < PARAMS_DIGEST_HEX / 2; i++)
-        snprintf(out + 2 * i, 3, "%02x", md[i]);
+    gm_hex_encode(out, md, PARAMS_DIGEST_HEX / 2);
     if (size)
         *size = total;
 out:

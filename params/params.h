@@ -270,4 +270,30 @@ int params_load(groth16_params_t **out, params_loaded_t *info, const char *file,
                 unsigned flags, topo_pool_t *pool, params_note_fn note, void *note_arg, err_t *err)
     __attribute__((warn_unused_result));
 
+/* ---- PoRep seals verified against a parameter directory's keys (seals.c) ------------- */
+
+/* Where params_seals_verify finds each seal's verifying key: exactly one of
+ * vk (one key for every seal) and params_dir (each seal's key by Filecoin's
+ * v28 file name, porep_param_find); manifest, when not NULL (a manifest.json
+ * or Filecoin's parameters.json), must list each key's digest before the
+ * key is used. */
+typedef struct {
+    const char *vk, *params_dir, *manifest;
+} params_seal_keys_t;
+
+/* Verifies seals[0 .. n) (porep_seal_info_read's, or built by the caller)
+ * as rust-fil-proofs' verify_seal: replica_id, challenges, parents and every
+ * public input derived from the seal's public data, then every partition's
+ * Groth16 proof checked, all partitions of the seals sharing a key in one
+ * batch (a failing batch is redone per seal). Entries whose status is not 0
+ * on entry are left as they are. Afterwards seals[i].status is 0 exactly for
+ * the seals that verify; for the others it is the cause (GM_EVERIFY: the
+ * proof does not verify, or the key's digest is not in the manifest; GM_EFORMAT: a proof of the wrong size or encoding,
+ * GM_EINVAL: a key of another circuit, GM_ENOTSUP: a NonInteractivePoRep
+ * aggregate, GM_EIO: a key missing or unreadable)
+ * and seals[i].msg says why, starting with the seal's label. Returns 0, or
+ * GM_ENOMEM (nothing verified; the seals untouched). */
+int params_seals_verify(porep_seal_info_t *seals, size_t n, const params_seal_keys_t *keys, err_t *err)
+    __attribute__((warn_unused_result));
+
 #endif /* GM_PARAMS_H */

@@ -32,11 +32,11 @@ static bool words_grow(cs_compact_t *c, uint64_t n, uint64_t first)
     if (need <= c->words_cap)
         return true;
     uint64_t cap = c->words_cap, cap1 = cap, cap2 = cap;
-    if (!synth_grow((void **)&c->isbit, &cap, need, sizeof(uint64_t), first))
+    if (!gm_grow((void **)&c->isbit, &cap, need, sizeof(uint64_t), first))
         return false;
-    if (!synth_grow((void **)&c->one, &cap1, need, sizeof(uint64_t), first))
+    if (!gm_grow((void **)&c->one, &cap1, need, sizeof(uint64_t), first))
         return false;
-    if (!synth_grow((void **)&c->rank, &cap2, need, sizeof(uint32_t), first))
+    if (!gm_grow((void **)&c->rank, &cap2, need, sizeof(uint32_t), first))
         return false;
     /* The three grew by the same rule from the same capacity. */
     GM_ASSERT(cap == cap1 && cap == cap2);
@@ -55,7 +55,7 @@ static bool dense_grow(cs_compact_t *c)
     uint64_t cap = c->dense_cap + c->dense_cap / 4;
     if (cap < c->dense_cap + 1024)
         cap = c->dense_cap + 1024;
-    return synth_grow((void **)&c->dense, &c->dense_cap, cap, sizeof(fr_t), 0);
+    return gm_grow((void **)&c->dense, &c->dense_cap, cap, sizeof(fr_t), 0);
 }
 
 bool cs_compact_reserve(cs_compact_t *c, uint64_t n) { return words_grow(c, n, 0); }
@@ -126,7 +126,7 @@ int cs_compact_from_values(cs_compact_t *out, const fr_t *v, uint64_t n, err_t *
     for (uint64_t j = 0; j < n; j++)
         nd += !is_zero_limbs(&v[j]) && !is_one_limbs(&v[j]);
     if (!words_grow(out, n, 0) ||
-        (nd && !synth_grow((void **)&out->dense, &out->dense_cap, nd, sizeof(fr_t), 0))) {
+        (nd && !gm_grow((void **)&out->dense, &out->dense_cap, nd, sizeof(fr_t), 0))) {
         cs_compact_free(out);
         return gm_err_set(err, GM_ENOMEM, "compact values: out of memory for %llu values (%llu dense)",
                           (unsigned long long)n, (unsigned long long)nd);

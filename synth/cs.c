@@ -28,30 +28,6 @@ void cs_fail(cs_t *cs, int code, const char *fmt, ...)
     va_end(ap);
 }
 
-bool synth_grow(void **p, uint64_t *cap, uint64_t need, size_t size, uint64_t first)
-{
-    if (need <= *cap)
-        return true;
-    uint64_t ncap = need;
-    if (first) {
-        ncap = *cap ? *cap : first;
-        while (ncap < need)
-            ncap *= 2;
-    }
-    if (ncap > SIZE_MAX / size)
-        return false;
-    void *np = gm_alloc((size_t)(ncap * size));
-    if (!np)
-        return false;
-    if (*p) {
-        memcpy(np, *p, (size_t)(*cap * size));
-        gm_free(*p);
-    }
-    *p = np;
-    *cap = ncap;
-    return true;
-}
-
 int cs_create(cs_t **out, cs_mode_t mode, cs_flags_t flags, err_t *err)
 {
     *out = NULL;
@@ -116,13 +92,13 @@ void cs_reserve(cs_t *cs, uint64_t n_aux, uint64_t n_inputs)
      * compact form reserves its bitmaps only: its dense count is unknown. */
     if (cs->compact) {
         if (!cs_compact_reserve(&cs->cz, n_aux) ||
-            !synth_grow((void **)&cs->inputs, &cs->inputs_cap, n_inputs, sizeof(fr_t), 0))
+            !gm_grow((void **)&cs->inputs, &cs->inputs_cap, n_inputs, sizeof(fr_t), 0))
             cs_fail(cs, GM_ENOMEM, "cs_reserve: out of memory for %llu compact aux values",
                     (unsigned long long)n_aux);
         return;
     }
-    if (!synth_grow((void **)&cs->aux, &cs->aux_cap, n_aux, sizeof(fr_t), 0) ||
-        !synth_grow((void **)&cs->inputs, &cs->inputs_cap, n_inputs, sizeof(fr_t), 0))
+    if (!gm_grow((void **)&cs->aux, &cs->aux_cap, n_aux, sizeof(fr_t), 0) ||
+        !gm_grow((void **)&cs->inputs, &cs->inputs_cap, n_inputs, sizeof(fr_t), 0))
         cs_fail(cs, GM_ENOMEM, "cs_reserve: out of memory for %llu aux values",
                 (unsigned long long)n_aux);
 }
@@ -156,7 +132,7 @@ cs_var_t cs_alloc(cs_t *cs, const fr_t *value)
         }
     } else if (cs->store) {
         if (cs->n_aux >= cs->aux_cap &&
-            !synth_grow((void **)&cs->aux, &cs->aux_cap, cs->n_aux + 1, sizeof(fr_t), 64)) {
+            !gm_grow((void **)&cs->aux, &cs->aux_cap, cs->n_aux + 1, sizeof(fr_t), 64)) {
             cs_fail(cs, GM_ENOMEM, "cs_alloc: out of memory at aux variable %llu",
                     (unsigned long long)cs->n_aux);
             return CS_ONE;
@@ -180,7 +156,7 @@ cs_var_t cs_alloc_input(cs_t *cs, const fr_t *value)
         return CS_ONE;
     }
     if (cs->store) {
-        if (!synth_grow((void **)&cs->inputs, &cs->inputs_cap, cs->n_inputs + 1, sizeof(fr_t), 64)) {
+        if (!gm_grow((void **)&cs->inputs, &cs->inputs_cap, cs->n_inputs + 1, sizeof(fr_t), 64)) {
             cs_fail(cs, GM_ENOMEM, "cs_alloc_input: out of memory");
             return CS_ONE;
         }
@@ -259,7 +235,7 @@ static void terms_push(cs_t *cs, cs_terms_t *ts, cs_var_t v, const fr_t *c)
 {
     if (ts->n == ts->cap) {
         uint64_t cap = ts->cap;
-        if (!synth_grow((void **)&ts->t, &cap, (uint64_t)ts->n + 1, sizeof(cs_term_t), 64)) {
+        if (!gm_grow((void **)&ts->t, &cap, (uint64_t)ts->n + 1, sizeof(cs_term_t), 64)) {
             cs_fail(cs, GM_ENOMEM, "cs_term: out of memory");
             return;
         }
@@ -407,7 +383,7 @@ void cs_arena_release(cs_t *cs, size_t mark)
 static bool arena_reserve(cs_t *cs, size_t need)
 {
     uint64_t cap = cs->arena_cap;
-    if (!synth_grow((void **)&cs->arena, &cap, need, sizeof(cs_term_t), 64)) {
+    if (!gm_grow((void **)&cs->arena, &cap, need, sizeof(cs_term_t), 64)) {
         cs_fail(cs, GM_ENOMEM, "cs_lc: out of memory for %zu arena terms", need);
         return false;
     }

@@ -71,7 +71,7 @@ uint32_t cs_rec_coeff(cs_t *cs, const fr_t *c)
         }
     }
     uint64_t cap = r->coeffs_cap;
-    if (!synth_grow((void **)&r->coeffs, &cap, (uint64_t)r->n_coeffs + 1, sizeof(fr_t), 1024)) {
+    if (!gm_grow((void **)&r->coeffs, &cap, (uint64_t)r->n_coeffs + 1, sizeof(fr_t), 1024)) {
         cs_fail(cs, GM_ENOMEM, "shape: out of memory for coefficient %u", r->n_coeffs);
         return UINT32_MAX;
     }
@@ -97,13 +97,13 @@ uint32_t cs_rec_coeff(cs_t *cs, const fr_t *c)
 
 static bool rec_matrix_row(cs_t *cs, cs_rec_matrix_t *m, const cs_term_t *t, uint32_t n)
 {
-    if (!synth_grow((void **)&m->row_ptr, &m->rows_cap, m->rows + 2, sizeof(uint64_t), 1024))
+    if (!gm_grow((void **)&m->row_ptr, &m->rows_cap, m->rows + 2, sizeof(uint64_t), 1024))
         return false;
     if (m->rows == 0)
         m->row_ptr[0] = 0;
     uint64_t cap_col = m->nnz_cap, cap_coeff = m->nnz_cap;
-    if (!synth_grow((void **)&m->col, &cap_col, m->nnz + n, sizeof(uint32_t), 1024) ||
-        !synth_grow((void **)&m->coeff, &cap_coeff, m->nnz + n, sizeof(uint32_t), 1024))
+    if (!gm_grow((void **)&m->col, &cap_col, m->nnz + n, sizeof(uint32_t), 1024) ||
+        !gm_grow((void **)&m->coeff, &cap_coeff, m->nnz + n, sizeof(uint32_t), 1024))
         return false;
     m->nnz_cap = cap_col < cap_coeff ? cap_col : cap_coeff;
     for (uint32_t i = 0; i < n; i++) {

@@ -128,13 +128,6 @@ void cs_rec_row(cs_t *cs, cs_term_t *const sides[3], const uint32_t n[3]);
 
 void cs_rec_free(cs_rec_t *r);
 
-/* Grows the gm_alloc'ed array *p (capacity *cap elements of size bytes) to
- * hold at least need elements, copying what it held. first = 0: exactly
- * need (cs_reserve, which knows the final count); otherwise doubling from
- * first (or from *cap). Returns false (the array untouched) when memory runs
- * out or the byte count would overflow. */
-bool synth_grow(void **p, uint64_t *cap, uint64_t need, size_t size, uint64_t first);
-
 /* Compact values (compact.c), as a cs_t in CS_FLAG_COMPACT mode grows them.
  * Each returns false when memory runs out (the form still valid, the value
  * not stored). reserve: room for n values' bitmaps (exactly); push: appends

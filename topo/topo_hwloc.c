@@ -219,7 +219,7 @@ static hwloc_obj_t pci_ancestor(hwloc_obj_t o)
 static int find_gpus(topo_t *t)
 {
     hwloc_topology_t h = t->h;
-    unsigned cap = 0;
+    uint64_t cap = 0, pcap = 0;
     hwloc_obj_t *pcis = NULL;
     hwloc_obj_t o = NULL;
     while ((o = hwloc_get_next_osdev(h, o)) != NULL) {
@@ -245,17 +245,10 @@ static int find_gpus(topo_t *t)
             if (vendor != 0x10de && vendor != 0x1002)
                 continue;
         }
-        if (t->ngpus == cap) {
-            cap = cap ? cap * 2 : 8;
-            topo_gpu_t *g = realloc(t->gpus, cap * sizeof *g);
-            hwloc_obj_t *p = g ? realloc(pcis, cap * sizeof *p) : NULL;
-            if (g)
-                t->gpus = g;
-            if (!g || !p) {
-                free(pcis);
-                return GM_ENOMEM;
-            }
-            pcis = p;
+        if (!gm_grow((void **)&t->gpus, &cap, t->ngpus + 1, sizeof *t->gpus, 8) ||
+            !gm_grow((void **)&pcis, &pcap, t->ngpus + 1, sizeof *pcis, 8)) {
+            gm_free(pcis);
+            return GM_ENOMEM;
         }
         topo_gpu_t *g = &t->gpus[t->ngpus];
         memset(g, 0, sizeof *g);
@@ -282,7 +275,7 @@ static int find_gpus(topo_t *t)
             }
         pcis[t->ngpus++] = pci;
     }
-    free(pcis);
+    gm_free(pcis);
     return 0;
 }
 
@@ -487,7 +480,7 @@ void topo_destroy(topo_t *t)
     free(t->domains);
     free(t->core_sets);
     free(t->cores);
-    free(t->gpus);
+    gm_free(t->gpus);
     free(t->source);
     if (t->h)
         hwloc_topology_destroy(t->h);

@@ -531,10 +531,11 @@ static int unwrap_phase1out(json_t **root, long long *sector_size, const char *p
     uint8_t *buf = gm_alloc(cap);
     if (!buf)
         return gm_err_set(err, GM_ENOMEM, "%s: Phase1Out: out of memory for %zu bytes", path, cap);
-    long n = porep_base64_decode(buf, cap, t, len);
+    err_t e;
+    long n = gm_base64_decode(buf, cap, t, len, &e);
     if (n < 0) {
         gm_free(buf);
-        return gm_err_set(err, GM_EFORMAT, "%s: Phase1Out: not base64", path);
+        return gm_err_set(err, GM_EFORMAT, "%s: Phase1Out: not base64: %s", path, e.msg);
     }
     json_error_t je;
     json_t *inner = json_loadb((const char *)buf, (size_t)n, JSON_REJECT_DUPLICATES, &je);

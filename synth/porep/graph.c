@@ -235,9 +235,8 @@ int porep_graph_init(porep_graph_t *g, uint64_t nodes, const uint8_t porep_id[32
         return rc;
     char *p = g->cache_name;
     p += sprintf(p, "v28-sdr-parent-");
-    for (int i = 0; i < 32; i++)
-        p += sprintf(p, "%02x", name_hash[i]);
-    sprintf(p, ".cache");
+    gm_hex_encode(p, name_hash, 32);
+    sprintf(p + 64, ".cache");
 
     /* last: the only allocation, so an earlier failure leaves nothing */
     return porep_feistel_tabulate(&g->feistel, err);

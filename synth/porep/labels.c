@@ -193,26 +193,13 @@ int porep_encode(porep_dom_t *replica, const porep_dom_t *key, const porep_dom_t
     return 0;
 }
 
-void porep_seed_parse(uint8_t out[32], const char *s)
+bool porep_seed_parse(uint8_t out[32], const char *s)
 {
+    if (gm_hex_decode_exact(out, 32, s, GM_HEX_PREFIX, NULL) == 0)
+        return false;
     size_t n = strlen(s);
-    int hex = n == 64;
-    for (size_t i = 0; hex && i < n; i++) {
-        char c = s[i];
-        hex = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-    }
-    if (hex) {
-        for (size_t i = 0; i < 32; i++) {
-            unsigned v = 0;
-            for (int j = 0; j < 2; j++) {
-                char c = s[2 * i + j];
-                v = v * 16 + (unsigned)(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
-            }
-            out[i] = (uint8_t)v;
-        }
-        return;
-    }
     const void *parts[] = {s};
     const size_t lens[] = {n};
     sha256_parts(out, parts, lens, 1);
+    return true;
 }

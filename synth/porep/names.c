@@ -162,7 +162,7 @@ void porep_param_name(char out[POREP_PARAM_NAME_LEN], const porep_config_t *c, c
     GM_ASSERT(m > 0 && (size_t)m < sizeof ident);
     GM_ASSERT(EVP_Digest(ident, (size_t)m, h, &hl, EVP_sha256(), NULL) == 1);
     char hex[65];
-    porep_hex(hex, h, 32);
+    gm_hex_encode(hex, h, 32);
     snprintf(out, POREP_PARAM_NAME_LEN, "v%d-stacked-proof-of-replication-%s-sha256_hasher-%s.%s", POREP_PARAM_VERSION,
              tree, hex, ext);
 }

@@ -114,8 +114,7 @@ static void chunk_tile(void *arg, size_t task, unsigned worker)
 static int hex_equal(const uint8_t d[32], const char *hex)
 {
     char mine[65];
-    for (int i = 0; i < 32; i++)
-        snprintf(mine + 2 * i, 3, "%02x", d[i]);
+    gm_hex_encode(mine, d, 32);
     return strlen(hex) == 64 && strncasecmp(mine, hex, 64) == 0;
 }
 

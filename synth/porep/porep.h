@@ -583,9 +583,11 @@ int porep_c1_prove(porep_c1_t *c, const char *dir, const uint8_t seed[32], const
 int porep_c1_synthetic(porep_c1_t *c, const porep_proof_t *proof, const uint8_t seed[32], const porep_hashers_t *h,
                        err_t *err) __attribute__((warn_unused_result));
 
-/* Parses a 32-byte value: 64 hex digits, or any other text, hashed with
- * SHA-256 (so "--seed 1" is reproducible). */
-void porep_seed_parse(uint8_t out[32], const char *s);
+/* Parses a 32-byte value: 64 hex digits (an "0x" before them allowed), or
+ * any other text, hashed with SHA-256 (so "--seed 1" is reproducible).
+ * Returns true when s was hashed, so a caller can say so: 63 digits are
+ * more likely a typo than a chosen text. */
+bool porep_seed_parse(uint8_t out[32], const char *s);
 
 /* ---- temporary files ------------------------------------------------------------- */
 
@@ -747,18 +749,6 @@ int porep_cid_decode(porep_dom_t *out, const char *cid, porep_cid_kind_t want, c
 
 /* Encodes a commitment as its CID text ("baga6ea4sea..." / "bagboea4b5a..."). */
 void porep_cid_encode(char out[POREP_CID_TEXT_LEN], const porep_dom_t *d, porep_cid_kind_t kind);
-
-/* Parses exactly 2n hex digits (either case) into out; returns 0, or -1
- * (out partly written) for anything else. */
-int porep_unhex(uint8_t *out, const char *s, size_t n);
-
-/* Standard base64 (RFC 4648, '=' padding optional) into out (cap bytes).
- * Returns the decoded length, or -1 for text that is not base64 or does not
- * fit. */
-long porep_base64_decode(uint8_t *out, size_t cap, const char *s, size_t len);
-
-/* Standard base64 with padding of n bytes into out (4 * ceil(n / 3) + 1). */
-void porep_base64_encode(char *out, const uint8_t *in, size_t n);
 
 /* ---- Filecoin's parameter file names (storage-proofs-core parameter_cache.rs) -- */
 

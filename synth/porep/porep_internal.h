@@ -1,6 +1,6 @@
 /*
  * synth/porep/porep_internal.h — what the files of synth/porep/ share and no
- * other folder includes: hex helpers and the sources of vanilla proofs.
+ * other folder includes: the sources of vanilla proofs.
  */
 #ifndef GM_SYNTH_POREP_INTERNAL_H
 #define GM_SYNTH_POREP_INTERNAL_H
@@ -8,9 +8,6 @@
 #include <stdio.h>
 
 #include "synth/porep/porep.h"
-
-/* Lower-case hex of n bytes into out (2n + 1 chars). */
-void porep_hex(char *out, const uint8_t *in, size_t n);
 
 
 /* A challenge from 32 random bytes, as rust-fil-proofs' bigint_to_challenge:

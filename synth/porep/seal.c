@@ -175,13 +175,13 @@ static int sealed_save(const porep_sealed_t *s, const char *dir, err_t *err)
 {
     char path[4096], h[10][65];
     snprintf(path, sizeof path, "%s/seal.json", dir);
-    porep_hex(h[0], s->prover_id, 32);
-    porep_hex(h[1], s->ticket, 32);
-    porep_hex(h[2], s->replica_id.b, 32);
-    porep_hex(h[3], s->comm_d.b, 32);
-    porep_hex(h[4], s->comm_c.b, 32);
-    porep_hex(h[5], s->comm_r_last.b, 32);
-    porep_hex(h[6], s->comm_r.b, 32);
+    gm_hex_encode(h[0], s->prover_id, 32);
+    gm_hex_encode(h[1], s->ticket, 32);
+    gm_hex_encode(h[2], s->replica_id.b, 32);
+    gm_hex_encode(h[3], s->comm_d.b, 32);
+    gm_hex_encode(h[4], s->comm_c.b, 32);
+    gm_hex_encode(h[5], s->comm_r_last.b, 32);
+    gm_hex_encode(h[6], s->comm_r.b, 32);
     /* the CIDs lotus shows for them (SealVerifyInfo, chain state) */
     char cid_r[POREP_CID_TEXT_LEN], cid_d[POREP_CID_TEXT_LEN];
     porep_cid_encode(cid_r, &s->comm_r, POREP_CID_SEALED);
@@ -229,8 +229,11 @@ int porep_sealed_load(porep_sealed_t *out, const char *dir, err_t *err)
                       out->comm_r_last.b, out->comm_r.b};
     for (int i = 0; !rc && i < 7; i++) {
         x = json_object_get(root, names[i]);
-        if (!json_is_string(x) || porep_unhex(dst[i], json_string_value(x), 32) != 0)
-            rc = gm_err_set(err, GM_EFORMAT, "%s: %s: missing or not 64 hex digits", path, names[i]);
+        err_t e;
+        if (!json_is_string(x))
+            rc = gm_err_set(err, GM_EFORMAT, "%s: %s: missing or not a string of 64 hex digits", path, names[i]);
+        else if (gm_hex_decode_exact(dst[i], 32, json_string_value(x), 0, &e))
+            rc = gm_err_set(err, GM_EFORMAT, "%s: %s: %s", path, names[i], e.msg);
     }
     json_decref(root);
     return rc;

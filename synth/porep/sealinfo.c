@@ -225,48 +225,6 @@ int porep_seal_info_public(porep_public_t *pub, const porep_seal_info_t *s, err_
     return 0;
 }
 
-/* ---- base64 ------------------------------------------------------------------------ */
-
-static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-long porep_base64_decode(uint8_t *out, size_t cap, const char *s, size_t len)
-{
-    while (len && s[len - 1] == '=')
-        len--;
-    if (len % 4 == 1)
-        return -1;
-    size_t n = 0;
-    uint32_t acc = 0;
-    unsigned bits = 0;
-    for (size_t i = 0; i < len; i++) {
-        const char *p = s[i] ? strchr(b64, s[i]) : NULL;
-        if (!p)
-            return -1;
-        acc = acc << 6 | (uint32_t)(p - b64);
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            if (n >= cap)
-                return -1;
-            out[n++] = (uint8_t)(acc >> bits);
-        }
-    }
-    return (long)n;
-}
-
-void porep_base64_encode(char *out, const uint8_t *in, size_t n)
-{
-    size_t o = 0;
-    for (size_t i = 0; i < n; i += 3) {
-        uint32_t v = (uint32_t)in[i] << 16 | (i + 1 < n ? (uint32_t)in[i + 1] << 8 : 0) | (i + 2 < n ? in[i + 2] : 0);
-        out[o++] = b64[v >> 18 & 63];
-        out[o++] = b64[v >> 12 & 63];
-        out[o++] = i + 1 < n ? b64[v >> 6 & 63] : '=';
-        out[o++] = i + 2 < n ? b64[v & 63] : '=';
-    }
-    out[o] = '\0';
-}
-
 /* ---- reading seals ------------------------------------------------------------------- */
 
 /* An entry's failure: status and message kept, reading goes on. */
@@ -399,7 +357,7 @@ static int parse_record(porep_seal_info_t *s, json_t *o, const char *line, size_
     if (porep_config_init(&s->cfg, size, id, api, kind, &e))
         return entry_fail(s, "porep_config: %s", e.msg);
     if (parts != s->cfg.partitions)
-        return entry_fail(s, "porep_config.partitions: %llu, but a %s sector has %u", (unsigned long long)parts,
+        return entry_fail(s, "porep_config.partitions: %llu, but the config (%s) has %u", (unsigned long long)parts,
                           porep_chal_kind_name(kind), s->cfg.partitions);
     if ((rc = json_byte_array(s, field(s, o, "comm_r", ""), s->comm_r.b, 32, NULL, NULL, "comm_r")) ||
         (rc = json_byte_array(s, field(s, o, "comm_d", ""), s->comm_d.b, 32, NULL, NULL, "comm_d")) ||
@@ -425,10 +383,11 @@ static int b64_field(porep_seal_info_t *s, json_t *o, const char *name, uint8_t 
     uint8_t *buf = gm_alloc(cap);
     if (!buf)
         return entry_fail(s, "%s: out of memory", name);
-    long m = porep_base64_decode(buf, cap, t, len);
+    err_t e;
+    long m = gm_base64_decode(buf, cap, t, len, &e);
     if (m < 0 || (n && (size_t)m != n)) {
         gm_free(buf);
-        return m < 0 ? entry_fail(s, "%s: not base64", name)
+        return m < 0 ? entry_fail(s, "%s: not base64: %s", name, e.msg)
                      : entry_fail(s, "%s: expected %zu bytes, got %ld", name, n, m);
     }
     if (n) {
@@ -489,19 +448,10 @@ void porep_seal_info_free(porep_seal_info_t *s, size_t n)
 }
 
 /* Grows *v to hold one more entry; returns the new one (zeroed) or NULL. */
-static porep_seal_info_t *push(porep_seal_info_t **v, size_t *n, size_t *cap)
+static porep_seal_info_t *push(porep_seal_info_t **v, size_t *n, uint64_t *cap)
 {
-    if (*n == *cap) {
-        size_t c = *cap ? 2 * *cap : 8;
-        porep_seal_info_t *t = gm_alloc(c * sizeof *t);
-        if (!t)
-            return NULL;
-        if (*n)
-            memcpy(t, *v, *n * sizeof *t);
-        gm_free(*v);
-        *v = t;
-        *cap = c;
-    }
+    if (!gm_grow((void **)v, cap, *n + 1, sizeof **v, 8))
+        return NULL;
     porep_seal_info_t *s = &(*v)[(*n)++];
     memset(s, 0, sizeof *s);
     return s;
@@ -513,11 +463,16 @@ int porep_seal_info_parse(porep_seal_info_t **out, size_t *n, const char *text, 
     *out = NULL;
     *n = 0;
     porep_seal_info_t *v = NULL;
-    size_t cnt = 0, cap = 0;
+    size_t cnt = 0;
+    uint64_t cap = 0;
     size_t i = 0;
     while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))
         i++;
     json_error_t je;
+    if (i < len && text[i] == '[' && memmem(text, len, "\"porep_config\"", 14) &&
+        !memmem(text, len, "\"SealProof\"", 11)) /* before parsing: records' u64 sector ids are no JSON int */
+        return gm_err_set(err, GM_EFORMAT, "%s: a JSON array of SealRegressionRecord; records are read one per "
+                          "line (JSON Lines), not in an array (an array holds lotus SealVerifyInfo)", name);
     if (i < len && text[i] == '[') { /* an array of SealVerifyInfo */
         json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
         if (!root)
@@ -602,27 +557,21 @@ int porep_seal_info_read(porep_seal_info_t **out, size_t *n, const char *path, e
     if (!f)
         return gm_err_set(err, GM_EIO, "%s: cannot read: %s", path, strerror(errno));
     char *buf = NULL;
-    size_t len = 0, cap = 0;
+    size_t len = 0;
+    uint64_t cap = 0;
     int rc = 0;
     for (;;) {
-        if (len + 65536 > cap) {
-            size_t c = cap ? 2 * cap : 1 << 20;
-            char *t = gm_alloc(c);
-            if (!t) {
-                rc = gm_err_set(err, GM_ENOMEM, "%s: out of memory", path);
-                break;
-            }
-            if (len)
-                memcpy(t, buf, len);
-            gm_free(buf);
-            buf = t;
-            cap = c;
+        if (!gm_grow((void **)&buf, &cap, len + 65536, 1, 1 << 20)) {
+            rc = gm_err_set(err, GM_ENOMEM, "%s: out of memory", path);
+            break;
         }
+        errno = 0;
         size_t m = fread(buf + len, 1, cap - len, f);
         len += m;
         if (m == 0) {
             if (ferror(f))
-                rc = gm_err_set(err, GM_EIO, "%s: read error", path);
+                rc = gm_err_set(err, GM_EIO, "%s: cannot read: %s", path,
+                                errno == EISDIR ? "a directory, not a file of seals" : strerror(errno));
             break;
         }
     }

@@ -193,7 +193,7 @@ static void tagged(uint8_t out[32], const uint8_t seed[32], const char *tag)
     memcpy(buf + 32, tag, n);
     buf[32 + n] = 0;
     char hex[2 * 64 + 1];
-    porep_hex(hex, buf, 32 + n);
+    gm_hex_encode(hex, buf, 32 + n);
     porep_seed_parse(out, hex); /* SHA-256 of the hex text: any fixed derivation will do */
 }
 

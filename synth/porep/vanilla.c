@@ -227,7 +227,7 @@ static int vfail(vctx_t *v, const char *fmt, ...)
 
 static void dom_hex(char out[65], const porep_dom_t *d)
 {
-    porep_hex(out, d->b, 32);
+    gm_hex_encode(out, d->b, 32);
 }
 
 /* A Merkle proof: hashes to its own root, proves `node`, and (when want is

@@ -21,7 +21,12 @@
 #     line gets its verdict (against our key they cannot verify: Filecoin's
 #     2 KiB .vk is in no public repository; docs/porep.md);
 #   - a committed-capacity 2 KiB sector has the unsealed CID lotus gives an
-#     empty 2 KiB piece.
+#     empty 2 KiB piece;
+#   - the messages a new user meets: a ticket with 0x, or of 63 digits
+#     (hashed, with a note), a commitment of 63 digits, bad hex or base64 in
+#     a proof file (exit 1), a proof of the wrong size, records in a JSON
+#     array, a directory as --seal-info, --vk with no seal, and `verify
+#     --inputs` with JSON numbers.
 # Exit 0 = pass. BUILD names the build directory (default: build).
 set -u
 BUILD=${BUILD:-build}
@@ -160,6 +165,57 @@ ln -s "$dir/tm/test-mul.params" "$dir/filbad/$PNAME"
 "$BIN" prove --params "$dir/filbad" --c1 "$dir/c1-1.json" --out "$dir/x" --trust-params >/dev/null 2>"$dir/err" &&
     bad "prove with test-mul parameters under the 2 KiB name succeeds"
 grep -q "$PNAME: section ic: 2 points, the circuit needs 40" "$dir/err" || bad "wrong params: $(cat "$dir/err")"
+
+# --- messages a new user meets ------------------------------------------------------------------------
+# a ticket given as its 32 bytes of hex, with 0x: taken as bytes (no note); 63 digits: hashed, with a note
+TK=$(json "$S/seal.json" ticket)
+base ticket="0x$TK" >"$dir/out" 2>&1 || bad "--ticket 0x<hex>: $(cat "$dir/out")"
+grep -q "note: --ticket" "$dir/out" && bad "--ticket 0x<hex>: a note: $(cat "$dir/out")"
+short=$(printf '%s' "$TK" | cut -c2-)
+base ticket="$short" >"$dir/out" 2>&1 && bad "--ticket of 63 digits verifies"
+grep -q "note: --ticket '$short' is not 64 hex digits: its SHA-256 is used" "$dir/out" ||
+    bad "--ticket of 63 digits: no note: $(cat "$dir/out")"
+grep -q "note: --seed" "$dir/out" || bad "--seed r1 (text): no note: $(cat "$dir/out")"
+# a commitment of 63 hex digits is named as hex, not as a CID
+base comm_r="$(printf '%s' "$CR" | cut -c2-)" >"$dir/out" 2>&1; rc=$?
+[ $rc -eq 2 ] && grep -q -- "--comm-r: expected 64 hex digits, found 63" "$dir/out" ||
+    bad "--comm-r of 63 digits: exit $rc: $(cat "$dir/out")"
+base comm_r="0x$CR" >"$dir/out" 2>&1 || bad "--comm-r 0x<hex>: $(cat "$dir/out")"
+# a proof file that is not text of its format: exit 1 (as the help says), naming the character
+{ cat "$dir/p1.hex"; printf 'zz'; } >"$dir/p1.badhex"
+base proof="$dir/p1.badhex" fmt=hex >"$dir/out" 2>&1; rc=$?
+[ $rc -eq 1 ] && grep -q "p1.badhex: not hex text: 'z' (character 385) is not a hex digit" "$dir/out" ||
+    bad "bad hex proof: exit $rc: $(cat "$dir/out")"
+{ printf '!'; cat "$dir/p1.b64"; } >"$dir/p1.badb64"
+base proof="$dir/p1.badb64" fmt=base64 >"$dir/out" 2>&1; rc=$?
+[ $rc -eq 1 ] && grep -q "p1.badb64: not base64 text: '!' (character 1)" "$dir/out" ||
+    bad "bad base64 proof: exit $rc: $(cat "$dir/out")"
+base fmt=octal >"$dir/out" 2>&1; [ $? -eq 2 ] || bad "--proof-format octal: not exit 2"
+# a proof of the wrong size: "1 partition", no "a interactive"
+head -c 100 "$dir/p1.bin" >"$dir/p1.short"
+base proof="$dir/p1.short" >"$dir/out" 2>&1 && bad "a 100-byte proof verifies"
+grep -q "100 bytes; the seal's config (2KiB, interactive) has 1 partition of 192 bytes" "$dir/out" ||
+    bad "short proof: $(cat "$dir/out")"
+# records in a JSON array, and a directory as --seal-info
+{ printf '['; head -n 1 tests/vectors/porep/seal_regression_records.jsonl; printf ']\n'; } >"$dir/records.json"
+"$BIN" porep verify-seal --vk "$VK" --seal-info "$dir/records.json" >"$dir/out" 2>&1 && bad "records array verifies"
+grep -q "records are read one per line (JSON Lines), not in an array" "$dir/out" || bad "records array: $(cat "$dir/out")"
+"$BIN" porep verify-seal --vk "$VK" --seal-info "$dir" >"$dir/out" 2>&1; rc=$?
+[ $rc -eq 1 ] && grep -q "cannot read: a directory, not a file of seals" "$dir/out" ||
+    bad "--seal-info DIR: exit $rc: $(cat "$dir/out")"
+# --vk and no seal at all
+"$BIN" porep verify-seal --vk "$VK" >"$dir/out" 2>&1; rc=$?
+[ $rc -eq 2 ] && grep -q "no seal given: --seal-info FILE, or one seal's" "$dir/out" ||
+    bad "--vk alone: exit $rc: $(cat "$dir/out")"
+# verify --inputs with JSON numbers instead of decimal strings
+sed 's/"\([0-9]*\)"/\1/g' "$dir/tm.raw.public.json" >"$dir/tm.num.json"
+"$BIN" verify --vk "$dir/tm/test-mul.vk" --proof "$dir/tm.raw" --inputs "$dir/tm.num.json" >"$dir/out" 2>&1 &&
+    bad "verify --inputs with numbers succeeds"
+grep -q "each input is a decimal string" "$dir/out" || bad "verify --inputs numbers: $(cat "$dir/out")"
+printf '["1%s"]\n' 000000000000000000000000000000 | sed 's/"//g' >"$dir/big.json"
+"$BIN" verify --vk "$dir/tm/test-mul.vk" --proof "$dir/tm.raw" --inputs "$dir/big.json" >"$dir/out" 2>&1 &&
+    bad "verify --inputs with a big number succeeds"
+grep -q "too big.*each input is a decimal string" "$dir/out" || bad "verify --inputs big number: $(cat "$dir/out")"
 
 # --- usage errors ------------------------------------------------------------------------------------
 "$BIN" porep verify-seal --seal-info "$dir/svi.json" >/dev/null 2>&1; [ $? -eq 2 ] || bad "no key: not exit 2"

@@ -1,5 +1,6 @@
 /* tests/unit/test_base.c — status texts, err_t, the allocator's accounting,
- * the file API (atomic write, read, map, temporaries). */
+ * the file API (atomic write, read, map, temporaries), the growth helper
+ * and the hex and base64 codecs. */
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <errno.h>
@@ -327,4 +328,171 @@ Test(base, pread_full_reads_ranges_and_reports_a_short_file)
     cr_expect_eq(gm_pread_full(-1, got, 1, 0), EBADF);
     unlink(path);
     cr_expect_eq(rmdir(dir), 0);
+}
+
+/* ---- gm_grow ------------------------------------------------------------------ */
+
+Test(base, grow_doubles_from_first_keeps_contents_and_refuses_overflow)
+{
+    uint32_t *a = NULL;
+    uint64_t cap = 0;
+    size_t before = gm_mem_current();
+    cr_assert(gm_grow((void **)&a, &cap, 1, sizeof *a, 4));
+    cr_expect_eq(cap, 4);
+    for (uint32_t i = 0; i < 4; i++)
+        a[i] = i * 7;
+    cr_assert(gm_grow((void **)&a, &cap, 9, sizeof *a, 4));
+    cr_expect_eq(cap, 16, "4 doubled until 9 fits: 16, got %llu", (unsigned long long)cap);
+    for (uint32_t i = 0; i < 4; i++)
+        cr_expect_eq(a[i], i * 7);
+    uint32_t *same = a;
+    cr_assert(gm_grow((void **)&a, &cap, 16, sizeof *a, 4));
+    cr_expect_eq(a, same, "no move when it already fits");
+    cr_assert(gm_grow((void **)&a, &cap, 21, sizeof *a, 0));
+    cr_expect_eq(cap, 21, "first = 0 grows to exactly need");
+    cr_expect_eq(a[3], 21);
+    uint32_t *keep = a;
+    cr_expect(!gm_grow((void **)&a, &cap, UINT64_MAX / 2 + 2, sizeof *a, 4));
+    cr_expect(!gm_grow((void **)&a, &cap, SIZE_MAX / 2, sizeof *a, 0));
+    cr_expect(a == keep && cap == 21, "a failed grow leaves the array as it was");
+    gm_free(a);
+    cr_expect_eq(gm_mem_current(), before);
+}
+
+/* ---- hex ------------------------------------------------------------------------ */
+
+Test(base, hex_encode_known_answers)
+{
+    char t[2 * 5 + 1];
+    gm_hex_encode(t, (const uint8_t *)"\x00\x01\xab\xff\x10", 5);
+    cr_expect_str_eq(t, "0001abff10");
+    gm_hex_encode(t, NULL, 0);
+    cr_expect_str_eq(t, "");
+}
+
+Test(base, hex_decode_accepts_both_cases_and_the_prefix_only_when_asked)
+{
+    uint8_t o[4] = {0};
+    err_t e;
+    cr_expect_eq(gm_hex_decode(o, sizeof o, "DeadBeef", 8, 0, &e), 4);
+    cr_expect(memcmp(o, "\xde\xad\xbe\xef", 4) == 0);
+    cr_expect_eq(gm_hex_decode(o, sizeof o, "0x0102", 6, GM_HEX_PREFIX, &e), 2);
+    cr_expect(memcmp(o, "\x01\x02", 2) == 0);
+    cr_expect_eq(gm_hex_decode(o, sizeof o, "0X0304", 6, GM_HEX_PREFIX, &e), 2);
+    cr_expect_eq(gm_hex_decode(o, sizeof o, "0x0102", 6, 0, &e), -1, "no prefix without GM_HEX_PREFIX");
+    cr_expect_str_eq(e.msg, "'x' (character 2) is not a hex digit");
+    cr_expect_eq(gm_hex_decode(o, sizeof o, "", 0, 0, &e), 0);
+    cr_expect_eq(gm_hex_decode(o, sizeof o, "0x", 2, GM_HEX_PREFIX, &e), 0);
+    cr_expect_eq(gm_hex_prefix("0x12", 4, GM_HEX_PREFIX), 2);
+    cr_expect_eq(gm_hex_prefix("0x12", 4, 0), 0);
+    cr_expect_eq(gm_hex_prefix("0", 1, GM_HEX_PREFIX), 0);
+}
+
+Test(base, hex_decode_names_what_is_wrong_and_leaves_out_alone)
+{
+    uint8_t o[2] = {0x55, 0x55};
+    err_t e;
+    cr_expect_eq(gm_hex_decode(o, sizeof o, "abc", 3, 0, &e), -1);
+    cr_expect_eq(e.code, GM_EFORMAT);
+    cr_expect_str_eq(e.msg, "an odd number of hex digits (3)");
+    cr_expect_eq(gm_hex_decode(o, sizeof o, "12g4", 4, 0, &e), -1);
+    cr_expect_str_eq(e.msg, "'g' (character 3) is not a hex digit");
+    cr_expect_eq(gm_hex_decode(o, sizeof o, "12 4", 4, 0, &e), -1, "no whitespace inside");
+    cr_expect_eq(gm_hex_decode(o, sizeof o, "123456", 6, 0, &e), -1);
+    cr_expect_str_eq(e.msg, "6 hex digits; at most 4 fit");
+    cr_expect(o[0] == 0x55 && o[1] == 0x55, "out untouched after each failure");
+    cr_expect_eq(gm_hex_decode(o, sizeof o, "12", 2, 0, NULL), 1, "err may be NULL");
+}
+
+Test(base, hex_decode_exact_counts_digits_after_the_prefix)
+{
+    uint8_t o[32];
+    err_t e;
+    char t[67];
+    memset(t, 'a', 64);
+    t[64] = 0;
+    cr_expect_eq(gm_hex_decode_exact(o, 32, t, 0, &e), 0);
+    cr_expect_eq(o[31], 0xaa);
+    t[63] = 0;
+    cr_expect_eq(gm_hex_decode_exact(o, 32, t, 0, &e), GM_EFORMAT);
+    cr_expect_str_eq(e.msg, "expected 64 hex digits, found 63");
+    snprintf(t, sizeof t, "0x%064d", 0);
+    cr_expect_eq(gm_hex_decode_exact(o, 32, t, GM_HEX_PREFIX, &e), 0);
+    cr_expect_eq(gm_hex_decode_exact(o, 32, t, 0, &e), GM_EFORMAT);
+    t[10] = 'z';
+    cr_expect_eq(gm_hex_decode_exact(o, 32, t, GM_HEX_PREFIX, &e), GM_EFORMAT);
+    cr_expect_str_eq(e.msg, "'z' (character 11) is not a hex digit");
+    t[40] = 0;
+    cr_expect_eq(gm_hex_decode_exact(o, 32, t, GM_HEX_PREFIX, &e), GM_EFORMAT);
+    cr_expect_str_eq(e.msg, "'z' (character 11) is not a hex digit", "a bad digit is named before the count");
+}
+
+Test(base, hex_round_trip_of_every_byte)
+{
+    uint8_t in[256], out[256];
+    char t[513];
+    for (int i = 0; i < 256; i++)
+        in[i] = (uint8_t)i;
+    gm_hex_encode(t, in, 256);
+    cr_expect_eq(gm_hex_decode(out, sizeof out, t, 512, 0, NULL), 256);
+    cr_expect(memcmp(in, out, 256) == 0);
+}
+
+/* ---- base64 --------------------------------------------------------------------- */
+
+/* RFC 4648 section 10. */
+static const char *const rfc4648[][2] = {
+    {"", ""},         {"f", "Zg=="},        {"fo", "Zm8="},        {"foo", "Zm9v"},
+    {"foob", "Zm9vYg=="}, {"fooba", "Zm9vYmE="}, {"foobar", "Zm9vYmFy"},
+};
+
+Test(base, base64_rfc4648_vectors)
+{
+    for (size_t i = 0; i < sizeof rfc4648 / sizeof rfc4648[0]; i++) {
+        const char *plain = rfc4648[i][0], *enc = rfc4648[i][1];
+        char t[16];
+        gm_base64_encode(t, (const uint8_t *)plain, strlen(plain));
+        cr_expect_str_eq(t, enc);
+        uint8_t o[8];
+        err_t e;
+        cr_expect_eq(gm_base64_decode(o, sizeof o, enc, strlen(enc), &e), (long)strlen(plain), "%s", enc);
+        cr_expect(memcmp(o, plain, strlen(plain)) == 0, "%s", enc);
+        /* the padding is optional */
+        size_t bare = strcspn(enc, "=");
+        cr_expect_eq(gm_base64_decode(o, sizeof o, enc, bare, &e), (long)strlen(plain), "%.*s", (int)bare, enc);
+    }
+}
+
+Test(base, base64_rejects_bad_text_and_says_where)
+{
+    uint8_t o[8];
+    err_t e;
+    cr_expect_eq(gm_base64_decode(o, sizeof o, "TW!u", 4, &e), -1);
+    cr_expect_eq(e.code, GM_EFORMAT);
+    cr_expect_str_eq(e.msg, "'!' (character 3) is not a base64 character");
+    cr_expect_eq(gm_base64_decode(o, sizeof o, "TWFuT", 5, &e), -1);
+    cr_expect_str_eq(e.msg, "5 base64 characters: not a whole number of bytes");
+    cr_expect_eq(gm_base64_decode(o, 2, "TWFu", 4, &e), -1);
+    cr_expect_str_eq(e.msg, "more than 2 bytes of base64");
+    cr_expect_eq(gm_base64_decode(o, sizeof o, "!TWFu", 5, &e), -1);
+    cr_expect_str_eq(e.msg, "'!' (character 1) is not a base64 character", "a bad character is named first");
+    memset(o, 0x55, sizeof o);
+    cr_expect_eq(gm_base64_decode(o, sizeof o, "TWFuTW!u", 8, &e), -1);
+    cr_expect(o[0] == 0x55, "out untouched after a failure");
+    cr_expect_eq(gm_base64_decode(o, sizeof o, "TW=u", 4, &e), -1, "'=' only at the end");
+    cr_expect_eq(gm_base64_decode(o, sizeof o, "-_8", 3, &e), -1, "the URL alphabet is not standard base64");
+}
+
+Test(base, base64_round_trip_of_every_length)
+{
+    uint8_t in[40], out[40];
+    for (size_t n = 0; n < sizeof in; n++) {
+        for (size_t i = 0; i < n; i++)
+            in[i] = (uint8_t)(31 * i + 7 * n + 1);
+        char t[64];
+        gm_base64_encode(t, in, n);
+        cr_expect_eq(strlen(t), (n + 2) / 3 * 4);
+        cr_expect_eq(gm_base64_decode(out, sizeof out, t, strlen(t), NULL), (long)n);
+        cr_expect(memcmp(in, out, n) == 0, "n = %zu", n);
+    }
 }

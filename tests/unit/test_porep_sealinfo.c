@@ -170,27 +170,6 @@ Test(porep_sealinfo, cids_of_empty_pieces)
                  GM_EFORMAT);
 }
 
-Test(porep_sealinfo, base64)
-{
-    test_rng_t rng;
-    test_rng_init(&rng, "porep_sealinfo/base64");
-    for (size_t n = 0; n < 40; n++) {
-        uint8_t in[40], out[40];
-        for (size_t i = 0; i < n; i++)
-            in[i] = (uint8_t)test_rng_next(&rng);
-        char t[64];
-        porep_base64_encode(t, in, n);
-        cr_assert_eq(strlen(t), (n + 2) / 3 * 4);
-        cr_assert_eq(porep_base64_decode(out, sizeof out, t, strlen(t)), (long)n);
-        cr_assert(memcmp(in, out, n) == 0);
-    }
-    uint8_t o[8];
-    cr_assert_eq(porep_base64_decode(o, sizeof o, "TWFu", 4), 3);
-    cr_assert(memcmp(o, "Man", 3) == 0);
-    cr_assert_eq(porep_base64_decode(o, sizeof o, "TW!u", 4), -1);
-    cr_assert_eq(porep_base64_decode(o, 2, "TWFu", 4), -1);
-}
-
 Test(porep_sealinfo, regression_records_of_rust_fil_proofs, .timeout = 60)
 {
     porep_seal_info_t *s;
@@ -282,6 +261,54 @@ Test(porep_sealinfo, a_bad_line_is_reported_and_the_rest_read)
     free(line);
 }
 
+Test(porep_sealinfo, records_in_a_json_array_are_refused_saying_one_per_line)
+{
+    FILE *f = fopen(RECORDS, "rb");
+    cr_assert_not_null(f);
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len = getline(&line, &cap, f);
+    cr_assert(len > 0);
+    fclose(f);
+    char *text = malloc((size_t)len + 4);
+    sprintf(text, "[%s]", line);
+    porep_seal_info_t *s;
+    size_t n;
+    err_t err;
+    cr_assert_eq(porep_seal_info_parse(&s, &n, text, strlen(text), "r.json", &err), GM_EFORMAT);
+    cr_assert_null(s);
+    cr_assert(strstr(err.msg, "r.json: a JSON array of SealRegressionRecord") &&
+                  strstr(err.msg, "one per line (JSON Lines)"), "%s", err.msg);
+    free(text);
+    free(line);
+}
+
+Test(porep_sealinfo, reading_a_directory_says_so)
+{
+    porep_seal_info_t *s;
+    size_t n;
+    err_t err;
+    cr_assert_eq(porep_seal_info_read(&s, &n, "tests/vectors", &err), GM_EIO);
+    cr_assert(strstr(err.msg, "tests/vectors: cannot read: a directory, not a file of seals"), "%s", err.msg);
+}
+
+Test(porep_sealinfo, seed_parse_takes_hex_with_or_without_0x_and_says_when_it_hashed)
+{
+    char hex[67] = "0x";
+    for (int i = 0; i < 32; i++)
+        sprintf(hex + 2 + 2 * i, "%02x", 0xa0 + i);
+    uint8_t a[32], b[32], h[32];
+    cr_expect(!porep_seed_parse(a, hex + 2));
+    cr_expect(!porep_seed_parse(b, hex));
+    cr_expect(a[0] == 0xa0 && a[31] == 0xbf && memcmp(a, b, 32) == 0);
+    hex[65] = '\0'; /* 63 digits after the 0x: a typo, hashed as text */
+    cr_expect(porep_seed_parse(a, hex));
+    unsigned hl = 0;
+    EVP_Digest(hex, strlen(hex), h, &hl, EVP_sha256(), NULL);
+    cr_expect(memcmp(a, h, 32) == 0, "the SHA-256 of the text");
+    cr_expect(porep_seed_parse(a, "1"));
+}
+
 Test(porep_sealinfo, seal_verify_info)
 {
     /* a SealVerifyInfo for record line 2 (StackedDrg2KiBV1_1, porep_id of id 5) */
@@ -292,9 +319,9 @@ Test(porep_sealinfo, seal_verify_info)
     char sealed[POREP_CID_TEXT_LEN], unsealed[POREP_CID_TEXT_LEN], ticket[64], seed[64], proof[300];
     porep_cid_encode(sealed, &r[1].comm_r, POREP_CID_SEALED);
     porep_cid_encode(unsealed, &r[1].comm_d, POREP_CID_UNSEALED);
-    porep_base64_encode(ticket, r[1].ticket, 32);
-    porep_base64_encode(seed, r[1].seed, 32);
-    porep_base64_encode(proof, r[1].proof, 192);
+    gm_base64_encode(ticket, r[1].ticket, 32);
+    gm_base64_encode(seed, r[1].seed, 32);
+    gm_base64_encode(proof, r[1].proof, 192);
     char text[2048], sw[2048];
     const char *fmt = "{\"SealProof\": 5, \"SectorID\": {\"Miner\": 1000, \"Number\": 42}, \"DealIDs\": [], "
                       "\"Randomness\": \"%s\", \"InteractiveRandomness\": \"%s\", \"Proof\": \"%s\", "
@@ -347,7 +374,7 @@ Test(porep_sealinfo, c1_in_the_lotus_bench_wrapper, .timeout = 60)
     size_t n = fread(text, 1, sizeof text, f);
     fclose(f);
     cr_assert(n > 0 && n < sizeof text);
-    porep_base64_encode(b64, (const uint8_t *)text, n);
+    gm_base64_encode(b64, (const uint8_t *)text, n);
     for (int size = 2048; size <= 4096; size *= 2) {
         f = fopen(wrapped, "wb");
         cr_assert_not_null(f);
