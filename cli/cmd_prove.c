@@ -81,8 +81,45 @@ typedef struct {
     bool trust, noverify, verbose, split, json, check;
 } prove_opts_t;
 
-/* argv into *o, with the checks that need no file. Returns -1 to go on,
- * else the exit status (0 after --help, 2 after one error line). */
+/* The checks of o that need no file. Returns -1 to go on, else 2 after the
+ * error line (and the usage, when a required option is missing). */
+static int prove_check(prove_opts_t *o, int argc, char **argv)
+{
+    char *end = NULL;
+    if (optind != argc) {
+        /* the campaign alias is chosen by the first argument only */
+        fprintf(stderr, "grothmpi: prove: '%s' is not an option; a campaign file goes first (grothmpi prove "
+                        "CAMPAIGN [options]), or use grothmpi campaign run CAMPAIGN\n", argv[optind]);
+        return 2;
+    }
+    if (!o->dir || !(o->circuit || o->c1path) || !o->out) {
+        fprintf(stderr, "grothmpi: prove: --params, --circuit (or --c1) and --out are required\n");
+        usage(stderr);
+        return 2;
+    }
+    if (strcmp(o->format, "raw") != 0 && strcmp(o->format, "hex") != 0 && strcmp(o->format, "base64") != 0) {
+        fprintf(stderr, "grothmpi: prove: --proof-format: '%s' is not raw, hex or base64\n", o->format);
+        return 2;
+    }
+    if (o->batch < 1 || o->batch > 1024) {
+        fprintf(stderr, "grothmpi: prove: --batch: %ld is not in 1..1024\n", o->batch);
+        return 2;
+    }
+    if (o->check && !o->split) {
+        /* the single-circuit unsplit form has no digest step to force: it
+         * is campaigns' and --split's (params_ensure) */
+        fprintf(stderr, "grothmpi: prove: --check-params goes with --split or a campaign\n");
+        return 2;
+    }
+    if (o->proof_seed && ((o->rs_seed = strtoull(o->proof_seed, &end, 0)), !*o->proof_seed || *end)) {
+        fprintf(stderr, "grothmpi: prove: --proof-seed: '%s' is not a number\n", o->proof_seed);
+        return 2;
+    }
+    return -1;
+}
+
+/* argv into *o, then prove_check. Returns -1 to go on, else the exit
+ * status (0 after --help, 2 after a usage error). */
 static int prove_parse(prove_opts_t *o, int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -130,37 +167,7 @@ static int prove_parse(prove_opts_t *o, int argc, char **argv)
         default: usage(stderr); return 2;
         }
     }
-    char *end = NULL;
-    if (optind != argc) {
-        /* the campaign alias is chosen by the first argument only */
-        fprintf(stderr, "grothmpi: prove: '%s' is not an option; a campaign file goes first (grothmpi prove "
-                        "CAMPAIGN [options]), or use grothmpi campaign run CAMPAIGN\n", argv[optind]);
-        return 2;
-    }
-    if (!o->dir || !(o->circuit || o->c1path) || !o->out) {
-        fprintf(stderr, "grothmpi: prove: --params, --circuit (or --c1) and --out are required\n");
-        usage(stderr);
-        return 2;
-    }
-    if (strcmp(o->format, "raw") != 0 && strcmp(o->format, "hex") != 0 && strcmp(o->format, "base64") != 0) {
-        fprintf(stderr, "grothmpi: prove: --proof-format: '%s' is not raw, hex or base64\n", o->format);
-        return 2;
-    }
-    if (o->batch < 1 || o->batch > 1024) {
-        fprintf(stderr, "grothmpi: prove: --batch: %ld is not in 1..1024\n", o->batch);
-        return 2;
-    }
-    if (o->check && !o->split) {
-        /* the single-circuit unsplit form has no digest step to force: it
-         * is campaigns' and --split's (params_ensure) */
-        fprintf(stderr, "grothmpi: prove: --check-params goes with --split or a campaign\n");
-        return 2;
-    }
-    if (o->proof_seed && ((o->rs_seed = strtoull(o->proof_seed, &end, 0)), !*o->proof_seed || *end)) {
-        fprintf(stderr, "grothmpi: prove: --proof-seed: '%s' is not a number\n", o->proof_seed);
-        return 2;
-    }
-    return -1;
+    return prove_check(o, argc, argv);
 }
 
 /* --c1: the C1 file, its graph, and the partitions [first, first + k). */
