@@ -34,6 +34,7 @@ static const char *const status_text[] = {
     [14] = "GPU error",
     [15] = "wrong state",
     [16] = "canceled",
+    [17] = "no usable device",
 };
 
 const char *gm_strerror(int code)

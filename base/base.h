@@ -44,6 +44,7 @@ typedef enum {
     GM_EGPU = -14,       /* a CUDA call failed */
     GM_ESTATE = -15,     /* a call made in the wrong state (e.g. twice) */
     GM_ECANCELED = -16,  /* stopped on request (signal) */
+    GM_ENODEV = -17,     /* a device asked for by name (--backend cuda) is not there or not usable */
 } gm_status_t;
 
 #define GM_ERR_MSG_LEN 512

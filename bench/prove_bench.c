@@ -118,8 +118,10 @@ static int bench_one(const params_paths_t *p, const circuit_t *c, unsigned threa
     gm_mem_reset_peak();
     for (unsigned r = 0; r < runs; r++) {
         cs_t *cs;
+        circuit_witness_opts_t wo = {.seed = r + 1, .mode = CS_WITNESS,
+                                     .flags = compact ? CS_FLAG_COMPACT : CS_FLAG_NONE};
         uint64_t w0 = gm_now_ns(), c0 = gm_process_cpu_ns();
-        if (circuit_witness_flags(&cs, c, r + 1, compact ? CS_FLAG_COMPACT : CS_FLAG_NONE, &err))
+        if (circuit_witness(&cs, c, &wo, &err))
             goto fail;
         v[ST_WITNESS][r] = (double)(gm_now_ns() - w0) * 1e-6;
         groth16_witness_t w;

@@ -13,8 +13,12 @@
  * The PoRep public inputs of a C1 partition are derived, not read from the
  * vanilla proofs: the C1's replica_id, comm_d, comm_r and seed go to
  * synth/porep's porep_public_inputs, the function verify-seal uses too.
+ * circuit_witness compares the two for every C1 partition it synthesizes,
+ * so that `grothmpi prove --c1` and campaigns (jobs/source.c) share one
+ * check.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -271,39 +275,6 @@ int circuit_shape(cs_shape_t **out, const circuit_t *c, err_t *err)
     return rc;
 }
 
-int circuit_witness(cs_t **out, const circuit_t *c, uint64_t seed, err_t *err)
-{
-    return circuit_witness_mode(out, c, seed, CS_WITNESS, err);
-}
-
-static int witness_made(cs_t **out, const circuit_t *c, uint64_t seed, cs_mode_t mode, cs_flags_t flags,
-                        err_t *err)
-{
-    *out = NULL;
-    if (mode != CS_WITNESS && mode != CS_CHECK)
-        return gm_err_set(err, GM_EINVAL, "circuit %s: a witness is made in CS_WITNESS or CS_CHECK mode", c->id);
-    cs_t *cs;
-    int rc = cs_create(&cs, mode, flags, err);
-    if (rc)
-        return rc;
-    if ((rc = synthesize(cs, c, seed, true, err))) {
-        cs_destroy(cs);
-        return rc;
-    }
-    *out = cs;
-    return 0;
-}
-
-int circuit_witness_mode(cs_t **out, const circuit_t *c, uint64_t seed, cs_mode_t mode, err_t *err)
-{
-    return witness_made(out, c, seed, mode, CS_FLAG_NONE, err);
-}
-
-int circuit_witness_flags(cs_t **out, const circuit_t *c, uint64_t seed, cs_flags_t flags, err_t *err)
-{
-    return witness_made(out, c, seed, CS_WITNESS, flags, err);
-}
-
 /* ---- PoRep from C1 -------------------------------------------------------------------------- */
 
 int circuit_from_c1(circuit_t *out, const porep_c1_t *c1, err_t *err)
@@ -322,47 +293,6 @@ int circuit_from_c1(circuit_t *out, const porep_c1_t *c1, err_t *err)
                           c1->proof->name, c1->partitions, c1->challenges, c1->shape.layers, size, cfg.partitions,
                           cfg.challenges, cfg.layers);
     return 0;
-}
-
-int circuit_c1_witness(cs_t **out, const circuit_t *c, const porep_c1_t *c1, unsigned k, err_t *err)
-{
-    return circuit_c1_witness_mode(out, c, c1, k, CS_WITNESS, err);
-}
-
-static int c1_witness_made(cs_t **out, const circuit_t *c, const porep_c1_t *c1, unsigned k, cs_mode_t mode,
-                           cs_flags_t flags, err_t *err)
-{
-    *out = NULL;
-    if (mode != CS_WITNESS && mode != CS_CHECK)
-        return gm_err_set(err, GM_EINVAL, "circuit %s: a witness is made in CS_WITNESS or CS_CHECK mode", c->id);
-    if (c->kind != CIRCUIT_POREP || c->size != c1->shape.sector_size)
-        return gm_err_set(err, GM_EINVAL, "circuit %s: not the PoRep circuit of the C1's %llu-byte sector", c->id,
-                          (unsigned long long)c1->shape.sector_size);
-    if (k >= c1->partitions)
-        return gm_err_set(err, GM_EINVAL, "--partition: %u is not in 0..%u", k, c1->partitions - 1);
-    cs_t *cs;
-    int rc = cs_create(&cs, mode, flags, err);
-    if (rc)
-        return rc;
-    porep_src_t src = {false, 0, c1, k};
-    if ((rc = synth_porep(cs, c, &src, err))) {
-        cs_destroy(cs);
-        return rc;
-    }
-    *out = cs;
-    return 0;
-}
-
-int circuit_c1_witness_mode(cs_t **out, const circuit_t *c, const porep_c1_t *c1, unsigned k, cs_mode_t mode,
-                            err_t *err)
-{
-    return c1_witness_made(out, c, c1, k, mode, CS_FLAG_NONE, err);
-}
-
-int circuit_c1_witness_flags(cs_t **out, const circuit_t *c, const porep_c1_t *c1, unsigned k, cs_flags_t flags,
-                             err_t *err)
-{
-    return c1_witness_made(out, c, c1, k, CS_WITNESS, flags, err);
 }
 
 int circuit_porep_graph(porep_graph_t *g, const porep_c1_t *c1, err_t *err)
@@ -394,5 +324,64 @@ int circuit_porep_c1_inputs(fr_t *out, const porep_c1_t *c1, const porep_graph_t
     err_t e;
     if ((rc = porep_public_inputs(out, &pub, g, k, &e)))
         return gm_err_set(err, rc, "C1 %s: %s", c1->proof->name, e.msg);
+    return 0;
+}
+
+/* ---- the one witness entry point ----------------------------------------------------------- */
+
+/* The public inputs of a C1 partition's witness (read from its vanilla
+ * proofs) against those a verifier derives from the C1 and the graph. */
+static int c1_inputs_check(const cs_t *cs, const circuit_witness_opts_t *o, err_t *err)
+{
+    size_t n = circuit_porep_input_count(o->c1);
+    fr_t *want = calloc(n, sizeof *want);
+    if (!want)
+        return gm_err_set(err, GM_ENOMEM, "out of memory for %zu public inputs", n);
+    int rc = circuit_porep_c1_inputs(want, o->c1, o->graph, o->partition, err);
+    const fr_t *got = cs_input_values(cs) + 1; /* after ONE */
+    for (size_t j = 0; j < n && rc == 0; j++)
+        if (!fr_eq(&got[j], &want[j])) {
+            char a[FR_DEC_MAX], b[FR_DEC_MAX];
+            fr_to_dec(a, &got[j]);
+            fr_to_dec(b, &want[j]);
+            rc = gm_err_set(err, GM_EVERIFY, "public input %zu: the vanilla proofs give %s, the graph and seed give %s",
+                            j, a, b);
+        }
+    free(want);
+    return rc;
+}
+
+/* Partition o->partition of o->c1 into cs (WITNESS or CHECK mode), checked;
+ * err without the "partition K: " that circuit_witness puts first. */
+static int c1_witness(cs_t *cs, const circuit_t *c, const circuit_witness_opts_t *o, err_t *err)
+{
+    if (c->kind != CIRCUIT_POREP || c->size != o->c1->shape.sector_size)
+        return gm_err_set(err, GM_EINVAL, "circuit %s: not the PoRep circuit of the C1's %llu-byte sector", c->id,
+                          (unsigned long long)o->c1->shape.sector_size);
+    if (o->partition >= o->c1->partitions)
+        return gm_err_set(err, GM_EINVAL, "not in 0..%u (the C1 has %u partition%s)", o->c1->partitions - 1,
+                          o->c1->partitions, o->c1->partitions == 1 ? "" : "s");
+    porep_src_t src = {false, 0, o->c1, o->partition};
+    int rc = synth_porep(cs, c, &src, err);
+    return rc ? rc : c1_inputs_check(cs, o, err);
+}
+
+int circuit_witness(cs_t **out, const circuit_t *c, const circuit_witness_opts_t *o, err_t *err)
+{
+    *out = NULL;
+    if (o->mode != CS_WITNESS && o->mode != CS_CHECK)
+        return gm_err_set(err, GM_EINVAL, "circuit %s: a witness is made in CS_WITNESS or CS_CHECK mode", c->id);
+    GM_ASSERT(!o->c1 || o->graph);
+    err_t e;
+    gm_err_clear(&e);
+    cs_t *cs = NULL;
+    int rc = cs_create(&cs, o->mode, o->flags, &e);
+    if (!rc)
+        rc = o->c1 ? c1_witness(cs, c, o, &e) : synthesize(cs, c, o->seed, true, &e);
+    if (rc) {
+        cs_destroy(cs);
+        return o->c1 ? gm_err_set(err, rc, "partition %u: %s", o->partition, e.msg) : gm_err_set(err, rc, "%s", e.msg);
+    }
+    *out = cs;
     return 0;
 }

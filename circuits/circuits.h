@@ -30,7 +30,7 @@
  *                  StackedCircuit) for a sector size: 2,687,921 constraints
  *                  and 40 inputs at 2 KiB; the seeded witness is synth's
  *                  random consistent one (stacked_witness_random), a real one
- *                  comes from a C1 file (circuit_c1_witness). */
+ *                  comes from a C1 file (circuit_witness with a C1 source). */
 typedef enum {
     CIRCUIT_TEST_MUL = 0,
     CIRCUIT_TEST_SYNTHETIC = 1,
@@ -54,22 +54,42 @@ int circuit_parse(circuit_t *out, const char *name, uint64_t size, const char *s
 int circuit_shape(cs_shape_t **out, const circuit_t *c, err_t *err)
     __attribute__((warn_unused_result));
 
-/* Synthesizes a satisfying witness chosen by seed into a new CS_WITNESS cs_t
- * (*out; the caller reads cs_input_values / cs_aux_values and destroys it).
- * Returns as circuit_shape. */
-int circuit_witness(cs_t **out, const circuit_t *c, uint64_t seed, err_t *err)
-    __attribute__((warn_unused_result));
+/* Where a witness comes from, and how it is kept (circuit_witness).
+ * Zero-initialise and set what applies; mode must be set. */
+typedef struct {
+    /* The source. c1 NULL: the satisfying witness chosen by seed (the test
+     * circuits' value stream; porep: synth's random consistent vanilla
+     * proofs). c1 set: partition `partition` (0 .. c1->partitions - 1) of
+     * that C1 (porep_c1_read's), whose witness comes from its vanilla
+     * proofs and whose public inputs are then checked against those a
+     * verifier derives (circuit_porep_c1_inputs over graph, which must be
+     * circuit_porep_graph of the same C1): a C1 whose vanilla proofs name
+     * other nodes than the graph and seed give never yields a witness. */
+    uint64_t seed;
+    const porep_c1_t *c1;
+    const porep_graph_t *graph; /* with c1: required */
+    unsigned partition;         /* with c1 */
+    /* CS_WITNESS, or CS_CHECK (every constraint evaluated as it is
+     * enforced, without matrices; cs_is_satisfied on *out names the first
+     * one that fails). */
+    cs_mode_t mode;
+    /* cs_create's flags (synth.h): CS_FLAG_COMPACT keeps the aux values
+     * compact while synthesizing (a PoRep partition: about 1 B per value
+     * instead of 32), so the dense array never exists. */
+    cs_flags_t flags;
+} circuit_witness_opts_t;
 
-/* As circuit_witness in mode CS_WITNESS or CS_CHECK (synth.h): in
- * CS_CHECK every constraint is evaluated as it is enforced, without
- * matrices, and cs_is_satisfied on *out names the first one that fails.
- * Returns as circuit_witness, or GM_EINVAL for another mode. */
-int circuit_witness_mode(cs_t **out, const circuit_t *c, uint64_t seed, cs_mode_t mode, err_t *err)
-    __attribute__((warn_unused_result));
-/* As circuit_witness with cs_create flags (synth.h): CS_FLAG_COMPACT keeps
- * the aux values compact while synthesizing (a PoRep partition: about 1 B
- * per value instead of 32), so the dense array never exists. */
-int circuit_witness_flags(cs_t **out, const circuit_t *c, uint64_t seed, cs_flags_t flags, err_t *err)
+/* Synthesizes the witness of circuit c that o names into a new cs_t of
+ * o->mode (*out; the caller reads cs_input_values / cs_aux_values, or
+ * groth16_witness_of, and destroys it; NULL after a failure). With a C1
+ * source c must be circuit_from_c1's circuit of that C1, and every error
+ * message begins "partition K: ". Returns 0; GM_EINVAL (a mode other than
+ * CS_WITNESS or CS_CHECK; with a C1: another circuit, a partition out of
+ * range, a C1 value that is not a field element); GM_EVERIFY (with a C1: a
+ * public input of the witness differs from the derived one: err names
+ * its index and both values); GM_ENONCANON (a C1 commitment not below
+ * r); GM_ENOMEM or synth's errors. */
+int circuit_witness(cs_t **out, const circuit_t *c, const circuit_witness_opts_t *o, err_t *err)
     __attribute__((warn_unused_result));
 
 /* ---- PoRep partitions from C1 (SealCommitPhase1Output) ------------------------
@@ -80,24 +100,6 @@ int circuit_witness_flags(cs_t **out, const circuit_t *c, uint64_t seed, cs_flag
  * circuit does not have; err names both). */
 int circuit_from_c1(circuit_t *out, const porep_c1_t *c1, err_t *err)
     __attribute__((warn_unused_result));
-
-/* Synthesizes the witness of partition k from the C1's vanilla proofs into a
- * new CS_WITNESS cs_t (*out, as circuit_witness). c must be
- * circuit_from_c1's circuit. The witness's public inputs are those
- * the vanilla proofs carry; circuit_porep_c1_inputs gives the ones a
- * verifier derives, which the caller should compare. Returns 0, GM_EINVAL
- * (k out of range, another circuit, a C1 value that is not a field
- * element), GM_ENOMEM or synth's errors. */
-int circuit_c1_witness(cs_t **out, const circuit_t *c, const porep_c1_t *c1, unsigned k,
-                               err_t *err) __attribute__((warn_unused_result));
-
-/* As circuit_c1_witness in mode CS_WITNESS or CS_CHECK (see
- * circuit_witness_mode). */
-int circuit_c1_witness_mode(cs_t **out, const circuit_t *c, const porep_c1_t *c1, unsigned k,
-                                    cs_mode_t mode, err_t *err) __attribute__((warn_unused_result));
-/* As circuit_c1_witness with cs_create flags (circuit_witness_flags). */
-int circuit_c1_witness_flags(cs_t **out, const circuit_t *c, const porep_c1_t *c1, unsigned k, cs_flags_t flags,
-                             err_t *err) __attribute__((warn_unused_result));
 
 /* The SDR graph of the C1's registered proof (porep_graph_init with its
  * porep_id and API version; about 0.1 s for 32 GiB). Call

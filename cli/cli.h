@@ -23,6 +23,14 @@ int cmd_report(int argc, char **argv);
 int cmd_study(int argc, char **argv);
 int cmd_params(int argc, char **argv);
 
+/* `[mpirun -np N] grothmpi campaign run CAMPAIGN [options]` and its alias
+ * `grothmpi prove CAMPAIGN [options]` (cmd_campaign_run.c): argv[0] is
+ * "run" or "prove"; cmd ("campaign run", "prove") begins every line
+ * printed. Returns the exit status: 0, 1 failed, 2 usage (also a rank
+ * whose "backend": "cuda" finds no device), 75 interrupted by a signal
+ * (rerun to resume); ranks other than 0 return 0. */
+int cli_campaign_run(int argc, char **argv, const char *cmd);
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -56,11 +64,13 @@ int cli_opts_parse(void *o, const cli_opt_t *vals, size_t nv, const cli_opt_t *f
 #include "snarkjs/snarkjs.h"
 #include "topo/topo.h"
 
+/* ---- what the proving commands share (cli/proving.c) ---- */
+
 /* The prover's stage rows of --verbose (abc, ntt, the five MSMs, verify),
  * one line each as "<prefix>: <stage> <seconds> s". snarkjs_names: the
  * MSMs named after the zkey's sections (msm_b1, msm_b2, msm_c) as
  * `grothmpi snarkjs prove` prints them; otherwise bellperson's (msm_b_g1,
- * msm_b_g2, msm_l). Defined in cmd_prove.c. */
+ * msm_b_g2, msm_l). */
 void cli_print_stages(const char *prefix, const groth16_timings_t *t, bool snarkjs_names);
 
 /* --backend NAME (NULL: auto) of `prove` and `snarkjs prove`: opens the
@@ -70,23 +80,22 @@ void cli_print_stages(const char *prefix, const groth16_timings_t *t, bool snark
  * inputs loaded, so that a bad input still gives one error line), or the
  * exit status after printing one error line prefixed by cmd: 2 for an
  * unknown name, cuda without a usable device or a malformed
- * GROTHMPI_GPU_FAULT, 1 otherwise. Defined in cmd_prove.c. */
+ * GROTHMPI_GPU_FAULT (GM_ENODEV, GM_EINVAL), 1 otherwise. */
 int cli_backend_open(groth16_backend_t **be, const char *name, const char *cmd, char *note, size_t note_len);
 
 /* One line "<cmd>: backend NAME: units, busy, MSM/NTT time, device memory
  * peak, fallbacks, failures" for a device backend, when verbose or when it
- * failed at least once (nothing for the CPU). Defined in cmd_prove.c. */
+ * failed at least once (nothing for the CPU). */
 void cli_backend_summary(groth16_backend_t *be, const char *cmd, bool verbose);
 
 /* The public inputs of w (without ONE) as a JSON array of decimal strings
- * (a new reference; NULL when out of memory). Defined in cmd_prove.c. */
+ * (a new reference; NULL when out of memory). */
 json_t *cli_inputs_json(const groth16_witness_t *w);
 
 /* r = rs[0], s = rs[1] derived from seed (--proof-seed): the tau and alpha
  * of groth16_toxic_from_seed of a 32-byte seed holding `seed` (little
  * endian) and a label, so runs with one seed give one proof. For tests:
- * whoever knows r and s of a proof can recover the witness's secrets.
- * Defined in cmd_prove_split.c. */
+ * whoever knows r and s of a proof can recover the witness's secrets. */
 void cli_proof_rs(fr_t rs[2], uint64_t seed);
 
 /* `grothmpi prove --split`, parsed by cmd_prove (cmd_prove_split.c). */

@@ -191,8 +191,9 @@ static int reference(sb_ref_t *ref, const params_paths_t *p, const circuit_t *c,
     ref->abc_ns = (double)t.cpu_abc / (double)shape->n_rows;
     /* the witness once more, alone (every rank made its own at once) */
     cs_t *cs = NULL;
+    circuit_witness_opts_t wo = {.seed = 1, .mode = CS_WITNESS};
     uint64_t c0 = gm_process_cpu_ns();
-    rc = circuit_witness(&cs, c, 1, err);
+    rc = circuit_witness(&cs, c, &wo, err);
     ref->wit_ns = (double)(gm_process_cpu_ns() - c0) / (double)shape->n_rows;
     cs_destroy(cs);
     return rc;

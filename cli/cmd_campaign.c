@@ -1,6 +1,8 @@
-/* cli/cmd_campaign.c — `grothmpi campaign`: tools around campaign files that
- * need no MPI.
+/* cli/cmd_campaign.c — `grothmpi campaign`: running a campaign, and tools
+ * around campaign files that need no MPI.
  *
+ *   run    proves (or checks) the campaign on every rank of the MPI job
+ *          (cmd_campaign_run.c; `grothmpi prove CAMPAIGN` is its alias).
  *   info   the campaign's facts, one "key: value" line each, or one value
  *          (--key); slurm/grothmpi.sbatch asks it for the output directory.
  *   split  a large campaign as N task campaigns for a Slurm job array
@@ -23,7 +25,10 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: grothmpi campaign <info|split|status> ...\n\n"
+            "usage: grothmpi campaign <run|info|split|status> ...\n\n"
+            "  [mpirun -np N] grothmpi campaign run CAMPAIGN [--mem-budget SIZE] [--threads N] [--check-params]\n"
+            "      proves every unit of the campaign on every rank, resuming from its journal, and\n"
+            "      prints the cluster report (grothmpi campaign run --help; alias: grothmpi prove CAMPAIGN)\n"
             "  grothmpi campaign info CAMPAIGN [--key KEY]\n"
             "      the campaign's facts (name, circuit, sectors, partitions, units, batch_size,\n"
             "      output, params, setup); --key prints one value alone\n"
@@ -254,12 +259,14 @@ int cmd_campaign(int argc, char **argv)
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
     }
+    if (!strcmp(argv[1], "run"))
+        return cli_campaign_run(argc - 1, argv + 1, "campaign run");
     if (!strcmp(argv[1], "info"))
         return cmd_info(argc - 1, argv + 1);
     if (!strcmp(argv[1], "split"))
         return cmd_split(argc - 1, argv + 1);
     if (!strcmp(argv[1], "status"))
         return cmd_status(argc - 1, argv + 1);
-    fprintf(stderr, "grothmpi: campaign: unknown subcommand '%s' (info, split, status)\n", argv[1]);
+    fprintf(stderr, "grothmpi: campaign: unknown subcommand '%s' (run, info, split, status)\n", argv[1]);
     return 2;
 }

@@ -2,49 +2,40 @@
  * one cached parameter set (loaded once), each verified before the file is
  * written (atomically); the public inputs go to a snarkjs-style JSON file.
  *
- * The witnesses come from one place (make_witnesses): the built-in circuits
- * with seeded witnesses, or the PoRep form (--c1 FILE [--partition N]),
- * which turns a C1's vanilla proofs into one witness per partition and
- * checks its public inputs against those a verifier derives; the proofs of
- * all partitions, concatenated, are the sector proof. */
+ * cmd_prove reads the options once and hands them to one function per
+ * form: prove_single (this file), the split form (prove_split, through
+ * cmd_prove_split.c), and the campaign alias `grothmpi prove CAMPAIGN`
+ * (cmd_campaign_run.c), which is chosen before any option is read.
+ *
+ * The witnesses are the built-in circuits' seeded ones, or with --c1 FILE
+ * [--partition N] one per partition of a C1 (circuit_witness, which checks
+ * their public inputs against those a verifier derives); the proofs of all
+ * partitions, concatenated, are the sector proof. */
 #include <getopt.h>
 #include <jansson.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "base/base.h"
+#include "circuits/circuits.h"
 #include "cli/cli.h"
 #include "groth16/groth16.h"
-#include "jobs/jobs.h"
-#include "mpi/mpi.h"
 #include "params/params.h"
 #include "synth/porep/porep.h"
 #include "synth/synth.h"
 #include "topo/topo.h"
-#include "snarkjs/snarkjs.h"
-#include "circuits/circuits.h"
 
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: grothmpi prove --params DIR --circuit NAME --out proof.bin [options]\n"
-            "       [mpirun -np N] grothmpi prove CAMPAIGN.json | --campaign FILE [--mem-budget SIZE] [--threads N]\n"
-            "                                 [--check-params]\n\n"
-            "The campaign form proves every unit of a campaign (docs/campaign.md) on every\n"
-            "rank of the MPI job, resumes from the output directory's journal, and prints\n"
-            "the cluster report (also in OUTPUT/report.json and report.csv). With the\n"
-            "campaign's \"split\": R, groups of R ranks prove each unit together (docs/split.md).\n"
-            "  --mem-budget SIZE    per rank, e.g. 4GiB (default: the campaign's, else half\n"
-            "                       the node's RAM over its ranks)\n"
-            "  --check-params       hash the parameter file and check every point and shape\n"
-            "                       index even where the cache's stamps say they are unchanged\n"
-            "SIGTERM or SIGINT stops a campaign cleanly: no new units, the ones in flight are\n"
-            "written and journaled, exit status 75 (rerun to resume); a second signal aborts.\n"
-            "Exit status: 0 done, 1 failed, 2 usage (also \"backend\": \"cuda\" without a device),\n"
-            "75 interrupted.\n\n"
+            "usage: grothmpi prove --params DIR (--circuit NAME | --c1 FILE) --out proof.bin [options]\n"
+            "       [mpirun -np R] grothmpi prove --params DIR --circuit NAME --out proof.bin --split [options]\n"
+            "       [mpirun -np N] grothmpi prove CAMPAIGN [--mem-budget SIZE] [--threads N] [--check-params]\n\n"
+            "The third form is an alias of `grothmpi campaign run CAMPAIGN` (grothmpi campaign run --help):\n"
+            "it is taken when the first argument is not an option, or with --campaign FILE.\n"
+            "Exit status: 0 done, 1 failed, 2 usage (also --backend cuda without a device).\n\n"
             "  --params DIR         the cache `grothmpi setup --out DIR` filled, or for porep a\n"
             "                       directory of Filecoin's v28 files (/var/tmp/filecoin-proof-parameters):\n"
             "                       its .params is found by rust-fil-proofs' name for the sector size\n"
@@ -81,6 +72,104 @@ static void usage(FILE *f)
             "  --check-params       with --split: hash the parameter file even when its stamp matches\n");
 }
 
+/* The options of the single-proof and split forms. */
+typedef struct {
+    const char *dir, *circuit, *sector, *out, *pub, *backend, *c1path, *part, *format, *proof_seed;
+    uint64_t size, wseed, rs_seed;
+    long batch;
+    unsigned threads;
+    bool trust, noverify, verbose, split, json, check;
+} prove_opts_t;
+
+/* The checks of o that need no file. Returns -1 to go on, else 2 after the
+ * error line (and the usage, when a required option is missing). */
+static int prove_check(prove_opts_t *o, int argc, char **argv)
+{
+    char *end = NULL;
+    if (optind != argc) {
+        /* the campaign alias is chosen by the first argument only */
+        fprintf(stderr, "grothmpi: prove: '%s' is not an option; a campaign file goes first (grothmpi prove "
+                        "CAMPAIGN [options]), or use grothmpi campaign run CAMPAIGN\n", argv[optind]);
+        return 2;
+    }
+    if (!o->dir || !(o->circuit || o->c1path) || !o->out) {
+        fprintf(stderr, "grothmpi: prove: --params, --circuit (or --c1) and --out are required\n");
+        usage(stderr);
+        return 2;
+    }
+    if (strcmp(o->format, "raw") != 0 && strcmp(o->format, "hex") != 0 && strcmp(o->format, "base64") != 0) {
+        fprintf(stderr, "grothmpi: prove: --proof-format: '%s' is not raw, hex or base64\n", o->format);
+        return 2;
+    }
+    if (o->batch < 1 || o->batch > 1024) {
+        fprintf(stderr, "grothmpi: prove: --batch: %ld is not in 1..1024\n", o->batch);
+        return 2;
+    }
+    if (o->check && !o->split) {
+        /* the single-circuit unsplit form has no digest step to force: it
+         * is campaigns' and --split's (params_ensure) */
+        fprintf(stderr, "grothmpi: prove: --check-params goes with --split or a campaign\n");
+        return 2;
+    }
+    if (o->proof_seed && ((o->rs_seed = strtoull(o->proof_seed, &end, 0)), !*o->proof_seed || *end)) {
+        fprintf(stderr, "grothmpi: prove: --proof-seed: '%s' is not a number\n", o->proof_seed);
+        return 2;
+    }
+    return -1;
+}
+
+/* argv into *o, then prove_check. Returns -1 to go on, else the exit
+ * status (0 after --help, 2 after a usage error). */
+static int prove_parse(prove_opts_t *o, int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"params", required_argument, 0, 'p'}, {"circuit", required_argument, 0, 'c'},
+        {"constraints", required_argument, 0, 'n'}, {"compressions", required_argument, 0, 'k'},
+        {"sector-size", required_argument, 0, 'S'}, {"out", required_argument, 0, 'o'},
+        {"public", required_argument, 0, 'P'}, {"batch", required_argument, 0, 'b'},
+        {"witness-seed", required_argument, 0, 'w'}, {"threads", required_argument, 0, 't'},
+        {"trust-params", no_argument, 0, 'T'}, {"no-verify", no_argument, 0, 'N'},
+        {"verbose", no_argument, 0, 'v'}, {"help", no_argument, 0, 'h'},
+        {"c1", required_argument, 0, 'C'}, {"partition", required_argument, 0, 'K'},
+        {"proof-format", required_argument, 0, 'F'}, {"backend", required_argument, 0, 'B'},
+        {"split", no_argument, 0, 'X'}, {"proof-seed", required_argument, 0, 'R'},
+        {"json", no_argument, 0, 'J'}, {"check-params", no_argument, 0, 'Q'}, {0, 0, 0, 0}};
+    memset(o, 0, sizeof *o);
+    o->format = "raw";
+    o->wseed = 1;
+    o->batch = 1;
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (c) {
+        case 'p': o->dir = optarg; break;
+        case 'c': o->circuit = optarg; break;
+        case 'n':
+        case 'k': o->size = strtoull(optarg, NULL, 0); break;
+        case 'S': o->sector = optarg; break;
+        case 'o': o->out = optarg; break;
+        case 'P': o->pub = optarg; break;
+        case 'b': o->batch = strtol(optarg, NULL, 0); break;
+        case 'w': o->wseed = strtoull(optarg, NULL, 0); break;
+        case 't': o->threads = (unsigned)strtoul(optarg, NULL, 0); break;
+        case 'T': o->trust = true; break;
+        case 'N': o->noverify = true; break;
+        case 'v': o->verbose = true; break;
+        case 'C': o->c1path = optarg; break;
+        case 'K': o->part = optarg; break;
+        case 'F': o->format = optarg; break;
+        case 'B': o->backend = optarg; break;
+        case 'X': o->split = true; break;
+        case 'R': o->proof_seed = optarg; break;
+        case 'J': o->json = true; break;
+        case 'Q': o->check = true; break;
+        case 'h': usage(stdout); return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    return prove_check(o, argc, argv);
+}
+
 /* --c1: the C1 file, its graph, and the partitions [first, first + k). */
 typedef struct {
     const char *path;
@@ -89,292 +178,199 @@ typedef struct {
     unsigned first;
 } c1_src_t;
 
-/* The witness of C1 partition k, checked against the public inputs a
- * verifier derives (circuit_porep_c1_inputs): a C1 whose vanilla proofs name
- * other nodes than the graph and the seed give fails here, by name. */
-static int c1_witness(cs_t **cs, const circuit_t *c, const c1_src_t *src, unsigned k, err_t *err)
-{
-    int rc = circuit_c1_witness(cs, c, &src->c1, k, err);
-    if (rc)
-        return rc;
-    size_t n = circuit_porep_input_count(&src->c1);
-    fr_t *want = calloc(n, sizeof *want);
-    if (!want)
-        return gm_err_set(err, GM_ENOMEM, "out of memory");
-    if ((rc = circuit_porep_c1_inputs(want, &src->c1, &src->g, k, err)) == 0) {
-        const fr_t *got = cs_input_values(*cs) + 1;
-        for (size_t j = 0; j < n && rc == 0; j++)
-            if (!fr_eq(&got[j], &want[j])) {
-                char a[FR_DEC_MAX], b[FR_DEC_MAX];
-                fr_to_dec(a, &got[j]);
-                fr_to_dec(b, &want[j]);
-                rc = gm_err_set(err, GM_EVERIFY,
-                                "%s: partition %u: public input %zu: the vanilla proofs give %s, the graph and "
-                                "seed give %s",
-                                src->path, k, j, a, b);
-            }
-    }
-    free(want);
-    return rc;
-}
-
-/* The witnesses of the run: k CS_WITNESS systems (from src when not NULL). */
-static int make_witnesses(cs_t **cs, groth16_witness_t *w, const circuit_t *c, uint64_t seed, size_t k,
-                          const c1_src_t *src, err_t *err)
-{
-    for (size_t i = 0; i < k; i++) {
-        int rc = src ? c1_witness(&cs[i], c, src, src->first + (unsigned)i, err)
-                     : circuit_witness(&cs[i], c, seed + i, err);
-        if (rc)
-            return rc;
-        groth16_witness_of(&w[i], cs[i]);
-    }
-    return 0;
-}
-
-json_t *cli_inputs_json(const groth16_witness_t *w)
-{
-    json_t *a = json_array();
-    for (size_t j = 1; j < w->n_inputs; j++) {
-        char buf[FR_DEC_MAX];
-        fr_to_dec(buf, &w->inputs[j]);
-        json_array_append_new(a, json_string(buf));
-    }
-    return a;
-}
+/* What a run proves: the circuit (from --circuit or the C1), k witnesses,
+ * the cache's paths, the parameter file and the public inputs' path. */
+typedef struct {
+    circuit_t circ;
+    c1_src_t *src; /* &c1 with --c1, else NULL */
+    c1_src_t c1;
+    size_t k;
+    params_paths_t paths;
+    char pp[sizeof(((params_paths_t *)0)->params)];
+    char pubpath[sizeof(((params_paths_t *)0)->params) + 16];
+    bool filecoin; /* pp is Filecoin's file under its v28 name */
+} prove_target_t;
 
 /* --c1 FILE [--partition N]: reads and checks the C1, makes its graph and
  * circuit; *k = the number of partitions to prove. Returns 0, 2 (usage) or 1
  * (the file), err set; nothing to free after a failure. */
-static int prove_c1_open(c1_src_t *src, circuit_t *circ, size_t *k, const char *path, const char *part,
-                         const char *circuit, long batch, err_t *err)
+static int prove_c1_open(c1_src_t *src, circuit_t *circ, size_t *k, const prove_opts_t *o, err_t *err)
 {
     memset(src, 0, sizeof *src);
-    src->path = path;
-    if (batch != 1 || (circuit && strcmp(circuit, "porep") != 0)) {
+    src->path = o->c1path;
+    if (o->batch != 1 || (o->circuit && strcmp(o->circuit, "porep") != 0)) {
         gm_err_set(err, GM_EINVAL, "--c1: the circuit and the number of proofs come from the C1 (no --batch, "
                                    "--circuit other than porep)");
         return 2;
     }
     char *end = NULL;
-    unsigned long pk = part ? strtoul(part, &end, 10) : 0;
-    if (part && (!*part || *end || pk > 1000)) {
-        gm_err_set(err, GM_EINVAL, "--partition: '%s' is not a partition number", part);
+    unsigned long pk = o->part ? strtoul(o->part, &end, 10) : 0;
+    if (o->part && (!*o->part || *end || pk > 1000)) {
+        gm_err_set(err, GM_EINVAL, "--partition: '%s' is not a partition number", o->part);
         return 2;
     }
-    if (porep_c1_read(&src->c1, path, err))
+    if (porep_c1_read(&src->c1, src->path, err))
         return 1;
     if (circuit_from_c1(circ, &src->c1, err) || circuit_porep_graph(&src->g, &src->c1, err)) {
         porep_c1_free(&src->c1);
         return 1;
     }
-    if (part && pk >= src->c1.partitions) {
+    if (o->part && pk >= src->c1.partitions) {
         gm_err_set(err, GM_EINVAL, "--partition: %lu is not in 0..%u (%s has %u partitions)", pk,
-                   src->c1.partitions - 1, path, src->c1.partitions);
+                   src->c1.partitions - 1, src->path, src->c1.partitions);
         porep_graph_destroy(&src->g);
         porep_c1_free(&src->c1);
         return 2;
     }
-    src->first = part ? (unsigned)pk : 0;
-    *k = part ? 1 : src->c1.partitions;
+    src->first = o->part ? (unsigned)pk : 0;
+    *k = o->part ? 1 : src->c1.partitions;
     return 0;
 }
 
-static double sec(uint64_t ns) { return (double)ns * 1e-9; }
-
-void cli_backend_summary(groth16_backend_t *be, const char *cmd, bool verbose)
+static void target_close(prove_target_t *t)
 {
-    groth16_backend_stats_t st;
-    groth16_backend_stats(be, &st);
-    if (groth16_backend_kind(be) == GROTH16_BACKEND_CPU)
-        return;
-    if (verbose || st.fallbacks || st.failures)
-        printf("%s: backend %s: %llu units, %.3f s busy (msm %.3f s, ntt %.3f s), device memory peak %.1f MiB, "
-               "%llu fallbacks, %llu failures%s\n",
-               cmd, st.name, (unsigned long long)st.units, sec(st.busy_ns), sec(st.msm_ns), sec(st.ntt_ns),
-               (double)st.mem_peak / 1048576.0, (unsigned long long)st.fallbacks, (unsigned long long)st.failures,
-               st.retired ? ", retired" : "");
+    if (t->src) {
+        porep_graph_destroy(&t->src->g);
+        porep_c1_free(&t->src->c1);
+        t->src = NULL;
+    }
 }
 
-int cli_backend_open(groth16_backend_t **be, const char *name, const char *cmd, char *note, size_t note_len)
+/* The circuit and the files of o. Returns 0, or the exit status (2 usage,
+ * 1 the C1 file) with err set; nothing to close after a failure. */
+static int target_open(prove_target_t *t, const prove_opts_t *o, err_t *err)
 {
-    *be = NULL;
-    err_t err;
-    groth16_backend_kind_t kind = GROTH16_BACKEND_AUTO;
-    if (name && groth16_backend_kind_parse(&kind, name, "--backend", &err)) {
-        fprintf(stderr, "grothmpi: %s: %s\n", cmd, err.msg);
+    memset(t, 0, sizeof *t);
+    t->k = (size_t)o->batch;
+    if (o->c1path) {
+        int rc = prove_c1_open(&t->c1, &t->circ, &t->k, o, err);
+        if (rc)
+            return rc;
+        t->src = &t->c1;
+    } else if (o->part) {
+        gm_err_set(err, GM_EINVAL, "--partition needs --c1");
+        return 2;
+    } else if (circuit_parse(&t->circ, o->circuit, o->size, o->sector, err)) {
         return 2;
     }
-    int rc = groth16_backend_open(be, kind, 0, note, note_len, &err);
-    if (rc) {
-        fprintf(stderr, "grothmpi: %s: %s\n", cmd, err.msg);
-        return rc == GM_ENOTSUP || rc == GM_EINVAL ? 2 : 1;
+    if (params_paths(&t->paths, o->dir, t->circ.id, err)) {
+        target_close(t);
+        return 2;
     }
+    snprintf(t->pp, sizeof t->pp, "%s", t->paths.params);
+    if (t->circ.kind == CIRCUIT_POREP && access(t->pp, R_OK) != 0) {
+        /* a directory of Filecoin's files (paramfetch's): the .params under
+         * rust-fil-proofs' v28 name for this sector size */
+        porep_config_t pc;
+        err_t e;
+        const porep_proof_t *pr = t->src ? t->src->c1.proof : porep_proof_find(t->circ.size, POREP_API_1_1);
+        if (pr && porep_config_from_proof(&pc, pr, &e) == 0 && porep_param_find(t->pp, NULL, sizeof t->pp, o->dir,
+                                                                                 &pc, &e) == 0)
+            t->filecoin = true;
+        else
+            snprintf(t->pp, sizeof t->pp, "%s", t->paths.params);
+    }
+    if (o->pub)
+        snprintf(t->pubpath, sizeof t->pubpath, "%s", o->pub);
+    else
+        snprintf(t->pubpath, sizeof t->pubpath, "%s.public.json", o->out);
     return 0;
 }
 
-void cli_print_stages(const char *prefix, const groth16_timings_t *t, bool snarkjs_names)
+/* ---- the single-proof form ---------------------------------------------------- */
+
+/* One run of the single form: what it loads and makes, freed by run_free. */
+typedef struct {
+    topo_pool_t *pool;
+    cs_shape_t *shape;
+    groth16_params_t *params;
+    groth16_prover_t *pv;
+    size_t k;
+    cs_t **cs;
+    groth16_witness_t *w;
+    groth16_proof_t *proofs;
+    groth16_timings_t tm;
+    uint64_t t_load, t_wit, t_write;
+} prove_run_t;
+
+static void run_free(prove_run_t *r)
 {
-    const struct {
-        const char *name, *snarkjs;
-        uint64_t ns;
-    } rows[] = {{"abc", "abc", t->abc},
-                {"ntt", "ntt", t->ntt},
-                {"msm_a", "msm_a", t->msm_a},
-                {"msm_b_g1", "msm_b1", t->msm_b_g1},
-                {"msm_b_g2", "msm_b2", t->msm_b_g2},
-                {"msm_l", "msm_c", t->msm_l},
-                {"msm_h", "msm_h", t->msm_h},
-                {"verify", "verify", t->verify}};
-    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
-        printf("%s: %-10s %9.3f s\n", prefix, snarkjs_names ? rows[i].snarkjs : rows[i].name, sec(rows[i].ns));
+    for (size_t i = 0; r->cs && i < r->k; i++)
+        cs_destroy(r->cs[i]);
+    free(r->cs);
+    free(r->w);
+    free(r->proofs);
+    groth16_prover_destroy(r->pv);
+    groth16_params_free(r->params);
+    cs_shape_free(r->shape);
+    topo_pool_destroy(r->pool);
 }
 
-/* ---- the campaign form ------------------------------------------------------- */
-
-/* The exit status of an interrupted campaign (EX_TEMPFAIL of sysexits.h):
- * "stopped on request; rerun the same command to resume". */
-#define PROVE_EXIT_INTERRUPTED 75
-
-/* The stop request of SIGTERM / SIGINT (Slurm preemption, Ctrl-C): the signal
- * number, read by the campaign's comm thread (mpi_opts_t.interrupt). A signal
- * handler can only reach a global; this is the one, and only the handler
- * writes it. */
-static volatile sig_atomic_t stop_signal;
-
-/* First signal: record it (nothing else is async-signal-safe to do here).
- * Second one: the default action at once (the journal and the proof files
- * are consistent at every instant; leftover temporaries are removed by the
- * next run). */
-static void on_stop_signal(int sig)
+/* The pool, the shape, the parameters and the prover (on backend be). */
+static int run_load(prove_run_t *r, const prove_target_t *t, const prove_opts_t *o, groth16_backend_t *be,
+                    err_t *err)
 {
-    if (stop_signal) {
-        struct sigaction dfl;
-        memset(&dfl, 0, sizeof dfl);
-        dfl.sa_handler = SIG_DFL;
-        sigemptyset(&dfl.sa_mask);
-        sigaction(sig, &dfl, NULL);
-        raise(sig);
-        return;
+    uint64_t t0 = gm_now_ns();
+    r->k = t->k;
+    r->cs = calloc(r->k, sizeof *r->cs);
+    r->w = calloc(r->k, sizeof *r->w);
+    r->proofs = calloc(r->k, sizeof *r->proofs);
+    if (!r->cs || !r->w || !r->proofs)
+        return gm_err_set(err, GM_ENOMEM, "out of memory");
+    int rc = topo_pool_create_flat(&r->pool, o->threads, err);
+    if (rc)
+        return rc;
+    if ((rc = params_shape_load(&r->shape, NULL, &t->paths, false, err))) {
+        /* Filecoin's directory has no shape file of ours: record it (not
+         * written there; seconds for 2 KiB, minutes for 32 GiB) */
+        if (!t->filecoin || (rc = circuit_shape(&r->shape, &t->circ, err)))
+            return rc;
     }
-    stop_signal = sig;
+    if (t->filecoin && o->verbose)
+        printf("prove: %s: Filecoin's parameters %s\n", t->circ.id, t->pp);
+    if ((rc = groth16_params_load(&r->params, t->pp, r->shape, o->trust ? GROTH16_LOAD_TRUST : GROTH16_LOAD_DEFAULT,
+                                  r->pool, err)) ||
+        (rc = groth16_prover_create(&r->pv, r->params, r->shape, r->pool, err)))
+        return rc;
+    groth16_prover_set_backend(r->pv, be);
+    r->t_load = gm_now_ns() - t0;
+    return 0;
 }
 
-static void install_stop_handlers(void)
+/* The k witnesses: seeds o->wseed, +1, ..., or the C1's partitions. */
+static int run_witnesses(prove_run_t *r, const prove_target_t *t, const prove_opts_t *o, err_t *err)
 {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_stop_signal;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESTART;
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGINT, &sa, NULL);
-}
-
-static void campaign_progress(void *arg, const mpi_progress_t *p)
-{
-    (void)arg;
-    if (p->note) {
-        printf("prove: %s\n", p->note);
-    } else {
-        char eta[32] = "-";
-        if (p->eta_s >= 0)
-            snprintf(eta, sizeof eta, "%.0f s", p->eta_s);
-        printf("prove: %zu/%zu units done (%zu resumed, %zu proved), %d rank%s, %.1f s, %.0f proofs/h, ETA %s\n",
-               p->done, p->total, p->resumed, p->proved, p->ranks, p->ranks == 1 ? "" : "s", p->elapsed_s,
-               p->per_hour, eta);
-    }
-    fflush(stdout);
-}
-
-static bool is_campaign_form(int argc, char **argv)
-{
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--campaign"))
-            return true;
-        size_t n = strlen(argv[i]);
-        if (argv[i][0] != '-' && n > 5 && !strcmp(argv[i] + n - 5, ".json") &&
-            (i == 1 || argv[i - 1][0] != '-' || strchr(argv[i - 1], '=')))
-            return true;
-    }
-    return false;
-}
-
-static int prove_campaign(int argc, char **argv)
-{
-    static const struct option opts[] = {{"campaign", required_argument, 0, 'C'},
-                                         {"mem-budget", required_argument, 0, 'm'},
-                                         {"threads", required_argument, 0, 't'},
-                                         {"check-params", no_argument, 0, 'K'},
-                                         {"help", no_argument, 0, 'h'},
-                                         {0, 0, 0, 0}};
-    const char *file = NULL;
-    mpi_opts_t mo;
-    memset(&mo, 0, sizeof mo);
-    err_t err;
-    gm_err_clear(&err);
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        switch (c) {
-        case 'C': file = optarg; break;
-        case 'm':
-            if (jobs_size_parse(&mo.mem_budget, optarg, "--mem-budget", &err) || mo.mem_budget < (1u << 20)) {
-                fprintf(stderr, "grothmpi: prove: %s\n", err.code ? err.msg : "--mem-budget: below 1 MiB");
-                return 2;
-            }
-            break;
-        case 't': mo.threads = (unsigned)strtoul(optarg, NULL, 0); break;
-        case 'K': mo.check_params = true; break;
-        case 'h': usage(stdout); return 0;
-        default: usage(stderr); return 2;
+    uint64_t t0 = gm_now_ns();
+    for (size_t i = 0; i < r->k; i++) {
+        circuit_witness_opts_t wo = {.seed = o->wseed + i, .mode = CS_WITNESS};
+        if (t->src) {
+            wo.c1 = &t->src->c1;
+            wo.graph = &t->src->g;
+            wo.partition = t->src->first + (unsigned)i;
         }
-    }
-    if (!file && optind == argc - 1)
-        file = argv[optind++];
-    if (!file || optind != argc) {
-        fprintf(stderr, "grothmpi: prove: one campaign file, please (grothmpi prove campaign.json)\n");
-        return 2;
-    }
-    mpi_result_t res;
-    install_stop_handlers();
-    mo.interrupt = &stop_signal;
-    int rc = mpi_campaign_run(file, &mo, campaign_progress, NULL, &res, &err);
-    if (res.rank == 0 && res.check_text) {
-        printf("\n%s", res.check_text);
-        if (res.report_json[0])
-            printf("\ncheck: %s\n", res.report_json);
+        err_t e;
+        gm_err_clear(&e);
+        int rc = circuit_witness(&r->cs[i], &t->circ, &wo, &e);
         if (rc)
-            fprintf(stderr, "grothmpi: prove: %s\n", err.msg);
-        else
-            printf("prove: check done: %zu units, every constraint of each satisfied\n", res.total);
-        free(res.check_text);
-        return rc ? 1 : 0;
+            return t->src ? gm_err_set(err, rc, "%s: %s", t->src->path, e.msg) : gm_err_set(err, rc, "%s", e.msg);
+        groth16_witness_of(&r->w[i], r->cs[i]);
     }
-    if (res.rank == 0) {
-        if (res.report) {
-            printf("\n");
-            mpi_report_print_text(res.report, stdout);
-            if (res.report_json[0])
-                printf("\nreport: %s, %s\n", res.report_json, res.report_csv);
-        }
-        if (rc)
-            fprintf(stderr, "grothmpi: prove: %s\n", err.msg);
-        else
-            printf("prove: campaign done: %zu units, %zu proved in this run, %zu resumed, every proof verified\n",
-                   res.total, res.proved, res.resumed);
-    }
-    mpi_report_free(res.report);
-    /* The failure is rank 0's to report: it prints after MPI_Finalize, and
-     * mpirun kills the job as soon as any rank exits non-zero, so the other
-     * ranks exit 0 and leave the job's status to rank 0. */
-    if (rc == GM_ECANCELED && res.rank == 0)
-        return PROVE_EXIT_INTERRUPTED;
-    /* "backend": "cuda" on a rank without a usable device is a usage
-     * error, as --backend cuda is: 2. */
-    if (rc == GM_ENOTSUP && res.rank == 0 && strstr(err.msg, "backend cuda: no usable CUDA device"))
-        return 2;
-    return rc && res.rank == 0 ? 1 : 0;
+    r->t_wit = gm_now_ns() - t0;
+    return 0;
+}
+
+/* The k proofs, r and s from --proof-seed when given. */
+static int run_prove(prove_run_t *r, const prove_opts_t *o, err_t *err)
+{
+    fr_t *rs = NULL;
+    if (o->proof_seed && !(rs = calloc(2 * r->k, sizeof *rs)))
+        return gm_err_set(err, GM_ENOMEM, "out of memory");
+    for (size_t i = 0; rs && i < r->k; i++)
+        cli_proof_rs(&rs[2 * i], o->rs_seed + i);
+    int rc = groth16_prove(r->pv, r->proofs, r->w, r->k, rs,
+                           o->noverify ? GROTH16_PROVE_NO_VERIFY : GROTH16_PROVE_DEFAULT, r->pool, &r->tm, err);
+    free(rs);
+    return rc;
 }
 
 /* The proofs as raw bytes, or as one line of hex or base64 text (what
@@ -396,261 +392,127 @@ static int write_proofs(const char *path, const uint8_t *b, size_t n, const char
     return rc;
 }
 
-int cmd_prove(int argc, char **argv)
+/* The public inputs (one array, or one per proof with --batch), then the
+ * proofs: a proof file never exists without its inputs. */
+static int run_write(prove_run_t *r, const prove_target_t *t, const prove_opts_t *o, err_t *err)
 {
-    if (is_campaign_form(argc, argv))
-        return prove_campaign(argc, argv);
-    static const struct option opts[] = {
-        {"params", required_argument, 0, 'p'}, {"circuit", required_argument, 0, 'c'},
-        {"constraints", required_argument, 0, 'n'}, {"compressions", required_argument, 0, 'k'},
-        {"sector-size", required_argument, 0, 'S'}, {"out", required_argument, 0, 'o'},
-        {"public", required_argument, 0, 'P'}, {"batch", required_argument, 0, 'b'},
-        {"witness-seed", required_argument, 0, 'w'}, {"threads", required_argument, 0, 't'},
-        {"trust-params", no_argument, 0, 'T'}, {"no-verify", no_argument, 0, 'N'},
-        {"verbose", no_argument, 0, 'v'}, {"help", no_argument, 0, 'h'},
-        {"c1", required_argument, 0, 'C'}, {"partition", required_argument, 0, 'K'},
-        {"proof-format", required_argument, 0, 'F'}, {"backend", required_argument, 0, 'B'},
-        {"split", no_argument, 0, 'X'}, {"proof-seed", required_argument, 0, 'R'},
-        {"json", no_argument, 0, 'J'}, {"check-params", no_argument, 0, 'Q'}, {0, 0, 0, 0}};
-    const char *dir = NULL, *circuit = NULL, *sector = NULL, *out = NULL, *pub = NULL, *backend = NULL;
-    const char *c1path = NULL, *part = NULL, *format = "raw";
-    uint64_t size = 0, wseed = 1;
-    long batch = 1;
-    unsigned threads = 0;
-    bool trust = false, noverify = false, verbose = false, split = false, json = false, check = false;
-    const char *proof_seed = NULL;
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        switch (c) {
-        case 'p': dir = optarg; break;
-        case 'c': circuit = optarg; break;
-        case 'n':
-        case 'k': size = strtoull(optarg, NULL, 0); break;
-        case 'S': sector = optarg; break;
-        case 'o': out = optarg; break;
-        case 'P': pub = optarg; break;
-        case 'b': batch = strtol(optarg, NULL, 0); break;
-        case 'w': wseed = strtoull(optarg, NULL, 0); break;
-        case 't': threads = (unsigned)strtoul(optarg, NULL, 0); break;
-        case 'T': trust = true; break;
-        case 'N': noverify = true; break;
-        case 'v': verbose = true; break;
-        case 'C': c1path = optarg; break;
-        case 'K': part = optarg; break;
-        case 'F': format = optarg; break;
-        case 'B': backend = optarg; break;
-        case 'X': split = true; break;
-        case 'R': proof_seed = optarg; break;
-        case 'J': json = true; break;
-        case 'Q': check = true; break;
-        case 'h': usage(stdout); return 0;
-        default: usage(stderr); return 2;
-        }
+    uint64_t t0 = gm_now_ns();
+    uint8_t *bytes = calloc(r->k, GROTH16_PROOF_BYTES);
+    json_t *js = r->k == 1 ? cli_inputs_json(&r->w[0]) : json_array();
+    for (size_t i = 0; r->k > 1 && i < r->k; i++)
+        json_array_append_new(js, cli_inputs_json(&r->w[i]));
+    char *text = js ? json_dumps(js, JSON_INDENT(1)) : NULL;
+    json_decref(js);
+    int rc;
+    if (!bytes || !text) {
+        rc = gm_err_set(err, GM_ENOMEM, "out of memory for the proofs and public inputs");
+    } else {
+        for (size_t i = 0; i < r->k; i++)
+            groth16_proof_to_bytes(bytes + i * GROTH16_PROOF_BYTES, &r->proofs[i]);
+        rc = gm_file_write(t->pubpath, text, strlen(text), err);
+        if (!rc)
+            rc = write_proofs(o->out, bytes, r->k * GROTH16_PROOF_BYTES, o->format, err);
     }
-    if (!dir || !(circuit || c1path) || !out || optind != argc) {
-        fprintf(stderr, "grothmpi: prove: --params, --circuit (or --c1) and --out are required\n");
-        usage(stderr);
-        return 2;
-    }
-    if (strcmp(format, "raw") != 0 && strcmp(format, "hex") != 0 && strcmp(format, "base64") != 0) {
-        fprintf(stderr, "grothmpi: prove: --proof-format: '%s' is not raw, hex or base64\n", format);
-        return 2;
-    }
-    if (batch < 1 || batch > 1024) {
-        fprintf(stderr, "grothmpi: prove: --batch: %ld is not in 1..1024\n", batch);
-        return 2;
-    }
-    if (check && !split) {
-        /* the single-circuit unsplit form has no digest step to force: it
-         * is campaigns' and --split's (params_ensure) */
-        fprintf(stderr, "grothmpi: prove: --check-params goes with --split or a campaign\n");
-        return 2;
-    }
-    size_t k = (size_t)batch;
-    err_t err;
-    gm_err_clear(&err);
+    free(text);
+    free(bytes);
+    r->t_write = gm_now_ns() - t0;
+    return rc;
+}
+
+static double sec(uint64_t ns) { return (double)ns * 1e-9; }
+
+static void run_print(const prove_run_t *r, const prove_target_t *t, const prove_opts_t *o)
+{
+    printf("prove: %s: %zu proof%s written to %s (%s), public inputs in %s\n", t->circ.id, r->k,
+           r->k == 1 ? "" : "s", o->out, o->noverify ? "not verified" : "verified", t->pubpath);
+    if (!o->verbose)
+        return;
+    printf("prove: %-10s %9.3f s   (params, shape, prover; %zu MiB of points, %u threads)\n", "load",
+           sec(r->t_load), groth16_params_memory(r->params) >> 20, topo_pool_size(r->pool));
+    printf("prove: %-10s %9.3f s\n", "witness", sec(r->t_wit));
+    cli_print_stages("prove", &r->tm, false);
+    printf("prove: %-10s %9.3f s\n", "write", sec(r->t_write));
+    printf("prove: %-10s %9.3f s   (prove total, %.3f s per proof)\n", "total", sec(r->tm.total),
+           sec(r->tm.total) / (double)r->k);
+    printf("prove: memory peak %.1f MiB (allocator), rss peak %.1f MiB\n", (double)gm_mem_peak() / 1048576.0,
+           (double)gm_rss_peak() / 1048576.0);
+}
+
+/* `grothmpi prove --params DIR (--circuit NAME | --c1 FILE) --out FILE`. The
+ * backend opens first, so that cuda without a device fails before any
+ * loading. */
+static int prove_single(const prove_opts_t *o)
+{
     groth16_backend_t *be = NULL;
     char note[512];
-    int brc = cli_backend_open(&be, backend, "prove", note, sizeof note);
-    if (brc)
-        return brc;
-    circuit_t circ;
-    c1_src_t c1src, *src = NULL;
-    if (c1path) {
-        int prc = prove_c1_open(&c1src, &circ, &k, c1path, part, circuit, batch, &err);
-        if (prc) {
-            fprintf(stderr, "grothmpi: prove: %s\n", err.msg);
-            groth16_backend_close(be);
-            return prc;
-        }
-        src = &c1src;
-    } else if (part) {
-        fprintf(stderr, "grothmpi: prove: --partition needs --c1\n");
-        groth16_backend_close(be);
-        return 2;
-    } else if (circuit_parse(&circ, circuit, size, sector, &err)) {
+    int rc = cli_backend_open(&be, o->backend, "prove", note, sizeof note);
+    if (rc)
+        return rc;
+    err_t err;
+    gm_err_clear(&err);
+    prove_target_t t;
+    prove_run_t r;
+    memset(&r, 0, sizeof r);
+    if ((rc = target_open(&t, o, &err))) {
         fprintf(stderr, "grothmpi: prove: %s\n", err.msg);
         groth16_backend_close(be);
-        return 2;
+        return rc;
     }
-    params_paths_t paths;
-    if (params_paths(&paths, dir, circ.id, &err)) {
-        fprintf(stderr, "grothmpi: prove: %s\n", err.msg);
-        groth16_backend_close(be);
-        return 2;
-    }
-    char pp[sizeof paths.params], pubpath[sizeof paths.params + 16];
-    snprintf(pp, sizeof pp, "%s", paths.params);
-    bool filecoin = false;
-    if (circ.kind == CIRCUIT_POREP && access(pp, R_OK) != 0) {
-        /* a directory of Filecoin's files (paramfetch's): the .params under
-         * rust-fil-proofs' v28 name for this sector size */
-        porep_config_t pc;
-        const porep_proof_t *pr = src ? src->c1.proof : porep_proof_find(circ.size, POREP_API_1_1);
-        if (pr && porep_config_from_proof(&pc, pr, &err) == 0 &&
-            porep_param_find(pp, NULL, sizeof pp, dir, &pc, &err) == 0)
-            filecoin = true;
-        else
-            snprintf(pp, sizeof pp, "%s", paths.params);
-    }
-    if (pub)
-        snprintf(pubpath, sizeof pubpath, "%s", pub);
-    else
-        snprintf(pubpath, sizeof pubpath, "%s.public.json", out);
-    uint64_t rs_seed = 0;
-    char *end = NULL;
-    if (proof_seed && ((rs_seed = strtoull(proof_seed, &end, 0)), !*proof_seed || *end)) {
-        fprintf(stderr, "grothmpi: prove: --proof-seed: '%s' is not a number\n", proof_seed);
-        groth16_backend_close(be);
-        return 2;
-    }
-    if (split) {
-        groth16_backend_close(be);
-        if (src || k != 1 || strcmp(format, "raw") != 0 ||
-            (backend && strcmp(backend, "cpu") != 0 && strcmp(backend, "auto") != 0)) {
-            fprintf(stderr, "grothmpi: prove: --split proves one seeded witness into a raw proof file on the CPU "
-                            "(no --c1, --batch, --proof-format or --backend other than cpu)\n");
-            if (src) {
-                porep_graph_destroy(&src->g);
-                porep_c1_free(&src->c1);
-            }
-            return 2;
-        }
-        cli_split_args_t sa = {.dir = dir, .params = pp, .out = out, .pub = pubpath, .circ = &circ,
-                               .witness_seed = wseed, .proof_seed = proof_seed ? &rs_seed : NULL,
-                               .threads = threads, .trust = trust, .no_verify = noverify, .verbose = verbose,
-                               .json = json, .check_params = check};
-        return cli_prove_split(&sa);
-    }
-    fr_t *rs = NULL;
-
-    int rc = 1;
-    topo_pool_t *pool = NULL;
-    cs_shape_t *shape = NULL;
-    groth16_params_t *params = NULL;
-    groth16_prover_t *pv = NULL;
-    cs_t **cs = calloc(k, sizeof *cs);
-    groth16_witness_t *w = calloc(k, sizeof *w);
-    groth16_proof_t *proofs = calloc(k, sizeof *proofs);
-    uint8_t *bytes = calloc(k, GROTH16_PROOF_BYTES);
-    json_t *js = NULL;
-    char *text = NULL;
-    if (!cs || !w || !proofs || !bytes) {
-        gm_err_set(&err, GM_ENOMEM, "out of memory");
-        goto fail;
-    }
-    uint64_t t0 = gm_now_ns(), t1;
-    if (topo_pool_create_flat(&pool, threads, &err))
-        goto fail;
-    if (params_shape_load(&shape, NULL, &paths, false, &err)) {
-        /* Filecoin's directory has no shape file of ours: record it (not
-         * written there; seconds for 2 KiB, minutes for 32 GiB) */
-        if (!filecoin || circuit_shape(&shape, &circ, &err))
-            goto fail;
-    }
-    if (filecoin && verbose)
-        printf("prove: %s: Filecoin's parameters %s\n", circ.id, pp);
-    if (groth16_params_load(&params, pp, shape, trust ? GROTH16_LOAD_TRUST : GROTH16_LOAD_DEFAULT, pool, &err))
-        goto fail;
-    if (groth16_prover_create(&pv, params, shape, pool, &err))
-        goto fail;
-    groth16_prover_set_backend(pv, be);
-    if (note[0]) /* auto's choice, once the inputs are known good */
+    rc = run_load(&r, &t, o, be, &err);
+    if (!rc && note[0]) /* auto's choice, once the inputs are known good */
         gm_log(GM_LOG_INFO, "prove: %s", note);
-    t1 = gm_now_ns();
-    uint64_t t_load = t1 - t0;
-    t0 = t1;
-    if (make_witnesses(cs, w, &circ, wseed, k, src, &err))
-        goto fail;
-    t1 = gm_now_ns();
-    uint64_t t_wit = t1 - t0;
-    t0 = t1;
-    groth16_timings_t tm;
-    if (proof_seed && !(rs = calloc(2 * k, sizeof *rs))) {
-        gm_err_set(&err, GM_ENOMEM, "out of memory");
-        goto fail;
+    if (!rc && !(rc = run_witnesses(&r, &t, o, &err)) && !(rc = run_prove(&r, o, &err)) &&
+        !(rc = run_write(&r, &t, o, &err))) {
+        run_print(&r, &t, o);
+        cli_backend_summary(be, "prove", o->verbose);
     }
-    for (size_t i = 0; rs && i < k; i++)
-        cli_proof_rs(&rs[2 * i], rs_seed + i);
-    if (groth16_prove(pv, proofs, w, k, rs, noverify ? GROTH16_PROVE_NO_VERIFY : GROTH16_PROVE_DEFAULT, pool, &tm,
-                      &err))
-        goto fail;
-    t0 = gm_now_ns();
-    for (size_t i = 0; i < k; i++)
-        groth16_proof_to_bytes(bytes + i * GROTH16_PROOF_BYTES, &proofs[i]);
-    if (k == 1) {
-        js = cli_inputs_json(&w[0]);
-    } else {
-        js = json_array();
-        for (size_t i = 0; i < k; i++)
-            json_array_append_new(js, cli_inputs_json(&w[i]));
-    }
-    text = json_dumps(js, JSON_INDENT(1));
-    if (!text) {
-        gm_err_set(&err, GM_ENOMEM, "out of memory for the public inputs");
-        goto fail;
-    }
-    /* Public inputs first: a proof file never exists without its inputs. */
-    if (gm_file_write(pubpath, text, strlen(text), &err) ||
-        write_proofs(out, bytes, k * GROTH16_PROOF_BYTES, format, &err))
-        goto fail;
-    t1 = gm_now_ns();
-    printf("prove: %s: %zu proof%s written to %s (%s), public inputs in %s\n", circ.id, k, k == 1 ? "" : "s", out,
-           noverify ? "not verified" : "verified", pubpath);
-    if (verbose) {
-        printf("prove: %-10s %9.3f s   (params, shape, prover; %zu MiB of points, %u threads)\n", "load",
-               sec(t_load), groth16_params_memory(params) >> 20, topo_pool_size(pool));
-        printf("prove: %-10s %9.3f s\n", "witness", sec(t_wit));
-        cli_print_stages("prove", &tm, false);
-        printf("prove: %-10s %9.3f s\n", "write", sec(t1 - t0));
-        printf("prove: %-10s %9.3f s   (prove total, %.3f s per proof)\n", "total", sec(tm.total),
-               sec(tm.total) / (double)k);
-        printf("prove: memory peak %.1f MiB (allocator), rss peak %.1f MiB\n", (double)gm_mem_peak() / 1048576.0,
-               (double)gm_rss_peak() / 1048576.0);
-    }
-    cli_backend_summary(be, "prove", verbose);
-    rc = 0;
-fail:
     if (rc)
         fprintf(stderr, "grothmpi: prove: %s\n", err.msg);
-    free(rs);
-    free(text);
-    json_decref(js);
-    for (size_t i = 0; cs && i < k; i++)
-        cs_destroy(cs[i]);
-    free(cs);
-    free(w);
-    free(proofs);
-    free(bytes);
-    groth16_prover_destroy(pv);
+    run_free(&r);
     groth16_backend_close(be);
-    groth16_params_free(params);
-    cs_shape_free(shape);
-    topo_pool_destroy(pool);
-    if (src) {
-        porep_graph_destroy(&src->g);
-        porep_c1_free(&src->c1);
+    target_close(&t);
+    return rc ? 1 : 0;
+}
+
+/* ---- the split form ------------------------------------------------------------ */
+
+/* `[mpirun -np R] grothmpi prove ... --split`: one seeded witness into a raw
+ * proof file on the CPU (cli_prove_split). */
+static int prove_split(const prove_opts_t *o)
+{
+    if (o->c1path || o->batch != 1 || strcmp(o->format, "raw") != 0 ||
+        (o->backend && strcmp(o->backend, "cpu") != 0 && strcmp(o->backend, "auto") != 0)) {
+        fprintf(stderr, "grothmpi: prove: --split proves one seeded witness into a raw proof file on the CPU "
+                        "(no --c1, --batch, --proof-format or --backend other than cpu)\n");
+        return 2;
     }
+    err_t err;
+    gm_err_clear(&err);
+    prove_target_t t;
+    int rc = target_open(&t, o, &err);
+    if (rc) {
+        fprintf(stderr, "grothmpi: prove: %s\n", err.msg);
+        return rc;
+    }
+    cli_split_args_t sa = {.dir = o->dir, .params = t.pp, .out = o->out, .pub = t.pubpath, .circ = &t.circ,
+                           .witness_seed = o->wseed, .proof_seed = o->proof_seed ? &o->rs_seed : NULL,
+                           .threads = o->threads, .trust = o->trust, .no_verify = o->noverify,
+                           .verbose = o->verbose, .json = o->json, .check_params = o->check};
+    rc = cli_prove_split(&sa);
+    target_close(&t);
     return rc;
+}
+
+int cmd_prove(int argc, char **argv)
+{
+    /* The campaign alias: `grothmpi prove CAMPAIGN [options]` (its first
+     * argument not an option) or `--campaign FILE`. */
+    for (int i = 1; i < argc; i++)
+        if ((i == 1 && argv[1][0] != '-') || !strcmp(argv[i], "--campaign") || !strncmp(argv[i], "--campaign=", 11))
+            return cli_campaign_run(argc, argv, "prove");
+    prove_opts_t o;
+    int rc = prove_parse(&o, argc, argv);
+    if (rc >= 0)
+        return rc;
+    return o.split ? prove_split(&o) : prove_single(&o);
 }

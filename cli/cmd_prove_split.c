@@ -7,8 +7,7 @@
  * (params_ensure: the digest, from its stamp when the file is unchanged),
  * and all ranks agree on the result: a slice's own checks (canonical
  * coordinates, curve, subgroup) cannot see a point swapped for another
- * valid one. Also the --proof-seed derivation that makes
- * split and unsplit proofs comparable byte for byte. */
+ * valid one. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,17 +17,6 @@
 #include "mpi/mpi.h"
 #include "params/params.h"
 #include "topo/topo.h"
-
-void cli_proof_rs(fr_t rs[2], uint64_t seed)
-{
-    uint8_t b[GROTH16_SEED_BYTES] = "....proof-seed r, s grothmpi";
-    for (int i = 0; i < 8; i++)
-        b[i] = (uint8_t)(seed >> (8 * i));
-    groth16_toxic_t t;
-    groth16_toxic_from_seed(&t, b);
-    rs[0] = t.tau;
-    rs[1] = t.alpha;
-}
 
 json_t *cli_split_accounts_json(const mpi_split_rank_t *r, int n)
 {
@@ -78,11 +66,12 @@ int cli_split_local(cli_split_local_t *l, const params_paths_t *p, const circuit
                     bool full, err_t *err)
 {
     memset(l, 0, sizeof *l);
+    circuit_witness_opts_t wo = {.seed = seed, .mode = CS_WITNESS};
     int rc = topo_pool_create_flat(&l->pool, threads, err);
     if (!rc)
         rc = params_shape_load(&l->shape, NULL, p, full, err);
     if (!rc)
-        rc = circuit_witness(&l->cs, c, seed, err);
+        rc = circuit_witness(&l->cs, c, &wo, err);
     if (!rc)
         groth16_witness_of(&l->w, l->cs);
     return mpi_split_agree(NULL, rc, err);

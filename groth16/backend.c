@@ -101,8 +101,11 @@ int groth16_backend_open(groth16_backend_t **out, groth16_backend_kind_t kind, i
             be->kind = GROTH16_BACKEND_CPU;
             rc = 0;
         } else if (rc) {
+            /* gpu/ says GM_ENOTSUP for no device, no driver or a build
+             * without CUDA: to the caller who asked for cuda by name, all
+             * are one status, so that it decides on the code, not the text. */
             if (rc == GM_ENOTSUP)
-                gm_err_set(err, rc, "backend %s: no usable CUDA device (%s)", kind_names[kind], e.msg);
+                gm_err_set(err, rc = GM_ENODEV, "backend %s: no usable CUDA device (%s)", kind_names[kind], e.msg);
             else
                 gm_err_set(err, rc, "backend %s: %s", kind_names[kind], e.msg);
             groth16_backend_close(be);

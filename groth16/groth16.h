@@ -470,8 +470,8 @@ int groth16_backend_device_count(unsigned *n, groth16_backend_kind_t kind);
  * to cpu when no device answers, and writes the one line saying which it
  * chose and why into note (note_len bytes; empty for the other kinds).
  * Reads GROTHMPI_GPU_FAULT (gpu.h: injected faults) for device kinds.
- * Returns 0; GM_ENOTSUP (cuda: no usable device, or a build without CUDA;
- * err says which); GM_EINVAL (kind, or GROTHMPI_GPU_FAULT malformed);
+ * Returns 0; GM_ENODEV (cuda: no usable device, no driver, or a build
+ * without CUDA; err says which); GM_EINVAL (kind, or GROTHMPI_GPU_FAULT malformed);
  * GM_EGPU, GM_ENOMEM, GM_ESYS. *out NULL on failure. */
 int groth16_backend_open(groth16_backend_t **out, groth16_backend_kind_t kind, int device, char *note,
                          size_t note_len, err_t *err) __attribute__((warn_unused_result));

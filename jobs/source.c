@@ -7,8 +7,9 @@
  *            same public inputs on any rank, in any run.
  *  - SEALED, C1: one partition of the SDR PoRep circuit from a C1 JSON
  *            (porep_c1_read) or a sealed directory (porep_c1_prove with the
- *            sector's seed), through circuit_c1_witness (synth/porep's
- *            porep_c1_witness), public inputs checked against the derived ones.
+ *            sector's seed), through circuit_witness with the C1 as its
+ *            source (synth/porep's porep_c1_witness), which checks the public
+ *            inputs against the derived ones.
  * A source is used by one thread at a time (the pipeline's witness thread).
  */
 #include <stdint.h>
@@ -46,7 +47,8 @@ static int witness_test(jobs_source_t *s, size_t u, cs_mode_t mode, cs_t **out, 
     const jobs_sector_t *sec = &s->c->sectors[un.sector];
     err_t e2;
     gm_err_clear(&e2);
-    int rc = circuit_witness_mode(out, &s->c->circuit, jobs_unit_seed(sec->seed, un.partition), mode, &e2);
+    circuit_witness_opts_t o = {.seed = jobs_unit_seed(sec->seed, un.partition), .mode = mode};
+    int rc = circuit_witness(out, &s->c->circuit, &o, &e2);
     if (rc)
         return gm_err_set(err, rc, "sector %s partition %u: %s", sec->id, un.partition, e2.msg);
     return 0;
@@ -58,10 +60,10 @@ static int witness_test(jobs_source_t *s, size_t u, cs_mode_t mode, cs_t **out, 
  * exactly `grothmpi porep c1 DIR --seed <seed>`). The C1 and its SDR graph
  * stay in a small most-recently-used cache, so the partitions of a 32 GiB
  * sector (10 units, S apart in the partition-major order) do not read it ten
- * times when S is small. The witness's public inputs are checked against
- * those a verifier derives (circuit_porep_c1_inputs), as `grothmpi prove
- * --c1` does: a C1 whose vanilla proofs name other nodes than the graph and
- * seed give fails here, by sector. */
+ * times when S is small. circuit_witness checks the witness's public inputs
+ * against those a verifier derives from the C1 and the cached graph: a C1
+ * whose vanilla proofs name other nodes than the graph and seed give fails
+ * here, by sector. */
 static void entry_clear(c1_entry_t *e)
 {
     if (e->sector != SIZE_MAX) {
@@ -87,38 +89,12 @@ static int witness_porep(jobs_source_t *s, size_t u, cs_mode_t mode, cs_t **out,
     int rc = sector_c1(s, un.sector, &e, &e2);
     if (rc)
         return gm_err_set(err, rc, "%s: sector %s (%s '%s'): %s", file, sec->id, what, sec->path, e2.msg);
-    if (un.partition >= e->c1.partitions)
-        return gm_err_set(err, GM_EINVAL, "%s: sector %s (%s '%s'): partition %u: its C1 has %u partition(s)", file,
-                          sec->id, what, sec->path, un.partition, e->c1.partitions);
     /* A witness to prove is kept compact (0/1 values as bits: about 1 B
      * per value instead of 32); a check keeps the plain form. */
-    rc = mode == CS_WITNESS ? circuit_c1_witness_flags(out, &s->c->circuit, &e->c1, un.partition, CS_FLAG_COMPACT, &e2)
-                            : circuit_c1_witness_mode(out, &s->c->circuit, &e->c1, un.partition, mode, &e2);
-    if (rc)
-        return gm_err_set(err, rc, "%s: sector %s (%s '%s') partition %u: %s", file, sec->id, what, sec->path,
-                          un.partition, e2.msg);
-    size_t n = circuit_porep_input_count(&e->c1);
-    fr_t *want = calloc(n, sizeof *want);
-    if (!want)
-        rc = gm_err_set(&e2, GM_ENOMEM, "out of memory");
-    else if ((rc = circuit_porep_c1_inputs(want, &e->c1, &e->g, un.partition, &e2)) == 0) {
-        const fr_t *got = cs_input_values(*out) + 1;
-        for (size_t j = 0; j < n && rc == 0; j++)
-            if (!fr_eq(&got[j], &want[j])) {
-                char a[FR_DEC_MAX], b[FR_DEC_MAX];
-                fr_to_dec(a, &got[j]);
-                fr_to_dec(b, &want[j]);
-                rc = gm_err_set(&e2, GM_EVERIFY,
-                                "public input %zu: the vanilla proofs give %s, the graph and seed give %s", j, a, b);
-            }
-    }
-    free(want);
-    if (rc) {
-        cs_destroy(*out);
-        *out = NULL;
-        return gm_err_set(err, rc, "%s: sector %s (%s '%s') partition %u: %s", file, sec->id, what, sec->path,
-                          un.partition, e2.msg);
-    }
+    circuit_witness_opts_t o = {.c1 = &e->c1, .graph = &e->g, .partition = un.partition, .mode = mode,
+                                .flags = mode == CS_WITNESS ? CS_FLAG_COMPACT : CS_FLAG_NONE};
+    if ((rc = circuit_witness(out, &s->c->circuit, &o, &e2)))
+        return gm_err_set(err, rc, "%s: sector %s (%s '%s') %s", file, sec->id, what, sec->path, e2.msg);
     return 0;
 }
 

@@ -216,7 +216,7 @@ void mr_state_free(mr_state_t *s);
  * or one CPU worker; the prepare provers get the devices in turn (their
  * NTTs). auto's choice goes to s->backend_note (run.c shows rank 0's as a
  * progress note; every rank's backend is in the report). Returns 0, or the
- * backend's error (cuda without a device: GM_ENOTSUP; resources.gpus beyond
+ * backend's error (cuda without a device: GM_ENODEV; resources.gpus beyond
  * the visible devices: GM_EINVAL), err naming the rank; mr_state_free
  * undoes it either way. */
 int mr_finish_setup(mr_state_t *s, const cs_shape_t *shape, err_t *err) __attribute__((warn_unused_result));

@@ -395,9 +395,10 @@ static void check_proof(gpu_ctx_t *ctx, unsigned log_rows, topo_pool_t *pool)
     if (fd >= 0)
         close(fd);
     uint8_t seed[GROTH16_SEED_BYTES] = {1, 2, 3};
+    circuit_witness_opts_t wo = {.seed = 7, .mode = CS_WITNESS};
     if (circuit_parse(&circ, "test-synthetic", (uint64_t)1 << log_rows, NULL, &err) ||
         circuit_shape(&sh, &circ, &err) || groth16_setup(sh, seed, params, NULL, pool, &err) ||
-        circuit_witness(&cs, &circ, 7, &err) ||
+        circuit_witness(&cs, &circ, &wo, &err) ||
         groth16_params_load(&pp, params, sh, GROTH16_LOAD_TRUST, pool, &err) ||
         groth16_prover_create(&pv, pp, sh, pool, &err)) {
         report(false, "groth16 proof: setup: %s", err.msg);

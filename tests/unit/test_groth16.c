@@ -87,7 +87,8 @@ static cs_t *fx_witness(fx_t *f, uint64_t seed, groth16_witness_t *w)
 {
     cs_t *cs;
     err_t err;
-    cr_assert_eq(circuit_witness(&cs, &f->circ, seed, &err), 0, "%s", err.msg);
+    circuit_witness_opts_t wo = {.seed = seed, .mode = CS_WITNESS};
+    cr_assert_eq(circuit_witness(&cs, &f->circ, &wo, &err), 0, "%s", err.msg);
     groth16_witness_of(w, cs);
     return cs;
 }

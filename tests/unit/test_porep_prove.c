@@ -1,6 +1,6 @@
 /*
  * tests/unit/test_porep_prove.c — the PoRep partition inside groth16/:
- * witnesses from C1 data (circuit_c1_witness), the public inputs a
+ * witnesses from C1 data (circuit_witness with a C1 source), the public inputs a
  * verifier derives from a C1 (circuit_porep_c1_inputs, rust-fil-proofs'
  * StackedCompound::generate_public_inputs), and proofs whose public inputs
  * were tampered with.
@@ -160,7 +160,7 @@ Test(porep_prove, c1_witness_satisfies_the_circuit, .timeout = 300)
     cr_assert_eq(circuit_from_c1(&circ, &f.c1, &err), 0, "%s", err.msg);
     cr_assert_str_eq(circ.id, "porep-2048-v2");
 
-    /* the composition circuit_c1_witness uses, in CHECK mode */
+    /* the composition circuit_witness uses for a C1, in CHECK mode */
     stacked_config_t cfg;
     poseidon_set_t ps;
     stacked_witness_t *w;
@@ -178,7 +178,8 @@ Test(porep_prove, c1_witness_satisfies_the_circuit, .timeout = 300)
     cs_destroy(cs);
 
     /* the WITNESS-mode system: its inputs are the derived ones */
-    cr_assert_eq(circuit_c1_witness(&cs, &circ, &f.c1, 0, &err), 0, "%s", err.msg);
+    circuit_witness_opts_t o = {.c1 = &f.c1, .graph = &f.g, .partition = 0, .mode = CS_WITNESS};
+    cr_assert_eq(circuit_witness(&cs, &circ, &o, &err), 0, "%s", err.msg);
     cr_assert_eq(cs_num_inputs(cs), N_IN + 1);
     cr_assert_eq(cs_num_aux(cs), 2685673);
     fr_t in[N_IN];
@@ -195,6 +196,34 @@ Test(porep_prove, c1_witness_satisfies_the_circuit, .timeout = 300)
     cs_destroy(cs);
     stacked_witness_free(w, &cfg);
     poseidon_set_free(&ps);
+    c1_close(&f);
+}
+
+/* A C1 whose vanilla proofs state another challenged node than the seed
+ * draws: circuit_witness refuses it, naming the partition, the input and
+ * both values (the first three inputs, replica_id and the commitments,
+ * agree; input 3 is challenge 0's comm_d leaf index). */
+Test(porep_prove, c1_witness_with_a_tampered_input_names_the_partition, .timeout = 300)
+{
+    test_rng_t rng;
+    test_rng_init(&rng, "porep_prove/c1_witness_with_a_tampered_input_names_the_partition");
+    c1fx_t f;
+    c1_open(&f, 5, &rng);
+    err_t err;
+    circuit_t circ;
+    cr_assert_eq(circuit_from_c1(&circ, &f.c1, &err), 0, "%s", err.msg);
+    porep_vproof_t *p = &f.c1.proofs[0];
+    uint32_t drawn = p->c_x.index;
+    p->c_x.index = (uint32_t)((drawn + 1) % (f.c1.shape.sector_size / 32));
+    cs_t *cs = (cs_t *)&rng;
+    circuit_witness_opts_t o = {.c1 = &f.c1, .graph = &f.g, .partition = 0, .mode = CS_WITNESS,
+                                .flags = CS_FLAG_COMPACT};
+    cr_assert_eq(circuit_witness(&cs, &circ, &o, &err), GM_EVERIFY, "%s", err.msg);
+    cr_assert_null(cs);
+    char want[160];
+    snprintf(want, sizeof want, "partition 0: public input 3: the vanilla proofs give %u, the graph and seed give %u",
+             p->c_x.index, drawn);
+    cr_assert_str_eq(err.msg, want);
     c1_close(&f);
 }
 
@@ -359,14 +388,16 @@ Test(porep_prove, errors_name_the_problem, .timeout = 60)
     cr_assert_eq(circuit_porep_c1_inputs(in, &f.c1, &f.g, 1, &err), GM_EINVAL);
     cr_assert(strstr(err.msg, "partition 1"), "%s", err.msg);
     cr_assert_eq(circuit_from_c1(&circ, &f.c1, &err), 0, "%s", err.msg);
-    cr_assert_eq(circuit_c1_witness(&cs, &circ, &f.c1, 1, &err), GM_EINVAL);
+    circuit_witness_opts_t o = {.c1 = &f.c1, .graph = &f.g, .partition = 1, .mode = CS_WITNESS};
+    cr_assert_eq(circuit_witness(&cs, &circ, &o, &err), GM_EINVAL);
     cr_assert_null(cs);
-    cr_assert(strstr(err.msg, "--partition"), "%s", err.msg);
+    cr_assert(strncmp(err.msg, "partition 1: ", 13) == 0 && strstr(err.msg, "0..0"), "%s", err.msg);
 
     /* a circuit of another size */
     circuit_t other;
     cr_assert_eq(circuit_parse(&other, "porep", 0, "8MiB", &err), 0, "%s", err.msg);
-    cr_assert_eq(circuit_c1_witness(&cs, &other, &f.c1, 0, &err), GM_EINVAL);
+    o.partition = 0;
+    cr_assert_eq(circuit_witness(&cs, &other, &o, &err), GM_EINVAL);
     cr_assert(strstr(err.msg, "porep-8388608"), "%s", err.msg);
 
     /* a C1 whose challenge count is not the circuit's */

@@ -291,7 +291,8 @@ static void compact_equals_dense(const char *name, uint64_t size)
     cr_assert_eq(groth16_setup(shape, seed, params, vk, pool, &err), 0, "%s", err.msg);
     cr_assert_eq(groth16_params_load(&pp, params, shape, GROTH16_LOAD_DEFAULT, pool, &err), 0, "%s", err.msg);
     cs_t *cs;
-    cr_assert_eq(circuit_witness(&cs, &circ, test_rng_next(&rng), &err), 0, "%s", err.msg);
+    circuit_witness_opts_t wo = {.seed = test_rng_next(&rng), .mode = CS_WITNESS};
+    cr_assert_eq(circuit_witness(&cs, &circ, &wo, &err), 0, "%s", err.msg);
     groth16_witness_t wd, wc;
     groth16_witness_of(&wd, cs);
     cr_assert_null(wd.aux_compact);
