@@ -107,8 +107,8 @@ static int bench_one(const params_paths_t *p, const circuit_t *c, unsigned threa
     /* params/'s policy: the cache's own setup vouches for its points; a
      * converted points file is mapped when there is one. */
     params_loaded_t li;
-    if (params_load(&params, &li, p->params, shape, check ? PARAMS_LOAD_CHECK | PARAMS_LOAD_REHASH : PARAMS_LOAD_DEFAULT, pool, NULL,
-                    NULL, &err) ||
+    unsigned lf = check ? PARAMS_LOAD_CHECK | PARAMS_LOAD_REHASH : PARAMS_LOAD_DEFAULT;
+    if (params_load(&params, &li, p->params, shape, lf, pool, NULL, NULL, &err) ||
         groth16_prover_create(&pv, params, shape, pool, &err))
         goto fail;
     double load_ms = (double)(gm_now_ns() - t0) * 1e-6;

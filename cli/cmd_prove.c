@@ -54,7 +54,10 @@ static void usage(FILE *f)
             "  --batch K            K proofs of K witnesses (seeds S, S+1, ...) (default 1)\n"
             "  --witness-seed S     the first witness's seed (default 1)\n"
             "  --threads N          worker threads (default: all CPUs)\n"
-            "  --trust-params       skip the subgroup checks of the parameter points\n"
+            "  --trust-params       skip the subgroup checks of the parameter points (by default\n"
+            "                       they are skipped only for a digest vouched for: the .checked\n"
+            "                       stamp our setup or an earlier full check wrote, or Filecoin's\n"
+            "                       parameters.json beside the file; any other file is checked once)\n"
             "  --no-verify          do not verify each proof before writing it (proofs made\n"
             "                       with a GPU are verified all the same)\n"
             "  --backend B          auto | cpu | cuda | emulate: where the G1 MSMs and NTTs run\n"
@@ -69,7 +72,10 @@ static void usage(FILE *f)
             "                       as JSON on stdout; before any slice is read, the first rank of each\n"
             "                       node checks the whole parameter file's digest against the cache's\n"
             "                       manifest (skipped when its stamp says the file is unchanged)\n"
-            "  --check-params       with --split: hash the parameter file even when its stamp matches\n");
+            "  --check-params       hash the parameter file and check every point whatever the\n"
+            "                       stamps say (with --split: hash it even when its stamp matches)\n"
+            "Converted points: a load writes them beside the file (<params>.points, mapped by the\n"
+            "next load) when the disk keeps 10 %% free; GROTHMPI_POINTS_CACHE=on|off|auto.\n");
 }
 
 /* The options of the single-proof and split forms. */
@@ -105,10 +111,8 @@ static int prove_check(prove_opts_t *o, int argc, char **argv)
         fprintf(stderr, "grothmpi: prove: --batch: %ld is not in 1..1024\n", o->batch);
         return 2;
     }
-    if (o->check && !o->split) {
-        /* the single-circuit unsplit form has no digest step to force: it
-         * is campaigns' and --split's (params_ensure) */
-        fprintf(stderr, "grothmpi: prove: --check-params goes with --split or a campaign\n");
+    if (o->check && o->trust) {
+        fprintf(stderr, "grothmpi: prove: --check-params and --trust-params contradict each other\n");
         return 2;
     }
     if (o->proof_seed && ((o->rs_seed = strtoull(o->proof_seed, &end, 0)), !*o->proof_seed || *end)) {
@@ -306,6 +310,13 @@ static void run_free(prove_run_t *r)
     topo_pool_destroy(r->pool);
 }
 
+/* params_load's lines: on stderr as notes, so stdout keeps the proof's summary. */
+static void prove_note(void *arg, const char *line)
+{
+    (void)arg;
+    fprintf(stderr, "grothmpi: prove: %s\n", line);
+}
+
 /* The pool, the shape, the parameters and the prover (on backend be). */
 static int run_load(prove_run_t *r, const prove_target_t *t, const prove_opts_t *o, groth16_backend_t *be,
                     err_t *err)
@@ -328,10 +339,16 @@ static int run_load(prove_run_t *r, const prove_target_t *t, const prove_opts_t 
     }
     if (t->filecoin && o->verbose)
         printf("prove: %s: Filecoin's parameters %s\n", t->circ.id, t->pp);
-    if ((rc = groth16_params_load(&r->params, t->pp, r->shape, o->trust ? GROTH16_LOAD_TRUST : GROTH16_LOAD_DEFAULT,
-                                  r->pool, err)) ||
+    /* params/'s policy: a digest vouched for (our setup's .checked,
+     * Filecoin's parameters.json) skips the per-point checks, and a
+     * converted points file beside the parameters is mapped. */
+    unsigned lf = o->trust ? PARAMS_LOAD_TRUSTED : o->check ? PARAMS_LOAD_CHECK | PARAMS_LOAD_REHASH : 0;
+    params_loaded_t li;
+    if ((rc = params_load(&r->params, &li, t->pp, r->shape, lf, r->pool, prove_note, (void *)o, err)) ||
         (rc = groth16_prover_create(&r->pv, r->params, r->shape, r->pool, err)))
         return rc;
+    if (o->verbose)
+        printf("prove: %s: %s (%.2f s)\n", t->pp, li.how, (double)li.ns * 1e-9);
     groth16_prover_set_backend(r->pv, be);
     r->t_load = gm_now_ns() - t0;
     return 0;

@@ -13,6 +13,7 @@
  *  5. the file's identity again: a file replaced while it was loaded is
  *     refused, since the digest would then describe other bytes.
  */
+#include <errno.h>
 #include <libgen.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -149,6 +150,8 @@ int params_load(groth16_params_t **out, params_loaded_t *info, const char *file,
     int rc = points_mode(&mode, err);
     if (rc)
         return rc;
+    if (access(file, R_OK) != 0)
+        return gm_err_set(err, GM_EIO, "%s: cannot open: %s", file, strerror(errno));
     bool check = flags & PARAMS_LOAD_CHECK, write = !(flags & PARAMS_LOAD_NO_WRITE);
 
     /* 1, 2: a load the caller vouches for never hashes (every rank of a

@@ -93,7 +93,8 @@ Test(params_load, setup_vouches_then_points_are_mapped)
     expect_same_key(a, b);
     /* the points themselves: the same r, s and witness give the same proof */
     cs_t *cs = NULL;
-    cr_assert_eq(circuit_witness(&cs, &f.c, 1, &err), 0, "%s", err.msg);
+    circuit_witness_opts_t wo = {.seed = 1, .mode = CS_WITNESS};
+    cr_assert_eq(circuit_witness(&cs, &f.c, &wo, &err), 0, "%s", err.msg);
     groth16_witness_t w;
     groth16_witness_of(&w, cs);
     fr_t rs[2];
