@@ -140,8 +140,10 @@ static void progress_line(const setup_job_t *j, uint64_t *t_points, uint64_t *ba
         fprintf(stderr, "setup: %.0f s: points %llu of %llu (%3.0f%%), %.0f points/s, about %s left, rss %.2f GiB\n",
                 secs, (unsigned long long)done, (unsigned long long)total,
                 total ? 100.0 * (double)done / (double)total : 0.0, rate, left, rss);
+    } else if (stage == GROTH16_STAGE_TABLES) {
+        fprintf(stderr, "setup: %.0f s: fixed-base tables, rss %.2f GiB\n", secs, rss);
     } else {
-        fprintf(stderr, "setup: %.0f s: planning (tables, density), rss %.2f GiB\n", secs, rss);
+        fprintf(stderr, "setup: %.0f s: planning (density of the columns), rss %.2f GiB\n", secs, rss);
     }
 }
 

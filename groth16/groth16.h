@@ -292,7 +292,13 @@ int groth16_setup(const cs_shape_t *shape, const uint8_t seed[GROTH16_SEED_BYTES
 #define GROTH16_SETUP_BUDGET_DEFAULT (12ULL << 30)
 
 /* Stages of a setup, as groth16_setup_progress_t reports them. */
-enum { GROTH16_STAGE_PLAN = 0, GROTH16_STAGE_QAP = 1, GROTH16_STAGE_POINTS = 2, GROTH16_STAGE_DONE = 3 };
+enum {
+    GROTH16_STAGE_PLAN = 0,
+    GROTH16_STAGE_QAP = 1,
+    GROTH16_STAGE_TABLES = 2, /* fixed-base tables and the vk */
+    GROTH16_STAGE_POINTS = 3,
+    GROTH16_STAGE_DONE = 4,
+};
 
 /* What a running setup has done, for a watcher thread (all relaxed atomics):
  * stage; in the QAP stage, pass (1-based) of passes and rows done of the

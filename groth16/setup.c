@@ -948,6 +948,7 @@ static int setup_body(setup_t *S, const uint8_t seed[GROTH16_SEED_BYTES], const 
     }
 
     /* The points. */
+    set_progress(S, GROTH16_STAGE_TABLES);
     g1_fb_t fb1 = {0};
     g2_fb_t fb2 = {0};
     groth16_vk_t vk = {0};
