@@ -550,6 +550,48 @@ static int pread_all(int fd, void *buf, size_t n, uint64_t off, const char *path
     return 0;
 }
 
+#define FIN_TASK 65536
+
+/* The end of a pass over a range: the checks and s_j. */
+typedef struct {
+    const setup_t *S;
+    uint64_t c0, span;
+    fr_t *u, *v, *w;
+    fr_t gamma_inv, delta_inv;
+    uint64_t *bad; /* per task: its first bad column */
+    uint8_t *why;  /* per task: 0 none, 1 zero at tau, 2 unconstrained */
+} fin_job_t;
+
+/* The inputs are in A through the input constraints; a non-empty column
+ * that is zero at tau would be dropped by bellperson (a different count):
+ * refuse it. s_j = beta u_j + alpha v_j + w_j, divided by gamma (inputs) or
+ * delta, overwrites w_j. */
+static void fin_task(void *arg, size_t task, unsigned worker)
+{
+    (void)worker;
+    fin_job_t *j = arg;
+    const setup_t *S = j->S;
+    uint64_t i0 = (uint64_t)task * FIN_TASK, i1 = i0 + FIN_TASK < j->span ? i0 + FIN_TASK : j->span;
+    j->why[task] = 0;
+    for (uint64_t i = i0; i < i1; i++) {
+        uint64_t c = j->c0 + i;
+        if ((g16_bit(S->da, c) && fr_is_zero(&j->u[i])) || (g16_bit(S->db, c) && fr_is_zero(&j->v[i]))) {
+            j->bad[task] = c, j->why[task] = 1;
+            return;
+        }
+        fr_t t, s;
+        fr_mul(&t, &S->tw.beta, &j->u[i]);
+        fr_mul(&s, &S->tw.alpha, &j->v[i]);
+        fr_add(&t, &t, &s);
+        fr_add(&t, &t, &j->w[i]);
+        if (c >= S->sh->n_inputs && fr_is_zero(&t)) {
+            j->bad[task] = c, j->why[task] = 2;
+            return;
+        }
+        fr_mul(&j->w[i], &t, c < S->sh->n_inputs ? &j->gamma_inv : &j->delta_inv);
+    }
+}
+
 /* Scratch layout: u[nv], v[nv], s[nv] (s: the l / ic scalars). */
 static uint64_t scr_off(const setup_t *S, int arr, uint64_t col) { return ((uint64_t)arr * S->nv + col) * sizeof(fr_t); }
 
@@ -571,28 +613,32 @@ static int qap_pass(setup_t *S, uint64_t c0, uint64_t c1, fr_t *acc, fr_t *lag, 
         if (pr)
             atomic_store_explicit(&pr->rows_done, r0 + j.nrows, memory_order_relaxed);
     }
-    /* The inputs are in A through the input constraints; a non-empty column
-     * that is zero at tau would be dropped by bellperson (a different count):
-     * refuse it. s_j = beta u_j + alpha v_j + w_j, divided by gamma (inputs)
-     * or delta, overwrites w_j. */
-    fr_t gamma_inv, delta_inv;
-    fr_inv(&gamma_inv, &S->tw.gamma);
-    fr_inv(&delta_inv, &S->tw.delta);
-    for (uint64_t i = 0; i < span; i++) {
-        uint64_t c = c0 + i;
-        if ((g16_bit(S->da, c) && fr_is_zero(&u[i])) || (g16_bit(S->db, c) && fr_is_zero(&v[i])))
-            return gm_err_set(err, GM_EINVAL, "setup: column %llu evaluates to 0 at tau: use another seed",
-                              (unsigned long long)c);
-        fr_t t, s;
-        fr_mul(&t, &S->tw.beta, &u[i]);
-        fr_mul(&s, &S->tw.alpha, &v[i]);
-        fr_add(&t, &t, &s);
-        fr_add(&t, &t, &w[i]);
-        if (c >= sh->n_inputs && fr_is_zero(&t))
-            return gm_err_set(err, GM_EINVAL, "setup: aux variable %llu is unconstrained (in no constraint)",
-                              (unsigned long long)(c - sh->n_inputs));
-        fr_mul(&w[i], &t, c < sh->n_inputs ? &gamma_inv : &delta_inv);
+    /* s_j over the range in tasks, each noting its first bad column. */
+    fin_job_t fj = {.S = S, .c0 = c0, .span = span, .u = u, .v = v, .w = w};
+    fr_inv(&fj.gamma_inv, &S->tw.gamma);
+    fr_inv(&fj.delta_inv, &S->tw.delta);
+    size_t ntasks = (size_t)((span + FIN_TASK - 1) / FIN_TASK);
+    fj.bad = gm_alloc(ntasks * sizeof(uint64_t));
+    fj.why = gm_alloc(ntasks);
+    if (!fj.bad || !fj.why) {
+        gm_free(fj.bad);
+        gm_free(fj.why);
+        return gm_err_set(err, GM_ENOMEM, "setup: out of memory");
     }
+    topo_pool_run(S->pool, ntasks, fin_task, &fj);
+    int bad_rc = 0;
+    for (size_t t = 0; t < ntasks && !bad_rc; t++) {
+        if (fj.why[t] == 1)
+            bad_rc = gm_err_set(err, GM_EINVAL, "setup: column %llu evaluates to 0 at tau: use another seed",
+                                (unsigned long long)fj.bad[t]);
+        else if (fj.why[t] == 2)
+            bad_rc = gm_err_set(err, GM_EINVAL, "setup: aux variable %llu is unconstrained (in no constraint)",
+                                (unsigned long long)(fj.bad[t] - sh->n_inputs));
+    }
+    gm_free(fj.bad);
+    gm_free(fj.why);
+    if (bad_rc)
+        return bad_rc;
     int rc;
     for (int a = 0; a < 3; a++)
         if ((rc = pwrite_all(S->sfd, acc + (size_t)a * span, (size_t)span * sizeof(fr_t), scr_off(S, a, c0),
