@@ -877,6 +877,17 @@ static int setup_body(setup_t *S, const uint8_t seed[GROTH16_SEED_BYTES], const 
         remove_files(&S->f);
         memset(&jr, 0, sizeof jr);
     }
+    if (resume && jr.qap_cols) {
+        /* The journaled columns must be in the scratch file (not removed or
+         * cut since), or the points would read zeros. */
+        struct stat st;
+        uint64_t upto = scr_off(S, 2, jr.qap_cols < S->nv ? jr.qap_cols : S->nv);
+        if (stat(S->f.scratch, &st) != 0 || (uint64_t)st.st_size < upto) {
+            note(S, "setup: %s lacks the QAP columns %s records: computing them again", S->f.scratch, S->f.journal);
+            jr.qap_cols = 0;
+            jr.have_points = false;
+        }
+    }
 
     /* The plan. */
     uint64_t budget = S->budget;
@@ -1059,7 +1070,8 @@ static int setup_body(setup_t *S, const uint8_t seed[GROTH16_SEED_BYTES], const 
         size_t psz = q->g2 ? G2_UNCOMPRESSED_BYTES : G1_UNCOMPRESSED_BYTES;
         if (i0 >= q->count && !(q->count == 0 && i0 == 0))
             continue;
-        reader_start(&rd, S, s, i0);
+        if (q->count)
+            reader_start(&rd, S, s, i0);
         do {
             uint64_t cnt = q->count - i0 < chunk ? q->count - i0 : chunk;
             size_t hdr = 0;

@@ -7,6 +7,7 @@
 #  - killed by SIGKILL at a random moment, then run again;
 #  - a memory budget small enough for several QAP passes: the same bytes;
 #  - a journal for another seed: a line says so and the setup starts over;
+#  - a scratch file removed under its journal: the QAP is computed again;
 #  - a file system too small (tmpfs): one line naming the parameter file,
 #    the bytes needed and free, non-zero exit, no parameter file;
 #  - a write that fails mid-way (a file size limit: EFBIG): one line naming
@@ -65,6 +66,13 @@ GROTHMPI_SETUP_STOP_AFTER=2 "$BIN" setup $C --out b2 --seed $S --mem-budget 3MiB
 [ "$rc" -ne 0 ] || fail "budget stop: exit 0"
 "$BIN" setup $C --out b2 --seed $S --mem-budget 5MiB > /dev/null 2> b2.err || { cat b2.err; fail "budget resume failed"; }
 cmp "$REF" b2/$ID.params || fail "resume under another budget: parameters differ"
+
+# A scratch file removed under a journal that records its columns: computed again.
+GROTHMPI_SETUP_STOP_AFTER=3 "$BIN" setup $C --out x --seed $S > /dev/null 2>&1 || true
+rm -f x/$ID.params.scratch
+"$BIN" setup $C --out x --seed $S > /dev/null 2> x.err || { cat x.err; fail "lost scratch: failed"; }
+grep -q 'lacks the QAP columns' x.err || { cat x.err; fail "lost scratch: no line"; }
+cmp "$REF" x/$ID.params || fail "lost scratch: parameters differ"
 
 # A journal for another seed is discarded, with a line.
 GROTHMPI_SETUP_STOP_AFTER=3 "$BIN" setup $C --out o --seed $S > /dev/null 2>&1 || true
