@@ -22,7 +22,7 @@
  *     inversion per batch (Montgomery's trick), ~6 field multiplications per
  *     addition against 10 for an XYZZ mixed add (as gnark-crypto does); on
  *     G1, where the CPU has AVX-512 IFMA, the batch's products and updates
- *     run 8 entries at a time (batch_run_x8, ec/g1_x8.c). A
+ *     run 8 entries at a time (g1_x8_add_batch, ec/g1_x8.c). A
  *     point whose bucket is already in the current batch waits in a queue
  *     for the next batch; when the queue is full (skewed digits: equal
  *     scalars, tiny windows, the top window) it goes to a small XYZZ spill
@@ -54,7 +54,7 @@
 /* Bases per "ones" tile. */
 #define ONES_CHUNK 8192
 /* Largest batch of affine additions sharing one inversion. */
-#define BATCH_MAX 1024
+#define BATCH_MAX EC_ADD_BATCH_MAX
 /* Smallest queue (a tiny batch still queues this many before spilling). */
 #define QUEUE_MIN 32
 /* Spill slots (XYZZ) per tile, a power of two. */
@@ -278,9 +278,8 @@ static layout_t layout_for(int nf, size_t n, unsigned nworkers, unsigned c)
     w += ALIGN64(K * sizeof(fe_u));
     L.ws_pre = w;
     w += ALIGN64(K * sizeof(fe_u));
-    L.ws_x8 = w; /* G1 on 8 lanes: the batch's bucket and point addresses and signs, then the kernel's scratch */
-    if (nf == 1)
-        w += ALIGN64(2 * K * sizeof(void *) + K);
+    L.ws_x8 = w; /* the batch's bucket and point addresses and signs, then (G1) the lanes' scratch */
+    w += ALIGN64(2 * K * sizeof(void *) + K);
     L.ws_x8s = w;
     if (nf == 1)
         w += ALIGN64(g1_x8_scratch_size(K));
@@ -414,9 +413,9 @@ typedef struct {
     fe_u *den, *pre;
     size_t nb, K, Q, nbatch, nqueue;   /* K: batch capacity, Q: queue capacity */
     bool x8;              /* G1 batches on 8 lanes (ec/g1_x8.c) */
-    g1_affine_t **x8_acc; /* K each: the additions' buckets, points and signs */
-    const g1_affine_t **x8_pt;
-    uint8_t *x8_neg;
+    void **b_acc;         /* K each: the batch's buckets, points and signs */
+    const void **b_pt;
+    uint8_t *b_neg;
     void *x8_scratch;
 } tile_t;
 
@@ -433,28 +432,8 @@ FI void bucket_set(int nf, void *bk, const void *p, bool neg)
     *aff_inf(nf, bk) = false;
 }
 
-/* batch_run's G1 path on 8 lanes (g1_x8_add_batch): the same additions,
- * doublings and P + (-P), 8 entries at a time; here only the entries'
- * addresses, and afterwards the buckets that became the identity. */
-static void batch_run_x8(tile_t *T)
-{
-    size_t k = T->nbatch;
-    for (size_t j = 0; j < k; j++) {
-        const entry_t *e = &T->batch[j];
-        T->x8_acc[j] = bucket_at(T, e->bucket);
-        T->x8_pt[j] = aff_at(1, T->bases, e->idx);
-        T->x8_neg[j] = (uint8_t)e->neg;
-    }
-    g1_x8_add_batch(k, T->x8_acc, T->x8_pt, T->x8_neg, T->x8_scratch);
-    for (size_t j = 0; j < k; j++) {
-        uint32_t b = T->batch[j].bucket;
-        T->flags[b] &= (uint8_t)~(T->x8_acc[j]->inf ? B_FULL | B_INBATCH : B_INBATCH);
-    }
-    T->nbatch = 0;
-}
-
 /*
- * One batch of affine additions bucket[e.bucket] += +-base[e.idx].
+ * One batch of affine additions *acc[j] += +-*pt[j] (neg[j]: minus).
  * Why: lambda = num / den for every entry with one inversion of the product
  * of the dens (Montgomery's trick): 3 multiplications per entry for the
  * shared inversion, then lambda, lambda^2 and y3: ~6 per addition. The
@@ -463,63 +442,57 @@ static void batch_run_x8(tile_t *T)
  * running inverse backwards) are two independent chains the core overlaps;
  * the per-entry updates run two entries at a time for the same reason (one
  * entry is a chain of three dependent products).
- * Invariants: no bucket twice in the batch (B_INBATCH); every bucket of the
- * batch is full (empty ones were set directly); dens are non-zero: x1 != x2
- * for an addition, 2*y1 != 0 for a doubling (no 2-torsion in G1 or G2);
- * P + (-P) empties the bucket without entering the products.
+ * Invariants: k <= BATCH_MAX; no accumulator twice in the batch; neither
+ * point at infinity; dens are non-zero: x1 != x2 for an addition, 2*y1 != 0
+ * for a doubling (no 2-torsion in G1 or G2); P + (-P) sets the accumulator's
+ * inf without entering the products. den and pre hold k entries.
  */
 /* Rate and ratio to the addition floor: `grothmpi bench msm` (bench/README.md). */
-FI void batch_run(tile_t *T)
+FI void add_batch(int nf, size_t k, void *const *accp, const void *const *ptp, const uint8_t *neg, fe_u *den,
+                  fe_u *pre)
 {
-    const int nf = T->nf;
-    if (nf == 1 && T->x8) {
-        batch_run_x8(T);
-        return;
-    }
-    size_t k = T->nbatch;
     fe_u acc[2], inv[2], py;
     uint8_t kind[BATCH_MAX];
     size_t act[BATCH_MAX], na = 0; /* the entries that enter the products, in order */
+    GM_ASSERT(k <= BATCH_MAX);
     fe_copy(nf, &acc[0], nf == 1 ? (const void *)&FP_ONE : (const void *)&FP2_ONE);
     fe_copy(nf, &acc[1], &acc[0]);
     for (size_t j = 0; j < k; j++) {
-        entry_t *e = &T->batch[j];
-        void *bk = bucket_at(T, e->bucket);
-        const void *p = aff_at(nf, T->bases, e->idx);
+        void *bk = accp[j];
+        const void *p = ptp[j];
         const void *bx = aff_x(nf, bk), *by = aff_y(nf, bk), *px = aff_x(nf, (void *)p);
         if (j + PF_AHEAD < k) {
-            const char *bf = bucket_at(T, T->batch[j + PF_AHEAD].bucket);
-            const char *pf = aff_at(nf, T->bases, T->batch[j + PF_AHEAD].idx);
+            const char *bf = accp[j + PF_AHEAD];
+            const char *pf = ptp[j + PF_AHEAD];
             __builtin_prefetch(bf);
             __builtin_prefetch(bf + AFF_SIZE(nf) - 1);
             __builtin_prefetch(pf);
             __builtin_prefetch(pf + AFF_SIZE(nf) - 1);
         }
-        fe_sub(nf, &T->den[j], px, bx);
-        if (!fe_is_zero(nf, &T->den[j])) {
+        fe_sub(nf, &den[j], px, bx);
+        if (!fe_is_zero(nf, &den[j])) {
             kind[j] = K_ADD;
         } else {
-            if (e->neg)
+            if (neg[j])
                 fe_neg(nf, &py, aff_y(nf, (void *)p));
             else
                 fe_copy(nf, &py, aff_y(nf, (void *)p));
             if (fe_eq(nf, by, &py)) {
                 kind[j] = K_DBL;
-                fe_add(nf, &T->den[j], by, by);
+                fe_add(nf, &den[j], by, by);
             } else { /* P + (-P) */
                 kind[j] = K_DONE;
                 *aff_inf(nf, bk) = true;
-                T->flags[e->bucket] &= (uint8_t)~B_FULL;
                 continue;
             }
         }
         /* pre = product of the earlier dens of this lane; acc *= den */
-        fe_copy(nf, &T->pre[j], &acc[na & 1]);
-        fe_mul(nf, &acc[na & 1], &acc[na & 1], &T->den[j]);
+        fe_copy(nf, &pre[j], &acc[na & 1]);
+        fe_mul(nf, &acc[na & 1], &acc[na & 1], &den[j]);
         act[na++] = j;
     }
     if (na == 0)
-        goto done;
+        return;
     /* inv[l] = 1 / acc[l]: one inversion of acc[0] * acc[1]. */
     fe_mul(nf, &py, &acc[0], &acc[1]);
     fe_inv(nf, &py, &py);
@@ -531,9 +504,9 @@ FI void batch_run(tile_t *T)
     for (size_t a = na; a-- > 0;) {
         size_t j = act[a];
         fe_u t;
-        fe_mul(nf, &t, &inv[a & 1], &T->pre[j]);
-        fe_mul(nf, &inv[a & 1], &inv[a & 1], &T->den[j]);
-        fe_copy(nf, &T->den[j], &t);
+        fe_mul(nf, &t, &inv[a & 1], &pre[j]);
+        fe_mul(nf, &inv[a & 1], &inv[a & 1], &den[j]);
+        fe_copy(nf, &den[j], &t);
     }
     /* The updates, two entries at a time (the second may repeat the first
      * when na is odd: it is then skipped). */
@@ -545,16 +518,15 @@ FI void batch_run(tile_t *T)
         const void *px[2], *pyp[2];
         bool flip[2];
         for (int u = 0; u < m; u++) {
-            entry_t *e = &T->batch[jj[u]];
-            void *bk = bucket_at(T, e->bucket);
-            const void *p = aff_at(nf, T->bases, e->idx);
+            void *bk = accp[jj[u]];
+            const void *p = ptp[jj[u]];
             bx[u] = aff_x(nf, bk);
             by[u] = aff_y(nf, bk);
             px[u] = aff_x(nf, (void *)p);
             pyp[u] = aff_y(nf, (void *)p);
             /* For a negated point lam = -lambda (lambda = (-y2 - y1) / (x2 - x1)),
              * which leaves lambda^2 alone and flips the sign of x1 - x3. */
-            flip[u] = kind[jj[u]] == K_ADD && e->neg;
+            flip[u] = kind[jj[u]] == K_ADD && neg[jj[u]];
             if (kind[jj[u]] == K_ADD) {
                 if (flip[u])
                     fe_add(nf, &q[u], pyp[u], by[u]);
@@ -567,7 +539,7 @@ FI void batch_run(tile_t *T)
             }
         }
         for (int u = 0; u < m; u++)
-            fe_mul(nf, &lam[u], &q[u], &T->den[jj[u]]); /* +-(y2 - y1) / (x2 - x1) or 3 x1^2 / (2 y1) */
+            fe_mul(nf, &lam[u], &q[u], &den[jj[u]]); /* +-(y2 - y1) / (x2 - x1) or 3 x1^2 / (2 y1) */
         for (int u = 0; u < m; u++)
             fe_sqr(nf, &x3[u], &lam[u]);
         for (int u = 0; u < m; u++) {
@@ -585,9 +557,32 @@ FI void batch_run(tile_t *T)
             fe_copy(nf, bx[u], &x3[u]);
         }
     }
-done:
-    for (size_t j = 0; j < k; j++)
-        T->flags[T->batch[j].bucket] &= (uint8_t)~B_INBATCH;
+}
+
+/* The tile's batch, bucket[e.bucket] += +-base[e.idx], through add_batch or,
+ * on G1 where the CPU has IFMA, g1_x8_add_batch (the same additions,
+ * doublings and P + (-P), 8 entries at a time); then the buckets that became
+ * the identity are emptied. Every bucket of the batch is full (empty ones
+ * were set directly) and in the batch once (B_INBATCH). */
+FI void batch_run(tile_t *T)
+{
+    const int nf = T->nf;
+    size_t k = T->nbatch;
+    for (size_t j = 0; j < k; j++) {
+        const entry_t *e = &T->batch[j];
+        T->b_acc[j] = bucket_at(T, e->bucket);
+        T->b_pt[j] = aff_at(nf, T->bases, e->idx);
+        T->b_neg[j] = (uint8_t)e->neg;
+    }
+    if (nf == 1 && T->x8)
+        g1_x8_add_batch(k, (g1_affine_t *const *)T->b_acc, (const g1_affine_t *const *)T->b_pt, T->b_neg,
+                        T->x8_scratch);
+    else
+        add_batch(nf, k, T->b_acc, T->b_pt, T->b_neg, T->den, T->pre);
+    for (size_t j = 0; j < k; j++) {
+        uint32_t b = T->batch[j].bucket;
+        T->flags[b] &= (uint8_t)~(*aff_inf(nf, T->b_acc[j]) ? B_FULL | B_INBATCH : B_INBATCH);
+    }
     T->nbatch = 0;
 }
 
@@ -827,12 +822,11 @@ FI void window_tile(const job_t *J, int nf, size_t task, unsigned worker)
         .nb = (size_t)1 << (J->c - 1), .K = batch_for(J->c), .Q = queue_for(J->c),
         .x8 = nf == 1 && fr_x8_enabled(),
     };
-    if (T.x8) {
-        T.x8_acc = (g1_affine_t **)(ws + J->L.ws_x8);
-        T.x8_pt = (const g1_affine_t **)(T.x8_acc + T.K); /* T.K: batch_for(c), as laid out */
-        T.x8_neg = (uint8_t *)(T.x8_pt + T.K);
+    T.b_acc = (void **)(ws + J->L.ws_x8);
+    T.b_pt = (const void **)(T.b_acc + T.K); /* T.K: batch_for(c), as laid out */
+    T.b_neg = (uint8_t *)(T.b_pt + T.K);
+    if (T.x8)
         T.x8_scratch = ws + J->L.ws_x8s;
-    }
     /* The top window reaches fewer buckets: size the batch by those, or the
      * batch would wait for buckets that are always busy and the queue would
      * spill. */
@@ -958,4 +952,32 @@ void msm_g2(g2_jac_t *out, const g2_affine_t *bases, const fr_t *scalars, const 
             unsigned window, void *scratch, topo_pool_t *pool)
 {
     msm_run(2, out, bases, scalars, density, n, window, scratch, pool);
+}
+
+/* ---- batch-affine additions for other callers (groth16/setup.c's fixed-base tables) ---- */
+
+size_t g1_add_batch_scratch_size(size_t n)
+{
+    size_t s = 2 * n * sizeof(fe_u), x = g1_x8_scratch_size(n);
+    return s > x ? s : x;
+}
+
+size_t g2_add_batch_scratch_size(size_t n) { return 2 * n * sizeof(fe_u); }
+
+void g1_add_batch(size_t n, g1_affine_t *const *acc, const g1_affine_t *const *pt, const uint8_t *neg, void *scratch)
+{
+    GM_ASSERT(n <= EC_ADD_BATCH_MAX);
+    if (fr_x8_enabled()) {
+        g1_x8_add_batch(n, acc, pt, neg, scratch);
+        return;
+    }
+    fe_u *den = scratch;
+    add_batch(1, n, (void *const *)acc, (const void *const *)pt, neg, den, den + n);
+}
+
+void g2_add_batch(size_t n, g2_affine_t *const *acc, const g2_affine_t *const *pt, const uint8_t *neg, void *scratch)
+{
+    GM_ASSERT(n <= EC_ADD_BATCH_MAX);
+    fe_u *den = scratch;
+    add_batch(2, n, (void *const *)acc, (const void *const *)pt, neg, den, den + n);
 }

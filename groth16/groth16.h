@@ -323,15 +323,81 @@ int groth16_seed_random(uint8_t seed[GROTH16_SEED_BYTES], err_t *err) __attribut
 /* Generates parameters for shape from the toxic waste of seed (not an MPC
  * ceremony: whoever knows the seed can forge proofs; for tests, benchmarks
  * and demos) and writes the parameter file to params_path and the vk to
- * vk_path (either may be NULL to skip it; both atomic). The points are
- * computed with fixed-base window tables in chunks on pool and streamed to
- * the file, so memory holds O(n) scalars and one chunk of points, not the
- * parameters. Returns 0, GM_EINVAL (shape too small or too large, an aux
- * variable in no constraint: bellperson's UnconstrainedVariable; a non-empty
- * column that evaluates to 0 at tau, or Z(tau) = 0: try another seed),
- * GM_ENOMEM, GM_EIO (err names the file). */
+ * vk_path (vk_path may be NULL to skip it), as groth16_setup_run with the
+ * default options. */
 int groth16_setup(const cs_shape_t *shape, const uint8_t seed[GROTH16_SEED_BYTES], const char *params_path,
                   const char *vk_path, topo_pool_t *pool, err_t *err) __attribute__((warn_unused_result));
+
+/* The default memory budget of a setup: the setup's own arrays (QAP column
+ * accumulators, fixed-base tables, chunk buffers); the shape's mapped pages
+ * are released as the passes leave them. */
+#define GROTH16_SETUP_BUDGET_DEFAULT (12ULL << 30)
+
+/* Stages of a setup, as groth16_setup_progress_t reports them. */
+enum {
+    GROTH16_STAGE_PLAN = 0,
+    GROTH16_STAGE_QAP = 1,
+    GROTH16_STAGE_TABLES = 2, /* fixed-base tables and the vk */
+    GROTH16_STAGE_POINTS = 3,
+    GROTH16_STAGE_DONE = 4,
+};
+
+/* What a running setup has done, for a watcher thread (all relaxed atomics):
+ * stage; in the QAP stage, pass (1-based) of passes and rows done of the
+ * shape's rows in this pass; in the points stage, points written of total,
+ * of which `resumed` were found in the partial file. */
+typedef struct {
+    _Atomic int stage;
+    _Atomic uint64_t pass, passes, rows_done, rows;
+    _Atomic uint64_t points_done, points_total, resumed;
+} groth16_setup_progress_t;
+
+/* A line for the user: the plan, a resume or a restart, each stage's time
+ * and peak RSS. */
+typedef void (*groth16_note_fn)(void *arg, const char *line);
+
+typedef struct {
+    uint64_t mem_budget;                 /* bytes; 0: GROTH16_SETUP_BUDGET_DEFAULT */
+    groth16_setup_progress_t *progress;  /* NULL: none */
+    groth16_note_fn note;                /* NULL: no lines */
+    void *note_arg;
+    uint64_t stop_after;                 /* tests only: return GM_ECANCELED after this many journal records (0: never) */
+} groth16_setup_opts_t;
+
+/* Files next to params_path while a setup runs (the final file appears by
+ * rename only when whole):
+ *   <params>.partial   the parameter file so far, in its final layout;
+ *   <params>.journal   the seed, the shape's digest and the plan, then one
+ *                      line per completed QAP column range and point chunk;
+ *   <params>.scratch   the QAP columns at tau (u, v and the l/ic scalars,
+ *                      32 bytes each per variable).
+ * A run that finds a journal for the same seed and shape continues from its
+ * last record (the partial file cut back to it), so the result is
+ * byte-identical to an uninterrupted run; a journal for another seed or
+ * shape is discarded with a note. A failure (a full disk included) keeps the
+ * three files for a rerun; success removes the journal and scratch.
+ *
+ * The setup: the Lagrange basis at tau in closed form per block of rows;
+ * the QAP columns in passes over column ranges, each pass one walk of the
+ * shape (a mapped shape's pages are released behind the walk), as many
+ * passes as the budget needs; the points by fixed-base tables with
+ * batch-affine additions, in chunks appended to the partial file and
+ * journaled. Memory: the budget plus O(rows / 64) bytes of density bitmaps.
+ * Before anything is written the free space of the directory is checked
+ * against what is left to write. Returns 0, GM_EINVAL (shape too small or
+ * too large, an aux variable in no constraint: bellperson's
+ * UnconstrainedVariable; a non-empty column that evaluates to 0 at tau, or
+ * Z(tau) = 0: try another seed; a budget too small for one chunk; no
+ * params_path), GM_ENOMEM, GM_EIO (err names the file: a full disk, a
+ * failed write, a file that cannot be created) or GM_ECANCELED (stop_after). */
+int groth16_setup_run(const cs_shape_t *shape, const uint8_t seed[GROTH16_SEED_BYTES], const char *params_path,
+                      const char *vk_path, const groth16_setup_opts_t *opts, topo_pool_t *pool, err_t *err)
+    __attribute__((warn_unused_result));
+
+/* The seed recorded in params_path's setup journal, if there is one (a
+ * rerun without a seed resumes with it). Returns true and fills seed, or
+ * false (no journal, or one that does not parse). */
+bool groth16_setup_journal_seed(uint8_t seed[GROTH16_SEED_BYTES], const char *params_path);
 
 /* ==== prover ============================================================== */
 

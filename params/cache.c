@@ -315,10 +315,14 @@ static int generate(params_ensure_t *r, const params_paths_t *p, const circuit_t
                     err_t *err)
 {
     int rc;
-    if (o && o->seed)
+    if (o && o->seed) {
         memcpy(r->seed, o->seed, sizeof r->seed);
-    else if ((rc = groth16_seed_random(r->seed, err)))
+    } else if (groth16_setup_journal_seed(r->seed, p->params)) {
+        /* An interrupted setup of these parameters: its seed lets it resume. */
+        say(o, "setup: %s: continuing the interrupted setup with the seed of %s.journal", p->id, p->params);
+    } else if ((rc = groth16_seed_random(r->seed, err))) {
         return rc;
+    }
     /* A shape already in the cache (`grothmpi circuit shape`, an earlier
      * run) is the circuit's: it is deterministic, and recording a large one
      * takes minutes. */
@@ -330,8 +334,16 @@ static int generate(params_ensure_t *r, const params_paths_t *p, const circuit_t
         r->n_constraints = shape->n_constraints;
         r->n_inputs = shape->n_inputs;
         r->n_aux = shape->n_aux;
-    } else if ((rc = record_shape(r, &shape, p, c, err))) {
-        return rc;
+    } else {
+        if ((rc = record_shape(r, &shape, p, c, err)))
+            return rc;
+        /* The setup reads the shape from its mapped file, whose pages it
+         * releases as it goes: the recorded copy would hold the whole shape
+         * in memory through the setup. */
+        cs_shape_free(shape);
+        shape = NULL;
+        if ((rc = params_shape_load(&shape, NULL, p, false, err)))
+            return rc;
     }
     unsigned threads = o ? o->threads : 0;
     if (!(rc = groth16_shape_counts(&r->counts, shape, err))) {

@@ -472,3 +472,72 @@ Test(msm, window_auto_in_range)
             cr_expect(c >= 2 && c <= MSM_WINDOW_MAX, "n = %zu, %u workers: window %u", ns[i], t, c);
         }
 }
+
+/* ---- g1_add_batch / g2_add_batch (the setup's fixed-base additions) ------------------------ */
+
+/* n entries of five kinds in turn (an addition, a doubling, a subtraction,
+ * P + (-P) through neg, P + (-P) through the point itself), each against
+ * the Jacobian g_add; on G1 on the path fr_x8_enabled() says. */
+#define ADD_BATCH_CHECK(G, AFF, JAC, FE, NEG)                                                                  \
+    static void G##_check_add_batch(size_t n, uint64_t seed)                                                   \
+    {                                                                                                          \
+        AFF acc[40], pt[40], want[40];                                                                         \
+        AFF *accp[40];                                                                                         \
+        const AFF *ptp[40];                                                                                    \
+        uint8_t neg[40];                                                                                       \
+        void *scratch = gm_alloc(G##_add_batch_scratch_size(n));                                               \
+        cr_assert(n <= 40 && scratch);                                                                         \
+        JAC g;                                                                                                 \
+        G##_from_affine(&g, &G##_GEN);                                                                         \
+        for (size_t a = 0; a < n; a++) {                                                                       \
+            JAC j;                                                                                             \
+            uint64_t k1[4] = {seed + 3 * a + 1, a, 0, 0}, k2[4] = {seed * 7 + a + 2, 1, 0, 0};                  \
+            G##_mul(&j, &g, k1);                                                                               \
+            G##_to_affine(&acc[a], &j);                                                                        \
+            G##_mul(&j, &g, k2);                                                                               \
+            G##_to_affine(&pt[a], &j);                                                                         \
+            int kind = (int)(a % 5);                                                                           \
+            if (kind == 1 || kind == 3 || kind == 4)                                                           \
+                pt[a] = acc[a];                                                                                \
+            if (kind == 4)                                                                                     \
+                NEG(&pt[a].y, &acc[a].y);                                                                      \
+            neg[a] = kind == 2 || kind == 3;                                                                   \
+            AFF sp = pt[a];                                                                                    \
+            if (neg[a])                                                                                        \
+                NEG(&sp.y, &pt[a].y);                                                                          \
+            JAC p, q, s;                                                                                       \
+            G##_from_affine(&p, &acc[a]);                                                                      \
+            G##_from_affine(&q, &sp);                                                                          \
+            G##_add(&s, &p, &q);                                                                               \
+            G##_to_affine(&want[a], &s);                                                                       \
+            accp[a] = &acc[a];                                                                                 \
+            ptp[a] = &pt[a];                                                                                   \
+        }                                                                                                      \
+        G##_add_batch(n, accp, ptp, neg, scratch);                                                             \
+        for (size_t a = 0; a < n; a++)                                                                         \
+            cr_assert(want[a].inf ? acc[a].inf : G##_affine_eq(&acc[a], &want[a]), #G ": n = %zu: entry %zu (kind %d) differs", \
+                      n, a, (int)(a % 5));                                                                     \
+        gm_free(scratch);                                                                                      \
+    }
+
+#define g1_GEN G1_GENERATOR
+#define g2_GEN G2_GENERATOR
+ADD_BATCH_CHECK(g1, g1_affine_t, g1_jac_t, fp_t, fp_neg)
+ADD_BATCH_CHECK(g2, g2_affine_t, g2_jac_t, fp2_t, fp2_neg)
+
+Test(add_batch, g1_every_length_both_paths)
+{
+    for (int path = 0; path < 2; path++) {
+        if (fr_x8_init(path ? FR_X8_ON : FR_X8_OFF) != 0)
+            continue; /* no IFMA: the scalar path only */
+        for (size_t n = 1; n <= 40; n++)
+            g1_check_add_batch(n, 1000 * (uint64_t)path + n);
+    }
+    cr_assert(fr_x8_init(FR_X8_AUTO) == 0);
+}
+
+Test(add_batch, g2_every_length)
+{
+    for (size_t n = 1; n <= 40; n++)
+        g2_check_add_batch(n, n);
+}
