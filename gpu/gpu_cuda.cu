@@ -252,8 +252,13 @@ extern "C" double gpuc_last_ms(gpuc_t *g)
 
 #define GPU_BLOCK 256
 
-/* One thread per index: the functors of gpu_pipe.cuh. */
-template <class F> __global__ void __launch_bounds__(GPU_BLOCK) k_each(F f, size_t n)
+/* One thread per index: the functors of gpu_pipe.cuh. Two blocks per SM at
+ * least: the point kernels (a G1 addition inlined, its accumulators in
+ * registers) would take 150 to 255 registers, one block of 256 per SM
+ * (12.5 % occupancy); capped at 128 they keep two blocks resident, each
+ * hiding the other's IMAD latency, for a few spilled words (their counts
+ * per kernel are in docs/gpu.md). The other kernels need fewer anyway. */
+template <class F> __global__ void __launch_bounds__(GPU_BLOCK, 2) k_each(F f, size_t n)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n)

@@ -276,19 +276,26 @@ void gpu_emu_fr_mul(void *o, const void *a, const void *b);
 template <class C> GPU_HD void gf_mul_cc(gpu_mont<C> &o, const gpu_mont<C> &a, const gpu_mont<C> &b)
 {
     const int N = C::N;
-    uint32_t t[N + 1];
+    /* Inputs into registers first: the compiler does not move a load across
+     * a volatile asm, so an input in global memory would be read again by
+     * every row. */
+    uint32_t x[N], y[N], t[N + 1];
+    GPU_UNROLL for (int i = 0; i < N; i++) {
+        x[i] = a.l[i];
+        y[i] = b.l[i];
+    }
     gpu_cc cc;
     GPU_UNROLL for (int i = 0; i < N + 1; i++) t[i] = 0;
     GPU_UNROLL for (int i = 0; i < N; i++) {
-        const uint32_t bi = b.l[i];
+        const uint32_t bi = y[i];
         /* t += a b_i: low words at limb j, the carry into t[N] (0 before). */
-        t[0] = cc.mad_lo_cc(a.l[0], bi, t[0]);
-        GPU_UNROLL for (int j = 1; j < N; j++) t[j] = cc.madc_lo_cc(a.l[j], bi, t[j]);
+        t[0] = cc.mad_lo_cc(x[0], bi, t[0]);
+        GPU_UNROLL for (int j = 1; j < N; j++) t[j] = cc.madc_lo_cc(x[j], bi, t[j]);
         t[N] = cc.addc(t[N], 0);
         /* high words at limb j + 1. */
-        t[1] = cc.mad_hi_cc(a.l[0], bi, t[1]);
-        GPU_UNROLL for (int j = 1; j < N - 1; j++) t[j + 1] = cc.madc_hi_cc(a.l[j], bi, t[j + 1]);
-        t[N] = cc.madc_hi(a.l[N - 1], bi, t[N]);
+        t[1] = cc.mad_hi_cc(x[0], bi, t[1]);
+        GPU_UNROLL for (int j = 1; j < N - 1; j++) t[j + 1] = cc.madc_hi_cc(x[j], bi, t[j + 1]);
+        t[N] = cc.madc_hi(x[N - 1], bi, t[N]);
         /* t = (t + q m) / 2^32 with t + q m = 0 mod 2^32: the low word of
          * limb 0 is dropped (only its carry counts), every other limb moves
          * down one. */

@@ -227,9 +227,18 @@ struct gpu_winseg_fn {
         gpu_g1_xyzz run, tot, x;
         g1x_set_inf(run);
         g1x_set_inf(tot);
-        for (uint32_t b = hi; b >= lo; b--) {
-            g1x_add(run, run, buckets[((size_t)w << c) | b]);
-            g1x_add(tot, tot, run);
+        /* run += B_b, then tot += run, as alternate steps of one inlined
+         * addition: half the code of two, and one formula's temporaries
+         * live at a time (registers). */
+        for (uint32_t k = 0; k < 2 * (hi - lo + 1); k++) {
+            const bool to_run = (k & 1) == 0;
+            gpu_g1_xyzz acc = to_run ? run : tot;
+            const gpu_g1_xyzz y = to_run ? buckets[((size_t)w << c) | (hi - k / 2)] : run;
+            g1x_add(acc, acc, y);
+            if (to_run)
+                run = acc;
+            else
+                tot = acc;
         }
         g1x_mul_small(x, run, lo - 1);
         g1x_add(tot, tot, x);
