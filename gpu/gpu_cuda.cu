@@ -268,9 +268,10 @@ template <class F> __global__ void __launch_bounds__(GPU_BLOCK, 2) k_each(F f, s
 /* One pass of the NTT (gpu_pipe.cuh, "NTT passes"): block t loads tile t
  * (2^(k + lc) values) into shared memory, runs the pass's k stages with one
  * butterfly per thread per stage, and stores the tile back.
- * (1) Why: three global passes at 2^27 instead of 17 (plus the ten shared
- *     stages) cut the bytes moved per transform from about 19 n to 8 n
- *     values (docs/gpu.md); shared memory is limb-major (limb i of element
+ * (1) Why: at 2^27, three passes over device memory instead of 18 (the ten
+ *     shared stages, then one per stage), so a transform with its
+ *     bit-reversal pass reads and writes 8 n values instead of 38 n
+ *     (docs/gpu.md); shared memory is limb-major (limb i of element
  *     e at word i T + e), so a warp's 32 consecutive elements fall in 32
  *     banks where 32-byte rows would put 8 threads on each bank.
  * (2) Invariants: blockDim.x = T / 2 = 2^(k + lc - 1) <= 512, T 32-byte

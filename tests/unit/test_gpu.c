@@ -140,86 +140,81 @@ static void rand_limbs(uint64_t *l, const uint64_t *mod, int limbs, test_rng_t *
     }
 }
 
-static void check_fp_op(const fp_t *a, const fp_t *b, char op)
+/* One field as raw limbs: ff/'s operations and the device's twin. */
+typedef struct {
+    const char *name;
+    int limbs;
+    const uint64_t *mod, *one;
+    void (*ff)(uint64_t *o, const uint64_t *a, const uint64_t *b, char op);
+    void (*dev)(uint64_t *o, const uint64_t *a, const uint64_t *b, char op);
+} chain_field_t;
+
+/* T_ff (ff/) and T_dev (the device's twin) over raw limbs, for T = fp, fr. */
+#define CHAIN_FIELD(T)                                                                                       \
+    static void T##_ff(uint64_t *o, const uint64_t *a, const uint64_t *b, char op)                           \
+    {                                                                                                        \
+        T##_t x, y, r;                                                                                       \
+        memcpy(x.l, a, sizeof x.l);                                                                          \
+        memcpy(y.l, b, sizeof y.l);                                                                          \
+        (op == '*' ? T##_mul : op == '+' ? T##_add : T##_sub)(&r, &x, &y);                                   \
+        memcpy(o, r.l, sizeof r.l);                                                                          \
+    }                                                                                                        \
+    static void T##_dev(uint64_t *o, const uint64_t *a, const uint64_t *b, char op)                          \
+    {                                                                                                        \
+        T##_t x, y, r;                                                                                       \
+        memcpy(x.l, a, sizeof x.l);                                                                          \
+        memcpy(y.l, b, sizeof y.l);                                                                          \
+        gpu_emu_##T##_op(&r, &x, &y, op);                                                                    \
+        memcpy(o, r.l, sizeof r.l);                                                                          \
+    }
+CHAIN_FIELD(fp)
+CHAIN_FIELD(fr)
+#undef CHAIN_FIELD
+
+static void check_chain_op(const chain_field_t *f, const uint64_t *a, const uint64_t *b, char op)
 {
-    fp_t want, got;
-    if (op == '*')
-        fp_mul(&want, a, b);
-    else if (op == '+')
-        fp_add(&want, a, b);
-    else
-        fp_sub(&want, a, b);
-    gpu_emu_fp_op(&got, a, b, op);
-    cr_assert(memcmp(&want, &got, sizeof want) == 0,
-              "Fp %c: the device's carry chains differ from ff/ for a = %016llx..%016llx, b = %016llx..%016llx", op,
-              (unsigned long long)a->l[5], (unsigned long long)a->l[0], (unsigned long long)b->l[5],
-              (unsigned long long)b->l[0]);
+    uint64_t want[6] = {0}, got[6] = {0};
+    f->ff(want, a, b, op);
+    f->dev(got, a, b, op);
+    cr_assert(memcmp(want, got, (size_t)f->limbs * 8) == 0,
+              "%s %c: the device's carry chains differ from ff/ for a = %016llx..%016llx, b = %016llx..%016llx",
+              f->name, op, (unsigned long long)a[f->limbs - 1], (unsigned long long)a[0],
+              (unsigned long long)b[f->limbs - 1], (unsigned long long)b[0]);
 }
 
-static void check_fr_op(const fr_t *a, const fr_t *b, char op)
+/* Every pair of edge values, then random pairs (and squares), each through
+ * the product, the sum and the difference. */
+static void check_chains(const chain_field_t *f, const char *seed)
 {
-    fr_t want, got;
-    if (op == '*')
-        fr_mul(&want, a, b);
-    else if (op == '+')
-        fr_add(&want, a, b);
-    else
-        fr_sub(&want, a, b);
-    gpu_emu_fr_op(&got, a, b, op);
-    cr_assert(memcmp(&want, &got, sizeof want) == 0,
-              "Fr %c: the device's carry chains differ from ff/ for a = %016llx..%016llx, b = %016llx..%016llx", op,
-              (unsigned long long)a->l[3], (unsigned long long)a->l[0], (unsigned long long)b->l[3],
-              (unsigned long long)b->l[0]);
+    uint64_t e[32][6];
+    size_t ne = edge_values(e, f->mod, f->one, f->limbs);
+    const char ops[] = {'*', '+', '-'};
+    for (size_t i = 0; i < ne; i++)
+        for (size_t j = 0; j < ne; j++)
+            for (int o = 0; o < 3; o++)
+                check_chain_op(f, e[i], e[j], ops[o]);
+    test_rng_t rng;
+    test_rng_init(&rng, seed);
+    for (int it = 0; it < 3000; it++) {
+        uint64_t a[6], b[6];
+        rand_limbs(a, f->mod, f->limbs, &rng);
+        rand_limbs(b, f->mod, f->limbs, &rng);
+        for (int o = 0; o < 3; o++)
+            check_chain_op(f, a, b, ops[o]);
+        check_chain_op(f, a, a, '*');
+    }
 }
 
 Test(gpu, emu_fp_carry_chains)
 {
-    uint64_t e[32][6];
-    size_t ne = edge_values(e, FP_MODULUS, FP_ONE.l, FP_LIMBS);
-    const char ops[] = {'*', '+', '-'};
-    for (size_t i = 0; i < ne; i++)
-        for (size_t j = 0; j < ne; j++)
-            for (int o = 0; o < 3; o++) {
-                fp_t a, b;
-                memcpy(a.l, e[i], sizeof a.l);
-                memcpy(b.l, e[j], sizeof b.l);
-                check_fp_op(&a, &b, ops[o]);
-            }
-    test_rng_t rng;
-    test_rng_init(&rng, "gpu/emu_fp_carry_chains");
-    for (int it = 0; it < 3000; it++) {
-        fp_t a, b;
-        rand_limbs(a.l, FP_MODULUS, FP_LIMBS, &rng);
-        rand_limbs(b.l, FP_MODULUS, FP_LIMBS, &rng);
-        for (int o = 0; o < 3; o++)
-            check_fp_op(&a, &b, ops[o]);
-        check_fp_op(&a, &a, '*');
-    }
+    const chain_field_t f = {"Fp", FP_LIMBS, FP_MODULUS, FP_ONE.l, fp_ff, fp_dev};
+    check_chains(&f, "gpu/emu_fp_carry_chains");
 }
 
 Test(gpu, emu_fr_carry_chains)
 {
-    uint64_t e[32][6];
-    size_t ne = edge_values(e, FR_MODULUS, FR_ONE.l, FR_LIMBS);
-    const char ops[] = {'*', '+', '-'};
-    for (size_t i = 0; i < ne; i++)
-        for (size_t j = 0; j < ne; j++)
-            for (int o = 0; o < 3; o++) {
-                fr_t a, b;
-                memcpy(a.l, e[i], sizeof a.l);
-                memcpy(b.l, e[j], sizeof b.l);
-                check_fr_op(&a, &b, ops[o]);
-            }
-    test_rng_t rng;
-    test_rng_init(&rng, "gpu/emu_fr_carry_chains");
-    for (int it = 0; it < 3000; it++) {
-        fr_t a, b;
-        rand_limbs(a.l, FR_MODULUS, FR_LIMBS, &rng);
-        rand_limbs(b.l, FR_MODULUS, FR_LIMBS, &rng);
-        for (int o = 0; o < 3; o++)
-            check_fr_op(&a, &b, ops[o]);
-        check_fr_op(&a, &a, '*');
-    }
+    const chain_field_t f = {"Fr", FR_LIMBS, FR_MODULUS, FR_ONE.l, fr_ff, fr_dev};
+    check_chains(&f, "gpu/emu_fr_carry_chains");
 }
 
 /* ---- detection and the no-device contract --------------------------------------------------- */
@@ -363,9 +358,6 @@ Test(gpu, emu_msm_adversarial)
     gm_free(s);
 }
 
-/* Most scalars equal (Groth16 witnesses are full of 0 and 1): one bucket
- * holds far more than a reduction chunk, so the segmented reduction needs
- * several levels. */
 /* Zero digits never reach the sort: all-zero scalars (every window empty,
  * the sum the identity), Groth16-like 0/1 scalars (only window 0 has items)
  * and small values (the high windows empty), over windows 1 to 16. */
@@ -395,6 +387,9 @@ Test(gpu, emu_msm_zero_digits)
     gm_free(s);
 }
 
+/* Most scalars equal (Groth16 witnesses are full of 0 and 1): one bucket
+ * holds far more than a reduction chunk, so the segmented reduction needs
+ * several levels. */
 Test(gpu, emu_msm_heavy_buckets)
 {
     test_rng_t rng;
@@ -463,55 +458,46 @@ static void cpu_ntt(fr_t *a, unsigned log_n, gpu_ntt_dir_t dir)
     ntt_domain_destroy(d);
 }
 
+/* Random vectors of 2^log_n values through directions 0 .. ndir - 1: the
+ * emulated device equals ntt/. */
+static void check_ntt_size(unsigned log_n, int ndir, test_rng_t *rng)
+{
+    size_t n = (size_t)1 << log_n;
+    fr_t *a = gm_alloc(n * sizeof *a), *b = gm_alloc(n * sizeof *b);
+    cr_assert(a && b);
+    for (int dir = 0; dir < ndir; dir++) {
+        for (size_t i = 0; i < n; i++)
+            rand_fr(&a[i], rng);
+        memcpy(b, a, n * sizeof *a);
+        cpu_ntt(a, log_n, (gpu_ntt_dir_t)dir);
+        err_t err;
+        cr_assert_eq(gpu_emu_ntt(b, log_n, (gpu_ntt_dir_t)dir, &err), 0, "%s", err.msg);
+        for (size_t i = 0; i < n; i++)
+            cr_assert(fr_eq(&a[i], &b[i]), "2^%u direction %d: value %zu differs", log_n, dir, i);
+    }
+    gm_free(a);
+    gm_free(b);
+}
+
 Test(gpu, emu_ntt_every_size)
 {
     test_rng_t rng;
     test_rng_init(&rng, "gpu/emu_ntt_every_size");
-    for (unsigned log_n = 1; log_n <= 11; log_n++) {
-        size_t n = (size_t)1 << log_n;
-        fr_t *a = gm_alloc(n * sizeof *a), *b = gm_alloc(n * sizeof *b);
-        cr_assert(a && b);
-        for (int dir = 0; dir < 4; dir++) {
-            for (size_t i = 0; i < n; i++)
-                rand_fr(&a[i], &rng);
-            memcpy(b, a, n * sizeof *a);
-            cpu_ntt(a, log_n, (gpu_ntt_dir_t)dir);
-            err_t err;
-            cr_assert_eq(gpu_emu_ntt(b, log_n, (gpu_ntt_dir_t)dir, &err), 0, "%s", err.msg);
-            for (size_t i = 0; i < n; i++)
-                cr_assert(fr_eq(&a[i], &b[i]), "2^%u direction %d: value %zu differs", log_n, dir, i);
-        }
-        gm_free(a);
-        gm_free(b);
-    }
+    for (unsigned log_n = 1; log_n <= 11; log_n++)
+        check_ntt_size(log_n, 4, &rng);
 }
 
 /* Sizes past one shared-memory tile (2^10), so the transform takes two or
  * three passes, with stage counts that are not multiples of the tile's:
- * 2^13 (10 + 3 stages), 2^17 (10 + 7), 2^20 (10 + 5 + 5). */
+ * 2^13 (10 + 3 stages), 2^17 (10 + 7), 2^20 (10 + 5 + 5); forward and
+ * inverse. */
 Test(gpu, emu_ntt_passes)
 {
     test_rng_t rng;
     test_rng_init(&rng, "gpu/emu_ntt_passes");
     const unsigned sizes[] = {13, 17, 20};
-    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
-        const unsigned log_n = sizes[k];
-        size_t n = (size_t)1 << log_n;
-        fr_t *a = gm_alloc(n * sizeof *a), *b = gm_alloc(n * sizeof *b);
-        cr_assert(a && b);
-        for (int dir = 0; dir < 2; dir++) {
-            for (size_t i = 0; i < n; i++)
-                rand_fr(&a[i], &rng);
-            memcpy(b, a, n * sizeof *a);
-            cpu_ntt(a, log_n, (gpu_ntt_dir_t)dir);
-            err_t err;
-            cr_assert_eq(gpu_emu_ntt(b, log_n, (gpu_ntt_dir_t)dir, &err), 0, "%s", err.msg);
-            for (size_t i = 0; i < n; i++)
-                cr_assert(fr_eq(&a[i], &b[i]), "2^%u direction %d: value %zu differs", log_n, dir, i);
-        }
-        gm_free(a);
-        gm_free(b);
-    }
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+        check_ntt_size(sizes[k], 2, &rng);
 }
 
 /* The larger sizes above 2^12 cross the hi/lo split of the scale tables. */
