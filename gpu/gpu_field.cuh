@@ -125,10 +125,12 @@ template <class C> GPU_HD bool gf_eq(const gpu_mont<C> &a, const gpu_mont<C> &b)
  *     device runs (the host twin), and the unit tests check it against ff/.
  * (2) Invariants: on the device each member is one PTX instruction reading or
  *     writing the implicit CC.CF; `asm volatile` keeps the chain's order, and
- *     a chain is never interrupted by code that sets CC (the compiler emits
- *     no .cc instruction of its own). On the host cf is that flag: 0 or 1;
- *     for sub.cc / subc it is the borrow, as in PTX. `_cc` writes the flag,
- *     `c` in the name (madc, addc, subc) reads it.
+ *     no code between two links of a chain sets CC (the front end writes no
+ *     .cc instruction of its own: its 64-bit adds stay add.s64 in the PTX,
+ *     and ptxas, which allocates the flag, sees the whole chain). On the
+ *     host cf is that flag, 0 or 1; for sub.cc / subc it is the borrow, as
+ *     in PTX. `_cc` writes the flag, `c` in the name (madc, addc, subc)
+ *     reads it.
  * (3) The instruction counts of the products are in docs/gpu.md ("Kernels:
  *     predicted times"). */
 struct gpu_cc {
