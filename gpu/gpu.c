@@ -667,6 +667,10 @@ done:
     return rc;
 }
 
+void gpu_emu_fp_op(fp_t *o, const fp_t *a, const fp_t *b, char op) { gpue_fp_op(o, a, b, op); }
+
+void gpu_emu_fr_op(fr_t *o, const fr_t *a, const fr_t *b, char op) { gpue_fr_op(o, a, b, op); }
+
 /* ---- NTT ------------------------------------------------------------------------------------ */
 
 static int check_log(unsigned log_n, int dir, err_t *err)

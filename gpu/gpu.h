@@ -182,4 +182,12 @@ int gpu_emu_ntt(fr_t *a, unsigned log_n, gpu_ntt_dir_t dir, err_t *err) __attrib
 int gpu_emu_groth16_h(fr_t *a, const fr_t *b, const fr_t *c, unsigned log_n, err_t *err)
     __attribute__((warn_unused_result));
 
+/* The device's field arithmetic (gpu_field.cuh: 32-bit limbs in PTX carry
+ * chains) run on the host by its twin, which executes the same instruction
+ * sequence with the carry flag made explicit: o = a * b (Montgomery), a + b
+ * or a - b, for the tests that compare it with ff/. Inputs reduced (< p or
+ * < r), output reduced; o may alias a or b. op: '*', '+' or '-'. */
+void gpu_emu_fp_op(fp_t *o, const fp_t *a, const fp_t *b, char op);
+void gpu_emu_fr_op(fr_t *o, const fr_t *a, const fr_t *b, char op);
+
 #endif /* GM_GPU_H */

@@ -2,13 +2,14 @@
  * gpu/gpu_cuda.cu — the CUDA backend of gpu_pipe.cuh and the device side of
  * gpu/gpu_internal.h: detection, device and pinned memory, streams, the
  * kernels (one generic launcher over the functors of gpu_pipe.cuh, a
- * shared-memory kernel for the first NTT stages), CUB radix sort and scan.
+ * shared-memory kernel per NTT pass), CUB radix sort and scan.
  *
  * DESIGN
  *  - Every CUDA call goes through gpu_cu_check (the GPU_CU macro at the call
  *    site, which returns the status; the caller's `goto fail` stays visible):
  *    it yields a gm status and "call: cudaErrorX (code): text (file:line)".
- *  - Two streams: `comp` runs every kernel and sort of a context in order;
+ *  - Two streams: `comp` runs every kernel and sort of a context in order
+ *    (the host waits on it once per MSM, for the compacted item counts);
  *    `copy` uploads the next MSM's scalars while `comp` computes the current
  *    one (events order the two).
  *  - Buffers grow on demand and stay with the context (workspace, scalar
@@ -251,42 +252,77 @@ extern "C" double gpuc_last_ms(gpuc_t *g)
 
 #define GPU_BLOCK 256
 
-/* One thread per index: the functors of gpu_pipe.cuh. */
-template <class F> __global__ void __launch_bounds__(GPU_BLOCK) k_each(F f, size_t n)
+/* One thread per index: the functors of gpu_pipe.cuh. Two blocks per SM at
+ * least: the point kernels (a G1 addition inlined, its accumulators in
+ * registers) would take 150 to 255 registers, one block of 256 per SM
+ * (12.5 % occupancy); capped at 128 they keep two blocks resident, each
+ * hiding the other's IMAD latency, for a few spilled words (their counts
+ * per kernel are in docs/gpu.md). The other kernels need fewer anyway. */
+template <class F> __global__ void __launch_bounds__(GPU_BLOCK, 2) k_each(F f, size_t n)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n)
         f(i);
 }
 
-/* The first `stages` DIT stages (h = 1 .. 2^(stages-1)) on blocks of 2^stages
- * contiguous values in shared memory, one butterfly per thread per stage.
- * (1) Why: the small-stride stages touch a block's values stages times; in
- *     shared memory that is one global read and write instead of `stages`.
- * (2) Invariants: blockDim.x = 2^(stages-1), stages <= 10 (32 KiB of
- *     shared memory); the butterfly and twiddle index are gpu_stage_fn's
- *     with the block's offset removed.
- * (3) Part of the NTT figure of gpu/check.sh (docs/gpu.md). */
-__global__ void k_dit_shared(gfr_t *a, const gfr_t *tw, unsigned log_n, unsigned stages, bool inverse)
+/* One pass of the NTT (gpu_pipe.cuh, "NTT passes"): block t loads tile t
+ * (2^(k + lc) values) into shared memory, runs the pass's k stages with one
+ * butterfly per thread per stage, and stores the tile back.
+ * (1) Why: at 2^27, three passes over device memory instead of 18 (the ten
+ *     shared stages, then one per stage), so a transform with its
+ *     bit-reversal pass reads and writes 8 n values instead of 38 n
+ *     (docs/gpu.md); shared memory is limb-major (limb i of element
+ *     e at word i T + e), so a warp's 32 consecutive elements fall in 32
+ *     banks where 32-byte rows would put 8 threads on each bank.
+ * (2) Invariants: blockDim.x = T / 2 = 2^(k + lc - 1) <= 512, T 32-byte
+ *     values of dynamic shared memory (<= 32 KiB, under the 48 KiB default);
+ *     the element and twiddle indices are gpu_ntt_bfly_at's, which the host
+ *     emulation runs too.
+ * (3) Predicted time per pass: docs/gpu.md ("Kernels: predicted times"). */
+__global__ void __launch_bounds__(512) k_ntt_pass(gfr_t *a, const gfr_t *tw, gpu_ntt_pass p, unsigned log_n,
+                                                  bool inverse)
 {
-    extern __shared__ gfr_t sh[];
-    const size_t base = (size_t)blockIdx.x << stages;
-    const unsigned t = threadIdx.x, half = 1u << (stages - 1);
-    sh[t] = a[base + t];
-    sh[t + half] = a[base + t + half];
+    extern __shared__ uint32_t sh[];
+    const uint32_t T = 1u << (p.k + p.lc), u = threadIdx.x;
+    const size_t t = blockIdx.x;
+    /* Two elements per thread: u and u + T / 2 (runs of 2^lc contiguous
+     * values per row, 16-byte loads). */
+    GPU_UNROLL for (int h = 0; h < 2; h++) {
+        const uint32_t e = u + h * (T / 2);
+        const uint4 *src = (const uint4 *)(a + gpu_ntt_tile_index(p, t, e));
+        uint4 lo = src[0], hi = src[1];
+        sh[0 * T + e] = lo.x;
+        sh[1 * T + e] = lo.y;
+        sh[2 * T + e] = lo.z;
+        sh[3 * T + e] = lo.w;
+        sh[4 * T + e] = hi.x;
+        sh[5 * T + e] = hi.y;
+        sh[6 * T + e] = hi.z;
+        sh[7 * T + e] = hi.w;
+    }
     __syncthreads();
-    for (unsigned lh = 0; lh < stages; lh++) {
-        unsigned h = 1u << lh, j = t & (h - 1);
-        unsigned i0 = ((t >> lh) << (lh + 1)) | j, i1 = i0 + h;
-        gfr_t w, u = sh[i0], v;
-        gpu_twiddle(w, tw, (size_t)j << (log_n - 1 - lh), (size_t)1 << (log_n - 1), inverse);
-        gf_mul(v, sh[i1], w);
-        gf_add(sh[i0], u, v);
-        gf_sub(sh[i1], u, v);
+    for (unsigned l = 0; l < p.k; l++) {
+        uint32_t e0, e1;
+        size_t tj;
+        gpu_ntt_bfly_at(p, log_n, t, u, l, &e0, &e1, &tj);
+        gfr_t x0, x1;
+        GPU_UNROLL for (int i = 0; i < 8; i++) {
+            x0.l[i] = sh[i * T + e0];
+            x1.l[i] = sh[i * T + e1];
+        }
+        gpu_ntt_bfly(x0, x1, tw, tj, log_n, inverse);
+        GPU_UNROLL for (int i = 0; i < 8; i++) {
+            sh[i * T + e0] = x0.l[i];
+            sh[i * T + e1] = x1.l[i];
+        }
         __syncthreads();
     }
-    a[base + t] = sh[t];
-    a[base + t + half] = sh[t + half];
+    GPU_UNROLL for (int h = 0; h < 2; h++) {
+        const uint32_t e = u + h * (T / 2);
+        uint4 *dst = (uint4 *)(a + gpu_ntt_tile_index(p, t, e));
+        dst[0] = make_uint4(sh[0 * T + e], sh[1 * T + e], sh[2 * T + e], sh[3 * T + e]);
+        dst[1] = make_uint4(sh[4 * T + e], sh[5 * T + e], sh[6 * T + e], sh[7 * T + e]);
+    }
 }
 
 /* ---- the backend -------------------------------------------------------------------------- */
@@ -326,15 +362,20 @@ struct cuda_backend {
              "cub::DeviceScan::ExclusiveSum");
     }
     void zero(void *p, size_t bytes) { note(cudaMemsetAsync(p, 0, bytes, g->comp), "cudaMemsetAsync"); }
+    void to_host(void *dst, const void *src, size_t bytes)
+    {
+        note(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, g->comp), "cudaMemcpyAsync (counts)");
+        note(cudaStreamSynchronize(g->comp), "cudaStreamSynchronize (counts)");
+    }
     void dit(gfr_t *a, unsigned log_n, const gfr_t *tw, bool inverse)
     {
-        unsigned s = log_n < 10 ? log_n : 10;
-        size_t blocks = (size_t)1 << (log_n - s);
-        k_dit_shared<<<(unsigned)blocks, 1u << (s - 1), sizeof(gfr_t) << s, g->comp>>>(a, tw, log_n, s, inverse);
-        note(cudaGetLastError(), "k_dit_shared launch");
-        for (unsigned lh = s; lh < log_n; lh++) {
-            gpu_stage_fn sf = {a, tw, log_n, lh, inverse};
-            each((size_t)1 << (log_n - 1), sf);
+        gpu_ntt_pass plan[4];
+        unsigned np = gpu_ntt_plan(log_n, plan);
+        for (unsigned i = 0; i < np; i++) {
+            const unsigned tl = plan[i].k + plan[i].lc;
+            k_ntt_pass<<<(unsigned)((size_t)1 << (log_n - tl)), 1u << (tl - 1), sizeof(gfr_t) << tl, g->comp>>>(
+                a, tw, plan[i], log_n, inverse);
+            note(cudaGetLastError(), "k_ntt_pass launch");
         }
     }
     int status(err_t *err)

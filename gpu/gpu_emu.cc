@@ -13,8 +13,8 @@
  * threads, not a CPU pool's.
  * Splitting a launch over threads is legal because gpu_pipe.cuh's contract
  * makes every f(i) of one launch independent, exactly as on the device; a
- * launch smaller than 4096 calls stays on the calling thread, where starting
- * threads would cost more than the work.
+ * launch smaller than 4096 calls (4 NTT tiles) stays on the calling thread,
+ * where starting threads would cost more than the work.
  */
 #include <algorithm>
 #include <new>
@@ -53,6 +53,30 @@ extern "C" void gpue_set_host_field(bool on) { gpu_emu_host_field = on; }
 
 namespace {
 
+/* Through locals, as above; the carry chains, never ff/'s multiplication. */
+template <class C, class T> void field_op(T *o, const T *a, const T *b, char op)
+{
+    static_assert(sizeof(gpu_mont<C>) == sizeof(T), "limb layout");
+    gpu_mont<C> x, y, r;
+    memcpy(&x, a, sizeof x);
+    memcpy(&y, b, sizeof y);
+    if (op == '*')
+        gf_mul_cc(r, x, y);
+    else if (op == '+')
+        gf_add(r, x, y);
+    else
+        gf_sub(r, x, y);
+    memcpy(o, &r, sizeof r);
+}
+
+} // namespace
+
+extern "C" void gpue_fp_op(fp_t *o, const fp_t *a, const fp_t *b, char op) { field_op<gpu_fp_cfg>(o, a, b, op); }
+
+extern "C" void gpue_fr_op(fr_t *o, const fr_t *a, const fr_t *b, char op) { field_op<gpu_fr_cfg>(o, a, b, op); }
+
+namespace {
+
 unsigned emu_threads()
 {
     const char *e = getenv("GROTHMPI_EMU_THREADS");
@@ -70,16 +94,18 @@ unsigned emu_threads()
 
 struct host_backend {
     unsigned nthreads = emu_threads();
-    template <class F> void each(size_t n, const F &f)
+    /* grain: the fewest calls worth a thread (a launch's threads by
+     * default; 1 for the NTT's tiles, each a block's worth of work). */
+    template <class F> void each(size_t n, const F &f, size_t grain = 1024)
     {
         unsigned t = nthreads;
-        if (t <= 1 || n < 4096) {
+        if (t <= 1 || n < 4 * grain) {
             for (size_t i = 0; i < n; i++)
                 f(i);
             return;
         }
-        if ((size_t)t > n / 1024)
-            t = (unsigned)(n / 1024);
+        if ((size_t)t > n / grain)
+            t = (unsigned)(n / grain);
         /* Contiguous slices: neighbouring i touch neighbouring memory. */
         std::vector<std::thread> th;
         th.reserve(t - 1);
@@ -138,11 +164,31 @@ struct host_backend {
         }
     }
     void zero(void *p, size_t bytes) { memset(p, 0, bytes); }
+    void to_host(void *dst, const void *src, size_t bytes) { memcpy(dst, src, bytes); }
+    /* A device block's tile of one pass, in a local array as in shared
+     * memory, its threads' butterflies of each stage in turn. */
     void dit(gfr_t *a, unsigned log_n, const gfr_t *tw, bool inverse)
     {
-        for (unsigned lh = 0; lh < log_n; lh++) {
-            gpu_stage_fn sf = {a, tw, log_n, lh, inverse};
-            each((size_t)1 << (log_n - 1), sf);
+        gpu_ntt_pass plan[4];
+        unsigned np = gpu_ntt_plan(log_n, plan);
+        for (unsigned i = 0; i < np; i++) {
+            const gpu_ntt_pass p = plan[i];
+            auto tile = [a, tw, log_n, inverse, p](size_t t) {
+                const uint32_t T = 1u << (p.k + p.lc);
+                gfr_t sh[1u << GPU_NTT_TILE_LOG];
+                for (uint32_t e = 0; e < T; e++)
+                    sh[e] = a[gpu_ntt_tile_index(p, t, e)];
+                for (unsigned l = 0; l < p.k; l++)
+                    for (uint32_t u = 0; u < T / 2; u++) {
+                        uint32_t e0, e1;
+                        size_t tj;
+                        gpu_ntt_bfly_at(p, log_n, t, u, l, &e0, &e1, &tj);
+                        gpu_ntt_bfly(sh[e0], sh[e1], tw, tj, log_n, inverse);
+                    }
+                for (uint32_t e = 0; e < T; e++)
+                    a[gpu_ntt_tile_index(p, t, e)] = sh[e];
+            };
+            each((size_t)1 << (log_n - p.k - p.lc), tile, 1);
         }
     }
 };

@@ -21,17 +21,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* GPU_HD: inlined everywhere (field operations). GPU_HD_CALL: the point
- * formulas, each a few thousand instructions once the field operations are
- * unrolled: one device function per formula, called from every kernel,
- * instead of a copy inlined into each (ptxas time and code size; the call
- * costs little against a 10-product addition). */
+/* GPU_HD: inlined everywhere (field operations and the point formulas).
+ * GPU_HD_RARE: a formula's rare branch (p = q inside an addition, the small
+ * scalar multiple of a window segment) as one out-of-line device function:
+ * its argument copies live in local memory, but the caller's accumulators
+ * never have their address taken, so they stay in registers, and each
+ * kernel inlines only the formulas of its hot loop (ptxas time, code size). */
 #ifdef __CUDACC__
 #define GPU_HD __host__ __device__ __forceinline__
-#define GPU_HD_CALL static __host__ __device__ __noinline__
+#define GPU_HD_RARE static __host__ __device__ __noinline__
 #else
 #define GPU_HD inline
-#define GPU_HD_CALL inline
+#define GPU_HD_RARE inline
 #endif
 /* Unrolled limb loops in the device pass only (the host compiler of nvcc
  * and g++ do not know the pragma). */
@@ -113,50 +114,129 @@ template <class C> GPU_HD bool gf_eq(const gpu_mont<C> &a, const gpu_mont<C> &b)
     return acc == 0;
 }
 
-/* t -= m when t >= m; t < 2m on entry (hi: the carry limb above N limbs). */
+/* ---- carry chains ---------------------------------------------------------------------- */
+
+/* The PTX carry instructions, with the carry flag made explicit for the host.
+ * (1) Why: the device's 32-bit multiply-add with carry-in/carry-out
+ *     (mad.lo.cc / madc.hi.cc) adds a partial product and a carry in one
+ *     IMAD, where 64-bit C arithmetic needs a wide multiply, an add and a
+ *     shift per limb; the field code below is written once over these
+ *     members, so the host emulation runs the very instruction sequence the
+ *     device runs (the host twin), and the unit tests check it against ff/.
+ * (2) Invariants: on the device each member is one PTX instruction reading or
+ *     writing the implicit CC.CF; `asm volatile` keeps the chain's order, and
+ *     no code between two links of a chain sets CC (the front end writes no
+ *     .cc instruction of its own: its 64-bit adds stay add.s64 in the PTX,
+ *     and ptxas, which allocates the flag, sees the whole chain). On the
+ *     host cf is that flag, 0 or 1; for sub.cc / subc it is the borrow, as
+ *     in PTX. `_cc` writes the flag, `c` in the name (madc, addc, subc)
+ *     reads it.
+ * (3) The instruction counts of the products are in docs/gpu.md ("Kernels:
+ *     predicted times"). */
+struct gpu_cc {
+    uint32_t cf;
+#ifdef __CUDA_ARCH__
+#define GPU_CC3(name, ins)                                                                                   \
+    __device__ __forceinline__ uint32_t name(uint32_t a, uint32_t b, uint32_t c)                             \
+    {                                                                                                        \
+        uint32_t r;                                                                                          \
+        asm volatile(ins " %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));                             \
+        return r;                                                                                            \
+    }
+#define GPU_CC2(name, ins)                                                                                   \
+    __device__ __forceinline__ uint32_t name(uint32_t a, uint32_t b)                                         \
+    {                                                                                                        \
+        uint32_t r;                                                                                          \
+        asm volatile(ins " %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));                                         \
+        return r;                                                                                            \
+    }
+    GPU_CC3(mad_lo_cc, "mad.lo.cc.u32")
+    GPU_CC3(madc_lo_cc, "madc.lo.cc.u32")
+    GPU_CC3(mad_hi_cc, "mad.hi.cc.u32")
+    GPU_CC3(madc_hi_cc, "madc.hi.cc.u32")
+    GPU_CC3(madc_hi, "madc.hi.u32")
+    GPU_CC2(add_cc, "add.cc.u32")
+    GPU_CC2(addc_cc, "addc.cc.u32")
+    GPU_CC2(addc, "addc.u32")
+    GPU_CC2(sub_cc, "sub.cc.u32")
+    GPU_CC2(subc_cc, "subc.cc.u32")
+    GPU_CC2(subc, "subc.u32")
+#undef GPU_CC3
+#undef GPU_CC2
+#else
+    /* lo/hi: the low or high word of a * b; c_in: whether the flag is read. */
+    uint32_t mad(uint32_t a, uint32_t b, uint32_t c, bool hi, bool c_in, bool c_out)
+    {
+        uint64_t p = (uint64_t)a * b;
+        uint64_t x = (hi ? p >> 32 : (uint32_t)p) + (uint64_t)c + (c_in ? cf : 0);
+        if (c_out)
+            cf = (uint32_t)(x >> 32);
+        return (uint32_t)x;
+    }
+    uint32_t mad_lo_cc(uint32_t a, uint32_t b, uint32_t c) { return mad(a, b, c, false, false, true); }
+    uint32_t madc_lo_cc(uint32_t a, uint32_t b, uint32_t c) { return mad(a, b, c, false, true, true); }
+    uint32_t mad_hi_cc(uint32_t a, uint32_t b, uint32_t c) { return mad(a, b, c, true, false, true); }
+    uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c) { return mad(a, b, c, true, true, true); }
+    uint32_t madc_hi(uint32_t a, uint32_t b, uint32_t c) { return mad(a, b, c, true, true, false); }
+    uint32_t add(uint32_t a, uint32_t b, bool c_in, bool c_out)
+    {
+        uint64_t x = (uint64_t)a + b + (c_in ? cf : 0);
+        if (c_out)
+            cf = (uint32_t)(x >> 32);
+        return (uint32_t)x;
+    }
+    uint32_t add_cc(uint32_t a, uint32_t b) { return add(a, b, false, true); }
+    uint32_t addc_cc(uint32_t a, uint32_t b) { return add(a, b, true, true); }
+    uint32_t addc(uint32_t a, uint32_t b) { return add(a, b, true, false); }
+    uint32_t sub(uint32_t a, uint32_t b, bool c_in, bool c_out)
+    {
+        uint64_t x = (uint64_t)a - b - (c_in ? cf : 0);
+        if (c_out)
+            cf = (uint32_t)(x >> 63);
+        return (uint32_t)x;
+    }
+    uint32_t sub_cc(uint32_t a, uint32_t b) { return sub(a, b, false, true); }
+    uint32_t subc_cc(uint32_t a, uint32_t b) { return sub(a, b, true, true); }
+    uint32_t subc(uint32_t a, uint32_t b) { return sub(a, b, true, false); }
+#endif
+};
+
+/* t -= m when t >= m; t < 2m on entry (hi: the carry limb above N limbs,
+ * 0 or 1). */
 template <class C> GPU_HD void gf_reduce_once(gpu_mont<C> &o, const uint32_t *t, uint32_t hi)
 {
     uint32_t d[C::N];
-    uint64_t borrow = 0;
-    GPU_UNROLL for (int i = 0; i < C::N; i++) {
-        uint64_t x = (uint64_t)t[i] - C::m(i) - borrow;
-        d[i] = (uint32_t)x;
-        borrow = (x >> 32) & 1;
-    }
-    /* t >= m exactly when the subtraction did not borrow past the hi limb. */
-    bool ge = hi != 0 || borrow == 0;
-    GPU_UNROLL for (int i = 0; i < C::N; i++) o.l[i] = ge ? d[i] : t[i];
+    gpu_cc cc;
+    d[0] = cc.sub_cc(t[0], C::m(0));
+    GPU_UNROLL for (int i = 1; i < C::N; i++) d[i] = cc.subc_cc(t[i], C::m(i));
+    /* hi:t - m >= 0 exactly when the borrow is absorbed by hi: top = 0;
+     * otherwise top wraps to all ones. */
+    const uint32_t top = cc.subc(hi, 0);
+    GPU_UNROLL for (int i = 0; i < C::N; i++) o.l[i] = top == 0 ? d[i] : t[i];
 }
 
 template <class C> GPU_HD void gf_add(gpu_mont<C> &o, const gpu_mont<C> &a, const gpu_mont<C> &b)
 {
     uint32_t t[C::N];
-    uint64_t c = 0;
-    GPU_UNROLL for (int i = 0; i < C::N; i++) {
-        c += (uint64_t)a.l[i] + b.l[i];
-        t[i] = (uint32_t)c;
-        c >>= 32;
-    }
-    gf_reduce_once(o, t, (uint32_t)c);
+    gpu_cc cc;
+    t[0] = cc.add_cc(a.l[0], b.l[0]);
+    GPU_UNROLL for (int i = 1; i < C::N; i++) t[i] = cc.addc_cc(a.l[i], b.l[i]);
+    const uint32_t hi = cc.addc(0, 0);
+    gf_reduce_once(o, t, hi);
 }
 
 template <class C> GPU_HD void gf_sub(gpu_mont<C> &o, const gpu_mont<C> &a, const gpu_mont<C> &b)
 {
     uint32_t t[C::N];
-    uint64_t borrow = 0;
-    GPU_UNROLL for (int i = 0; i < C::N; i++) {
-        uint64_t x = (uint64_t)a.l[i] - b.l[i] - borrow;
-        t[i] = (uint32_t)x;
-        borrow = (x >> 32) & 1;
-    }
-    /* a - b < 0: add m back (the wrapped value plus m fits N limbs). */
-    uint32_t mask = 0u - (uint32_t)borrow;
-    uint64_t c = 0;
-    GPU_UNROLL for (int i = 0; i < C::N; i++) {
-        c += (uint64_t)t[i] + (C::m(i) & mask);
-        o.l[i] = (uint32_t)c;
-        c >>= 32;
-    }
+    gpu_cc cc;
+    t[0] = cc.sub_cc(a.l[0], b.l[0]);
+    GPU_UNROLL for (int i = 1; i < C::N; i++) t[i] = cc.subc_cc(a.l[i], b.l[i]);
+    /* a - b < 0: all ones, and m is added back (the wrapped value plus m
+     * fits N limbs; the carry out is dropped). */
+    const uint32_t mask = cc.subc(0, 0);
+    o.l[0] = cc.add_cc(t[0], C::m(0) & mask);
+    GPU_UNROLL for (int i = 1; i < C::N - 1; i++) o.l[i] = cc.addc_cc(t[i], C::m(i) & mask);
+    o.l[C::N - 1] = cc.addc(t[C::N - 1], C::m(C::N - 1) & mask);
 }
 
 template <class C> GPU_HD void gf_neg(gpu_mont<C> &o, const gpu_mont<C> &a)
@@ -168,29 +248,70 @@ template <class C> GPU_HD void gf_neg(gpu_mont<C> &o, const gpu_mont<C> &a)
 
 template <class C> GPU_HD void gf_dbl(gpu_mont<C> &o, const gpu_mont<C> &a) { gf_add(o, a, a); }
 
-/* Montgomery multiplication, CIOS over 32-bit limbs with 64-bit products.
- * (1) Why this shape: one pass interleaving the product row and the
- *     reduction row keeps N + 2 accumulator words in registers (no 2N
- *     product), and plain C++ lets g++ run the same code in the tests; a
- *     PTX madc.lo/hi carry-chain variant is the next step once a GPU can
- *     measure it (docs/gpu.md).
- * (2) Invariants: a, b < m < 2^(32N - 2) for both moduli, so the running
- *     t stays below 2m < 2^(32N) plus the one carry word t[N]; each 64-bit
- *     step x = t + a*b + c <= (2^32 - 1)^2 + 2 (2^32 - 1) = 2^64 - 1 cannot
- *     overflow. The result is < 2m before gf_reduce_once, < m after.
- * (3) gpu/check.sh measures it on a GPU (docs/gpu.md); the IMAD bound that
- *     docs/gpu.md derives assumes 576 IMAD per Fp product. */
+/* Montgomery multiplication: CIOS over 32-bit limbs in carry chains.
+ * (1) Why this shape: each row adds a * b_i and q * m as two chains each, the
+ *     low words of the partial products (mad.lo / madc.lo) at limb j and
+ *     their high words (mad.hi / madc.hi) at limb j + 1, so every partial
+ *     product costs two IMADs and no separate carry handling; the division
+ *     by 2^32 is folded into the reduction chains (they write limb j - 1),
+ *     and one row keeps N + 1 accumulator words in registers (no 2N-word
+ *     product). 4N^2 + 3N multiply-adds in all: 612 for Fp, 280 for Fr.
+ * (2) Invariants: a, b < m < 2^(32N - 1) for both moduli. At the start of a
+ *     row t < 2m < 2^(32N), so t[N] = 0; t + a b_i + q m < 2^(32N + 32)
+ *     fits the N + 1 words, so the chains' last steps (addc, madc.hi
+ *     without .cc) cannot carry out; after the row t < 2m again (CIOS's
+ *     bound), and gf_reduce_once brings it below m.
+ * (3) The instruction counts and the predicted rate are in docs/gpu.md
+ *     ("Kernels: predicted times"); gpu/check.sh measures the kernels. */
 /* The host emulation's choice of multiplication (gpu_emu.cc): false, the
- * 32-bit CIOS below, the device's own arithmetic (what the gpu/ unit tests
- * check); true, ff/'s 64-bit multiplication of the same Montgomery values
- * (same bytes, same R, fully reduced, so the same result), about five times
- * faster on a CPU: what the prover's emulated devices use, so that a test
- * can prove a 2^22-row circuit through the emulated pipelines. */
+ * carry chains below (the host twin of the device's instructions, what the
+ * gpu/ unit tests check); true, ff/'s 64-bit multiplication of the same
+ * Montgomery values (same bytes, same R, fully reduced, so the same result),
+ * several times faster on a CPU: what the prover's emulated devices use, so
+ * that a test can prove a 2^22-row circuit through the emulated pipelines. */
 #if !defined(__CUDACC__) && defined(GPU_EMU_HOST)
 extern bool gpu_emu_host_field;
 void gpu_emu_fp_mul(void *o, const void *a, const void *b);
 void gpu_emu_fr_mul(void *o, const void *a, const void *b);
 #endif
+
+template <class C> GPU_HD void gf_mul_cc(gpu_mont<C> &o, const gpu_mont<C> &a, const gpu_mont<C> &b)
+{
+    const int N = C::N;
+    /* Inputs into registers first: the compiler does not move a load across
+     * a volatile asm, so an input in global memory would be read again by
+     * every row. */
+    uint32_t x[N], y[N], t[N + 1];
+    GPU_UNROLL for (int i = 0; i < N; i++) {
+        x[i] = a.l[i];
+        y[i] = b.l[i];
+    }
+    gpu_cc cc;
+    GPU_UNROLL for (int i = 0; i < N + 1; i++) t[i] = 0;
+    GPU_UNROLL for (int i = 0; i < N; i++) {
+        const uint32_t bi = y[i];
+        /* t += a b_i: low words at limb j, the carry into t[N] (0 before). */
+        t[0] = cc.mad_lo_cc(x[0], bi, t[0]);
+        GPU_UNROLL for (int j = 1; j < N; j++) t[j] = cc.madc_lo_cc(x[j], bi, t[j]);
+        t[N] = cc.addc(t[N], 0);
+        /* high words at limb j + 1. */
+        t[1] = cc.mad_hi_cc(x[0], bi, t[1]);
+        GPU_UNROLL for (int j = 1; j < N - 1; j++) t[j + 1] = cc.madc_hi_cc(x[j], bi, t[j + 1]);
+        t[N] = cc.madc_hi(x[N - 1], bi, t[N]);
+        /* t = (t + q m) / 2^32 with t + q m = 0 mod 2^32: the low word of
+         * limb 0 is dropped (only its carry counts), every other limb moves
+         * down one. */
+        const uint32_t q = t[0] * C::inv;
+        (void)cc.mad_lo_cc(q, C::m(0), t[0]);
+        GPU_UNROLL for (int j = 1; j < N; j++) t[j - 1] = cc.madc_lo_cc(q, C::m(j), t[j]);
+        t[N - 1] = cc.addc(t[N], 0);
+        t[0] = cc.mad_hi_cc(q, C::m(0), t[0]);
+        GPU_UNROLL for (int j = 1; j < N - 1; j++) t[j] = cc.madc_hi_cc(q, C::m(j), t[j]);
+        t[N - 1] = cc.madc_hi(q, C::m(N - 1), t[N - 1]);
+        t[N] = 0;
+    }
+    gf_reduce_once(o, t, 0);
+}
 
 template <class C> GPU_HD void gf_mul(gpu_mont<C> &o, const gpu_mont<C> &a, const gpu_mont<C> &b)
 {
@@ -203,33 +324,7 @@ template <class C> GPU_HD void gf_mul(gpu_mont<C> &o, const gpu_mont<C> &a, cons
         return;
     }
 #endif
-    const int N = C::N;
-    uint32_t t[N + 2];
-    GPU_UNROLL for (int i = 0; i < N + 2; i++) t[i] = 0;
-    GPU_UNROLL for (int i = 0; i < N; i++) {
-        uint64_t c = 0;
-        const uint32_t bi = b.l[i];
-        GPU_UNROLL for (int j = 0; j < N; j++) {
-            uint64_t x = (uint64_t)a.l[j] * bi + t[j] + c;
-            t[j] = (uint32_t)x;
-            c = x >> 32;
-        }
-        uint64_t x = (uint64_t)t[N] + c;
-        t[N] = (uint32_t)x;
-        t[N + 1] = (uint32_t)(x >> 32);
-        const uint32_t mq = t[0] * C::inv;
-        x = (uint64_t)mq * C::m(0) + t[0];
-        c = x >> 32;
-        GPU_UNROLL for (int j = 1; j < N; j++) {
-            x = (uint64_t)mq * C::m(j) + t[j] + c;
-            t[j - 1] = (uint32_t)x;
-            c = x >> 32;
-        }
-        x = (uint64_t)t[N] + c;
-        t[N - 1] = (uint32_t)x;
-        t[N] = t[N + 1] + (uint32_t)(x >> 32);
-    }
-    gf_reduce_once(o, t, t[N]);
+    gf_mul_cc(o, a, b);
 }
 
 template <class C> GPU_HD void gf_sqr(gpu_mont<C> &o, const gpu_mont<C> &a) { gf_mul(o, a, a); }
@@ -273,7 +368,7 @@ GPU_HD bool g1a_is_inf(const gpu_g1_aff &p) { return gf_is_zero(p.x) && gf_is_ze
 
 /* o = 2p, p XYZZ (dbl-2008-s-1, a = 0): 6M + 3S... counted as 9M. Handles
  * the identity (ZZ = 0 stays 0). */
-GPU_HD_CALL void g1x_dbl(gpu_g1_xyzz &o, const gpu_g1_xyzz &p)
+GPU_HD void g1x_dbl(gpu_g1_xyzz &o, const gpu_g1_xyzz &p)
 {
     gfp_t u, v, w, s, m, t;
     gf_dbl(u, p.y);          /* U = 2Y */
@@ -296,9 +391,18 @@ GPU_HD_CALL void g1x_dbl(gpu_g1_xyzz &o, const gpu_g1_xyzz &p)
     o = r;
 }
 
+/* g1x_dbl out of line, for the p = q branches of the additions (copies in,
+ * copy out: see GPU_HD_RARE). */
+GPU_HD_RARE void g1x_dbl_rare(gpu_g1_xyzz &o, const gpu_g1_xyzz p)
+{
+    gpu_g1_xyzz r;
+    g1x_dbl(r, p);
+    o = r;
+}
+
 /* o = p + q, q affine (madd-2008-s): 8M + 2S. Handles p = identity, q =
  * identity (x = y = 0), p = q (doubling) and p = -q (identity). */
-GPU_HD_CALL void g1x_add_aff(gpu_g1_xyzz &o, const gpu_g1_xyzz &p, const gpu_g1_aff &q)
+GPU_HD void g1x_add_aff(gpu_g1_xyzz &o, const gpu_g1_xyzz &p, const gpu_g1_aff &q)
 {
     if (g1a_is_inf(q)) {
         o = p;
@@ -323,7 +427,9 @@ GPU_HD_CALL void g1x_add_aff(gpu_g1_xyzz &o, const gpu_g1_xyzz &p, const gpu_g1_
             qx.y = q.y;
             gf_one(qx.zz);
             gf_one(qx.zzz);
-            g1x_dbl(o, qx);
+            gpu_g1_xyzz d;
+            g1x_dbl_rare(d, qx);
+            o = d;
         } else {              /* p == -q */
             g1x_set_inf(o);
         }
@@ -348,7 +454,7 @@ GPU_HD_CALL void g1x_add_aff(gpu_g1_xyzz &o, const gpu_g1_xyzz &p, const gpu_g1_
 
 /* o = p + q, both XYZZ (add-2008-s): 12M + 2S. Handles identities, p = q and
  * p = -q. */
-GPU_HD_CALL void g1x_add(gpu_g1_xyzz &o, const gpu_g1_xyzz &p, const gpu_g1_xyzz &q)
+GPU_HD void g1x_add(gpu_g1_xyzz &o, const gpu_g1_xyzz &p, const gpu_g1_xyzz &q)
 {
     if (g1x_is_inf(q)) {
         o = p;
@@ -366,10 +472,13 @@ GPU_HD_CALL void g1x_add(gpu_g1_xyzz &o, const gpu_g1_xyzz &p, const gpu_g1_xyzz
     gf_sub(pp, u2, u1);
     gf_sub(r, s2, s1);
     if (gf_is_zero(pp)) {
-        if (gf_is_zero(r))
-            g1x_dbl(o, p);
-        else
+        if (gf_is_zero(r)) {
+            gpu_g1_xyzz d;
+            g1x_dbl_rare(d, p);
+            o = d;
+        } else {
             g1x_set_inf(o);
+        }
         return;
     }
     gpu_g1_xyzz res;
@@ -392,8 +501,9 @@ GPU_HD_CALL void g1x_add(gpu_g1_xyzz &o, const gpu_g1_xyzz &p, const gpu_g1_xyzz
 }
 
 /* o = k p for a small non-negative integer k (< 2^32), double-and-add from
- * the top bit; k = 0 gives the identity. */
-GPU_HD_CALL void g1x_mul_small(gpu_g1_xyzz &o, const gpu_g1_xyzz &p, uint32_t k)
+ * the top bit; k = 0 gives the identity. Once per window segment: out of
+ * line. */
+GPU_HD_RARE void g1x_mul_small(gpu_g1_xyzz &o, const gpu_g1_xyzz p, uint32_t k)
 {
     gpu_g1_xyzz acc;
     g1x_set_inf(acc);

@@ -66,6 +66,12 @@ int gpue_ntt(fr_t *a, const gpu_ntt_tabs_t *t, int dir);
 /* Groth16's h: a <- coset_iNTT((coset(iNTT a) coset(iNTT b) - coset(iNTT c)) z). */
 int gpue_h(fr_t *a, const fr_t *b, const fr_t *c, const gpu_ntt_tabs_t *t, const fr_t *z);
 
+/* The device's field operations on the host (gpu_emu_fp_op / _fr_op of
+ * gpu.h): '*', '+' or '-' of reduced values, always through the carry-chain
+ * twin (never ff/'s multiplication). */
+void gpue_fp_op(fp_t *o, const fp_t *a, const fp_t *b, char op);
+void gpue_fr_op(fr_t *o, const fr_t *a, const fr_t *b, char op);
+
 /* ---- CUDA (gpu_cuda.cu) ---------------------------------------------------- */
 
 typedef struct gpuc gpuc_t;

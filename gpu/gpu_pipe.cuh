@@ -14,16 +14,19 @@
  *       bits [0, end_bit) of the key;
  *   void scan(const uint32_t *in, uint32_t *out, size_t n);  exclusive sum;
  *   void zero(void *p, size_t bytes);
+ *   void to_host(void *dst, const void *src, size_t bytes);  a copy to host
+ *       memory once everything queued before it is done (the host waits);
  *   void dit(gfr_t *a, unsigned log_n, const gfr_t *tw, bool inverse);
- *       every radix-2 DIT stage of gpu_ntt_stage (the CUDA backend runs the
- *       first ten in shared memory).
+ *       every radix-2 DIT stage on bit-reversed data, in gpu_ntt_plan's
+ *       passes of tiles (gpu_ntt_tile_index, gpu_ntt_bfly_at, gpu_ntt_bfly).
  *
  * DESIGN of the G1 MSM (sum s_i P_i, n points, window c, nwin windows):
  *  1. digits:  per scalar, from Montgomery form to the integer, then signed
  *     c-bit digits d_w in [-2^(c-1), 2^(c-1)] (the carry rule below); for each
- *     window w of the current group one item (key = (w - w0) << c | |d_w|,
- *     value = i | sign << 31). |d| = 0 items are kept but never added.
- *  2. sort:    the group's n * gw items by key (CUB radix sort on the GPU),
+ *     window w of the current group with d_w != 0 one item (key = (w - w0) << c
+ *     | |d_w|, value = i | sign << 31), compacted (a counting pass and a scan
+ *     give each scalar its offset), so zero digits cost neither sort nor add.
+ *  2. sort:    the group's (at most n * gw) items by key (CUB radix sort on the GPU),
  *     so each bucket's points are contiguous, grouped by window.
  *  3. reduce:  a segmented sum over the sorted items that is balanced whatever
  *     the bucket sizes (Groth16 witnesses put most scalars in a few buckets:
@@ -53,9 +56,17 @@
 
 /* ---- step 1: digits ------------------------------------------------------------------- */
 
+/* Scalar i's non-zero digits in windows [w0, w0 + gw), in two passes over
+ * the same code: counting (keys == NULL: cnt[i] = how many) and emitting
+ * (items at offs[i], offs the exclusive scan of the counts). A zero digit
+ * adds nothing to its window, so it never enters the sort: for Groth16's
+ * A, B and L scalars, most of them 0 or 1, that drops most of the items
+ * (docs/gpu.md). */
 struct gpu_digits_fn {
     const gfr_t *scalars; /* n, Montgomery */
-    uint32_t *keys, *vals; /* gw * n, window-major */
+    uint32_t *keys, *vals; /* emitting: the compacted items */
+    uint32_t *cnt;         /* counting: n counts */
+    const uint32_t *offs;  /* emitting: n offsets */
     size_t n;
     unsigned c, w0, gw;
     GPU_HD void operator()(size_t i) const
@@ -66,7 +77,8 @@ struct gpu_digits_fn {
          * carry into the next window. nwin = floor(255 / c) + 1 windows cover
          * s < 2^255 with no carry out of the last (c * nwin >= 256). */
         const uint32_t half = 1u << (c - 1), full = 1u << c, mask = full - 1;
-        uint32_t carry = 0;
+        uint32_t carry = 0, k = 0;
+        size_t at = keys ? offs[i] : 0;
         for (unsigned w = 0; w < w0 + gw; w++) {
             unsigned bit = w * c, limb = bit >> 5, sh = bit & 31;
             uint64_t two = (uint64_t)(limb < 8 ? s.l[limb] : 0) | (uint64_t)(limb + 1 < 8 ? s.l[limb + 1] : 0) << 32;
@@ -80,13 +92,27 @@ struct gpu_digits_fn {
             } else {
                 carry = 0;
             }
-            if (w >= w0) {
-                size_t at = (size_t)(w - w0) * n + i;
-                keys[at] = ((uint32_t)(w - w0) << c) | d;
-                vals[at] = (uint32_t)i | neg << 31;
+            if (w >= w0 && d != 0) {
+                if (keys) {
+                    keys[at] = ((uint32_t)(w - w0) << c) | d;
+                    vals[at++] = (uint32_t)i | neg << 31;
+                } else {
+                    k++;
+                }
             }
         }
+        if (!keys)
+            cnt[i] = k;
     }
+};
+
+/* *out = the number of items of a group: the last offset plus the last
+ * count (one thread). */
+struct gpu_total_fn {
+    const uint32_t *cnt, *offs;
+    uint32_t *out;
+    size_t n;
+    GPU_HD void operator()(size_t) const { *out = n ? offs[n - 1] + cnt[n - 1] : 0; }
 };
 
 /* ---- step 3: segmented reduction -------------------------------------------------------- */
@@ -115,8 +141,8 @@ struct gpu_runs_fn {
 };
 
 /* Sums each run of chunk t into out[offs[t] + run], keys alongside. Level 0
- * reads signed affine points (value = index | sign << 31; key low c bits 0 =
- * a zero digit, never added); later levels read XYZZ partials. Thread 0
+ * reads signed affine points (value = index | sign << 31; no zero digits:
+ * gpu_digits_fn leaves them out); later levels read XYZZ partials. Thread 0
  * stores the new count. */
 template <bool LEVEL0> struct gpu_sum_fn {
     const uint32_t *keys;
@@ -129,7 +155,6 @@ template <bool LEVEL0> struct gpu_sum_fn {
     uint32_t *okeys;
     gpu_g1_xyzz *oparts;
     size_t nchunks;
-    uint32_t slot_mask;
     GPU_HD void operator()(size_t t) const
     {
         if (t == 0)
@@ -150,8 +175,6 @@ template <bool LEVEL0> struct gpu_sum_fn {
                 cur = k;
             }
             if (LEVEL0) {
-                if ((k & slot_mask) == 0)
-                    continue;
                 uint32_t v = vals[j];
                 gpu_g1_aff p = bases[v & 0x7fffffffu];
                 if (v >> 31)
@@ -204,9 +227,18 @@ struct gpu_winseg_fn {
         gpu_g1_xyzz run, tot, x;
         g1x_set_inf(run);
         g1x_set_inf(tot);
-        for (uint32_t b = hi; b >= lo; b--) {
-            g1x_add(run, run, buckets[((size_t)w << c) | b]);
-            g1x_add(tot, tot, run);
+        /* run += B_b, then tot += run, as alternate steps of one inlined
+         * addition: half the code of two, and one formula's temporaries
+         * live at a time (registers). */
+        for (uint32_t k = 0; k < 2 * (hi - lo + 1); k++) {
+            const bool to_run = (k & 1) == 0;
+            gpu_g1_xyzz acc = to_run ? run : tot;
+            const gpu_g1_xyzz y = to_run ? buckets[((size_t)w << c) | (hi - k / 2)] : run;
+            g1x_add(acc, acc, y);
+            if (to_run)
+                run = acc;
+            else
+                tot = acc;
         }
         g1x_mul_small(x, run, lo - 1);
         g1x_add(tot, tot, x);
@@ -316,10 +348,10 @@ static void gpu_reduce(B &b, const gpu_msm_ws &L, char *ws, bool level0, const g
         int nxt = (first && level0) ? 0 : 1 - cur;
         if (first && level0) {
             gpu_sum_fn<true> sf = {keys, (const uint32_t *)(ws + L.vals0), bases, NULL, cnt, offs, cnt + 1,
-                                   rk[nxt], rp[nxt], nch, (1u << L.c) - 1};
+                                   rk[nxt], rp[nxt], nch};
             b.each(nch, sf);
         } else {
-            gpu_sum_fn<false> sf = {keys, NULL, NULL, rp[cur], cnt, offs, cnt + 1, rk[nxt], rp[nxt], nch, 0};
+            gpu_sum_fn<false> sf = {keys, NULL, NULL, rp[cur], cnt, offs, cnt + 1, rk[nxt], rp[nxt], nch};
             b.each(nch, sf);
         }
         gpu_setcnt_fn cf = {cnt, cnt + 1, 0};
@@ -333,32 +365,65 @@ static void gpu_reduce(B &b, const gpu_msm_ws &L, char *ws, bool level0, const g
     b.each(n_bound, ff);
 }
 
+/* Counts scalar i's non-zero digits of the group at w0 into keys0[i], their
+ * exclusive scan into vals0[i] (n <= items, so both fit), and the group's
+ * item count into *total (device memory). */
+template <class B>
+static void gpu_msm_count(B &b, const gpu_msm_ws &L, char *ws, const gfr_t *scalars, size_t n, unsigned w0,
+                          unsigned gw, uint32_t *total)
+{
+    uint32_t *cnt = (uint32_t *)(ws + L.keys0), *offs = (uint32_t *)(ws + L.vals0);
+    gpu_digits_fn df = {scalars, NULL, NULL, cnt, NULL, n, L.c, w0, gw};
+    b.each(n, df);
+    b.scan(cnt, offs, n);
+    gpu_total_fn tf = {cnt, offs, total, n};
+    b.each(1, tf);
+}
+
 /* The window sums of one MSM: wsum_out[w] for w < nwin (XYZZ, device memory of
  * the backend). scalars and bases in backend memory; ws laid out by
- * gpu_msm_layout(n, c). */
+ * gpu_msm_layout(n, c).
+ * The sort needs its item count on the host, and compaction makes it depend
+ * on the scalars: the groups are counted first (their totals parked in the
+ * window sums' buffer, not yet in use) and read back in one copy, the one
+ * wait of the host inside an MSM, after which everything is queued at once.
+ * The groups then run last to first, so the last one counted keeps its
+ * offsets and is not counted again. */
 template <class B>
 static void gpu_msm_windows(B &b, const gpu_msm_ws &L, char *ws, const gpu_g1_aff *bases, const gfr_t *scalars,
                             size_t n)
 {
     const unsigned c = L.c;
     const uint32_t nseg = ((1u << (c - 1)) + GPU_WIN_SEG - 1) / GPU_WIN_SEG;
+    const unsigned ngroups = (L.nwin + L.gw - 1) / L.gw;
     uint32_t *cnt = (uint32_t *)(ws + L.counts);
     gpu_g1_xyzz *buckets = (gpu_g1_xyzz *)(ws + L.buckets), *wsum = (gpu_g1_xyzz *)(ws + L.wsum);
+    uint32_t *dtotal = (uint32_t *)wsum, total[256]; /* ngroups <= nwin <= 256 (c >= 1) */
+    for (unsigned g = 0; g < ngroups; g++) {
+        unsigned w0 = g * L.gw, gw = L.nwin - w0 < L.gw ? L.nwin - w0 : L.gw;
+        gpu_msm_count(b, L, ws, scalars, n, w0, gw, dtotal + g);
+    }
+    b.to_host(total, dtotal, ngroups * sizeof(uint32_t));
     b.zero(wsum, (size_t)L.nwin * sizeof(gpu_g1_xyzz));
-    for (unsigned w0 = 0; w0 < L.nwin; w0 += L.gw) {
-        unsigned gw = L.nwin - w0 < L.gw ? L.nwin - w0 : L.gw;
-        size_t items = n * gw;
+    for (unsigned g = ngroups; g-- > 0;) {
+        unsigned w0 = g * L.gw, gw = L.nwin - w0 < L.gw ? L.nwin - w0 : L.gw;
+        size_t items = total[g];
         unsigned kbits = c;
         while ((1u << (kbits - c)) < gw)
             kbits++;
-        gpu_digits_fn df = {scalars, (uint32_t *)(ws + L.keys1), (uint32_t *)(ws + L.vals1), n, c, w0, gw};
-        b.each(n, df);
-        b.sort_pairs((uint32_t *)(ws + L.keys1), (uint32_t *)(ws + L.vals1), (uint32_t *)(ws + L.keys0),
-                     (uint32_t *)(ws + L.vals0), items, (int)kbits, ws + L.sort_tmp);
-        gpu_setcnt_fn c0 = {cnt, NULL, (uint32_t)items};
-        b.each(1, c0);
         b.zero(buckets, ((size_t)gw << c) * sizeof(gpu_g1_xyzz));
-        gpu_reduce(b, L, ws, true, bases, items, (size_t)gw << c, buckets, 0);
+        if (items) {
+            if (g + 1 < ngroups)
+                gpu_msm_count(b, L, ws, scalars, n, w0, gw, cnt);
+            gpu_digits_fn df = {scalars, (uint32_t *)(ws + L.keys1), (uint32_t *)(ws + L.vals1), NULL,
+                                (const uint32_t *)(ws + L.vals0), n, c, w0, gw};
+            b.each(n, df);
+            b.sort_pairs((uint32_t *)(ws + L.keys1), (uint32_t *)(ws + L.vals1), (uint32_t *)(ws + L.keys0),
+                         (uint32_t *)(ws + L.vals0), items, (int)kbits, ws + L.sort_tmp);
+            gpu_setcnt_fn c0 = {cnt, NULL, (uint32_t)items};
+            b.each(1, c0);
+            gpu_reduce(b, L, ws, true, bases, items, (size_t)gw << c, buckets, 0);
+        }
         /* Window pass: segment partials go to record buffer A, keyed by window. */
         gpu_winseg_fn wf = {buckets, (uint32_t *)(ws + L.rkA), (gpu_g1_xyzz *)(ws + L.rpA), c, nseg};
         b.each((size_t)gw * nseg, wf);
@@ -370,12 +435,24 @@ static void gpu_msm_windows(B &b, const gpu_msm_ws &L, char *ws, const gpu_g1_af
 
 /* ---- NTT ------------------------------------------------------------------------------------ */
 
+/* The low `bits` bits of x reversed (bits <= 32; x < 2^bits). The device's
+ * BREV instruction; the host twin reverses the 32-bit word with the same
+ * five swaps of halves, pairs and single bits that a loop-free bit reversal
+ * does, then drops the low 32 - bits zeros. */
 GPU_HD uint32_t gpu_bitrev(uint32_t x, unsigned bits)
 {
-    uint32_t r = 0;
-    for (unsigned i = 0; i < bits; i++)
-        r |= ((x >> i) & 1u) << (bits - 1 - i);
-    return r;
+    if (bits == 0)
+        return 0;
+#ifdef __CUDA_ARCH__
+    return __brev(x) >> (32 - bits);
+#else
+    x = (x >> 16) | (x << 16);
+    x = ((x >> 8) & 0x00ff00ffu) | ((x & 0x00ff00ffu) << 8);
+    x = ((x >> 4) & 0x0f0f0f0fu) | ((x & 0x0f0f0f0fu) << 4);
+    x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
+    x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
+    return x >> (32 - bits);
+#endif
 }
 
 /* dst[bitrev(i)] = src[i] * f(i) (bitrev false: dst[i]), f(i) = hi[i >> 12] *
@@ -409,24 +486,81 @@ GPU_HD void gpu_twiddle(gfr_t &o, const gfr_t *tw, size_t j, size_t half, bool i
     }
 }
 
-/* One radix-2 DIT stage of half-width h = 2^lh on bit-reversed data: butterfly
- * t < n/2 pairs i0 and i0 + h with twiddle w^(j n / 2h). */
-struct gpu_stage_fn {
-    gfr_t *a;
-    const gfr_t *tw;
-    unsigned log_n, lh;
-    bool inverse;
-    GPU_HD void operator()(size_t t) const
-    {
-        size_t h = (size_t)1 << lh, j = t & (h - 1);
-        size_t i0 = ((t >> lh) << (lh + 1)) | j, i1 = i0 + h;
-        gfr_t w, u = a[i0], v;
-        gpu_twiddle(w, tw, j << (log_n - 1 - lh), (size_t)1 << (log_n - 1), inverse);
-        gf_mul(v, a[i1], w);
-        gf_add(a[i0], u, v);
-        gf_sub(a[i1], u, v);
-    }
+/* ---- NTT passes --------------------------------------------------------------------------- */
+
+/* The radix-2 DIT stages of a 2^log_n transform on bit-reversed data, in at
+ * most three passes over global memory for log_n <= 28 (sppark's count)
+ * instead of one per stage: a pass runs k consecutive stages s0 .. s0 + k - 1
+ * on tiles of 2^(k + lc) values in shared memory (one block per tile on the
+ * device, one call per tile on the host).
+ * (1) Why: stage s pairs values whose indices differ in bit s only, so the
+ *     values whose indices agree outside bits s0 .. s0 + k - 1 are closed
+ *     under k consecutive stages: a tile holds 2^k of them (the "rows" x)
+ *     for 2^lc consecutive low indices (the "columns"), so that its loads
+ *     and stores are runs of 2^lc contiguous 32-byte values. The first pass
+ *     (s0 = 0) takes 10 stages on contiguous tiles; the rest split evenly
+ *     into passes of at most 9 stages, lc = 10 - k >= 1.
+ * (2) Invariants: k + lc <= GPU_NTT_TILE_LOG (32 KiB of shared memory),
+ *     lc <= s0; a tile's butterfly u < 2^(k + lc - 1) at local stage l is
+ *     gpu_ntt_bfly_at's, whose twiddle index is the stage's global j with
+ *     the tile's offset put back, so the result is that of the stage-by-stage
+ *     transform exactly (same products, same order per value).
+ * (3) Bytes and predicted time per pass: docs/gpu.md ("Kernels: predicted
+ *     times"). */
+#define GPU_NTT_TILE_LOG 10u
+
+struct gpu_ntt_pass {
+    unsigned s0, k, lc;
 };
+
+/* The passes of a 2^log_n transform (log_n <= 28): their count, at most 3. */
+static inline unsigned gpu_ntt_plan(unsigned log_n, gpu_ntt_pass *p)
+{
+    unsigned first = log_n < GPU_NTT_TILE_LOG ? log_n : GPU_NTT_TILE_LOG, np = 0;
+    p[np++] = gpu_ntt_pass{0, first, 0};
+    unsigned rest = log_n - first, s0 = first;
+    unsigned q = (rest + GPU_NTT_TILE_LOG - 2) / (GPU_NTT_TILE_LOG - 1);
+    for (unsigned i = 0; i < q; i++) {
+        unsigned k = rest / q + (i < rest % q);
+        p[np++] = gpu_ntt_pass{s0, k, GPU_NTT_TILE_LOG - k};
+        s0 += k;
+    }
+    return np;
+}
+
+/* The global index of element e of tile t (e = x << lc | column). */
+GPU_HD size_t gpu_ntt_tile_index(const gpu_ntt_pass &p, size_t t, uint32_t e)
+{
+    const unsigned lg_bits = p.s0 - p.lc;
+    size_t lg = t & (((size_t)1 << lg_bits) - 1), hi = t >> lg_bits;
+    size_t x = e >> p.lc, col = e & ((1u << p.lc) - 1);
+    return (hi << (p.s0 + p.k)) | (x << p.s0) | (lg << p.lc) | col;
+}
+
+/* Butterfly u of tile t at local stage l (global stage s0 + l): the tile
+ * elements *e0 and *e1 = *e0 + 2^(l + lc), and the twiddle's index into the
+ * w^j table (j << (log_n - 1 - s0 - l), j the pair's offset in its half). */
+GPU_HD void gpu_ntt_bfly_at(const gpu_ntt_pass &p, unsigned log_n, size_t t, uint32_t u, unsigned l, uint32_t *e0,
+                            uint32_t *e1, size_t *tj)
+{
+    const uint32_t col = u & ((1u << p.lc) - 1), v = u >> p.lc, jl = v & ((1u << l) - 1);
+    const uint32_t x0 = ((v >> l) << (l + 1)) | jl;
+    *e0 = (x0 << p.lc) | col;
+    *e1 = *e0 + (1u << (l + p.lc));
+    /* The pair's low s0 index bits: the tile's column group and column. */
+    const size_t lo = gpu_ntt_tile_index(p, t, col) & (((size_t)1 << p.s0) - 1);
+    *tj = ((size_t)jl << p.s0 | lo) << (log_n - 1 - p.s0 - l);
+}
+
+/* (x0, x1) <- (x0 + w x1, x0 - w x1), w = w^tj (inverse: w^-tj). */
+GPU_HD void gpu_ntt_bfly(gfr_t &x0, gfr_t &x1, const gfr_t *tw, size_t tj, unsigned log_n, bool inverse)
+{
+    gfr_t w, v;
+    gpu_twiddle(w, tw, tj, (size_t)1 << (log_n - 1), inverse);
+    gf_mul(v, x1, w);
+    gf_sub(x1, x0, v);
+    gf_add(x0, x0, v);
+}
 
 /* tw[j] = hi[j >> lb] * lo[j & (2^lb - 1)] for j < count. */
 struct gpu_twgen_fn {

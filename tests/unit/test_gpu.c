@@ -11,7 +11,10 @@
  *    segmented reductions, NTT stages, run on the host) against ec/'s
  *    msm_g1 and ntt_* on random and adversarial inputs: every n <= 40 and
  *    several windows, density bitmaps, buckets far larger than a reduction
- *    chunk, every NTT size up to 2^11 in all four directions, Groth16's h.
+ *    chunk, every NTT size up to 2^11 in all four directions and sizes of
+ *    two and three passes, Groth16's h;
+ *  - the device's field arithmetic (its PTX carry chains run by their host
+ *    twin) against ff/ on edge and random values of Fp and Fr.
  * Replay a failure with GM_TEST_SEED=<printed seed>.
  */
 #include <criterion/criterion.h>
@@ -81,6 +84,137 @@ static void check_emu(const g1_affine_t *b, const fr_t *s, const uint64_t *d, si
     cr_assert_eq(rc, 0, "%s: n %zu window %u: %s", what, n, window, err.msg);
     cr_assert(g1_jac_eq(&want, &got), "%s: n %zu window %u: the emulated device MSM differs from msm_g1", what, n,
               window);
+}
+
+/* ---- the device's field arithmetic (its host twin) against ff/ ------------------------------ */
+
+/* Raw Montgomery limbs (any value below the modulus is one): the edges of
+ * the carry chains, from 0 and 1 to m - 1, words of all ones, single high
+ * bits, R mod m, and values just below m. */
+static size_t edge_values(uint64_t (*out)[6], const uint64_t *mod, const uint64_t *one, int limbs)
+{
+    size_t k = 0;
+    const uint64_t small[] = {0, 1, 2, 0xffffffffu, 0x100000000u, 0xffffffffffffffffu};
+    for (size_t i = 0; i < sizeof small / sizeof small[0]; i++, k++) {
+        memset(out[k], 0, sizeof out[k]);
+        out[k][0] = small[i];
+    }
+    /* m - d for d = 1, 2, 2^32, 2^64 - 1: borrows through every limb. */
+    const uint64_t below[] = {1, 2, 0x100000000u, 0xffffffffffffffffu};
+    for (size_t i = 0; i < sizeof below / sizeof below[0]; i++, k++) {
+        uint64_t borrow = below[i];
+        for (int j = 0; j < limbs; j++) {
+            uint64_t x = mod[j] - borrow;
+            borrow = mod[j] < borrow;
+            out[k][j] = x;
+        }
+    }
+    /* One word of all ones at each 32-bit position below the top limb, and
+     * the top limb's highest bit below m's. */
+    for (int w = 0; w < 2 * limbs - 1; w++, k++) {
+        memset(out[k], 0, sizeof out[k]);
+        out[k][w / 2] = (uint64_t)0xffffffffu << (32 * (w % 2));
+    }
+    memset(out[k], 0, sizeof out[k]);
+    out[k][limbs - 1] = (uint64_t)1 << (63 - __builtin_clzll(mod[limbs - 1]) - 1);
+    k++;
+    memcpy(out[k++], one, (size_t)limbs * 8);
+    return k;
+}
+
+static void rand_limbs(uint64_t *l, const uint64_t *mod, int limbs, test_rng_t *rng)
+{
+    /* Half uniform below 2^(top bit of m), half m minus a random 64-bit
+     * value: both ends of the range. */
+    if (test_rng_next(rng) & 1) {
+        for (int i = 0; i < limbs; i++)
+            l[i] = test_rng_next(rng);
+        l[limbs - 1] &= ((uint64_t)1 << (63 - __builtin_clzll(mod[limbs - 1]))) - 1;
+    } else {
+        uint64_t borrow = test_rng_next(rng) | 1;
+        for (int i = 0; i < limbs; i++) {
+            uint64_t x = mod[i] - borrow;
+            borrow = mod[i] < borrow;
+            l[i] = x;
+        }
+    }
+}
+
+/* One field as raw limbs: ff/'s operations and the device's twin. */
+typedef struct {
+    const char *name;
+    int limbs;
+    const uint64_t *mod, *one;
+    void (*ff)(uint64_t *o, const uint64_t *a, const uint64_t *b, char op);
+    void (*dev)(uint64_t *o, const uint64_t *a, const uint64_t *b, char op);
+} chain_field_t;
+
+/* T_ff (ff/) and T_dev (the device's twin) over raw limbs, for T = fp, fr. */
+#define CHAIN_FIELD(T)                                                                                       \
+    static void T##_ff(uint64_t *o, const uint64_t *a, const uint64_t *b, char op)                           \
+    {                                                                                                        \
+        T##_t x, y, r;                                                                                       \
+        memcpy(x.l, a, sizeof x.l);                                                                          \
+        memcpy(y.l, b, sizeof y.l);                                                                          \
+        (op == '*' ? T##_mul : op == '+' ? T##_add : T##_sub)(&r, &x, &y);                                   \
+        memcpy(o, r.l, sizeof r.l);                                                                          \
+    }                                                                                                        \
+    static void T##_dev(uint64_t *o, const uint64_t *a, const uint64_t *b, char op)                          \
+    {                                                                                                        \
+        T##_t x, y, r;                                                                                       \
+        memcpy(x.l, a, sizeof x.l);                                                                          \
+        memcpy(y.l, b, sizeof y.l);                                                                          \
+        gpu_emu_##T##_op(&r, &x, &y, op);                                                                    \
+        memcpy(o, r.l, sizeof r.l);                                                                          \
+    }
+CHAIN_FIELD(fp)
+CHAIN_FIELD(fr)
+#undef CHAIN_FIELD
+
+static void check_chain_op(const chain_field_t *f, const uint64_t *a, const uint64_t *b, char op)
+{
+    uint64_t want[6] = {0}, got[6] = {0};
+    f->ff(want, a, b, op);
+    f->dev(got, a, b, op);
+    cr_assert(memcmp(want, got, (size_t)f->limbs * 8) == 0,
+              "%s %c: the device's carry chains differ from ff/ for a = %016llx..%016llx, b = %016llx..%016llx",
+              f->name, op, (unsigned long long)a[f->limbs - 1], (unsigned long long)a[0],
+              (unsigned long long)b[f->limbs - 1], (unsigned long long)b[0]);
+}
+
+/* Every pair of edge values, then random pairs (and squares), each through
+ * the product, the sum and the difference. */
+static void check_chains(const chain_field_t *f, const char *seed)
+{
+    uint64_t e[32][6];
+    size_t ne = edge_values(e, f->mod, f->one, f->limbs);
+    const char ops[] = {'*', '+', '-'};
+    for (size_t i = 0; i < ne; i++)
+        for (size_t j = 0; j < ne; j++)
+            for (int o = 0; o < 3; o++)
+                check_chain_op(f, e[i], e[j], ops[o]);
+    test_rng_t rng;
+    test_rng_init(&rng, seed);
+    for (int it = 0; it < 3000; it++) {
+        uint64_t a[6], b[6];
+        rand_limbs(a, f->mod, f->limbs, &rng);
+        rand_limbs(b, f->mod, f->limbs, &rng);
+        for (int o = 0; o < 3; o++)
+            check_chain_op(f, a, b, ops[o]);
+        check_chain_op(f, a, a, '*');
+    }
+}
+
+Test(gpu, emu_fp_carry_chains)
+{
+    const chain_field_t f = {"Fp", FP_LIMBS, FP_MODULUS, FP_ONE.l, fp_ff, fp_dev};
+    check_chains(&f, "gpu/emu_fp_carry_chains");
+}
+
+Test(gpu, emu_fr_carry_chains)
+{
+    const chain_field_t f = {"Fr", FR_LIMBS, FR_MODULUS, FR_ONE.l, fr_ff, fr_dev};
+    check_chains(&f, "gpu/emu_fr_carry_chains");
 }
 
 /* ---- detection and the no-device contract --------------------------------------------------- */
@@ -224,6 +358,35 @@ Test(gpu, emu_msm_adversarial)
     gm_free(s);
 }
 
+/* Zero digits never reach the sort: all-zero scalars (every window empty,
+ * the sum the identity), Groth16-like 0/1 scalars (only window 0 has items)
+ * and small values (the high windows empty), over windows 1 to 16. */
+Test(gpu, emu_msm_zero_digits)
+{
+    test_rng_t rng;
+    test_rng_init(&rng, "gpu/emu_msm_zero_digits");
+    const size_t n = 200;
+    g1_affine_t *b = rand_points(n, &rng);
+    fr_t *s = gm_alloc(n * sizeof *s);
+    cr_assert_not_null(s);
+    const unsigned windows[] = {1, 4, 6, 16};
+    for (int kind = 0; kind < 3; kind++) {
+        for (size_t i = 0; i < n; i++) {
+            uint64_t r = test_rng_next(&rng);
+            if (kind == 0)
+                s[i] = FR_ZERO;
+            else if (kind == 1)
+                s[i] = r % 16 == 0 ? FR_ONE : FR_ZERO;
+            else
+                fr_set_u64(&s[i], r % 8 == 0 ? (r >> 8) & 0xff : 0);
+        }
+        for (size_t w = 0; w < sizeof windows / sizeof windows[0]; w++)
+            check_emu(b, s, NULL, n, windows[w], kind == 0 ? "zero scalars" : kind == 1 ? "0/1 scalars" : "small");
+    }
+    gm_free(b);
+    gm_free(s);
+}
+
 /* Most scalars equal (Groth16 witnesses are full of 0 and 1): one bucket
  * holds far more than a reduction chunk, so the segmented reduction needs
  * several levels. */
@@ -295,27 +458,46 @@ static void cpu_ntt(fr_t *a, unsigned log_n, gpu_ntt_dir_t dir)
     ntt_domain_destroy(d);
 }
 
+/* Random vectors of 2^log_n values through directions 0 .. ndir - 1: the
+ * emulated device equals ntt/. */
+static void check_ntt_size(unsigned log_n, int ndir, test_rng_t *rng)
+{
+    size_t n = (size_t)1 << log_n;
+    fr_t *a = gm_alloc(n * sizeof *a), *b = gm_alloc(n * sizeof *b);
+    cr_assert(a && b);
+    for (int dir = 0; dir < ndir; dir++) {
+        for (size_t i = 0; i < n; i++)
+            rand_fr(&a[i], rng);
+        memcpy(b, a, n * sizeof *a);
+        cpu_ntt(a, log_n, (gpu_ntt_dir_t)dir);
+        err_t err;
+        cr_assert_eq(gpu_emu_ntt(b, log_n, (gpu_ntt_dir_t)dir, &err), 0, "%s", err.msg);
+        for (size_t i = 0; i < n; i++)
+            cr_assert(fr_eq(&a[i], &b[i]), "2^%u direction %d: value %zu differs", log_n, dir, i);
+    }
+    gm_free(a);
+    gm_free(b);
+}
+
 Test(gpu, emu_ntt_every_size)
 {
     test_rng_t rng;
     test_rng_init(&rng, "gpu/emu_ntt_every_size");
-    for (unsigned log_n = 1; log_n <= 11; log_n++) {
-        size_t n = (size_t)1 << log_n;
-        fr_t *a = gm_alloc(n * sizeof *a), *b = gm_alloc(n * sizeof *b);
-        cr_assert(a && b);
-        for (int dir = 0; dir < 4; dir++) {
-            for (size_t i = 0; i < n; i++)
-                rand_fr(&a[i], &rng);
-            memcpy(b, a, n * sizeof *a);
-            cpu_ntt(a, log_n, (gpu_ntt_dir_t)dir);
-            err_t err;
-            cr_assert_eq(gpu_emu_ntt(b, log_n, (gpu_ntt_dir_t)dir, &err), 0, "%s", err.msg);
-            for (size_t i = 0; i < n; i++)
-                cr_assert(fr_eq(&a[i], &b[i]), "2^%u direction %d: value %zu differs", log_n, dir, i);
-        }
-        gm_free(a);
-        gm_free(b);
-    }
+    for (unsigned log_n = 1; log_n <= 11; log_n++)
+        check_ntt_size(log_n, 4, &rng);
+}
+
+/* Sizes past one shared-memory tile (2^10), so the transform takes two or
+ * three passes, with stage counts that are not multiples of the tile's:
+ * 2^13 (10 + 3 stages), 2^17 (10 + 7), 2^20 (10 + 5 + 5); forward and
+ * inverse. */
+Test(gpu, emu_ntt_passes)
+{
+    test_rng_t rng;
+    test_rng_init(&rng, "gpu/emu_ntt_passes");
+    const unsigned sizes[] = {13, 17, 20};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+        check_ntt_size(sizes[k], 2, &rng);
 }
 
 /* The larger sizes above 2^12 cross the hi/lo split of the scale tables. */
