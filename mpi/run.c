@@ -268,8 +268,8 @@ static int load_params_node(rank_ctx_t *x, const wire_params_t *wp, MPI_Comm nod
         return prior ? prior : params_ident(&x->ident, pp, err);
     if (wp->trust)
         return prior ? prior
-                     : params_load(&x->params, &info, pp, x->shape, PARAMS_LOAD_TRUSTED, x->pool, note_line,
-                                   &x->notes, err);
+                     : params_load(&x->params, &info, pp, x->shape, PARAMS_LOAD_TRUSTED | PARAMS_LOAD_NO_HASH,
+                                   x->pool, note_line, &x->notes, err);
     int node_rank;
     MPI_Comm_rank(node, &node_rank);
     wire_ident_t id;
@@ -323,8 +323,9 @@ static int load_params_node(rank_ctx_t *x, const wire_params_t *wp, MPI_Comm nod
     }
     gm_log(GM_LOG_DEBUG, "rank %d: %s: checked by this node's first rank: no subgroup checks", rank, pp);
     /* params_load refuses a file that changed while it loaded it. */
-    if ((rc = params_load(&x->params, &info, pp, x->shape, PARAMS_LOAD_TRUSTED | PARAMS_LOAD_NO_WRITE, x->pool,
-                          note_line, &x->notes, err)))
+    if ((rc = params_load(&x->params, &info, pp, x->shape,
+                          PARAMS_LOAD_TRUSTED | PARAMS_LOAD_NO_WRITE | PARAMS_LOAD_NO_HASH, x->pool, note_line,
+                          &x->notes, err)))
         return rc;
     if (!params_ident_eq(&mine, &info.ident))
         rc = gm_err_set(err, GM_EVERIFY, "%s: changed while it was being loaded", pp);

@@ -154,11 +154,9 @@ int params_load(groth16_params_t **out, params_loaded_t *info, const char *file,
         return gm_err_set(err, GM_EIO, "%s: cannot open: %s", file, strerror(errno));
     bool check = flags & PARAMS_LOAD_CHECK, write = !(flags & PARAMS_LOAD_NO_WRITE);
 
-    /* 1, 2: a load the caller vouches for never hashes (every rank of a
-     * node may be loading at once); without a stamp it has no digest, so
-     * no points file either. */
+    /* 1, 2 */
     bool vouched = (flags & PARAMS_LOAD_TRUSTED) && !check;
-    if (vouched) {
+    if (flags & PARAMS_LOAD_NO_HASH) {
         if ((rc = params_ident(&info->ident, file, err)))
             return rc;
         info->digest_from_stamp = params_stamp_digest(info->digest, stamp, &info->ident);
@@ -220,8 +218,12 @@ int params_load(groth16_params_t **out, params_loaded_t *info, const char *file,
             note_f(note, note_arg, "params: every point checked; recorded in %s (later loads skip the checks)",
                    checked);
     }
-    if (!info->mapped && write && have_digest && mode != POINTS_OFF)
-        write_points(info, p, mode, points, pstamp, note, note_arg);
+    if (!info->mapped && write && mode != POINTS_OFF) {
+        if (have_digest)
+            write_points(info, p, mode, points, pstamp, note, note_arg);
+        else
+            note_f(note, note_arg, "params: no points file for %s: its digest is not stamped (%s)", file, stamp);
+    }
     info->ns = gm_now_ns() - t0;
     *out = p;
     return 0;

@@ -236,9 +236,11 @@ int params_checked_record(const params_paths_t *p, const char *digest, uint64_t 
 typedef enum {
     PARAMS_LOAD_DEFAULT = 0,
     PARAMS_LOAD_CHECK = 1,    /* check every point, whatever .checked and the points file say */
-    PARAMS_LOAD_TRUSTED = 2,  /* the caller vouches for this file: no per-point checks, no hashing */
+    PARAMS_LOAD_TRUSTED = 2,  /* the caller vouches for this file: no per-point checks */
     PARAMS_LOAD_NO_WRITE = 4, /* never write stamps or the points file (another rank of the node does) */
     PARAMS_LOAD_REHASH = 8,   /* hash the file even when its digest stamp matches */
+    PARAMS_LOAD_NO_HASH = 16, /* never hash: the digest only from its stamp (every rank of a node may be
+                                 loading at once); without one, no points file is read or written */
 } params_load_flags_t;
 
 /* The share of a file system that writing the points file must leave free
