@@ -53,5 +53,5 @@ for bad in 1MB 0 garbage 12X; do
   echo "$bad: $out"
 done
 if out=$("$BIN" gpu plan --sector-size 3GiB --device-memory 80GB 2>&1); then fail "3GiB was accepted"; fi
-echo "$out" | grep -q "sector-size" || fail "a bad sector size is not named: $out"
+echo "$out" | grep -q "sector size" || fail "a bad sector size is not named: $out"
 echo "PASS: gpu plan: 32 GiB on 16, 24, 48, 80, 141 GB cards holds its invariants; absurd sizes refused"
