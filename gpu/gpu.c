@@ -459,15 +459,6 @@ void gpu_info(gpu_info_t *out, gpu_ctx_t *ctx)
  * GPU; 64 on an emulated device, so that tests can stream small sets). */
 static size_t min_chunk(const gpu_ctx_t *ctx) { return ctx->emu ? 64 : GPU_PLAN_MIN_CHUNK; }
 
-/* The device's bytes: GROTHMPI_EMU_MEM (0: no limit) or the driver's total. */
-static size_t dev_total(gpu_ctx_t *ctx)
-{
-    if (ctx->emu)
-        return ctx->emu_mem;
-    gpuc_info_t i;
-    gpuc_info(&i, ctx->g);
-    return i.mem_total;
-}
 
 /* Device bytes that are free: the emulated limit minus what is held, or
  * the driver's count. */
@@ -480,6 +471,16 @@ static size_t dev_free(gpu_ctx_t *ctx)
     gpuc_info_t i;
     gpuc_info(&i, ctx->g);
     return i.mem_free;
+}
+
+/* What a plan may use: the device's memory free now (other ranks or
+ * processes may hold some) plus the arena this context holds, which the
+ * plan's calls reuse; an emulated device without GROTHMPI_EMU_MEM has no
+ * limit. */
+static size_t dev_avail(gpu_ctx_t *ctx)
+{
+    size_t avail = dev_free(ctx), lim = SIZE_MAX / 4;
+    return avail > lim - ctx->arena ? lim : avail + ctx->arena;
 }
 
 /* A device buffer of `bytes` for resident bases (emulated: host memory
@@ -527,9 +528,8 @@ int gpu_plan_apply(gpu_ctx_t *ctx, gpu_plan_t *out, const char *const *names, co
 {
     if (!ctx)
         return no_ctx(err, "plan");
-    size_t total = dev_total(ctx);
     gpu_plan_t p;
-    int rc = gpu_plan(&p, names, counts, nsets, log_n, total ? total : SIZE_MAX / 4, ctx->emu ? 0 : GPU_PLAN_RESERVE,
+    int rc = gpu_plan(&p, names, counts, nsets, log_n, dev_avail(ctx), ctx->emu ? 0 : GPU_PLAN_RESERVE,
                       min_chunk(ctx), err);
     if (rc)
         return rc;
@@ -626,9 +626,7 @@ int gpu_g1_bases_upload(gpu_g1_bases_t **out, gpu_ctx_t *ctx, const g1_affine_t 
         gpu_plan_t p1;
         static const char *const nm[1] = {"bases"};
         const uint64_t cnt[1] = {np};
-        size_t avail = dev_free(ctx), lim = SIZE_MAX / 4;
-        avail = avail > lim - ctx->arena ? lim : avail + ctx->arena;
-        rc = gpu_plan(&p1, nm, cnt, 1, 0, avail, 0, min_chunk(ctx), &e2);
+        rc = gpu_plan(&p1, nm, cnt, 1, 0, dev_avail(ctx), 0, min_chunk(ctx), &e2);
         resident = !rc && !p1.set[0].streamed;
         chunk = resident ? np : rc ? min_chunk(ctx) : p1.chunk;
         b->max_items = p1.group_items;

@@ -193,9 +193,10 @@ int gpu_plan(gpu_plan_t *out, const char *const *names, const uint64_t *counts, 
 /* The smallest chunk gpu_plan streams for a real device (2^16 points). */
 #define GPU_PLAN_MIN_CHUNK ((size_t)1 << 16)
 
-/* Plans for ctx's device (gpu_plan with its memory: the driver's total, or
- * an emulated device's GROTHMPI_EMU_MEM, unlimited when unset; the reserve
- * and minimum chunk of its kind) and makes it the context's: the bases
+/* Plans for ctx's device (gpu_plan with its memory: what the driver says is
+ * free plus the context's arena, or an emulated device's GROTHMPI_EMU_MEM,
+ * unlimited when unset; the reserve and minimum chunk of its kind) and
+ * makes it the context's: the bases
  * uploaded next follow it (resident while the plan's resident bytes last,
  * then streamed in its chunks), the arena is allocated now (CUDA) or
  * counted (emulated), and every later call works inside it. Call before
