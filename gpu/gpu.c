@@ -459,7 +459,6 @@ void gpu_info(gpu_info_t *out, gpu_ctx_t *ctx)
  * GPU; 64 on an emulated device, so that tests can stream small sets). */
 static size_t min_chunk(const gpu_ctx_t *ctx) { return ctx->emu ? 64 : GPU_PLAN_MIN_CHUNK; }
 
-
 /* Device bytes that are free: the emulated limit minus what is held, or
  * the driver's count. */
 static size_t dev_free(gpu_ctx_t *ctx)

@@ -54,6 +54,7 @@ struct groth16_prover {
     groth16_backend_t *be;  /* NULL: the CPU */
     gpu_g1_bases_t *gb[4];  /* resident bases of A (aux), B1 (aux), L, H; NULL: that MSM on the CPU */
     fr_t *hbuf[2];          /* the device plan's h is whole: b and c in the backend's (pinned) host memory */
+    bool cpu_h;             /* no device plan fits: h on the CPU too */
 };
 
 enum { GB_A, GB_B1, GB_L, GB_H };
@@ -214,6 +215,7 @@ void groth16_prover_set_backend(groth16_prover_t *pv, groth16_backend_t *be)
 {
     bases_free(pv);
     pv->be = be;
+    pv->cpu_h = false;
     const groth16_params_t *pp = pv->params;
     if (!pp || !groth16_backend_active(be))
         return;
@@ -237,6 +239,7 @@ void groth16_prover_set_backend(groth16_prover_t *pv, groth16_backend_t *be)
     if (groth16_backend_plan(be, &plan, names, counts, 4, pv->log_m, &e)) {
         gm_log(GM_LOG_WARN, "prover: no device memory plan for these parameters (%s): every G1 MSM and h on the CPU",
                e.msg);
+        pv->cpu_h = true;
         return;
     }
     /* h whole on the device: b and c in host memory the device copies at
@@ -470,7 +473,7 @@ static int prepare_one(groth16_prover_t *pv, groth16_prepared_t *u, const groth1
     if (topo_pool_size(pool) > pv->ntt_workers)
         return gm_err_set(err, GM_EINVAL, "prover: %s: a pool of %u workers, the prover's NTT scratch is sized "
                           "for %u", who, topo_pool_size(pool), pv->ntt_workers);
-    bool gpu = groth16_backend_active(pv->be);
+    bool gpu = groth16_backend_active(pv->be) && !pv->cpu_h;
     u->fell_back = false;
     bool dev_ok = gpu && (pv->hbuf[0] ? make_h_whole(pv, u, w, pool, t, who)
                                       : make_h(pv, u, w, pv->work, pv->ntt_scratch, true, pool, t, who));

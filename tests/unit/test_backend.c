@@ -256,29 +256,57 @@ Test(backend, emulate_equals_cpu_snarkjs)
 }
 
 /* ---- a 2 KiB PoRep partition (2^22 domain) -------------------------------------------------
- * Its parameters take minutes to set up, so this test runs only when
+ * Its parameters take minutes to set up, so these tests run only when
  * GROTHMPI_POREP_CACHE names a cache holding them (tests/integration/
- * gpu_porep.sh does, after the shared setup); otherwise it is skipped. */
-Test(backend_porep, porep_2k_emulate_equals_cpu, .timeout = 2400)
+ * gpu_porep.sh does, after the shared setup); otherwise they are skipped. */
+
+typedef struct {
+    circuit_t circ;
+    topo_pool_t *pool;
+    cs_shape_t *shape;
+    groth16_params_t *params;
+    cs_t *cs;
+    groth16_witness_t w;
+} porep2k_t;
+
+/* The cached parameters and shape of the 2 KiB partition and a witness
+ * (seed 1); skips the test when there is no cache. */
+static void porep2k_open(porep2k_t *f)
 {
     const char *dir = getenv("GROTHMPI_POREP_CACHE");
     if (!dir || !*dir)
         cr_skip("GROTHMPI_POREP_CACHE is not set (tests/integration/gpu_porep.sh sets it)");
     err_t err;
-    circuit_t circ;
-    cr_assert_eq(circuit_parse(&circ, "porep", 0, "2KiB", &err), 0, "%s", err.msg);
+    cr_assert_eq(circuit_parse(&f->circ, "porep", 0, "2KiB", &err), 0, "%s", err.msg);
     params_paths_t paths;
-    cr_assert_eq(params_paths(&paths, dir, circ.id, &err), 0, "%s", err.msg);
-    topo_pool_t *pool;
-    cs_shape_t *shape;
-    groth16_params_t *params;
-    cr_assert_eq(topo_pool_create_flat(&pool, 0, &err), 0, "%s", err.msg);
-    cr_assert_eq(params_shape_load(&shape, NULL, &paths, false, &err), 0, "%s", err.msg);
-    cr_assert_eq(groth16_params_load(&params, paths.params, shape, GROTH16_LOAD_TRUST, pool, &err), 0, "%s",
+    cr_assert_eq(params_paths(&paths, dir, f->circ.id, &err), 0, "%s", err.msg);
+    cr_assert_eq(topo_pool_create_flat(&f->pool, 0, &err), 0, "%s", err.msg);
+    cr_assert_eq(params_shape_load(&f->shape, NULL, &paths, false, &err), 0, "%s", err.msg);
+    cr_assert_eq(groth16_params_load(&f->params, paths.params, f->shape, GROTH16_LOAD_TRUST, f->pool, &err), 0, "%s",
                  err.msg);
-    cs_t *cs;
-    cr_assert_eq(circuit_witness(&cs, &circ, 1, &err), 0, "%s", err.msg);
-    groth16_witness_t w = {cs_input_values(cs), cs_num_inputs(cs), cs_aux_values(cs), cs_num_aux(cs), NULL};
+    cr_assert_eq(circuit_witness(&f->cs, &f->circ, 1, &err), 0, "%s", err.msg);
+    f->w = (groth16_witness_t){cs_input_values(f->cs), cs_num_inputs(f->cs), cs_aux_values(f->cs),
+                               cs_num_aux(f->cs), NULL};
+}
+
+static void porep2k_close(porep2k_t *f)
+{
+    cs_destroy(f->cs);
+    groth16_params_free(f->params);
+    cs_shape_free(f->shape);
+    topo_pool_destroy(f->pool);
+}
+
+Test(backend_porep, porep_2k_emulate_equals_cpu, .timeout = 2400)
+{
+    porep2k_t f;
+    porep2k_open(&f);
+    err_t err;
+    circuit_t circ = f.circ;
+    topo_pool_t *pool = f.pool;
+    cs_shape_t *shape = f.shape;
+    groth16_params_t *params = f.params;
+    groth16_witness_t w = f.w;
     test_rng_t rng;
     test_rng_init(&rng, "backend porep_2k_emulate_equals_cpu");
     fr_t rs[2];
@@ -321,10 +349,7 @@ Test(backend_porep, porep_2k_emulate_equals_cpu, .timeout = 2400)
     groth16_prover_destroy(pv);
     groth16_backend_close(be);
     cs_destroy(cc);
-    cs_destroy(cs);
-    groth16_params_free(params);
-    cs_shape_free(shape);
-    topo_pool_destroy(pool);
+    porep2k_close(&f);
 }
 
 /* The same partition through emulated devices of several sizes, sized from
@@ -336,30 +361,18 @@ Test(backend_porep, porep_2k_emulate_equals_cpu, .timeout = 2400)
  * backend_porep/porep_2k_emulate_equals_cpu (tests/integration/gpu_porep.sh). */
 Test(backend_porep, porep_2k_emulated_memory_sizes, .timeout = 3600)
 {
-    const char *dir = getenv("GROTHMPI_POREP_CACHE");
-    if (!dir || !*dir)
-        cr_skip("GROTHMPI_POREP_CACHE is not set (tests/integration/gpu_porep.sh sets it)");
+    porep2k_t f;
+    porep2k_open(&f);
     err_t err;
-    circuit_t circ;
-    cr_assert_eq(circuit_parse(&circ, "porep", 0, "2KiB", &err), 0, "%s", err.msg);
-    params_paths_t paths;
-    cr_assert_eq(params_paths(&paths, dir, circ.id, &err), 0, "%s", err.msg);
-    topo_pool_t *pool;
-    cs_shape_t *shape;
-    groth16_params_t *params;
-    cr_assert_eq(topo_pool_create_flat(&pool, 0, &err), 0, "%s", err.msg);
-    cr_assert_eq(params_shape_load(&shape, NULL, &paths, false, &err), 0, "%s", err.msg);
-    cr_assert_eq(groth16_params_load(&params, paths.params, shape, GROTH16_LOAD_TRUST, pool, &err), 0, "%s",
-                 err.msg);
-    cs_t *cs;
-    cr_assert_eq(circuit_witness(&cs, &circ, 1, &err), 0, "%s", err.msg);
-    groth16_witness_t w = {cs_input_values(cs), cs_num_inputs(cs), cs_aux_values(cs), cs_num_aux(cs), NULL};
+    topo_pool_t *pool = f.pool;
+    groth16_params_t *params = f.params;
+    groth16_witness_t w = f.w;
     fr_t rs[2];
     fr_set_u64(&rs[0], 5);
     fr_set_u64(&rs[1], 7);
     groth16_proof_t want, got;
     groth16_prover_t *pv;
-    cr_assert_eq(groth16_prover_create(&pv, params, shape, pool, &err), 0, "%s", err.msg);
+    cr_assert_eq(groth16_prover_create(&pv, params, f.shape, pool, &err), 0, "%s", err.msg);
     cr_assert_eq(groth16_prove(pv, &want, &w, 1, rs, GROTH16_PROVE_DEFAULT, pool, NULL, &err), 0, "%s", err.msg);
     /* The plan of the whole sections (the prover's sets are these less a
      * few input columns): the sizes below straddle its decisions. */
@@ -398,10 +411,7 @@ Test(backend_porep, porep_2k_emulated_memory_sizes, .timeout = 3600)
         cr_assert(st.mem_peak <= sizes[k], "%zu device bytes: peak %llu", sizes[k], (unsigned long long)st.mem_peak);
     }
     groth16_prover_destroy(pv);
-    cs_destroy(cs);
-    groth16_params_free(params);
-    cs_shape_free(shape);
-    topo_pool_destroy(pool);
+    porep2k_close(&f);
 }
 
 /* ---- streamed bases ------------------------------------------------------------------------- */
