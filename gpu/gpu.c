@@ -181,7 +181,7 @@ typedef struct {
     const fr_t *src;
     const uint64_t *density;
     const size_t *offs; /* density: the set bits before each block */
-    size_t n;
+    size_t n, b0;       /* task t is block b0 + t */
 } compact_job_t;
 
 static void compact_range(fr_t *dst, const fr_t *src, const uint64_t *density, size_t i0, size_t i1)
@@ -203,6 +203,7 @@ static void compact_task(void *arg, size_t t, unsigned worker)
 {
     (void)worker;
     const compact_job_t *j = arg;
+    t += j->b0;
     size_t i0 = t * GPU_HOST_BLOCK, i1 = i0 + GPU_HOST_BLOCK < j->n ? i0 + GPU_HOST_BLOCK : j->n;
     compact_range(j->dst + (j->density ? j->offs[t] : i0), j->src, j->density, i0, i1);
 }
@@ -222,18 +223,18 @@ static void block_offsets(size_t *offs, const uint64_t *density, size_t n)
     offs[nb] = o;
 }
 
-/* dst = the scalars whose density bit is set (all when density is NULL), on
- * pool (NULL: this thread); offs from block_offsets when density is set. */
-static void compact(fr_t *dst, const fr_t *src, const uint64_t *density, const size_t *offs, size_t n,
-                    topo_pool_t *pool)
+/* Blocks [b0, b1) of dst = the scalars whose density bit is set (all when
+ * density is NULL), each at its own offset, on pool (NULL: this thread);
+ * offs from block_offsets when density is set (NULL: one block, b0 = 0). */
+static void compact(fr_t *dst, const fr_t *src, const uint64_t *density, const size_t *offs, size_t n, size_t b0,
+                    size_t b1, topo_pool_t *pool)
 {
-    size_t nb = (n + GPU_HOST_BLOCK - 1) / GPU_HOST_BLOCK;
-    if (!pool || nb <= 1 || (density && !offs)) {
+    if (density && !offs) {
         compact_range(dst, src, density, 0, n);
         return;
     }
-    compact_job_t j = {dst, src, density, offs, n};
-    topo_pool_run(pool, nb, compact_task, &j);
+    compact_job_t j = {dst, src, density, offs, n, b0};
+    topo_pool_run(pool, b1 - b0, compact_task, &j);
 }
 
 /* out = sum_w 2^(c w) wsum[w]: c doublings per window from the top. */
@@ -698,15 +699,30 @@ size_t gpu_g1_bases_count(const gpu_g1_bases_t *b) { return b ? b->n : 0; }
 typedef struct {
     const fr_t *const *scalars;
     const uint64_t *density;
-    const size_t *offs; /* block_offsets of density (NULL: pack on one thread) */
-    size_t n;
+    const size_t *offs; /* block_offsets of density (NULL: one block) */
+    size_t n, m;        /* scalars in, scalars out (the set bits) */
     topo_pool_t *pool;
 } pack_arg_t;
 
-static void pack_scalars(void *arg, size_t j, fr_t *dst)
+/* Slice `part` of `parts`: a range of whole blocks of the input, so that
+ * its compacted scalars are one range of the output. */
+static void pack_scalars(void *arg, size_t j, fr_t *dst, size_t part, size_t parts, size_t *lo, size_t *hi)
 {
     const pack_arg_t *p = arg;
-    compact(dst, p->scalars[j], p->density, p->offs, p->n, p->pool);
+    size_t nb = p->offs || !p->density ? (p->n + GPU_HOST_BLOCK - 1) / GPU_HOST_BLOCK : 1;
+    size_t b0 = part * nb / parts, b1 = (part + 1) * nb / parts;
+    if (!p->density) {
+        *lo = b0 * GPU_HOST_BLOCK < p->n ? b0 * GPU_HOST_BLOCK : p->n;
+        *hi = b1 * GPU_HOST_BLOCK < p->n ? b1 * GPU_HOST_BLOCK : p->n;
+    } else if (p->offs) {
+        *lo = p->offs[b0];
+        *hi = p->offs[b1];
+    } else { /* one block */
+        *lo = b0 ? p->m : 0;
+        *hi = b1 ? p->m : 0;
+    }
+    if (b1 > b0)
+        compact(dst, p->scalars[j], p->density, p->offs, p->n, b0, b1, p->pool);
 }
 
 /* The arena bytes an MSM of m points at window c over b needs after the
@@ -743,7 +759,13 @@ static int msm_run(gpu_ctx_t *ctx, const gpu_g1_bases_t *b, g1_xyzz_t *ws, void 
         rc = gm_err_set(err, GM_ENOMEM, "gpu: emulated device %d: msm: out of memory for %zu scalars", ctx->device, m);
     gpue_set_host_field(true);
     for (size_t j = 0; !rc && j < k; j++) {
-        pack(arg, j, sc);
+        size_t lo, hi, parts = j ? 1 : GPU_PACK_SLICES, next = 0;
+        for (size_t p = 0; p < parts; p++) {
+            pack(arg, j, sc, p, parts, &lo, &hi);
+            GM_ASSERT(lo == next && hi >= lo);
+            next = hi;
+        }
+        GM_ASSERT(next == m);
         if (gpue_msm_g1_windows(ws + j * nwin, dev, sc, m, c, b->max_items))
             rc = gm_err_set(err, GM_ENOMEM, "gpu: emulated device %d: msm: out of memory for the workspace of "
                             "%zu points", ctx->device, m);
@@ -759,10 +781,12 @@ typedef struct {
     size_t c0, len;
 } slice_arg_t;
 
-static void pack_slice(void *arg, size_t j, fr_t *dst)
+static void pack_slice(void *arg, size_t j, fr_t *dst, size_t part, size_t parts, size_t *lo, size_t *hi)
 {
     const slice_arg_t *a = arg;
-    memcpy(dst, a->vec[j] + a->c0, a->len * sizeof(fr_t));
+    *lo = part * a->len / parts;
+    *hi = (part + 1) * a->len / parts;
+    memcpy(dst + *lo, a->vec[j] + a->c0 + *lo, (*hi - *lo) * sizeof(fr_t));
 }
 
 /* k MSMs over streamed bases: each chunk of points uploaded once into the
@@ -781,8 +805,9 @@ static int msm_streamed(gpu_ctx_t *ctx, g1_jac_t *out, const gpu_g1_bases_t *b, 
     /* The whole arena first: growing it later would lose the chunk. */
     if (!rc && !(rc = msm_bytes(ctx, b, b->chunk, window ? window : gpu_msm_window(b->chunk), &need, err)))
         rc = arena_ensure(ctx, off + need, "msm", err);
-    pack_arg_t pa = {scalars, density, offs, n, ctx->pool};
+    pack_arg_t pa = {scalars, density, offs, n, m, ctx->pool};
     for (size_t j = 0; !rc && j < k; j++) {
+        size_t lo, hi;
         if (!density) {
             vec[j] = (fr_t *)scalars[j]; /* only read (pack_slice) */
             continue;
@@ -790,7 +815,7 @@ static int msm_streamed(gpu_ctx_t *ctx, g1_jac_t *out, const gpu_g1_bases_t *b, 
         if (!(vec[j] = gm_alloc(m * sizeof(fr_t))))
             rc = gm_err_set(err, GM_ENOMEM, "gpu: msm: out of host memory for %zu compacted scalars", m);
         else
-            pack_scalars(&pa, j, vec[j]);
+            pack_scalars(&pa, j, vec[j], 0, 1, &lo, &hi);
     }
     for (size_t j = 0; !rc && j < k; j++)
         g1_jac_set_inf(&out[j]);
@@ -840,9 +865,10 @@ int gpu_msm_g1(gpu_ctx_t *ctx, g1_jac_t *out, const gpu_g1_bases_t *bases, const
     if ((rc = fault_before(ctx, "msm", &corrupt, err)))
         return rc;
     /* Where each block of the compacted scalars starts, so that the pool's
-     * workers pack blocks independently. */
+     * workers pack blocks independently and a slice of blocks is one range
+     * of the upload. */
     size_t *offs = NULL;
-    if (density && ctx->pool && n > GPU_HOST_BLOCK) {
+    if (density && n > GPU_HOST_BLOCK) {
         if (!(offs = gm_alloc(((n + GPU_HOST_BLOCK - 1) / GPU_HOST_BLOCK + 1) * sizeof *offs)))
             return gm_err_set(err, GM_ENOMEM, "gpu: msm: out of host memory");
         block_offsets(offs, density, n);
@@ -857,7 +883,7 @@ int gpu_msm_g1(gpu_ctx_t *ctx, g1_jac_t *out, const gpu_g1_bases_t *bases, const
             gm_free(offs);
             return gm_err_set(err, GM_ENOMEM, "gpu: msm: out of host memory");
         }
-        pack_arg_t pa = {scalars, density, offs, n, ctx->pool};
+        pack_arg_t pa = {scalars, density, offs, n, m, ctx->pool};
         rc = msm_run(ctx, bases, ws, bases->dev, m, c, k, 0, pack_scalars, &pa, err);
         if (!rc)
             for (size_t j = 0; j < k; j++)
@@ -892,7 +918,7 @@ int gpu_emu_msm_g1(g1_jac_t *out, const g1_affine_t *bases, const fr_t *scalars,
         rc = gm_err_set(err, GM_ENOMEM, "gpu: emu msm: out of memory for %zu points", m);
         goto done;
     }
-    compact(sc, scalars, density, NULL, n, NULL);
+    compact(sc, scalars, density, NULL, n, 0, (n + GPU_HOST_BLOCK - 1) / GPU_HOST_BLOCK, NULL);
     to_base96(b96, bases, m, NULL);
     gpue_set_host_field(false);
     if ((rc = gpue_msm_g1_windows(ws, b96, sc, m, c, gpue_msm_group_items_default()))) {

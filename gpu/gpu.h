@@ -257,7 +257,8 @@ bool gpu_g1_bases_streamed(const gpu_g1_bases_t *b);
  * i-th set bit). The bases must hold n points (density NULL) or the number of
  * set bits (GM_EINVAL otherwise). The scalars of MSM j + 1 are packed
  * (compacted on the context's pool) into a pinned buffer and uploaded while
- * MSM j computes (with the plan's one scalar buffer: after it). window: 0 (automatic) or
+ * MSM j computes (with the plan's one scalar buffer: after it); MSM 0's in
+ * slices, each uploaded while the next is packed. window: 0 (automatic) or
  * 1..MSM_WINDOW_MAX; the result does not depend on it and equals msm_g1's
  * (projectively). k = 0 does nothing. Returns 0, GM_ENOTSUP (ctx NULL),
  * GM_EINVAL, GM_ENOMEM (device memory for the workspace: err says how much),

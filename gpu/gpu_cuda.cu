@@ -447,9 +447,16 @@ extern "C" int gpuc_msm_g1(gpuc_t *g, g1_xyzz_t *wsum, const void *dev_bases, si
     char *ws = g->arena + arena_off + nbuf * GPU_AL256(sc_bytes);
     g->scan_tmp = ws + L.total;
     g->scan_tmp_bytes = scan_b;
-    pack(pack_arg, 0, g->pin);
-    if ((rc = GPU_CU(cudaMemcpyAsync(dsc[0], g->pin, sc_bytes, cudaMemcpyHostToDevice, g->copy), err)) ||
-        (rc = GPU_CU(cudaEventRecord(g->up[0], g->copy), err)))
+    /* MSM 0 has nothing to hide its packing behind but its own upload:
+     * slice p goes up while slice p + 1 is packed. */
+    for (size_t p = 0; p < GPU_PACK_SLICES; p++) {
+        size_t lo, hi;
+        pack(pack_arg, 0, g->pin, p, GPU_PACK_SLICES, &lo, &hi);
+        if (hi > lo && (rc = GPU_CU(cudaMemcpyAsync(dsc[0] + lo, g->pin + lo, (hi - lo) * sizeof(gfr_t),
+                                                    cudaMemcpyHostToDevice, g->copy), err)))
+            return rc;
+    }
+    if ((rc = GPU_CU(cudaEventRecord(g->up[0], g->copy), err)))
         return rc;
     for (size_t j = 0; j < k; j++) {
         int s = (int)(j & 1);
@@ -470,7 +477,8 @@ extern "C" int gpuc_msm_g1(gpuc_t *g, g1_xyzz_t *wsum, const void *dev_bases, si
              * on this thread while the device computes MSM j. */
             if ((rc = GPU_CU(cudaEventSynchronize(g->up[s]), err)))
                 return rc;
-            pack(pack_arg, j + 1, g->pin);
+            size_t lo, hi;
+            pack(pack_arg, j + 1, g->pin, 0, 1, &lo, &hi);
             /* The buffer of MSM j + 1 is free once the last MSM that read
              * it is done: MSM j - 1 with two buffers, MSM j with one. */
             if (nbuf > 1 && j >= 1 && (rc = GPU_CU(cudaStreamWaitEvent(g->copy, g->done[1 - s], 0), err)))

@@ -133,17 +133,25 @@ void *gpuc_arena_ptr(gpuc_t *g);
  * window c (CUB's real sort and scan scratch). */
 int gpuc_msm_bytes(gpuc_t *g, size_t n, unsigned c, size_t max_items, unsigned nbuf, size_t *bytes, err_t *err);
 
-/* Packs the compacted scalars of MSM j into dst (pinned, n values). */
-typedef void (*gpuc_pack_fn)(void *arg, size_t j, fr_t *dst);
+/* Packs slice `part` of `parts` of MSM j's compacted scalars into dst
+ * (pinned, n values: the slice lands at its own place) and gives its range
+ * [*lo, *hi) of dst; the slices of one MSM tile [0, n) in order (some may
+ * be empty), so each can be uploaded while the next is packed. */
+typedef void (*gpuc_pack_fn)(void *arg, size_t j, fr_t *dst, size_t part, size_t parts, size_t *lo, size_t *hi);
+
+/* Slices of MSM 0's packing, each uploaded while the next is packed (the
+ * emulation packs in the same slices, so the slicing is tested). */
+#define GPU_PACK_SLICES 8
 
 /* k MSMs over the same n bases (device memory from gpu.c: resident, or the
  * chunk at the arena's start): the window sums of MSM j into
  * wsum[j * nwin ...], nwin = floor(255 / c) + 1. The scalar buffers and the
  * workspace (groups of at most max_items) are taken from the arena after
- * arena_off (grown when short, which loses a chunk there: gpu.c grows it
- * first with gpuc_msm_bytes). nbuf 2: the scalars of MSM j + 1 are packed
- * and uploaded while MSM j computes; 1: after it. Returns 0, GM_ENOMEM,
- * GM_EGPU. */
+ * arena_off (gpu.c makes it large enough first, with gpuc_msm_bytes;
+ * GM_ENOMEM when it is not). MSM 0's scalars are packed in slices, each
+ * uploaded while the next is packed; nbuf 2: the scalars of MSM j + 1 are
+ * packed and uploaded while MSM j computes; 1: after it. Returns 0,
+ * GM_ENOMEM, GM_EGPU. */
 int gpuc_msm_g1(gpuc_t *g, g1_xyzz_t *wsum, const void *dev_bases, size_t n, unsigned c, size_t k, size_t max_items,
                 unsigned nbuf, size_t arena_off, gpuc_pack_fn pack, void *pack_arg, err_t *err);
 /* One transform of the host array a (2^log_n values, in and out), in the

@@ -358,7 +358,9 @@ Test(backend_porep, porep_2k_emulate_equals_cpu, .timeout = 2400)
  * sets stream), one just short of the whole h alone (so h runs in steps and
  * every set streams). Each proof is the CPU's, byte for byte, with
  * no fallback, and the device never holds more than its memory. Runs with
- * backend_porep/porep_2k_emulate_equals_cpu (tests/integration/gpu_porep.sh). */
+ * backend_porep/porep_2k_emulate_equals_cpu (tests/integration/gpu_porep.sh).
+ * GROTHMPI_EMU_SIZES=LIST (e.g. "2,3") runs only those of the three sizes:
+ * each emulated proof takes minutes on a small machine. */
 Test(backend_porep, porep_2k_emulated_memory_sizes, .timeout = 3600)
 {
     porep2k_t f;
@@ -387,7 +389,10 @@ Test(backend_porep, porep_2k_emulated_memory_sizes, .timeout = 3600)
     cr_assert_eq(gpu_plan(&all, names, counts, 4, log_m, (size_t)1 << 50, 0, 64, &err), 0, "%s", err.msg);
     cr_assert(!all.set[3].streamed && all.h == GPU_PLAN_H_WHOLE);
     const size_t sizes[3] = {all.total, all.total - (size_t)(n.a + n.b_g1) * 96, all.h_phase - 1};
+    const char *only = getenv("GROTHMPI_EMU_SIZES");
     for (int k = 0; k < 3; k++) {
+        if (only && *only && !strchr(only, '1' + k))
+            continue;
         char mem[32];
         snprintf(mem, sizeof mem, "%zu", sizes[k]);
         setenv("GROTHMPI_EMU_MEM", mem, 1);
