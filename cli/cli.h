@@ -22,6 +22,7 @@ int cmd_snarkjs(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_study(int argc, char **argv);
 int cmd_params(int argc, char **argv);
+int cmd_gpu(int argc, char **argv);
 
 /* `[mpirun -np N] grothmpi campaign run CAMPAIGN [options]` and its alias
  * `grothmpi prove CAMPAIGN [options]` (cmd_campaign_run.c): argv[0] is
@@ -175,5 +176,15 @@ typedef struct {
  * (mpi_split_prove_snarkjs); rank 0 writes public.json, then proof.json, in
  * snarkjs's layout, and prints. Returns the exit status as cli_prove_split. */
 int cli_snarkjs_prove_split(const cli_snarkjs_split_args_t *a);
+
+#include "synth/synth.h"
+
+/* Counts one partition of the SDR PoRep circuit of `bytes`-byte sectors
+ * without building it (a counting constraint system): its configuration in
+ * *cfg, its constraints, public inputs (with ONE) and auxiliary variables.
+ * Returns 0 or the status of stacked_config_init (GM_EINVAL: not a sector
+ * size) or of the synthesis (err says why). Defined in cmd_circuit.c. */
+int cli_porep_count(uint64_t bytes, const poseidon_set_t *ps, stacked_config_t *cfg, uint64_t *nc, uint64_t *ni,
+                    uint64_t *na, err_t *err) __attribute__((warn_unused_result));
 
 #endif

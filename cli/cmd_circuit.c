@@ -62,30 +62,35 @@ static unsigned log2_ceil(uint64_t n)
     return k;
 }
 
+int cli_porep_count(uint64_t bytes, const poseidon_set_t *ps, stacked_config_t *cfg, uint64_t *nc, uint64_t *ni,
+                    uint64_t *na, err_t *err)
+{
+    int rc;
+    cs_t *cs;
+    if ((rc = stacked_config_init(cfg, bytes, err)) || (rc = cs_create(&cs, CS_COUNT, CS_FLAG_NONE, err)))
+        return rc;
+    stacked_synthesize(cs, cfg, ps, NULL);
+    if ((rc = cs_status(cs, err)) == 0) {
+        *nc = cs_num_constraints(cs);
+        *ni = cs_num_inputs(cs);
+        *na = cs_num_aux(cs);
+    }
+    cs_destroy(cs);
+    return rc;
+}
+
 /* Counts one partition; prints text or one JSON object. */
 static int info_one(uint64_t bytes, const poseidon_set_t *ps, bool json, bool first)
 {
     err_t err;
     stacked_config_t cfg;
-    if (stacked_config_init(&cfg, bytes, &err) != 0) {
-        fprintf(stderr, "grothmpi: circuit info: %s\n", err.msg);
-        return 1;
-    }
-    cs_t *cs;
-    if (cs_create(&cs, CS_COUNT, CS_FLAG_NONE, &err) != 0) {
-        fprintf(stderr, "grothmpi: circuit info: %s\n", err.msg);
-        return 1;
-    }
+    uint64_t nc, ni, na;
     uint64_t t0 = gm_now_ns();
-    stacked_synthesize(cs, &cfg, ps, NULL);
-    double secs = (double)(gm_now_ns() - t0) / 1e9;
-    if (cs_status(cs, &err) != 0) {
-        fprintf(stderr, "grothmpi: circuit info: synthesis failed: %s\n", err.msg);
-        cs_destroy(cs);
+    if (cli_porep_count(bytes, ps, &cfg, &nc, &ni, &na, &err) != 0) {
+        fprintf(stderr, "grothmpi: circuit info: %s\n", err.msg);
         return 1;
     }
-    uint64_t nc = cs_num_constraints(cs), ni = cs_num_inputs(cs), na = cs_num_aux(cs);
-    cs_destroy(cs);
+    double secs = (double)(gm_now_ns() - t0) / 1e9;
     char name[32], c[32], a[32], rows[32];
     size_name(name, sizeof name, bytes);
     fmt_thousands(c, sizeof c, nc);

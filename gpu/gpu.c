@@ -5,6 +5,13 @@
  * tables from ff/, the final combination of the window sums with ec/), and
  * the dispatch to gpu_cuda.cu (or gpu_stub.c in a build without nvcc, whose
  * gpuc_create says "built without CUDA") or to the host emulation.
+ *
+ * Device memory: resident bases, and one arena (gpu.h, "device memory
+ * plan") that the MSM and NTT calls share, since a context runs one call at
+ * a time. With a plan (gpu_plan_apply) the arena is sized once for every
+ * call; without one it grows to the largest call. An emulated device counts
+ * both against GROTHMPI_EMU_MEM exactly as CUDA allocates them, so a plan
+ * that would not fit a card fails on the emulated device the same way.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,21 +37,31 @@ struct gpu_ctx {
     gpu_tabs_store_t tabs;
     fault_kind_t fault;
     uint64_t fault_after, calls;
-    size_t resident, peak; /* device bytes: bases held; the most held at once */
+    size_t resident, peak; /* device bytes: resident bases held; the most held at once */
+    size_t arena;          /* device bytes of the arena (emulated: counted) */
     double last_ms;        /* emulated devices: host wall time of the last call */
     size_t emu_mem;        /* emulated devices: GROTHMPI_EMU_MEM bytes (0: no limit) */
+    bool planned;          /* plan holds gpu_plan_apply's plan */
+    gpu_plan_t plan;
+    topo_pool_t *pool;     /* host work (packing, conversion); NULL: the calling thread */
 };
 
 /* Resident (host NULL: dev holds all n points) or streamed (host: the
- * caller's points; dev holds chunk points, refilled per chunk and MSM call). */
+ * caller's points, refilled chunk points at a time per MSM call into the
+ * arena's start; on an emulated device into dev, host memory the arena
+ * counts). */
 struct gpu_g1_bases {
     gpu_ctx_t *ctx;
     void *dev;
     size_t n;
     const g1_affine_t *host;
     size_t chunk;
-    void *stage; /* CUDA: pinned staging of one chunk */
+    void *stage;      /* CUDA: pinned staging of one chunk */
+    size_t max_items; /* the MSMs' cap on a group's items, and their scalar buffers: from the plan */
+    unsigned nbuf;
 };
+
+#define GPU_AL(x) (((x) + 255) & ~(size_t)255)
 
 bool gpu_built_with_cuda(void)
 {
@@ -155,17 +172,69 @@ static size_t popcount_bits(const uint64_t *bm, size_t n)
     return c;
 }
 
-/* dst = the scalars whose density bit is set (all when density is NULL). */
-static void compact(fr_t *dst, const fr_t *src, const uint64_t *density, size_t n)
+/* Scalars per task of the packing and conversion on the host pool: 2 MiB
+ * of scalars, a multiple of 64 so that a task's density words are its own. */
+#define GPU_HOST_BLOCK ((size_t)1 << 16)
+
+typedef struct {
+    fr_t *dst;
+    const fr_t *src;
+    const uint64_t *density;
+    const size_t *offs; /* density: the set bits before each block */
+    size_t n, b0;       /* task t is block b0 + t */
+} compact_job_t;
+
+static void compact_range(fr_t *dst, const fr_t *src, const uint64_t *density, size_t i0, size_t i1)
 {
     if (!density) {
-        memcpy(dst, src, n * sizeof(fr_t));
+        memcpy(dst, src + i0, (i1 - i0) * sizeof(fr_t));
         return;
     }
     size_t o = 0;
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = i0; i < i1; i++)
         if ((density[i >> 6] >> (i & 63)) & 1)
             dst[o++] = src[i];
+}
+
+/* Block t of dst = the scalars whose density bit is set (all when density
+ * is NULL): each block writes from its own offset, so blocks run on any
+ * worker. */
+static void compact_task(void *arg, size_t t, unsigned worker)
+{
+    (void)worker;
+    const compact_job_t *j = arg;
+    t += j->b0;
+    size_t i0 = t * GPU_HOST_BLOCK, i1 = i0 + GPU_HOST_BLOCK < j->n ? i0 + GPU_HOST_BLOCK : j->n;
+    compact_range(j->dst + (j->density ? j->offs[t] : i0), j->src, j->density, i0, i1);
+}
+
+/* offs[t] = the set bits of density before block t, t <= blocks of n. */
+static void block_offsets(size_t *offs, const uint64_t *density, size_t n)
+{
+    size_t nb = (n + GPU_HOST_BLOCK - 1) / GPU_HOST_BLOCK, o = 0;
+    for (size_t t = 0; t < nb; t++) {
+        offs[t] = o;
+        size_t i1 = (t + 1) * GPU_HOST_BLOCK < n ? (t + 1) * GPU_HOST_BLOCK : n;
+        for (size_t w = t * GPU_HOST_BLOCK / 64; w < i1 / 64; w++)
+            o += (size_t)__builtin_popcountll(density[w]);
+        if (i1 % 64)
+            o += (size_t)__builtin_popcountll(density[i1 / 64] & ((1ULL << (i1 % 64)) - 1));
+    }
+    offs[nb] = o;
+}
+
+/* Blocks [b0, b1) of dst = the scalars whose density bit is set (all when
+ * density is NULL), each at its own offset, on pool (NULL: this thread);
+ * offs from block_offsets when density is set (NULL: one block, b0 = 0). */
+static void compact(fr_t *dst, const fr_t *src, const uint64_t *density, const size_t *offs, size_t n, size_t b0,
+                    size_t b1, topo_pool_t *pool)
+{
+    if (density && !offs) {
+        compact_range(dst, src, density, 0, n);
+        return;
+    }
+    compact_job_t j = {dst, src, density, offs, n, b0};
+    topo_pool_run(pool, b1 - b0, compact_task, &j);
 }
 
 /* out = sum_w 2^(c w) wsum[w]: c doublings per window from the top. */
@@ -181,7 +250,7 @@ static void combine_windows(g1_jac_t *out, const g1_xyzz_t *wsum, unsigned c)
     g1_xyzz_to_jac(out, &acc);
 }
 
-static void to_base96(gpu_base96_t *dst, const g1_affine_t *src, size_t n)
+static void to_base96_range(gpu_base96_t *dst, const g1_affine_t *src, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         if (src[i].inf) {
@@ -191,6 +260,32 @@ static void to_base96(gpu_base96_t *dst, const g1_affine_t *src, size_t n)
             dst[i].y = src[i].y;
         }
     }
+}
+
+typedef struct {
+    gpu_base96_t *dst;
+    const g1_affine_t *src;
+    size_t n;
+} conv_job_t;
+
+static void conv_task(void *arg, size_t t, unsigned worker)
+{
+    (void)worker;
+    const conv_job_t *j = arg;
+    size_t i0 = t * GPU_HOST_BLOCK, len = j->n - i0 < GPU_HOST_BLOCK ? j->n - i0 : GPU_HOST_BLOCK;
+    to_base96_range(j->dst + i0, j->src + i0, len);
+}
+
+/* The 96-byte device layout of n points, on pool (NULL: this thread). */
+static void to_base96(gpu_base96_t *dst, const g1_affine_t *src, size_t n, topo_pool_t *pool)
+{
+    size_t nb = (n + GPU_HOST_BLOCK - 1) / GPU_HOST_BLOCK;
+    if (!pool || nb <= 1) {
+        to_base96_range(dst, src, n);
+        return;
+    }
+    conv_job_t j = {dst, src, n};
+    topo_pool_run(pool, nb, conv_task, &j);
 }
 
 static int check_window(unsigned window, err_t *err)
@@ -247,10 +342,10 @@ static int fault_before(gpu_ctx_t *ctx, const char *what, bool *corrupt, err_t *
 }
 
 /* The device memory in use after a call: the emulation counts what it
- * allocated (bases, scalars, workspace); CUDA asks the driver. */
-static void note_mem(gpu_ctx_t *ctx, size_t transient)
+ * holds (resident bases and the arena); CUDA asks the driver. */
+static void note_mem(gpu_ctx_t *ctx)
 {
-    size_t used = ctx->resident + transient;
+    size_t used = ctx->resident + ctx->arena;
     if (!ctx->emu) {
         gpuc_info_t i;
         gpuc_info(&i, ctx->g);
@@ -357,35 +452,130 @@ void gpu_info(gpu_info_t *out, gpu_ctx_t *ctx)
     out->mem_free = i.mem_free;
 }
 
-/* ---- bases --------------------------------------------------------------------------------- */
+/* ---- device memory ------------------------------------------------------------------------- */
 
 #define GPU_STAGE_POINTS ((size_t)1 << 19) /* 48 MiB of 96-byte points per staging copy */
 
-/* Device bytes that are free: the emulated limit minus what is resident, or
+/* The smallest chunk a context streams unplanned (GPU_PLAN_MIN_CHUNK on a
+ * GPU; 64 on an emulated device, so that tests can stream small sets). */
+static size_t min_chunk(const gpu_ctx_t *ctx) { return ctx->emu ? 64 : GPU_PLAN_MIN_CHUNK; }
+
+/* Device bytes that are free: the emulated limit minus what is held, or
  * the driver's count. */
 static size_t dev_free(gpu_ctx_t *ctx)
 {
-    if (ctx->emu)
-        return ctx->emu_mem ? (ctx->emu_mem > ctx->resident ? ctx->emu_mem - ctx->resident : 0) : SIZE_MAX;
+    if (ctx->emu) {
+        size_t held = ctx->resident + ctx->arena;
+        return ctx->emu_mem ? (ctx->emu_mem > held ? ctx->emu_mem - held : 0) : SIZE_MAX;
+    }
     gpuc_info_t i;
     gpuc_info(&i, ctx->g);
     return i.mem_free;
 }
 
-/* A device buffer of `bytes` for bases (emulated: host memory within the limit). */
+/* What a plan may use: the device's memory free now (other ranks or
+ * processes may hold some) plus the arena this context holds, which the
+ * plan's calls reuse; an emulated device without GROTHMPI_EMU_MEM has no
+ * limit. */
+static size_t dev_avail(gpu_ctx_t *ctx)
+{
+    size_t avail = dev_free(ctx), lim = SIZE_MAX / 4;
+    return avail > lim - ctx->arena ? lim : avail + ctx->arena;
+}
+
+/* A device buffer of `bytes` for resident bases (emulated: host memory
+ * within the limit). */
 static int bases_alloc(gpu_ctx_t *ctx, void **p, size_t bytes, err_t *err)
 {
     *p = NULL;
     if (!ctx->emu)
         return gpuc_malloc(ctx->g, p, bytes, "bases", err);
-    if (ctx->emu_mem && ctx->resident + bytes > ctx->emu_mem)
+    if (ctx->emu_mem && ctx->resident + ctx->arena + bytes > ctx->emu_mem)
         return gm_err_set(err, GM_ENOMEM, "gpu: emulated device %d: %zu bytes of bases do not fit (%zu of %zu in use)",
-                          ctx->device, bytes, ctx->resident, ctx->emu_mem);
+                          ctx->device, bytes, ctx->resident + ctx->arena, ctx->emu_mem);
     if (!(*p = gm_alloc(bytes)))
         return gm_err_set(err, GM_ENOMEM, "gpu: emulated device %d: out of host memory for %zu bytes of bases",
                           ctx->device, bytes);
     return 0;
 }
+
+/* The arena at least `bytes` (what: the call, for the message). CUDA
+ * allocates it; an emulated device counts it against GROTHMPI_EMU_MEM,
+ * the emulation's own buffers being host memory. */
+static int arena_ensure(gpu_ctx_t *ctx, size_t bytes, const char *what, err_t *err)
+{
+    if (bytes <= ctx->arena)
+        return 0;
+    if (ctx->emu) {
+        if (ctx->emu_mem && ctx->resident + bytes > ctx->emu_mem)
+            return gm_err_set(err, GM_ENOMEM, "gpu: emulated device %d: %s: %zu bytes of workspace do not fit beside "
+                              "%zu bytes of resident bases (device: %zu bytes%s)", ctx->device, what, bytes,
+                              ctx->resident, ctx->emu_mem, ctx->planned ? "; more than the plan's arena" : "");
+    } else {
+        int rc = gpuc_arena(ctx->g, bytes, err);
+        if (rc) {
+            ctx->arena = 0; /* freed before the failed allocation */
+            return rc;
+        }
+    }
+    ctx->arena = bytes;
+    note_mem(ctx);
+    return 0;
+}
+
+int gpu_plan_apply(gpu_ctx_t *ctx, gpu_plan_t *out, const char *const *names, const uint64_t *counts, size_t nsets,
+                   unsigned log_n, err_t *err)
+{
+    if (!ctx)
+        return no_ctx(err, "plan");
+    gpu_plan_t p;
+    int rc = gpu_plan(&p, names, counts, nsets, log_n, dev_avail(ctx), ctx->emu ? 0 : GPU_PLAN_RESERVE,
+                      min_chunk(ctx), err);
+    if (rc)
+        return rc;
+    if (ctx->resident)
+        return gm_err_set(err, GM_EINVAL, "gpu: plan: %zu bytes of bases are already resident: plan before the "
+                          "uploads", ctx->resident);
+    if ((rc = arena_ensure(ctx, p.arena, "plan", err)))
+        return rc;
+    ctx->plan = p;
+    ctx->planned = true;
+    if (out)
+        *out = p;
+    return 0;
+}
+
+const gpu_plan_t *gpu_ctx_plan(const gpu_ctx_t *ctx) { return ctx && ctx->planned ? &ctx->plan : NULL; }
+
+int gpu_host_alloc(gpu_ctx_t *ctx, void **p, size_t bytes, err_t *err)
+{
+    *p = NULL;
+    if (!ctx)
+        return no_ctx(err, "host alloc");
+    if (!ctx->emu)
+        return gpuc_host_alloc(ctx->g, p, bytes, "host transfer buffer", err);
+    if (!(*p = gm_alloc(bytes ? bytes : 1)))
+        return gm_err_set(err, GM_ENOMEM, "gpu: out of host memory for %zu bytes", bytes);
+    return 0;
+}
+
+void gpu_host_free(gpu_ctx_t *ctx, void *p)
+{
+    if (!ctx || !p)
+        return;
+    if (ctx->emu)
+        gm_free(p);
+    else
+        gpuc_host_free(ctx->g, p);
+}
+
+void gpu_set_pool(gpu_ctx_t *ctx, topo_pool_t *pool)
+{
+    if (ctx)
+        ctx->pool = pool;
+}
+
+/* ---- bases --------------------------------------------------------------------------------- */
 
 /* Copies points [i0, i0 + m) of src to the device buffer dst (through
  * stage on CUDA). */
@@ -393,22 +583,18 @@ static int bases_put(gpu_ctx_t *ctx, void *dst, void *stage, size_t stage_pts, c
                      err_t *err)
 {
     if (ctx->emu) {
-        to_base96(dst, src, m);
+        to_base96(dst, src, m, ctx->pool);
         return 0;
     }
     for (size_t i = 0; i < m; i += stage_pts) {
         size_t c = m - i < stage_pts ? m - i : stage_pts;
-        to_base96(stage, src + i, c);
+        to_base96(stage, src + i, c, ctx->pool);
         int rc = gpuc_h2d(ctx->g, (gpu_base96_t *)dst + i, stage, c * sizeof(gpu_base96_t), err);
         if (rc)
             return rc;
     }
     return 0;
 }
-
-/* The smallest chunk worth streaming on a GPU: below it the per-chunk
- * launches cost more than the points. */
-#define GPU_STREAM_MIN ((size_t)1 << 16)
 
 int gpu_g1_bases_upload(gpu_g1_bases_t **out, gpu_ctx_t *ctx, const g1_affine_t *bases, size_t n, err_t *err)
 {
@@ -422,19 +608,43 @@ int gpu_g1_bases_upload(gpu_g1_bases_t **out, gpu_ctx_t *ctx, const g1_affine_t 
         return gm_err_set(err, GM_ENOMEM, "gpu: out of memory");
     b->ctx = ctx;
     b->n = n;
-    size_t np = n ? n : 1, chunk = np;
-    int rc = bases_alloc(ctx, &b->dev, np * sizeof(gpu_base96_t), err);
-    if (rc == GM_ENOMEM) {
-        /* Streamed: a chunk of half the free memory (the other half for the
-         * MSM's workspace), the points read from the caller's array at
-         * each MSM. */
-        size_t fit = dev_free(ctx) / 2 / sizeof(gpu_base96_t);
-        size_t min = ctx->emu ? 64 : GPU_STREAM_MIN; /* emulated: small, so tests can stream small sets */
-        chunk = fit < min ? min : fit;
+    size_t np = n ? n : 1, chunk = np, bytes = np * sizeof(gpu_base96_t);
+    int rc = 0;
+    err_t e2;
+    gm_err_clear(&e2);
+    /* Planned: resident while the plan's resident bytes last (the sets come
+     * in the plan's order), else streamed in its chunks. Unplanned: this
+     * set alone planned on what is free now (the arena counts as free: the
+     * calls share it), so that its MSMs' workspace fits beside it too. */
+    bool resident;
+    if (ctx->planned) {
+        resident = ctx->resident + bytes <= ctx->plan.bases_bytes;
+        chunk = resident ? np : ctx->plan.chunk;
+        b->max_items = ctx->plan.group_items;
+        b->nbuf = ctx->plan.scalar_bufs;
+    } else {
+        gpu_plan_t p1;
+        static const char *const nm[1] = {"bases"};
+        const uint64_t cnt[1] = {np};
+        rc = gpu_plan(&p1, nm, cnt, 1, 0, dev_avail(ctx), 0, min_chunk(ctx), &e2);
+        resident = !rc && !p1.set[0].streamed;
+        chunk = resident ? np : rc ? min_chunk(ctx) : p1.chunk;
+        b->max_items = p1.group_items;
+        b->nbuf = p1.scalar_bufs;
+    }
+    if (!rc && resident && (rc = bases_alloc(ctx, &b->dev, bytes, err))) {
+        gm_free(b);
+        return rc;
+    }
+    if (!resident) {
         if (chunk > np)
             chunk = np;
-        err_t e2;
-        if ((rc = bases_alloc(ctx, &b->dev, chunk * sizeof(gpu_base96_t), &e2))) {
+        if (!rc && !chunk)
+            rc = gm_err_set(&e2, GM_ENOMEM, "the plan streams no set and has no resident bytes left");
+        else if (!rc && !(rc = arena_ensure(ctx, GPU_AL(chunk * sizeof(gpu_base96_t)), "bases chunk", &e2)) &&
+                 ctx->emu && !(b->dev = gm_alloc(chunk * sizeof(gpu_base96_t))))
+            rc = gm_err_set(&e2, GM_ENOMEM, "out of host memory");
+        if (rc) {
             gm_err_set(err, rc, "gpu: bases upload: %zu points fit neither resident nor streamed in chunks of %zu "
                        "(%s)", n, chunk, e2.msg);
             gm_free(b);
@@ -442,11 +652,9 @@ int gpu_g1_bases_upload(gpu_g1_bases_t **out, gpu_ctx_t *ctx, const g1_affine_t 
         }
         b->host = bases;
         b->chunk = chunk;
-    } else if (rc) {
-        gm_free(b);
-        return rc;
+    } else {
+        ctx->resident += bytes;
     }
-    ctx->resident += chunk * sizeof(gpu_base96_t);
     size_t stage_pts = chunk < GPU_STAGE_POINTS ? chunk : GPU_STAGE_POINTS;
     if (!ctx->emu &&
         (rc = gpuc_host_alloc(ctx->g, &b->stage, stage_pts * sizeof(gpu_base96_t), "bases staging", err)))
@@ -457,7 +665,7 @@ int gpu_g1_bases_upload(gpu_g1_bases_t **out, gpu_ctx_t *ctx, const g1_affine_t 
         gpuc_host_free(ctx->g, b->stage);
         b->stage = NULL;
     }
-    note_mem(ctx, 0);
+    note_mem(ctx);
     *out = b;
     return 0;
 fail:
@@ -469,8 +677,8 @@ void gpu_g1_bases_free(gpu_g1_bases_t *b)
 {
     if (!b)
         return;
-    if (b->dev) {
-        size_t bytes = (b->host ? b->chunk : b->n ? b->n : 1) * sizeof(gpu_base96_t);
+    if (b->dev && !b->host) {
+        size_t bytes = (b->n ? b->n : 1) * sizeof(gpu_base96_t);
         b->ctx->resident -= bytes < b->ctx->resident ? bytes : b->ctx->resident;
     }
     if (b->ctx->emu) {
@@ -491,24 +699,57 @@ size_t gpu_g1_bases_count(const gpu_g1_bases_t *b) { return b ? b->n : 0; }
 typedef struct {
     const fr_t *const *scalars;
     const uint64_t *density;
-    size_t n;
+    const size_t *offs; /* block_offsets of density (NULL: one block) */
+    size_t n, m;        /* scalars in, scalars out (the set bits) */
+    topo_pool_t *pool;
 } pack_arg_t;
 
-static void pack_scalars(void *arg, size_t j, fr_t *dst)
+/* Slice `part` of `parts`: a range of whole blocks of the input, so that
+ * its compacted scalars are one range of the output. */
+static void pack_scalars(void *arg, size_t j, fr_t *dst, size_t part, size_t parts, size_t *lo, size_t *hi)
 {
     const pack_arg_t *p = arg;
-    compact(dst, p->scalars[j], p->density, p->n);
+    size_t nb = p->offs || !p->density ? (p->n + GPU_HOST_BLOCK - 1) / GPU_HOST_BLOCK : 1;
+    size_t b0 = part * nb / parts, b1 = (part + 1) * nb / parts;
+    if (!p->density) {
+        *lo = b0 * GPU_HOST_BLOCK < p->n ? b0 * GPU_HOST_BLOCK : p->n;
+        *hi = b1 * GPU_HOST_BLOCK < p->n ? b1 * GPU_HOST_BLOCK : p->n;
+    } else if (p->offs) {
+        *lo = p->offs[b0];
+        *hi = p->offs[b1];
+    } else { /* one block */
+        *lo = b0 ? p->m : 0;
+        *hi = b1 ? p->m : 0;
+    }
+    if (b1 > b0)
+        compact(dst, p->scalars[j], p->density, p->offs, p->n, b0, b1, p->pool);
 }
 
-/* The window sums of k MSMs of m points over the device bases dev, the
- * scalars of MSM j written by pack(arg, j, dst): the emulation or CUDA. */
-static int msm_run(gpu_ctx_t *ctx, g1_xyzz_t *ws, void *dev, size_t m, unsigned c, size_t k, gpuc_pack_fn pack,
-                   void *arg, err_t *err)
+/* The arena bytes an MSM of m points at window c over b needs after the
+ * chunk. */
+static int msm_bytes(gpu_ctx_t *ctx, const gpu_g1_bases_t *b, size_t m, unsigned c, size_t *bytes, err_t *err)
 {
-    int rc = 0;
+    if (ctx->emu) {
+        *bytes = gpu_plan_msm_bytes(m, c, b->max_items, b->nbuf);
+        return 0;
+    }
+    return gpuc_msm_bytes(ctx->g, m, c, b->max_items, b->nbuf, bytes, err);
+}
+
+/* The window sums of k MSMs of m points over the device bases dev (b's,
+ * or its chunk), the scalars of MSM j written by pack(arg, j, dst): the
+ * emulation or CUDA, in the arena after its first `off` bytes (the chunk
+ * of streamed bases). */
+static int msm_run(gpu_ctx_t *ctx, const gpu_g1_bases_t *b, g1_xyzz_t *ws, void *dev, size_t m, unsigned c, size_t k,
+                   size_t off, gpuc_pack_fn pack, void *arg, err_t *err)
+{
+    size_t need;
+    int rc;
+    if ((rc = msm_bytes(ctx, b, m, c, &need, err)) || (rc = arena_ensure(ctx, off + need, "msm", err)))
+        return rc;
     if (!ctx->emu) {
-        rc = gpuc_msm_g1(ctx->g, ws, dev, m, c, k, pack, arg, err);
-        note_mem(ctx, 0);
+        rc = gpuc_msm_g1(ctx->g, ws, dev, m, c, k, b->max_items, b->nbuf, off, pack, arg, err);
+        note_mem(ctx);
         return rc;
     }
     uint64_t t0 = gm_now_ns();
@@ -518,13 +759,18 @@ static int msm_run(gpu_ctx_t *ctx, g1_xyzz_t *ws, void *dev, size_t m, unsigned 
         rc = gm_err_set(err, GM_ENOMEM, "gpu: emulated device %d: msm: out of memory for %zu scalars", ctx->device, m);
     gpue_set_host_field(true);
     for (size_t j = 0; !rc && j < k; j++) {
-        pack(arg, j, sc);
-        if (gpue_msm_g1_windows(ws + j * nwin, dev, sc, m, c))
+        size_t lo, hi, parts = j ? 1 : GPU_PACK_SLICES, next = 0;
+        for (size_t p = 0; p < parts; p++) {
+            pack(arg, j, sc, p, parts, &lo, &hi);
+            GM_ASSERT(lo == next && hi >= lo);
+            next = hi;
+        }
+        GM_ASSERT(next == m);
+        if (gpue_msm_g1_windows(ws + j * nwin, dev, sc, m, c, b->max_items))
             rc = gm_err_set(err, GM_ENOMEM, "gpu: emulated device %d: msm: out of memory for the workspace of "
                             "%zu points", ctx->device, m);
     }
     gm_free(sc);
-    note_mem(ctx, m * sizeof(fr_t) * 2 + gpue_msm_ws_bytes(m, c));
     ctx->last_ms = (double)(gm_now_ns() - t0) * 1e-6;
     return rc;
 }
@@ -535,26 +781,33 @@ typedef struct {
     size_t c0, len;
 } slice_arg_t;
 
-static void pack_slice(void *arg, size_t j, fr_t *dst)
+static void pack_slice(void *arg, size_t j, fr_t *dst, size_t part, size_t parts, size_t *lo, size_t *hi)
 {
     const slice_arg_t *a = arg;
-    memcpy(dst, a->vec[j] + a->c0, a->len * sizeof(fr_t));
+    *lo = part * a->len / parts;
+    *hi = (part + 1) * a->len / parts;
+    memcpy(dst + *lo, a->vec[j] + a->c0 + *lo, (*hi - *lo) * sizeof(fr_t));
 }
 
-/* k MSMs over streamed bases: each chunk of points uploaded once, its k
- * partial MSMs run, their sums added into out. The scalars are compacted
- * into host arrays first (density) so that a chunk's are contiguous. */
+/* k MSMs over streamed bases: each chunk of points uploaded once into the
+ * arena's start, its k partial MSMs run after it, their sums added into
+ * out. The scalars are compacted into host arrays first (density) so that
+ * a chunk's are contiguous. */
 static int msm_streamed(gpu_ctx_t *ctx, g1_jac_t *out, const gpu_g1_bases_t *b, const fr_t *const *scalars,
-                        const uint64_t *density, size_t n, size_t k, unsigned window, err_t *err)
+                        const uint64_t *density, const size_t *offs, size_t n, size_t k, unsigned window, err_t *err)
 {
-    size_t m = b->n;
+    size_t m = b->n, off = GPU_AL(b->chunk * sizeof(gpu_base96_t)), need;
     fr_t **vec = gm_calloc(k, sizeof *vec);
     g1_xyzz_t *ws = gm_alloc(k * 256 * sizeof(g1_xyzz_t)); /* 255 / c + 1 <= 256 windows */
     int rc = 0;
     if (!vec || !ws)
         rc = gm_err_set(err, GM_ENOMEM, "gpu: msm: out of host memory");
-    pack_arg_t pa = {scalars, density, n};
+    /* The whole arena first: growing it later would lose the chunk. */
+    if (!rc && !(rc = msm_bytes(ctx, b, b->chunk, window ? window : gpu_msm_window(b->chunk), &need, err)))
+        rc = arena_ensure(ctx, off + need, "msm", err);
+    pack_arg_t pa = {scalars, density, offs, n, m, ctx->pool};
     for (size_t j = 0; !rc && j < k; j++) {
+        size_t lo, hi;
         if (!density) {
             vec[j] = (fr_t *)scalars[j]; /* only read (pack_slice) */
             continue;
@@ -562,18 +815,19 @@ static int msm_streamed(gpu_ctx_t *ctx, g1_jac_t *out, const gpu_g1_bases_t *b, 
         if (!(vec[j] = gm_alloc(m * sizeof(fr_t))))
             rc = gm_err_set(err, GM_ENOMEM, "gpu: msm: out of host memory for %zu compacted scalars", m);
         else
-            pack_scalars(&pa, j, vec[j]);
+            pack_scalars(&pa, j, vec[j], 0, 1, &lo, &hi);
     }
     for (size_t j = 0; !rc && j < k; j++)
         g1_jac_set_inf(&out[j]);
+    void *dev = ctx->emu ? b->dev : gpuc_arena_ptr(ctx->g);
     size_t stage_pts = b->chunk < GPU_STAGE_POINTS ? b->chunk : GPU_STAGE_POINTS;
     for (size_t c0 = 0; !rc && c0 < m; c0 += b->chunk) {
         size_t len = m - c0 < b->chunk ? m - c0 : b->chunk;
         unsigned c = window ? window : gpu_msm_window(len);
         unsigned nwin = 255 / c + 1;
         slice_arg_t sa = {vec, c0, len};
-        if ((rc = bases_put(ctx, b->dev, b->stage, stage_pts, b->host + c0, len, err)) ||
-            (rc = msm_run(ctx, ws, b->dev, len, c, k, pack_slice, &sa, err)))
+        if ((rc = bases_put(ctx, dev, b->stage, stage_pts, b->host + c0, len, err)) ||
+            (rc = msm_run(ctx, b, ws, dev, len, c, k, off, pack_slice, &sa, err)))
             break;
         for (size_t j = 0; j < k; j++) {
             g1_jac_t part;
@@ -610,21 +864,33 @@ int gpu_msm_g1(gpu_ctx_t *ctx, g1_jac_t *out, const gpu_g1_bases_t *bases, const
     bool corrupt;
     if ((rc = fault_before(ctx, "msm", &corrupt, err)))
         return rc;
+    /* Where each block of the compacted scalars starts, so that the pool's
+     * workers pack blocks independently and a slice of blocks is one range
+     * of the upload. */
+    size_t *offs = NULL;
+    if (density && n > GPU_HOST_BLOCK) {
+        if (!(offs = gm_alloc(((n + GPU_HOST_BLOCK - 1) / GPU_HOST_BLOCK + 1) * sizeof *offs)))
+            return gm_err_set(err, GM_ENOMEM, "gpu: msm: out of host memory");
+        block_offsets(offs, density, n);
+    }
     if (bases->host) {
-        rc = msm_streamed(ctx, out, bases, scalars, density, n, k, window, err);
+        rc = msm_streamed(ctx, out, bases, scalars, density, offs, n, k, window, err);
     } else {
         unsigned c = window ? window : gpu_msm_window(m);
         unsigned nwin = 255 / c + 1;
         g1_xyzz_t *ws = gm_alloc(k * nwin * sizeof(g1_xyzz_t));
-        if (!ws)
+        if (!ws) {
+            gm_free(offs);
             return gm_err_set(err, GM_ENOMEM, "gpu: msm: out of host memory");
-        pack_arg_t pa = {scalars, density, n};
-        rc = msm_run(ctx, ws, bases->dev, m, c, k, pack_scalars, &pa, err);
+        }
+        pack_arg_t pa = {scalars, density, offs, n, m, ctx->pool};
+        rc = msm_run(ctx, bases, ws, bases->dev, m, c, k, 0, pack_scalars, &pa, err);
         if (!rc)
             for (size_t j = 0; j < k; j++)
                 combine_windows(&out[j], ws + j * nwin, c);
         gm_free(ws);
     }
+    gm_free(offs);
     if (!rc && corrupt) /* a wrong sum, as a failing device might give: the proof's verification must catch it */
         g1_add_mixed(&out[0], &out[0], &G1_GENERATOR);
     return rc;
@@ -652,10 +918,10 @@ int gpu_emu_msm_g1(g1_jac_t *out, const g1_affine_t *bases, const fr_t *scalars,
         rc = gm_err_set(err, GM_ENOMEM, "gpu: emu msm: out of memory for %zu points", m);
         goto done;
     }
-    compact(sc, scalars, density, n);
-    to_base96(b96, bases, m);
+    compact(sc, scalars, density, NULL, n, 0, (n + GPU_HOST_BLOCK - 1) / GPU_HOST_BLOCK, NULL);
+    to_base96(b96, bases, m, NULL);
     gpue_set_host_field(false);
-    if ((rc = gpue_msm_g1_windows(ws, b96, sc, m, c))) {
+    if ((rc = gpue_msm_g1_windows(ws, b96, sc, m, c, gpue_msm_group_items_default()))) {
         rc = gm_err_set(err, rc, "gpu: emu msm: out of memory for the workspace of %zu points", m);
         goto done;
     }
@@ -697,19 +963,18 @@ int gpu_ntt(gpu_ctx_t *ctx, fr_t *a, unsigned log_n, gpu_ntt_dir_t dir, err_t *e
         return no_ctx(err, "ntt");
     int rc = check_log(log_n, (int)dir, err);
     bool corrupt;
-    if (rc || (rc = tabs_build(&ctx->tabs, log_n, err)) || (rc = fault_before(ctx, "ntt", &corrupt, err)))
+    if (rc || (rc = tabs_build(&ctx->tabs, log_n, err)) || (rc = fault_before(ctx, "ntt", &corrupt, err)) ||
+        (rc = arena_ensure(ctx, gpu_plan_ntt_bytes(log_n, 2), "ntt", err)))
         return rc;
-    size_t n = (size_t)1 << log_n;
     if (ctx->emu) {
         uint64_t t0 = gm_now_ns();
         gpue_set_host_field(true);
         if ((rc = gpue_ntt(a, &ctx->tabs.t, (int)dir)))
             rc = gm_err_set(err, rc, "gpu: emulated device %d: ntt: out of memory at 2^%u", ctx->device, log_n);
         ctx->last_ms = (double)(gm_now_ns() - t0) * 1e-6;
-        note_mem(ctx, 2 * n * sizeof(fr_t) + n / 2 * sizeof(fr_t));
     } else {
         rc = gpuc_ntt(ctx->g, a, &ctx->tabs.t, (int)dir, err);
-        note_mem(ctx, 0);
+        note_mem(ctx);
     }
     if (!rc && corrupt)
         fr_add(&a[0], &a[0], &FR_ONE);
@@ -724,21 +989,20 @@ int gpu_groth16_h(gpu_ctx_t *ctx, fr_t *a, const fr_t *b, const fr_t *c, unsigne
     if (rc || (rc = tabs_build(&ctx->tabs, log_n, err)))
         return rc;
     bool corrupt;
-    if ((rc = fault_before(ctx, "groth16 h", &corrupt, err)))
+    if ((rc = fault_before(ctx, "groth16 h", &corrupt, err)) ||
+        (rc = arena_ensure(ctx, gpu_plan_ntt_bytes(log_n, 4), "groth16 h", err)))
         return rc;
     fr_t z;
     z_inv(&z, log_n);
-    size_t n = (size_t)1 << log_n;
     if (ctx->emu) {
         uint64_t t0 = gm_now_ns();
         gpue_set_host_field(true);
         if ((rc = gpue_h(a, b, c, &ctx->tabs.t, &z)))
             rc = gm_err_set(err, rc, "gpu: emulated device %d: h: out of memory at 2^%u", ctx->device, log_n);
         ctx->last_ms = (double)(gm_now_ns() - t0) * 1e-6;
-        note_mem(ctx, 4 * n * sizeof(fr_t) + n / 2 * sizeof(fr_t));
     } else {
         rc = gpuc_h(ctx->g, a, b, c, &ctx->tabs.t, &z, err);
-        note_mem(ctx, 0);
+        note_mem(ctx);
     }
     if (!rc && corrupt)
         fr_add(&a[0], &a[0], &FR_ONE);

@@ -35,6 +35,7 @@
 #include "base/base.h"
 #include "ec/ec.h"
 #include "ff/ff.h"
+#include "topo/topo.h"
 
 /* ---- context ----------------------------------------------------------------------- */
 
@@ -59,8 +60,11 @@ int gpu_init(gpu_ctx_t **out, int device, err_t *err) __attribute__((warn_unused
  * bases, batches, faults, fallbacks) exercised on machines without a GPU.
  * GROTHMPI_EMU_MEM=N[K|M|G] gives the emulated device N bytes (default: no
  * limit), so that bases that do not fit, and their streaming, can be
- * tested. Returns 0, GM_ENOMEM, GM_EINVAL (GROTHMPI_GPU_FAULT or
- * GROTHMPI_EMU_MEM malformed). */
+ * tested. Every buffer a CUDA context would allocate (resident bases, the
+ * arena with its chunk, scalars, workspace, sort scratch, NTT vectors and
+ * tables) is counted against it and a call that goes beyond it fails with
+ * GM_ENOMEM, as on a full device. Returns 0, GM_ENOMEM, GM_EINVAL
+ * (GROTHMPI_GPU_FAULT or GROTHMPI_EMU_MEM malformed). */
 int gpu_init_emulated(gpu_ctx_t **out, int device, err_t *err) __attribute__((warn_unused_result));
 
 /* True for a context of gpu_init_emulated. */
@@ -74,7 +78,7 @@ int gpu_device_count(int *n, err_t *err) __attribute__((warn_unused_result));
 /* The most device memory in use at once since gpu_init, in bytes: sampled
  * after every call (CUDA: total minus free as the driver reports it, so it
  * includes other users of the device; emulated: the resident bases plus the
- * largest call's buffers). 0 for NULL. */
+ * arena, which every call's buffers are counted in). 0 for NULL. */
 size_t gpu_mem_peak(const gpu_ctx_t *ctx);
 
 /* Fault injection, for testing the callers' fallbacks without hardware:
@@ -99,6 +103,126 @@ typedef struct {
 /* The device's properties; ctx non-NULL. */
 void gpu_info(gpu_info_t *out, gpu_ctx_t *ctx);
 
+/* ---- device memory plan ------------------------------------------------------------- */
+
+/* The device memory of one prover, planned up front for the device's size
+ * (gpu_plan), so that nothing a proof needs is found missing halfway:
+ *  - resident bases: the G1 sets kept on the device for the context's life,
+ *    96 bytes a point;
+ *  - the MSM phase (one gpu_msm_g1 call at a time): the streamed chunk
+ *    buffer (when a set streams), the scalar buffers (two: the next MSM's
+ *    upload overlaps this one's compute; one when two do not fit), the
+ *    workspace of gpu_pipe.cuh's layout for the largest call, with its
+ *    groups of windows capped at group_items items, and the radix sort's
+ *    scratch (CUB with a DoubleBuffer over the workspace's own key and value
+ *    buffers, so only its small scratch);
+ *  - the h phase (one gpu_groth16_h or gpu_ntt call at a time): the NTT
+ *    vectors (whole: a, b, c and a scratch vector, so h is one upload of
+ *    a, b, c and one download; steps: one vector and its scratch, for
+ *    gpu_ntt's seven round trips) and the domain's tables (twiddles and
+ *    scale tables, rebuilt after an MSM used the space).
+ * The two phases never run at once on a context (its calls are serialized),
+ * so they share one region, the arena: total = bases + arena, where arena =
+ * max(MSM phase, h phase), and total <= device bytes - reserve. */
+
+#define GPU_PLAN_MAX_SETS 8
+
+/* The bytes a plan leaves to the driver, the CUDA context and CUB's
+ * launches on a real device (gpu_plan's reserve for gpu_init contexts). */
+#define GPU_PLAN_RESERVE ((size_t)1 << 30)
+
+typedef enum {
+    GPU_PLAN_H_NONE = 0,  /* no h on the device (log_n 0) */
+    GPU_PLAN_H_WHOLE = 1, /* gpu_groth16_h: a, b, c and scratch on the device, one round trip */
+    GPU_PLAN_H_STEPS = 2, /* gpu_ntt per transform: two vectors, seven round trips */
+} gpu_plan_h_t;
+
+typedef struct {
+    /* what was asked */
+    size_t device_bytes, reserve; /* the card; what is kept back for the driver */
+    unsigned log_n;               /* the NTT domain of h (0: none) */
+    size_t nsets;
+    struct {
+        char name[16];
+        uint64_t n;     /* points */
+        bool streamed;  /* false: resident */
+        size_t bytes;   /* resident: n * 96; streamed: 0 (it uses the chunk buffer) */
+    } set[GPU_PLAN_MAX_SETS];
+    /* the decisions and their sizes, in bytes */
+    size_t bases_bytes;            /* resident sets together */
+    size_t chunk, chunk_bytes;     /* points per streamed chunk and its buffer (0: nothing streams) */
+    size_t msm_n;                  /* the most points one MSM call holds: a resident set or a chunk */
+    unsigned msm_window;           /* gpu_msm_window(msm_n) */
+    size_t group_items;            /* cap on one group's items (windows x points) */
+    unsigned group_windows;        /* windows per group at msm_n */
+    size_t ws_bytes;               /* MSM workspace at msm_n (keys, values, runs, partials, buckets) */
+    size_t sort_bytes;             /* radix sort and scan scratch */
+    unsigned scalar_bufs;          /* 1 or 2 */
+    size_t scalar_bytes;           /* scalar_bufs * msm_n * 32 */
+    size_t msm_phase;              /* chunk_bytes + scalar_bytes + ws_bytes + sort_bytes */
+    gpu_plan_h_t h;
+    unsigned ntt_vectors;          /* 4 (whole) or 2 (steps) */
+    size_t ntt_bytes;              /* ntt_vectors * 2^log_n * 32 */
+    size_t table_bytes;            /* twiddles (2^log_n / 2), scale tables, twiddle halves */
+    size_t h_phase;                /* ntt_bytes + table_bytes */
+    size_t arena;                  /* max(msm_phase, h_phase) */
+    size_t total;                  /* bases_bytes + arena */
+    size_t pinned_bytes;           /* host: scalar staging (msm_n) and base staging, plus b and c for h whole */
+} gpu_plan_t;
+
+/* Plans nsets G1 base sets (names and point counts, in the order they will
+ * be uploaded; nsets <= GPU_PLAN_MAX_SETS, names < 16 bytes) and an h over
+ * 2^log_n (0: none; else 1..28) on a device of device_bytes, reserve of
+ * them kept back (GPU_PLAN_RESERVE for a real device, 0 for an emulated
+ * one). The rule, first that fits wins:
+ *  1. as many sets resident as fit, taken in the given order (the rest
+ *     streamed);
+ *  2. h whole, else h in steps;
+ *  3. two scalar buffers, else one;
+ *  4. the largest streamed chunk (at least min_chunk points: below that the
+ *     per-chunk launches cost more than the points), then the largest item
+ *     group (2^29 down to 2^20 items; one window per group at the least).
+ * Pure arithmetic: no device is touched. Returns 0; GM_EINVAL (nsets, a
+ * name, a count of 2^31 or more, log_n); GM_ENOMEM (device_bytes not above
+ * reserve, or even the smallest workable plan, everything streamed in
+ * chunks of min_chunk, h in steps, one scalar buffer, one window per group,
+ * does not fit): err says how many bytes it needs and the device's. */
+int gpu_plan(gpu_plan_t *out, const char *const *names, const uint64_t *counts, size_t nsets, unsigned log_n,
+             size_t device_bytes, size_t reserve, size_t min_chunk, err_t *err) __attribute__((warn_unused_result));
+
+/* The smallest chunk gpu_plan streams for a real device (2^16 points). */
+#define GPU_PLAN_MIN_CHUNK ((size_t)1 << 16)
+
+/* Plans for ctx's device (gpu_plan with its memory: what the driver says is
+ * free plus the context's arena, or an emulated device's GROTHMPI_EMU_MEM,
+ * unlimited when unset; the reserve and minimum chunk of its kind) and
+ * makes it the context's: the bases
+ * uploaded next follow it (resident while the plan's resident bytes last,
+ * then streamed in its chunks), the arena is allocated now (CUDA) or
+ * counted (emulated), and every later call works inside it. Call before
+ * uploading bases, with the sets in upload order. Returns as gpu_plan,
+ * GM_ENOTSUP (ctx NULL), GM_ENOMEM (the arena could not be allocated),
+ * GM_EGPU. The plan in *out when out is not NULL. */
+int gpu_plan_apply(gpu_ctx_t *ctx, gpu_plan_t *out, const char *const *names, const uint64_t *counts, size_t nsets,
+                   unsigned log_n, err_t *err) __attribute__((warn_unused_result));
+
+/* The plan ctx follows; NULL when none was applied (then buffers grow per
+ * call, and bases that do not fit stream in chunks of half the free memory). */
+const gpu_plan_t *gpu_ctx_plan(const gpu_ctx_t *ctx);
+
+/* Host memory for transfers: pinned (page-locked, cudaHostAlloc) on a CUDA
+ * context, so copies run at the bus's speed; ordinary memory on an
+ * emulated one. Returns 0, GM_ENOTSUP (ctx NULL), GM_ENOMEM. Free with
+ * gpu_host_free on the same context. */
+int gpu_host_alloc(gpu_ctx_t *ctx, void **p, size_t bytes, err_t *err) __attribute__((warn_unused_result));
+void gpu_host_free(gpu_ctx_t *ctx, void *p); /* NULL allowed */
+
+/* Host threads for the host work around the device calls (scalar packing
+ * and compaction, base conversion): pool's workers from now on (NULL: the
+ * calling thread alone). The pool must outlive ctx's calls and not run
+ * other jobs while one is in progress. */
+void gpu_set_pool(gpu_ctx_t *ctx, topo_pool_t *pool);
+
 /* ---- G1 MSM --------------------------------------------------------------------------- */
 
 /* The window width gpu_msm_g1 chooses for n points (window = 0): 4..16. */
@@ -109,10 +233,13 @@ unsigned gpu_msm_window(size_t n);
 typedef struct gpu_g1_bases gpu_g1_bases_t;
 
 /* Copies n affine points (valid: on the curve, in G1; infinity allowed) to
- * the device, 96 bytes each, through a pinned staging buffer. n < 2^31.
- * When they do not fit (the device's memory, or an emulated device's
- * GROTHMPI_EMU_MEM), the bases are streamed instead: a device buffer of half
- * the free memory (at least 2^16 points; 64 on an emulated device) is refilled from `bases` chunk by
+ * the device, 96 bytes each, through a pinned staging buffer (converted on
+ * the context's pool). n < 2^31. With a plan (gpu_plan_apply) the set is
+ * resident while the plan's resident bytes last, else streamed in the
+ * plan's chunks; without one it is resident when it fits (the device's
+ * memory, or an emulated device's GROTHMPI_EMU_MEM), else streamed in
+ * chunks of half the free memory (at least 2^16 points; 64 on an emulated
+ * device). Streamed: the arena's start is refilled from `bases` chunk by
  * chunk at every gpu_msm_g1, which then sums one MSM per chunk; `bases`
  * must then stay valid and unchanged until gpu_g1_bases_free. Returns 0,
  * GM_ENOTSUP (ctx NULL), GM_EINVAL (n too large), GM_ENOMEM (not even a
@@ -128,8 +255,10 @@ bool gpu_g1_bases_streamed(const gpu_g1_bases_t *b);
  * scalars[j][i] * B(i), j < k, with msm_g1's density semantics (density NULL:
  * B(i) = bases[i]; else only set bits take part and B(i) is the base of the
  * i-th set bit). The bases must hold n points (density NULL) or the number of
- * set bits (GM_EINVAL otherwise). The scalars of MSM j + 1 are packed into a
- * pinned buffer and uploaded while MSM j computes. window: 0 (automatic) or
+ * set bits (GM_EINVAL otherwise). The scalars of MSM j + 1 are packed
+ * (compacted on the context's pool) into a pinned buffer and uploaded while
+ * MSM j computes (with the plan's one scalar buffer: after it); MSM 0's in
+ * slices, each uploaded while the next is packed. window: 0 (automatic) or
  * 1..MSM_WINDOW_MAX; the result does not depend on it and equals msm_g1's
  * (projectively). k = 0 does nothing. Returns 0, GM_ENOTSUP (ctx NULL),
  * GM_EINVAL, GM_ENOMEM (device memory for the workspace: err says how much),
@@ -155,10 +284,13 @@ typedef enum {
 int gpu_ntt(gpu_ctx_t *ctx, fr_t *a, unsigned log_n, gpu_ntt_dir_t dir, err_t *err)
     __attribute__((warn_unused_result));
 
-/* Groth16's h as groth16/prove.c computes it, in one round trip: each of a,
- * b, c through ntt_inverse and ntt_coset_forward, a = (a b - c) / (g^n - 1)
- * pointwise, then ntt_coset_inverse; the result in a (n = 2^log_n values; b
- * and c are only read). Returns as gpu_ntt. */
+/* Groth16's h as groth16/prove.c computes it, in one round trip (one
+ * upload of each of a, b, c, one download of h; at the bus's speed when
+ * they come from gpu_host_alloc): each of a, b, c through ntt_inverse and
+ * ntt_coset_forward, a = (a b - c) / (g^n - 1) pointwise, then
+ * ntt_coset_inverse; the result in a (n = 2^log_n values; b and c are only
+ * read). The device holds four vectors and the tables (the plan's h
+ * whole). Returns as gpu_ntt. */
 int gpu_groth16_h(gpu_ctx_t *ctx, fr_t *a, const fr_t *b, const fr_t *c, unsigned log_n, err_t *err)
     __attribute__((warn_unused_result));
 

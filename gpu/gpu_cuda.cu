@@ -12,9 +12,16 @@
  *    (the host waits on it once per MSM, for the compacted item counts);
  *    `copy` uploads the next MSM's scalars while `comp` computes the current
  *    one (events order the two).
- *  - Buffers grow on demand and stay with the context (workspace, scalar
- *    buffers, NTT vectors, the twiddles and scale tables of the last size),
- *    so a batch allocates once.
+ *  - One arena holds every call's buffers (gpu.h, "device memory plan"):
+ *    an MSM's streamed chunk (gpu.c puts it at the start), scalar buffers,
+ *    workspace, sort and scan scratch; or an NTT's vectors and tables. The
+ *    calls of a context never overlap, so the two share it; gpu.c sizes it
+ *    (up front from the plan, or grown to the largest call) and it stays
+ *    with the context, so a batch allocates once. The tables stay valid
+ *    until an MSM or a new size overwrites them.
+ *  - The radix sort runs on CUB's DoubleBuffer over the workspace's two
+ *    key and value buffers, so its scratch is a histogram and look-back
+ *    words, not another copy of the items.
  *  - gpu/check.sh measures these kernels on a GPU and records the figures in
  *    docs/gpu.md.
  */
@@ -56,23 +63,16 @@ struct gpuc {
     cudaEvent_t up[2], done[2];
     cudaEvent_t t0, t1; /* timing of the last compute */
     bool timed;
-    /* MSM */
-    char *ws;
-    size_t ws_bytes;
-    gfr_t *dsc[2];
+    char *arena;
+    size_t arena_bytes;
+    /* MSM (device buffers in the arena) */
     fr_t *pin;
     size_t sc_n;
     g1_xyzz_t *pin_ws;
-    /* NTT */
-    gfr_t *v[4];
-    size_t v_n;
-    int v_count;
-    gfr_t *tw;
-    unsigned tw_log;
-    gfr_t *scale;
-    unsigned scale_log;
     void *scan_tmp;
     size_t scan_tmp_bytes;
+    /* NTT: the tables of 2^tab_log are at the arena's start (0: none) */
+    unsigned tab_log;
 };
 
 extern "C" int gpuc_device_count(int *n, err_t *err)
@@ -138,16 +138,9 @@ extern "C" void gpuc_destroy(gpuc_t *g)
         cudaStreamSynchronize(g->comp);
     if (g->copy)
         cudaStreamSynchronize(g->copy);
-    cudaFree(g->ws);
-    cudaFree(g->dsc[0]);
-    cudaFree(g->dsc[1]);
+    cudaFree(g->arena);
     cudaFreeHost(g->pin);
     cudaFreeHost(g->pin_ws);
-    for (int i = 0; i < 4; i++)
-        cudaFree(g->v[i]);
-    cudaFree(g->tw);
-    cudaFree(g->scale);
-    cudaFree(g->scan_tmp);
     for (int i = 0; i < 2; i++) {
         if (g->up[i])
             cudaEventDestroy(g->up[i]);
@@ -237,6 +230,25 @@ extern "C" int gpuc_h2d(gpuc_t *g, void *dst, const void *src, size_t bytes, err
         return rc;
     return GPU_CU(cudaStreamSynchronize(g->copy), err);
 }
+
+extern "C" int gpuc_arena(gpuc_t *g, size_t bytes, err_t *err)
+{
+    int rc;
+    if (bytes <= g->arena_bytes)
+        return 0;
+    if ((rc = GPU_CU(cudaSetDevice(g->dev), err)) || (rc = GPU_CU(cudaDeviceSynchronize(), err)))
+        return rc;
+    cudaFree(g->arena);
+    g->arena = NULL;
+    g->arena_bytes = 0;
+    g->tab_log = 0;
+    if ((rc = dev_alloc((void **)&g->arena, bytes, "arena (MSM workspace and NTT vectors)", err)))
+        return rc;
+    g->arena_bytes = bytes;
+    return 0;
+}
+
+extern "C" void *gpuc_arena_ptr(gpuc_t *g) { return g->arena; }
 
 extern "C" double gpuc_last_ms(gpuc_t *g)
 {
@@ -352,8 +364,17 @@ struct cuda_backend {
     void sort_pairs(uint32_t *kin, uint32_t *vin, uint32_t *kout, uint32_t *vout, size_t n, int end_bit, void *tmp)
     {
         size_t bytes = sort_bytes;
-        note(cub::DeviceRadixSort::SortPairs(tmp, bytes, kin, kout, vin, vout, (int64_t)n, 0, end_bit, g->comp),
+        cub::DoubleBuffer<uint32_t> k(kin, kout), v(vin, vout);
+        note(cub::DeviceRadixSort::SortPairs(tmp, bytes, k, v, (int64_t)n, 0, end_bit, g->comp),
              "cub::DeviceRadixSort::SortPairs");
+        /* The pipeline reads the sorted pairs from (kout, vout): after an
+         * odd number of passes CUB leaves them in (kin, vin). */
+        if (k.Current() != kout) {
+            note(cudaMemcpyAsync(kout, k.Current(), n * sizeof(uint32_t), cudaMemcpyDeviceToDevice, g->comp),
+                 "cudaMemcpyAsync (sorted keys)");
+            note(cudaMemcpyAsync(vout, v.Current(), n * sizeof(uint32_t), cudaMemcpyDeviceToDevice, g->comp),
+                 "cudaMemcpyAsync (sorted values)");
+        }
     }
     void scan(const uint32_t *in, uint32_t *out, size_t n)
     {
@@ -388,59 +409,48 @@ struct cuda_backend {
 
 } // namespace
 
-/* The scan's temporary storage for up to n items (grown on demand). */
-static int ensure_scan(gpuc_t *g, size_t n, err_t *err)
+#define GPU_AL256(x) (((x) + 255) & ~(size_t)255)
+
+/* CUB's scratch for the sort (DoubleBuffer) and the scan of one group of
+ * L0.items items: what it asks for the most key bits any group needs. */
+static int cub_scratch(gpuc_t *g, const gpu_msm_ws &L0, size_t *sort_bytes, size_t *scan_bytes, err_t *err)
 {
-    size_t bytes = 0;
     int rc;
-    if ((rc = GPU_CU(cub::DeviceScan::ExclusiveSum(NULL, bytes, (const uint32_t *)NULL, (uint32_t *)NULL,
-                                                  (int64_t)n, g->comp), err)))
+    const int kbits = 32;
+    cub::DoubleBuffer<uint32_t> k(NULL, NULL), v(NULL, NULL);
+    *sort_bytes = 0;
+    *scan_bytes = 0;
+    if ((rc = GPU_CU(cub::DeviceRadixSort::SortPairs(NULL, *sort_bytes, k, v, (int64_t)L0.items, 0, kbits, g->comp),
+                     err)) ||
+        (rc = GPU_CU(cub::DeviceScan::ExclusiveSum(NULL, *scan_bytes, (const uint32_t *)NULL, (uint32_t *)NULL,
+                                                  (int64_t)(L0.items + 2), g->comp), err)))
         return rc;
-    if (bytes <= g->scan_tmp_bytes)
-        return 0;
-    cudaFree(g->scan_tmp);
-    g->scan_tmp = NULL;
-    g->scan_tmp_bytes = 0;
-    if ((rc = dev_alloc(&g->scan_tmp, bytes, "scan workspace", err)))
-        return rc;
-    g->scan_tmp_bytes = bytes;
     return 0;
 }
 
-/* ---- MSM ------------------------------------------------------------------------------------ */
+extern "C" int gpuc_msm_bytes(gpuc_t *g, size_t n, unsigned c, size_t max_items, unsigned nbuf, size_t *bytes,
+                              err_t *err)
+{
+    gpu_msm_ws L0, L;
+    size_t sort_b, scan_b;
+    int rc;
+    gpu_msm_layout(&L0, n, c, 0, max_items);
+    if ((rc = GPU_CU(cudaSetDevice(g->dev), err)) || (rc = cub_scratch(g, L0, &sort_b, &scan_b, err)))
+        return rc;
+    gpu_msm_layout(&L, n, c, sort_b, max_items);
+    *bytes = nbuf * GPU_AL256(n * sizeof(gfr_t)) + L.total + GPU_AL256(scan_b);
+    return 0;
+}
 
-static int ensure_msm(gpuc_t *g, const gpu_msm_ws &L0, size_t n, size_t *sort_bytes, gpu_msm_ws *L, err_t *err)
+/* The pinned host buffers of an MSM of n points: the scalar staging and
+ * the window sums (grown on demand). */
+static int ensure_pinned(gpuc_t *g, size_t n, err_t *err)
 {
     int rc;
-    size_t bytes = 0;
-    const int kbits = 32; /* the most any group needs; CUB's storage grows with the bits */
-    if ((rc = GPU_CU(cub::DeviceRadixSort::SortPairs(NULL, bytes, (const uint32_t *)NULL, (uint32_t *)NULL,
-                                                    (const uint32_t *)NULL, (uint32_t *)NULL, (int64_t)L0.items, 0,
-                                                    kbits, g->comp), err)))
-        return rc;
-    *sort_bytes = bytes;
-    gpu_msm_layout(L, n, L0.c, bytes);
-    if ((rc = ensure_scan(g, L->items + 2, err)))
-        return rc;
-    if (L->total > g->ws_bytes) {
-        cudaFree(g->ws);
-        g->ws = NULL;
-        g->ws_bytes = 0;
-        if ((rc = dev_alloc((void **)&g->ws, L->total, "MSM workspace", err)))
-            return rc;
-        g->ws_bytes = L->total;
-    }
     if (n > g->sc_n) {
-        for (int i = 0; i < 2; i++) {
-            cudaFree(g->dsc[i]);
-            g->dsc[i] = NULL;
-        }
         cudaFreeHost(g->pin);
         g->pin = NULL;
         g->sc_n = 0;
-        for (int i = 0; i < 2; i++)
-            if ((rc = dev_alloc((void **)&g->dsc[i], n * sizeof(gfr_t), "MSM scalars", err)))
-                return rc;
         if ((rc = gpuc_host_alloc(g, (void **)&g->pin, n * sizeof(fr_t), "MSM scalar staging", err)))
             return rc;
         g->sc_n = n;
@@ -451,32 +461,55 @@ static int ensure_msm(gpuc_t *g, const gpu_msm_ws &L0, size_t n, size_t *sort_by
 }
 
 extern "C" int gpuc_msm_g1(gpuc_t *g, g1_xyzz_t *wsum, const void *dev_bases, size_t n, unsigned c, size_t k,
-                           gpuc_pack_fn pack, void *pack_arg, err_t *err)
+                           size_t max_items, unsigned nbuf, size_t arena_off, gpuc_pack_fn pack, void *pack_arg,
+                           err_t *err)
 {
     int rc;
     if ((rc = GPU_CU(cudaSetDevice(g->dev), err)))
         return rc;
     gpu_msm_ws L0, L;
-    gpu_msm_layout(&L0, n, c, 0);
+    gpu_msm_layout(&L0, n, c, 0, max_items);
     cuda_backend b = {g, 0, cudaSuccess, ""};
-    if ((rc = ensure_msm(g, L0, n, &b.sort_bytes, &L, err)))
+    size_t scan_b, need;
+    if ((rc = cub_scratch(g, L0, &b.sort_bytes, &scan_b, err)) || (rc = ensure_pinned(g, n, err)))
         return rc;
+    gpu_msm_layout(&L, n, c, b.sort_bytes, max_items);
     const size_t sc_bytes = n * sizeof(gfr_t), ws_bytes = (size_t)L.nwin * sizeof(g1_xyzz_t);
-    pack(pack_arg, 0, g->pin);
-    if ((rc = GPU_CU(cudaMemcpyAsync(g->dsc[0], g->pin, sc_bytes, cudaMemcpyHostToDevice, g->copy), err)) ||
-        (rc = GPU_CU(cudaEventRecord(g->up[0], g->copy), err)))
+    need = arena_off + nbuf * GPU_AL256(sc_bytes) + L.total + GPU_AL256(scan_b);
+    if (need > g->arena_bytes)
+        return gm_err_set(err, GM_ENOMEM, "gpu: msm: %zu points need %zu bytes of the arena, it holds %zu (%s:%d)", n,
+                          need, g->arena_bytes, __FILE__, __LINE__);
+    /* The arena after the chunk: scalar buffers, workspace, scan scratch;
+     * the tables that were there are gone. */
+    g->tab_log = 0;
+    gfr_t *dsc[2];
+    dsc[0] = (gfr_t *)(g->arena + arena_off);
+    dsc[1] = nbuf > 1 ? (gfr_t *)(g->arena + arena_off + GPU_AL256(sc_bytes)) : dsc[0];
+    char *ws = g->arena + arena_off + nbuf * GPU_AL256(sc_bytes);
+    g->scan_tmp = ws + L.total;
+    g->scan_tmp_bytes = scan_b;
+    /* MSM 0 has nothing to hide its packing behind but its own upload:
+     * slice p goes up while slice p + 1 is packed. */
+    for (size_t p = 0; p < GPU_PACK_SLICES; p++) {
+        size_t lo, hi;
+        pack(pack_arg, 0, g->pin, p, GPU_PACK_SLICES, &lo, &hi);
+        if (hi > lo && (rc = GPU_CU(cudaMemcpyAsync(dsc[0] + lo, g->pin + lo, (hi - lo) * sizeof(gfr_t),
+                                                    cudaMemcpyHostToDevice, g->copy), err)))
+            return rc;
+    }
+    if ((rc = GPU_CU(cudaEventRecord(g->up[0], g->copy), err)))
         return rc;
     for (size_t j = 0; j < k; j++) {
         int s = (int)(j & 1);
         if ((rc = GPU_CU(cudaStreamWaitEvent(g->comp, g->up[s], 0), err)))
             return rc;
         b.note(cudaEventRecord(g->t0, g->comp), "cudaEventRecord");
-        gpu_msm_windows(b, L, g->ws, (const gpu_g1_aff *)dev_bases, g->dsc[s], n);
+        gpu_msm_windows(b, L, ws, (const gpu_g1_aff *)dev_bases, dsc[s], n);
         b.note(cudaEventRecord(g->t1, g->comp), "cudaEventRecord");
         g->timed = true;
         if ((rc = b.status(err)))
             return rc;
-        if ((rc = GPU_CU(cudaMemcpyAsync(g->pin_ws, g->ws + L.wsum, ws_bytes, cudaMemcpyDeviceToHost, g->comp),
+        if ((rc = GPU_CU(cudaMemcpyAsync(g->pin_ws, ws + L.wsum, ws_bytes, cudaMemcpyDeviceToHost, g->comp),
                          err)) ||
             (rc = GPU_CU(cudaEventRecord(g->done[s], g->comp), err)))
             return rc;
@@ -485,10 +518,15 @@ extern "C" int gpuc_msm_g1(gpuc_t *g, g1_xyzz_t *wsum, const void *dev_bases, si
              * on this thread while the device computes MSM j. */
             if ((rc = GPU_CU(cudaEventSynchronize(g->up[s]), err)))
                 return rc;
-            pack(pack_arg, j + 1, g->pin);
-            if (j >= 1 && (rc = GPU_CU(cudaStreamWaitEvent(g->copy, g->done[1 - s], 0), err)))
+            size_t lo, hi;
+            pack(pack_arg, j + 1, g->pin, 0, 1, &lo, &hi);
+            /* The buffer of MSM j + 1 is free once the last MSM that read
+             * it is done: MSM j - 1 with two buffers, MSM j with one. */
+            if (nbuf > 1 && j >= 1 && (rc = GPU_CU(cudaStreamWaitEvent(g->copy, g->done[1 - s], 0), err)))
                 return rc;
-            if ((rc = GPU_CU(cudaMemcpyAsync(g->dsc[1 - s], g->pin, sc_bytes, cudaMemcpyHostToDevice, g->copy),
+            if (nbuf == 1 && (rc = GPU_CU(cudaStreamWaitEvent(g->copy, g->done[s], 0), err)))
+                return rc;
+            if ((rc = GPU_CU(cudaMemcpyAsync(dsc[1 - s], g->pin, sc_bytes, cudaMemcpyHostToDevice, g->copy),
                              err)) ||
                 (rc = GPU_CU(cudaEventRecord(g->up[1 - s], g->copy), err)))
                 return rc;
@@ -502,76 +540,54 @@ extern "C" int gpuc_msm_g1(gpuc_t *g, g1_xyzz_t *wsum, const void *dev_bases, si
 
 /* ---- NTT ------------------------------------------------------------------------------------ */
 
-static int ensure_vectors(gpuc_t *g, size_t n, int count, err_t *err)
+/* The NTT's place in the arena: the tables at its start (twiddles, their
+ * halves, the scale tables: gpu_plan_table_bytes), then `count` vectors of
+ * n values. GM_ENOMEM when gpu.c did not make the arena large enough. */
+static int ntt_vectors(gpuc_t *g, size_t n, int count, size_t tab_bytes, gfr_t **v, err_t *err)
 {
-    int rc;
-    if (n <= g->v_n && count <= g->v_count)
-        return 0;
-    for (int i = 0; i < 4; i++) {
-        cudaFree(g->v[i]);
-        g->v[i] = NULL;
-    }
-    g->v_n = 0;
-    g->v_count = 0;
+    const size_t vb = GPU_AL256(n * sizeof(gfr_t));
+    if (tab_bytes + count * vb > g->arena_bytes)
+        return gm_err_set(err, GM_ENOMEM, "gpu: ntt: %d vectors of %zu values and their tables need %zu bytes of the "
+                          "arena, it holds %zu (%s:%d)", count, n, tab_bytes + count * vb, g->arena_bytes, __FILE__,
+                          __LINE__);
     for (int i = 0; i < count; i++)
-        if ((rc = dev_alloc((void **)&g->v[i], n * sizeof(gfr_t), "NTT vectors", err)))
-            return rc;
-    g->v_n = n;
-    g->v_count = count;
+        v[i] = (gfr_t *)(g->arena + tab_bytes + i * vb);
     return 0;
 }
 
-/* Uploads the domain's tables when the size changed: the n/2 twiddles
+/* Uploads the domain's tables into the arena's start when they are not
+ * there (another size, or an MSM used the arena since): the n/2 twiddles
  * (generated on the device from gpu.c's hi/lo halves) and the four scale
  * tables. */
 static int ensure_tables(gpuc_t *g, cuda_backend &b, const gpu_ntt_tabs_t *t, gpu_tabs_dev *T, err_t *err)
 {
     int rc;
     const size_t half = (size_t)1 << (t->log_n - 1), nhi = GPU_SCALE_NHI(t->log_n), per = nhi + GPU_SCALE_NLO;
-    if (g->tw_log != t->log_n) {
-        cudaFree(g->tw);
-        g->tw = NULL;
-        g->tw_log = 0;
-        gfr_t *hl = NULL;
-        if ((rc = dev_alloc((void **)&g->tw, half * sizeof(gfr_t), "NTT twiddles", err)) ||
-            (rc = dev_alloc((void **)&hl, (t->tw_nhi + t->tw_nlo) * sizeof(gfr_t), "NTT twiddle halves", err))) {
-            cudaFree(hl);
-            return rc;
-        }
+    gfr_t *tw = (gfr_t *)g->arena, *hl = (gfr_t *)(g->arena + GPU_AL256(half * sizeof(gfr_t)));
+    gfr_t *scale = hl + GPU_AL256((t->tw_nhi + t->tw_nlo) * sizeof(gfr_t)) / sizeof(gfr_t);
+    if (g->tab_log != t->log_n) {
         if ((rc = GPU_CU(cudaMemcpy(hl, t->tw_hi, t->tw_nhi * sizeof(gfr_t), cudaMemcpyHostToDevice), err)) ||
             (rc = GPU_CU(cudaMemcpy(hl + t->tw_nhi, t->tw_lo, t->tw_nlo * sizeof(gfr_t), cudaMemcpyHostToDevice),
-                         err))) {
-            cudaFree(hl);
+                         err)))
             return rc;
-        }
-        gpu_twgen_fn tg = {g->tw, hl, hl + t->tw_nhi, t->tw_lb};
+        gpu_twgen_fn tg = {tw, hl, hl + t->tw_nhi, t->tw_lb};
         b.each(half, tg);
-        rc = GPU_CU(cudaStreamSynchronize(g->comp), err);
-        cudaFree(hl);
-        if (rc || (rc = b.status(err)))
-            return rc;
-        g->tw_log = t->log_n;
-    }
-    if (g->scale_log != t->log_n) {
-        cudaFree(g->scale);
-        g->scale = NULL;
-        g->scale_log = 0;
-        if ((rc = dev_alloc((void **)&g->scale, 4 * per * sizeof(gfr_t), "NTT scale tables", err)))
+        if ((rc = GPU_CU(cudaStreamSynchronize(g->comp), err)) || (rc = b.status(err)))
             return rc;
         const gpu_scale_t *src[4] = {&t->g, &t->gn, &t->gin, &t->n1};
         for (int i = 0; i < 4; i++)
-            if ((rc = GPU_CU(cudaMemcpy(g->scale + i * per, src[i]->hi, nhi * sizeof(gfr_t), cudaMemcpyHostToDevice),
+            if ((rc = GPU_CU(cudaMemcpy(scale + i * per, src[i]->hi, nhi * sizeof(gfr_t), cudaMemcpyHostToDevice),
                              err)) ||
-                (rc = GPU_CU(cudaMemcpy(g->scale + i * per + nhi, src[i]->lo, GPU_SCALE_NLO * sizeof(gfr_t),
+                (rc = GPU_CU(cudaMemcpy(scale + i * per + nhi, src[i]->lo, GPU_SCALE_NLO * sizeof(gfr_t),
                                         cudaMemcpyHostToDevice), err)))
                 return rc;
-        g->scale_log = t->log_n;
+        g->tab_log = t->log_n;
     }
-    T->tw = g->tw;
+    T->tw = tw;
     gpu_ntt_tabs *dst[4] = {&T->g, &T->gn, &T->gin, &T->n1};
     for (int i = 0; i < 4; i++) {
-        dst[i]->hi = g->scale + i * per;
-        dst[i]->lo = g->scale + i * per + nhi;
+        dst[i]->hi = scale + i * per;
+        dst[i]->lo = scale + i * per + nhi;
     }
     return 0;
 }
@@ -582,10 +598,11 @@ extern "C" int gpuc_ntt(gpuc_t *g, fr_t *a, const gpu_ntt_tabs_t *t, int dir, er
     const size_t n = (size_t)1 << t->log_n;
     cuda_backend b = {g, 0, cudaSuccess, ""};
     gpu_tabs_dev T;
-    if ((rc = GPU_CU(cudaSetDevice(g->dev), err)) || (rc = ensure_vectors(g, n, 2, err)) ||
-        (rc = ensure_tables(g, b, t, &T, err)))
+    gfr_t *v[2] = {NULL, NULL};
+    if ((rc = GPU_CU(cudaSetDevice(g->dev), err)) ||
+        (rc = ntt_vectors(g, n, 2, gpu_plan_table_bytes(t->log_n), v, err)) || (rc = ensure_tables(g, b, t, &T, err)))
         return rc;
-    gfr_t *x = g->v[0], *tmp = g->v[1];
+    gfr_t *x = v[0], *tmp = v[1];
     if ((rc = GPU_CU(cudaMemcpyAsync(x, a, n * sizeof(fr_t), cudaMemcpyHostToDevice, g->comp), err)))
         return rc;
     b.note(cudaEventRecord(g->t0, g->comp), "cudaEventRecord");
@@ -605,10 +622,10 @@ extern "C" int gpuc_h(gpuc_t *g, fr_t *a, const fr_t *bb, const fr_t *c, const g
     const size_t n = (size_t)1 << t->log_n, bytes = n * sizeof(fr_t);
     cuda_backend b = {g, 0, cudaSuccess, ""};
     gpu_tabs_dev T;
-    if ((rc = GPU_CU(cudaSetDevice(g->dev), err)) || (rc = ensure_vectors(g, n, 4, err)) ||
-        (rc = ensure_tables(g, b, t, &T, err)))
+    gfr_t *v[4] = {NULL, NULL, NULL, NULL};
+    if ((rc = GPU_CU(cudaSetDevice(g->dev), err)) ||
+        (rc = ntt_vectors(g, n, 4, gpu_plan_table_bytes(t->log_n), v, err)) || (rc = ensure_tables(g, b, t, &T, err)))
         return rc;
-    gfr_t *v[4] = {g->v[0], g->v[1], g->v[2], g->v[3]};
     if ((rc = GPU_CU(cudaMemcpyAsync(v[0], a, bytes, cudaMemcpyHostToDevice, g->comp), err)) ||
         (rc = GPU_CU(cudaMemcpyAsync(v[1], bb, bytes, cudaMemcpyHostToDevice, g->comp), err)) ||
         (rc = GPU_CU(cudaMemcpyAsync(v[2], c, bytes, cudaMemcpyHostToDevice, g->comp), err)))

@@ -215,13 +215,13 @@ struct host_tabs {
 } // namespace
 
 extern "C" int gpue_msm_g1_windows(g1_xyzz_t *wsum, const gpu_base96_t *bases, const fr_t *scalars, size_t n,
-                                   unsigned c)
+                                   unsigned c, size_t max_items)
 {
     static_assert(sizeof(gpu_g1_xyzz) == sizeof(g1_xyzz_t), "XYZZ layout");
     static_assert(sizeof(gpu_g1_aff) == sizeof(gpu_base96_t), "base layout");
     static_assert(sizeof(gfr_t) == sizeof(fr_t), "Fr layout");
     gpu_msm_ws L;
-    gpu_msm_layout(&L, n, c, 0);
+    gpu_msm_layout(&L, n, c, 0, max_items);
     char *ws = (char *)gm_alloc(L.total);
     if (!ws)
         return GM_ENOMEM;
@@ -237,12 +237,18 @@ extern "C" int gpue_msm_g1_windows(g1_xyzz_t *wsum, const gpu_base96_t *bases, c
     return 0;
 }
 
-extern "C" size_t gpue_msm_ws_bytes(size_t n, unsigned c)
+extern "C" size_t gpue_msm_ws_bytes(size_t n, unsigned c, size_t max_items, size_t *items, unsigned *gw)
 {
     gpu_msm_ws L;
-    gpu_msm_layout(&L, n, c, 0);
+    gpu_msm_layout(&L, n, c, 0, max_items);
+    if (items)
+        *items = L.items;
+    if (gw)
+        *gw = L.gw;
     return L.total;
 }
+
+extern "C" size_t gpue_msm_group_items_default(void) { return GPU_MSM_GROUP_ITEMS; }
 
 extern "C" int gpue_ntt(fr_t *a, const gpu_ntt_tabs_t *t, int dir)
 {

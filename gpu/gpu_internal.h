@@ -56,11 +56,35 @@ typedef struct {
 void gpue_set_host_field(bool on);
 
 /* wsum[w], w < floor(255 / c) + 1: the window sums of sum scalars[i] *
- * bases[i]. Returns 0 or GM_ENOMEM. */
-int gpue_msm_g1_windows(g1_xyzz_t *wsum, const gpu_base96_t *bases, const fr_t *scalars, size_t n, unsigned c);
-/* Bytes of the workspace of one MSM of n points, window c (what the device
- * holds besides the bases and the scalars). */
-size_t gpue_msm_ws_bytes(size_t n, unsigned c);
+ * bases[i], groups of windows capped at max_items items. Returns 0 or
+ * GM_ENOMEM. */
+int gpue_msm_g1_windows(g1_xyzz_t *wsum, const gpu_base96_t *bases, const fr_t *scalars, size_t n, unsigned c,
+                        size_t max_items);
+/* Bytes of the workspace of one MSM of n points, window c, groups capped at
+ * max_items (what the device holds besides the bases, the scalars and the
+ * sort's scratch); the items of one group in *items (NULL: not wanted) and
+ * its windows in *gw (NULL: not wanted). */
+size_t gpue_msm_ws_bytes(size_t n, unsigned c, size_t max_items, size_t *items, unsigned *gw);
+/* GPU_MSM_GROUP_ITEMS of gpu_pipe.cuh, for C. */
+size_t gpue_msm_group_items_default(void);
+
+/* ---- the plan's arithmetic (gpu_plan.c), shared with the emulated device ---- */
+
+/* Bytes of the radix sort's and the scan's scratch for groups of `items`
+ * items: CUB's onesweep sort with a DoubleBuffer keeps a histogram and one
+ * look-back word per digit and tile (about items / 4 bytes), the scan one
+ * word per tile; 64 KiB covers the fixed part. The CUDA backend allocates
+ * what CUB asks, and the plan's reserve absorbs a difference. */
+size_t gpu_plan_sort_bytes(size_t items);
+/* Bytes of the NTT tables of 2^log_n on the device: n/2 twiddles, their
+ * two halves while they are generated, the four scale tables. */
+size_t gpu_plan_table_bytes(unsigned log_n);
+/* Bytes an MSM call of n points at window c needs in the arena after the
+ * chunk buffer (scalar buffers, workspace at max_items, sort scratch),
+ * each part rounded up to 256 bytes. */
+size_t gpu_plan_msm_bytes(size_t n, unsigned c, size_t max_items, unsigned nbuf);
+/* Bytes an h phase needs: `vectors` NTT vectors of 2^log_n and the tables. */
+size_t gpu_plan_ntt_bytes(unsigned log_n, unsigned vectors);
 /* One transform (dir as gpu_ntt_dir_t) of a[0 .. 2^log_n). 0 or GM_ENOMEM. */
 int gpue_ntt(fr_t *a, const gpu_ntt_tabs_t *t, int dir);
 /* Groth16's h: a <- coset_iNTT((coset(iNTT a) coset(iNTT b) - coset(iNTT c)) z). */
@@ -104,18 +128,43 @@ void gpuc_host_free(gpuc_t *g, void *p);
 /* Synchronous copy host -> device (through the copy stream). */
 int gpuc_h2d(gpuc_t *g, void *dst, const void *src, size_t bytes, err_t *err);
 
-/* Packs the compacted scalars of MSM j into dst (pinned, n values). */
-typedef void (*gpuc_pack_fn)(void *arg, size_t j, fr_t *dst);
+/* The arena: the one device buffer the MSM and NTT calls work in (the
+ * streamed chunk at its start, then the MSM's scalars and workspace; or the
+ * NTT vectors and tables). Grown to at least `bytes` (freed and allocated
+ * again: its contents are lost and the cached tables dropped); 0,
+ * GM_ENOMEM, GM_EGPU. */
+int gpuc_arena(gpuc_t *g, size_t bytes, err_t *err);
+void *gpuc_arena_ptr(gpuc_t *g);
+/* The bytes of the arena gpuc_msm_g1 needs after arena_off for n points at
+ * window c (CUB's real sort and scan scratch). */
+int gpuc_msm_bytes(gpuc_t *g, size_t n, unsigned c, size_t max_items, unsigned nbuf, size_t *bytes, err_t *err);
 
-/* k MSMs over the same n resident bases (device memory from gpu.c): the
- * window sums of MSM j into wsum[j * nwin ...], nwin = floor(255 / c) + 1.
- * Scalars of MSM j + 1 are packed (pack) and uploaded while MSM j computes.
- * Returns 0, GM_ENOMEM, GM_EGPU. */
-int gpuc_msm_g1(gpuc_t *g, g1_xyzz_t *wsum, const void *dev_bases, size_t n, unsigned c, size_t k,
-                gpuc_pack_fn pack, void *pack_arg, err_t *err);
-/* One transform of the host array a (2^log_n values, in and out). */
+/* Packs slice `part` of `parts` of MSM j's compacted scalars into dst
+ * (pinned, n values: the slice lands at its own place) and gives its range
+ * [*lo, *hi) of dst; the slices of one MSM tile [0, n) in order (some may
+ * be empty), so each can be uploaded while the next is packed. */
+typedef void (*gpuc_pack_fn)(void *arg, size_t j, fr_t *dst, size_t part, size_t parts, size_t *lo, size_t *hi);
+
+/* Slices of MSM 0's packing, each uploaded while the next is packed (the
+ * emulation packs in the same slices, so the slicing is tested). */
+#define GPU_PACK_SLICES 8
+
+/* k MSMs over the same n bases (device memory from gpu.c: resident, or the
+ * chunk at the arena's start): the window sums of MSM j into
+ * wsum[j * nwin ...], nwin = floor(255 / c) + 1. The scalar buffers and the
+ * workspace (groups of at most max_items) are taken from the arena after
+ * arena_off (gpu.c makes it large enough first, with gpuc_msm_bytes;
+ * GM_ENOMEM when it is not). MSM 0's scalars are packed in slices, each
+ * uploaded while the next is packed; nbuf 2: the scalars of MSM j + 1 are
+ * packed and uploaded while MSM j computes; 1: after it. Returns 0,
+ * GM_ENOMEM, GM_EGPU. */
+int gpuc_msm_g1(gpuc_t *g, g1_xyzz_t *wsum, const void *dev_bases, size_t n, unsigned c, size_t k, size_t max_items,
+                unsigned nbuf, size_t arena_off, gpuc_pack_fn pack, void *pack_arg, err_t *err);
+/* One transform of the host array a (2^log_n values, in and out), in the
+ * arena. */
 int gpuc_ntt(gpuc_t *g, fr_t *a, const gpu_ntt_tabs_t *t, int dir, err_t *err);
-/* Groth16's h on host arrays a (in/out), b, c. */
+/* Groth16's h on host arrays a (in/out), b, c (pinned for full speed), in
+ * the arena: one upload of each, one download. */
 int gpuc_h(gpuc_t *g, fr_t *a, const fr_t *b, const fr_t *c, const gpu_ntt_tabs_t *t, const fr_t *z, err_t *err);
 
 /* Device milliseconds of the compute part of the last gpuc_msm_g1 (its last

@@ -11,7 +11,8 @@
  *       all calls independent (no kernel here reads what another thread of the
  *       same launch writes);
  *   void sort_pairs(...);  stable radix sort of (u32 key, u32 value) pairs on
- *       bits [0, end_bit) of the key;
+ *       bits [0, end_bit) of the key into (kout, vout); kin and vin may be
+ *       overwritten (the CUDA backend sorts with them as CUB's DoubleBuffer);
  *   void scan(const uint32_t *in, uint32_t *out, size_t n);  exclusive sum;
  *   void zero(void *p, size_t bytes);
  *   void to_host(void *dst, const void *src, size_t bytes);  a copy to host
@@ -252,12 +253,16 @@ struct gpu_winseg_fn {
 /* The window count for window c: floor(255 / c) + 1. */
 GPU_HD unsigned gpu_msm_nwin(unsigned c) { return 255 / c + 1; }
 
-/* Windows per group so that a group's items stay under 2^29 (4 GiB of keys
- * and values per buffer). */
-static inline unsigned gpu_msm_group(size_t n, unsigned c)
+/* The default cap on a group's items: 2^29 (2 GiB of keys and of values
+ * per buffer). gpu_plan lowers it when the workspace would not fit. */
+#define GPU_MSM_GROUP_ITEMS ((size_t)1 << 29)
+
+/* Windows per group so that a group's items stay under max_items (one
+ * window at the least, whatever n). */
+static inline unsigned gpu_msm_group(size_t n, unsigned c, size_t max_items)
 {
     unsigned nwin = gpu_msm_nwin(c);
-    size_t g = ((size_t)1 << 29) / (n ? n : 1);
+    size_t g = max_items / (n ? n : 1);
     return g < 1 ? 1 : (g > nwin ? nwin : (unsigned)g);
 }
 
@@ -278,9 +283,9 @@ struct gpu_setcnt_fn {
     GPU_HD void operator()(size_t) const { *dst = src ? *src : v; }
 };
 
-/* Workspace layout of one MSM of n points at window c: byte offsets from
- * one base pointer (each aligned to 256). sort_tmp is the backend's
- * requirement, given by the caller. */
+/* Workspace layout of one MSM of n points at window c, its groups capped at
+ * max_items items: byte offsets from one base pointer (each aligned to
+ * 256). sort_tmp is the backend's requirement, given by the caller. */
 struct gpu_msm_ws {
     size_t keys0, vals0, keys1, vals1, runs, offs, counts, rkA, rkB, rpA, rpB, buckets, wsum, sort_tmp, total;
     size_t items, nchunks0, rcap, nkeys;
@@ -289,11 +294,11 @@ struct gpu_msm_ws {
 
 static inline size_t gpu_al(size_t x) { return (x + 255) & ~(size_t)255; }
 
-static inline void gpu_msm_layout(gpu_msm_ws *L, size_t n, unsigned c, size_t sort_tmp)
+static inline void gpu_msm_layout(gpu_msm_ws *L, size_t n, unsigned c, size_t sort_tmp, size_t max_items)
 {
     L->c = c;
     L->nwin = gpu_msm_nwin(c);
-    L->gw = gpu_msm_group(n, c);
+    L->gw = gpu_msm_group(n, c, max_items);
     L->items = n * L->gw;
     L->nkeys = (size_t)L->gw << c;
     L->nchunks0 = (L->items + GPU_RED_CHUNK - 1) / GPU_RED_CHUNK;

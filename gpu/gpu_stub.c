@@ -55,10 +55,30 @@ int gpuc_h2d(gpuc_t *g, void *dst, const void *src, size_t bytes, err_t *err)
     return nocuda(err);
 }
 
-int gpuc_msm_g1(gpuc_t *g, g1_xyzz_t *wsum, const void *dev_bases, size_t n, unsigned c, size_t k,
-                gpuc_pack_fn pack, void *pack_arg, err_t *err)
+int gpuc_arena(gpuc_t *g, size_t bytes, err_t *err)
 {
-    (void)g, (void)wsum, (void)dev_bases, (void)n, (void)c, (void)k, (void)pack, (void)pack_arg;
+    (void)g, (void)bytes;
+    return nocuda(err);
+}
+
+void *gpuc_arena_ptr(gpuc_t *g)
+{
+    (void)g;
+    return NULL;
+}
+
+int gpuc_msm_bytes(gpuc_t *g, size_t n, unsigned c, size_t max_items, unsigned nbuf, size_t *bytes, err_t *err)
+{
+    (void)g, (void)n, (void)c, (void)max_items, (void)nbuf;
+    *bytes = 0;
+    return nocuda(err);
+}
+
+int gpuc_msm_g1(gpuc_t *g, g1_xyzz_t *wsum, const void *dev_bases, size_t n, unsigned c, size_t k, size_t max_items,
+                unsigned nbuf, size_t arena_off, gpuc_pack_fn pack, void *pack_arg, err_t *err)
+{
+    (void)g, (void)wsum, (void)dev_bases, (void)n, (void)c, (void)k, (void)max_items, (void)nbuf, (void)arena_off;
+    (void)pack, (void)pack_arg;
     return nocuda(err);
 }
 

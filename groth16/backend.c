@@ -19,6 +19,7 @@ struct groth16_backend {
     groth16_backend_kind_t kind; /* resolved: never AUTO */
     gpu_ctx_t *ctx;              /* NULL for the CPU */
     topo_pool_t *side;           /* two workers: the device's G1 work and the CPU's G2 MSM at once */
+    topo_pool_t *host;           /* the device's host work: scalar packing, base conversion */
     pthread_mutex_t mu;
     groth16_backend_stats_t st;
 };
@@ -70,7 +71,11 @@ static int open_gpu(groth16_backend_t *be, int device, err_t *err)
         snprintf(be->st.name, sizeof be->st.name, "cuda:%d %s", info.device, info.name);
     be->st.device = info.device;
     be->st.mem_total = info.mem_total;
-    return topo_pool_create_flat(&be->side, 2, err);
+    rc = topo_pool_create_flat(&be->side, 2, err);
+    if (rc || (rc = topo_pool_create_flat(&be->host, 0, err)))
+        return rc;
+    gpu_set_pool(be->ctx, be->host);
+    return 0;
 }
 
 int groth16_backend_open(groth16_backend_t **out, groth16_backend_kind_t kind, int device, char *note,
@@ -126,6 +131,7 @@ void groth16_backend_close(groth16_backend_t *be)
         return;
     topo_pool_destroy(be->side);
     gpu_destroy(be->ctx);
+    topo_pool_destroy(be->host);
     pthread_mutex_destroy(&be->mu);
     gm_free(be);
 }
@@ -236,6 +242,34 @@ int groth16_backend_ntt(groth16_backend_t *be, fr_t *a, unsigned log_n, gpu_ntt_
     pthread_mutex_unlock(&be->mu);
     return rc;
 }
+
+int groth16_backend_h(groth16_backend_t *be, fr_t *a, const fr_t *b, const fr_t *c, unsigned log_n, err_t *err)
+{
+    pthread_mutex_lock(&be->mu);
+    uint64_t t0 = gm_now_ns();
+    int rc = gpu_groth16_h(be->ctx, a, b, c, log_n, err);
+    uint64_t dt = gm_now_ns() - t0;
+    be->st.busy_ns += dt;
+    be->st.ntt_ns += dt;
+    pthread_mutex_unlock(&be->mu);
+    return rc;
+}
+
+int groth16_backend_plan(groth16_backend_t *be, gpu_plan_t *out, const char *const *names, const uint64_t *counts,
+                         size_t nsets, unsigned log_n, err_t *err)
+{
+    pthread_mutex_lock(&be->mu);
+    int rc = gpu_plan_apply(be->ctx, out, names, counts, nsets, log_n, err);
+    pthread_mutex_unlock(&be->mu);
+    return rc;
+}
+
+int groth16_backend_host_alloc(groth16_backend_t *be, void **p, size_t bytes, err_t *err)
+{
+    return gpu_host_alloc(be->ctx, p, bytes, err);
+}
+
+void groth16_backend_host_free(groth16_backend_t *be, void *p) { gpu_host_free(be ? be->ctx : NULL, p); }
 
 void groth16_backend_failed(groth16_backend_t *be, const char *who, const err_t *e)
 {

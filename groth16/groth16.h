@@ -565,11 +565,16 @@ void groth16_backend_stats(groth16_backend_t *be, groth16_backend_stats_t *out);
 
 /* Attaches be (NULL or cpu: the CPU) to pv: its prepares' NTTs and its
  * finishes' G1 MSMs go through it from now on. With a device backend and
- * parameters, the G1 bases of A and B1 (aux part), L and H are uploaded now
- * and kept until pv is destroyed or attached again; a set that does not fit
- * the device (GM_ENOMEM) or fails to upload stays on the CPU for pv's life
- * (logged once, a warning). be must outlive pv, or be detached first (set
- * NULL) since the bases are freed through it. Not while pv proves. */
+ * parameters, the device's memory is planned for these sets and this
+ * domain (gpu_plan_apply: which sets stay resident, the chunks of the
+ * others, h whole or in steps), then the G1 bases of A and B1 (aux part), L
+ * and H are uploaded (resident or streamed, as planned) and kept until pv
+ * is destroyed or attached again. With h whole, pv takes two m-vectors of
+ * the device's (pinned) host memory for b and c, and a prepare makes a, b,
+ * c in one pass and h in one device call. No plan fits, or a set fails to
+ * upload: that work stays on the CPU for pv's life (logged once, a
+ * warning). be must outlive pv, or be detached first (set NULL) since the
+ * bases are freed through it. Not while pv proves. */
 void groth16_prover_set_backend(groth16_prover_t *pv, groth16_backend_t *be);
 
 /* For provers outside groth16/ (snarkjs/): the calls prove.c makes. */
@@ -604,6 +609,21 @@ int groth16_backend_msm_g1(groth16_backend_t *be, g1_jac_t *out, const gpu_g1_ba
                            const uint64_t *density, size_t n, size_t k, err_t *err) __attribute__((warn_unused_result));
 int groth16_backend_ntt(groth16_backend_t *be, fr_t *a, unsigned log_n, gpu_ntt_dir_t dir, err_t *err)
     __attribute__((warn_unused_result));
+/* Groth16's h in one device call (gpu_groth16_h: one upload of a, b, c, one
+ * download of h into a), its wall time added to the stats as NTT time.
+ * Returns as gpu_groth16_h. */
+int groth16_backend_h(groth16_backend_t *be, fr_t *a, const fr_t *b, const fr_t *c, unsigned log_n, err_t *err)
+    __attribute__((warn_unused_result));
+/* gpu_plan_apply on the backend's device under its lock (the sets in upload
+ * order, log_n the domain of h): call before the uploads. The plan in *out.
+ * Returns as gpu_plan_apply. */
+int groth16_backend_plan(groth16_backend_t *be, gpu_plan_t *out, const char *const *names, const uint64_t *counts,
+                         size_t nsets, unsigned log_n, err_t *err) __attribute__((warn_unused_result));
+/* Host buffers for the device's transfers (gpu_host_alloc: pinned on a
+ * CUDA device), freed with groth16_backend_host_free on the same backend. */
+int groth16_backend_host_alloc(groth16_backend_t *be, void **p, size_t bytes, err_t *err)
+    __attribute__((warn_unused_result));
+void groth16_backend_host_free(groth16_backend_t *be, void *p);
 /* A failed device call or a device result that did not verify (who names
  * the unit: "unit 3"): one warning line (gm_log), counted in failures; the
  * backend is retired when failures reach GROTH16_BACKEND_MAX_FAILURES. */

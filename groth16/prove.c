@@ -17,7 +17,10 @@
  *   A = alpha + sum_A + r delta, B = beta + sum_B2 + s delta,
  *   C = s sum_A + r sum_B1 + rs delta + s alpha + r beta + sum_H + sum_L;
  *   then the pairing check against the vk (unless NO_VERIFY).
- * groth16_prove is prepare + finish for one witness at a time.
+ * groth16_prove is prepare + finish for one witness at a time. With a
+ * device whose plan runs h whole, prepare makes a, b, c in one pass (three
+ * m-vectors, b and c in the prover's pinned buffers) and h in one device
+ * call (make_h_whole); otherwise the transforms go one at a time.
  *
  * The prover owns what the stages share, sized at creation: the density
  * bitmaps, the NTT domain, the prepare stage's second m-vector and NTT
@@ -50,6 +53,8 @@ struct groth16_prover {
     size_t memory;
     groth16_backend_t *be;  /* NULL: the CPU */
     gpu_g1_bases_t *gb[4];  /* resident bases of A (aux), B1 (aux), L, H; NULL: that MSM on the CPU */
+    fr_t *hbuf[2];          /* the device plan's h is whole: b and c in the backend's (pinned) host memory */
+    bool cpu_h;             /* no device plan fits: h on the CPU too */
 };
 
 enum { GB_A, GB_B1, GB_L, GB_H };
@@ -72,6 +77,11 @@ static void bases_free(groth16_prover_t *pv)
         if (pv->be)
             groth16_backend_free_bases(pv->be, pv->gb[i]);
         pv->gb[i] = NULL;
+    }
+    for (int i = 0; i < 2; i++) {
+        if (pv->be)
+            groth16_backend_host_free(pv->be, pv->hbuf[i]);
+        pv->hbuf[i] = NULL;
     }
 }
 
@@ -205,6 +215,7 @@ void groth16_prover_set_backend(groth16_prover_t *pv, groth16_backend_t *be)
 {
     bases_free(pv);
     pv->be = be;
+    pv->cpu_h = false;
     const groth16_params_t *pp = pv->params;
     if (!pp || !groth16_backend_active(be))
         return;
@@ -216,8 +227,35 @@ void groth16_prover_set_backend(groth16_prover_t *pv, groth16_backend_t *be)
                  {pp->b_g1 + pv->nb_in, pp->n.b_g1 - pv->nb_in, "B1"},
                  {pp->l, pp->n.l, "L"},
                  {pp->h, pp->n.h, "H"}};
+    /* The device's memory planned for these sets and this domain before
+     * anything is uploaded (gpu.h): which sets stay resident, the chunks of
+     * the others, how h runs. */
+    const char *names[4];
+    uint64_t counts[4];
+    for (int i = 0; i < 4; i++)
+        names[i] = sets[i].name, counts[i] = sets[i].n;
+    gpu_plan_t plan;
+    err_t e;
+    if (groth16_backend_plan(be, &plan, names, counts, 4, pv->log_m, &e)) {
+        gm_log(GM_LOG_WARN, "prover: no device memory plan for these parameters (%s): every G1 MSM and h on the CPU",
+               e.msg);
+        pv->cpu_h = true;
+        return;
+    }
+    /* h whole on the device: b and c in host memory the device copies at
+     * full speed (pinned), a in the unit's h; one upload of the three and
+     * one download of h. */
+    for (int i = 0; plan.h == GPU_PLAN_H_WHOLE && i < 2; i++)
+        if (groth16_backend_host_alloc(be, (void **)&pv->hbuf[i], (size_t)pv->m * sizeof(fr_t), &e)) {
+            gm_log(GM_LOG_WARN, "prover: h runs one transform at a time: %s", e.msg);
+            break;
+        }
+    if (!pv->hbuf[0] || !pv->hbuf[1]) {
+        groth16_backend_host_free(be, pv->hbuf[0]);
+        groth16_backend_host_free(be, pv->hbuf[1]);
+        pv->hbuf[0] = pv->hbuf[1] = NULL;
+    }
     for (int i = 0; i < 4; i++) {
-        err_t e;
         if (groth16_backend_upload(be, &pv->gb[i], sets[i].p, (size_t)sets[i].n, &e))
             gm_log(GM_LOG_WARN, "prover: the %s bases (%llu points) stay on the CPU: %s", sets[i].name,
                    (unsigned long long)sets[i].n, e.msg);
@@ -389,6 +427,31 @@ static bool make_h(groth16_prover_t *pv, groth16_prepared_t *u, const groth16_wi
     return ok;
 }
 
+/* make_h with the whole h on the device (the plan's GPU_PLAN_H_WHOLE): a,
+ * b, c in one pass into u->h and the prover's two host buffers, then one
+ * device call. Three m-vectors are alive, not two: the price of one upload
+ * of each instead of seven round trips. false: the device failed (counted;
+ * h undefined). */
+static bool make_h_whole(groth16_prover_t *pv, groth16_prepared_t *u, const groth16_witness_t *w, topo_pool_t *pool,
+                         groth16_timings_t *t, const char *who)
+{
+    const cs_shape_t *sh = pv->shape;
+    fr_t *v[3] = {u->h, pv->hbuf[0], pv->hbuf[1]};
+    uint64_t t0 = gm_now_ns(), c0 = stage_cpu(pool), t1, c1;
+    abc_of(sh, w, v[0], v[1], v[2], CS_ABC_EXACT, pool);
+    for (int i = 0; i < 3; i++)
+        memset(v[i] + sh->n_rows, 0, (size_t)(pv->m - sh->n_rows) * sizeof(fr_t));
+    t1 = gm_now_ns(), c1 = stage_cpu(pool);
+    t->abc += t1 - t0, t->cpu_abc += c1 - c0, t0 = t1, c0 = c1;
+    err_t e;
+    bool ok = groth16_backend_h(pv->be, v[0], v[1], v[2], pv->log_m, &e) == 0;
+    if (!ok)
+        groth16_backend_failed(pv->be, who, &e);
+    t1 = gm_now_ns(), c1 = stage_cpu(pool);
+    t->ntt += t1 - t0, t->cpu_ntt += c1 - c0;
+    return ok;
+}
+
 /* who names the witness in messages ("witness", "witness 3"). */
 static int prepare_one(groth16_prover_t *pv, groth16_prepared_t *u, const groth16_witness_t *w, topo_pool_t *pool,
                        groth16_timings_t *t, const char *who, err_t *err)
@@ -410,9 +473,11 @@ static int prepare_one(groth16_prover_t *pv, groth16_prepared_t *u, const groth1
     if (topo_pool_size(pool) > pv->ntt_workers)
         return gm_err_set(err, GM_EINVAL, "prover: %s: a pool of %u workers, the prover's NTT scratch is sized "
                           "for %u", who, topo_pool_size(pool), pv->ntt_workers);
-    bool gpu = groth16_backend_active(pv->be);
+    bool gpu = groth16_backend_active(pv->be) && !pv->cpu_h;
     u->fell_back = false;
-    if (gpu && !make_h(pv, u, w, pv->work, pv->ntt_scratch, true, pool, t, who))
+    bool dev_ok = gpu && (pv->hbuf[0] ? make_h_whole(pv, u, w, pool, t, who)
+                                      : make_h(pv, u, w, pv->work, pv->ntt_scratch, true, pool, t, who));
+    if (gpu && !dev_ok)
         gpu = false, u->fell_back = true; /* the device failed: the whole h again on the CPU */
     if (!gpu)
         (void)make_h(pv, u, w, pv->work, pv->ntt_scratch, false, pool, t, who);

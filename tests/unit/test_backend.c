@@ -172,9 +172,10 @@ Test(backend, faults_fall_back_to_the_cpu)
     prove_emulated(&f, "corrupt:100000", GROTH16_PROVE_DEFAULT, &st);
     cr_assert_eq(st.fallbacks, 0);
     cr_assert(!st.retired);
-    /* corrupt after the first unit's 7 transforms: its MSM sum is wrong,
-     * caught by the verification, the unit proved on the CPU. */
-    prove_emulated(&f, "corrupt:7", GROTH16_PROVE_DEFAULT, &st);
+    /* corrupt after the K units' h (one call each: the plan of an
+     * unlimited device runs h whole): the first MSM's sum is wrong, caught
+     * by the verification, the unit proved on the CPU. */
+    prove_emulated(&f, "corrupt:4", GROTH16_PROVE_DEFAULT, &st);
     cr_assert(st.fallbacks >= 1 && st.failures >= 1);
     fx_close(&f);
 }
@@ -256,30 +257,58 @@ Test(backend, emulate_equals_cpu_snarkjs)
 }
 
 /* ---- a 2 KiB PoRep partition (2^22 domain) -------------------------------------------------
- * Its parameters take minutes to set up, so this test runs only when
+ * Its parameters take minutes to set up, so these tests run only when
  * GROTHMPI_POREP_CACHE names a cache holding them (tests/integration/
- * gpu_porep.sh does, after the shared setup); otherwise it is skipped. */
-Test(backend_porep, porep_2k_emulate_equals_cpu, .timeout = 2400)
+ * gpu_porep.sh does, after the shared setup); otherwise they are skipped. */
+
+typedef struct {
+    circuit_t circ;
+    topo_pool_t *pool;
+    cs_shape_t *shape;
+    groth16_params_t *params;
+    cs_t *cs;
+    groth16_witness_t w;
+} porep2k_t;
+
+/* The cached parameters and shape of the 2 KiB partition and a witness
+ * (seed 1); skips the test when there is no cache. */
+static void porep2k_open(porep2k_t *f)
 {
     const char *dir = getenv("GROTHMPI_POREP_CACHE");
     if (!dir || !*dir)
         cr_skip("GROTHMPI_POREP_CACHE is not set (tests/integration/gpu_porep.sh sets it)");
     err_t err;
-    circuit_t circ;
-    cr_assert_eq(circuit_parse(&circ, "porep", 0, "2KiB", &err), 0, "%s", err.msg);
+    cr_assert_eq(circuit_parse(&f->circ, "porep", 0, "2KiB", &err), 0, "%s", err.msg);
     params_paths_t paths;
-    cr_assert_eq(params_paths(&paths, dir, circ.id, &err), 0, "%s", err.msg);
-    topo_pool_t *pool;
-    cs_shape_t *shape;
-    groth16_params_t *params;
-    cr_assert_eq(topo_pool_create_flat(&pool, 0, &err), 0, "%s", err.msg);
-    cr_assert_eq(params_shape_load(&shape, NULL, &paths, false, &err), 0, "%s", err.msg);
-    cr_assert_eq(groth16_params_load(&params, paths.params, shape, GROTH16_LOAD_TRUST, pool, &err), 0, "%s",
+    cr_assert_eq(params_paths(&paths, dir, f->circ.id, &err), 0, "%s", err.msg);
+    cr_assert_eq(topo_pool_create_flat(&f->pool, 0, &err), 0, "%s", err.msg);
+    cr_assert_eq(params_shape_load(&f->shape, NULL, &paths, false, &err), 0, "%s", err.msg);
+    cr_assert_eq(groth16_params_load(&f->params, paths.params, f->shape, GROTH16_LOAD_TRUST, f->pool, &err), 0, "%s",
                  err.msg);
-    cs_t *cs;
     circuit_witness_opts_t wo = {.seed = 1, .mode = CS_WITNESS};
-    cr_assert_eq(circuit_witness(&cs, &circ, &wo, &err), 0, "%s", err.msg);
-    groth16_witness_t w = {cs_input_values(cs), cs_num_inputs(cs), cs_aux_values(cs), cs_num_aux(cs), NULL};
+    cr_assert_eq(circuit_witness(&f->cs, &f->circ, &wo, &err), 0, "%s", err.msg);
+    f->w = (groth16_witness_t){cs_input_values(f->cs), cs_num_inputs(f->cs), cs_aux_values(f->cs),
+                               cs_num_aux(f->cs), NULL};
+}
+
+static void porep2k_close(porep2k_t *f)
+{
+    cs_destroy(f->cs);
+    groth16_params_free(f->params);
+    cs_shape_free(f->shape);
+    topo_pool_destroy(f->pool);
+}
+
+Test(backend_porep, porep_2k_emulate_equals_cpu, .timeout = 2400)
+{
+    porep2k_t f;
+    porep2k_open(&f);
+    err_t err;
+    circuit_t circ = f.circ;
+    topo_pool_t *pool = f.pool;
+    cs_shape_t *shape = f.shape;
+    groth16_params_t *params = f.params;
+    groth16_witness_t w = f.w;
     test_rng_t rng;
     test_rng_init(&rng, "backend porep_2k_emulate_equals_cpu");
     fr_t rs[2];
@@ -289,7 +318,7 @@ Test(backend_porep, porep_2k_emulate_equals_cpu, .timeout = 2400)
      * do): 0/1 values as bits, proved through the compact MSMs on the CPU
      * and expanded for the device; the same bytes. */
     cs_t *cc;
-    wo.flags = CS_FLAG_COMPACT;
+    circuit_witness_opts_t wo = {.seed = 1, .mode = CS_WITNESS, .flags = CS_FLAG_COMPACT};
     cr_assert_eq(circuit_witness(&cc, &circ, &wo, &err), 0, "%s", err.msg);
     groth16_witness_t wc;
     groth16_witness_of(&wc, cc);
@@ -323,10 +352,74 @@ Test(backend_porep, porep_2k_emulate_equals_cpu, .timeout = 2400)
     groth16_prover_destroy(pv);
     groth16_backend_close(be);
     cs_destroy(cc);
-    cs_destroy(cs);
-    groth16_params_free(params);
-    cs_shape_free(shape);
-    topo_pool_destroy(pool);
+    porep2k_close(&f);
+}
+
+/* The same partition through emulated devices of several sizes, sized from
+ * the plan of its own sets: one just large enough for the plan that keeps
+ * everything resident, one that cannot hold A and B1 beside the rest (so
+ * sets stream), one just short of the whole h alone (so h runs in steps and
+ * every set streams). Each proof is the CPU's, byte for byte, with
+ * no fallback, and the device never holds more than its memory. Runs with
+ * backend_porep/porep_2k_emulate_equals_cpu (tests/integration/gpu_porep.sh).
+ * GROTHMPI_EMU_SIZES=LIST (e.g. "2,3") runs only those of the three sizes:
+ * each emulated proof takes minutes on a small machine. */
+Test(backend_porep, porep_2k_emulated_memory_sizes, .timeout = 3600)
+{
+    porep2k_t f;
+    porep2k_open(&f);
+    err_t err;
+    topo_pool_t *pool = f.pool;
+    groth16_params_t *params = f.params;
+    groth16_witness_t w = f.w;
+    fr_t rs[2];
+    fr_set_u64(&rs[0], 5);
+    fr_set_u64(&rs[1], 7);
+    groth16_proof_t want, got;
+    groth16_prover_t *pv;
+    cr_assert_eq(groth16_prover_create(&pv, params, f.shape, pool, &err), 0, "%s", err.msg);
+    cr_assert_eq(groth16_prove(pv, &want, &w, 1, rs, GROTH16_PROVE_DEFAULT, pool, NULL, &err), 0, "%s", err.msg);
+    /* The plan of the whole sections (the prover's sets are these less a
+     * few input columns): the sizes below straddle its decisions. */
+    groth16_counts_t n;
+    groth16_params_counts(&n, params);
+    unsigned log_m = 0;
+    while (((uint64_t)1 << log_m) < n.h + 1)
+        log_m++;
+    static const char *const names[4] = {"A", "B1", "L", "H"};
+    const uint64_t counts[4] = {n.a, n.b_g1, n.l, n.h};
+    gpu_plan_t all;
+    cr_assert_eq(gpu_plan(&all, names, counts, 4, log_m, (size_t)1 << 50, 0, 64, &err), 0, "%s", err.msg);
+    cr_assert(!all.set[3].streamed && all.h == GPU_PLAN_H_WHOLE);
+    const size_t sizes[3] = {all.total, all.total - (size_t)(n.a + n.b_g1) * 96, all.h_phase - 1};
+    const char *only = getenv("GROTHMPI_EMU_SIZES");
+    for (int k = 0; k < 3; k++) {
+        if (only && *only && !strchr(only, '1' + k))
+            continue;
+        char mem[32];
+        snprintf(mem, sizeof mem, "%zu", sizes[k]);
+        setenv("GROTHMPI_EMU_MEM", mem, 1);
+        groth16_backend_t *be;
+        cr_assert_eq(groth16_backend_open(&be, GROTH16_BACKEND_EMULATE, 0, NULL, 0, &err), 0, "%s", err.msg);
+        unsetenv("GROTHMPI_EMU_MEM");
+        groth16_prover_set_backend(pv, be);
+        cr_assert_eq(groth16_prove(pv, &got, &w, 1, rs, GROTH16_PROVE_DEFAULT, pool, NULL, &err), 0, "%s", err.msg);
+        groth16_backend_stats_t st;
+        groth16_backend_stats(be, &st);
+        groth16_prover_set_backend(pv, NULL);
+        groth16_backend_close(be);
+        uint8_t a[GROTH16_PROOF_BYTES], b[GROTH16_PROOF_BYTES];
+        groth16_proof_to_bytes(a, &want);
+        groth16_proof_to_bytes(b, &got);
+        fprintf(stderr, "porep 2KiB on an emulated device of %zu bytes: peak %llu bytes, %.1f s MSM, %.1f s h\n",
+                sizes[k], (unsigned long long)st.mem_peak, (double)st.msm_ns / 1e9, (double)st.ntt_ns / 1e9);
+        cr_assert(memcmp(a, b, sizeof a) == 0, "2 KiB partition on %zu device bytes: the proof differs from the CPU's",
+                  sizes[k]);
+        cr_assert_eq(st.fallbacks, 0, "%zu device bytes: %llu failures", sizes[k], (unsigned long long)st.failures);
+        cr_assert(st.mem_peak <= sizes[k], "%zu device bytes: peak %llu", sizes[k], (unsigned long long)st.mem_peak);
+    }
+    groth16_prover_destroy(pv);
+    porep2k_close(&f);
 }
 
 /* ---- streamed bases ------------------------------------------------------------------------- */
@@ -357,8 +450,10 @@ Test(backend, streamed_bases_equal_cpu)
         if (test_rng_next(&rng) & 1)
             dens[i >> 6] |= 1ULL << (i & 63), nset++;
     }
-    /* Room for 1000 resident points: the 3000 (and the nset) stream. */
-    setenv("GROTHMPI_EMU_MEM", "96000", 1);
+    /* Room for the points' 96 bytes each, but not for them and the
+     * workspace of their MSM: the 3000 (and the nset) stream, in chunks
+     * whose workspace fits beside them. */
+    setenv("GROTHMPI_EMU_MEM", "2M", 1);
     gpu_ctx_t *ctx;
     cr_assert_eq(gpu_init_emulated(&ctx, 0, &err), 0, "%s", err.msg);
     unsetenv("GROTHMPI_EMU_MEM");

@@ -563,3 +563,224 @@ Test(gpu, emu_groth16_h)
     gm_free(c);
     gm_free(g);
 }
+
+/* ---- the device memory plan ------------------------------------------------------------------ */
+
+/* What every plan must satisfy, whatever it decided: each region sized
+ * from its parts, the phases sharing the arena, the total within the card
+ * less the reserve, resident sets a prefix of the upload order. */
+static void check_plan(const gpu_plan_t *p, const uint64_t *counts, size_t nsets, size_t min_chunk, const char *what)
+{
+    size_t res = 0, maxs = 0;
+    bool streaming = false;
+    for (size_t i = 0; i < nsets; i++) {
+        cr_assert_eq(p->set[i].n, counts[i], "%s", what);
+        if (p->set[i].streamed) {
+            streaming = true;
+            cr_assert_eq(p->set[i].bytes, 0, "%s", what);
+            maxs = counts[i] > maxs ? (size_t)counts[i] : maxs;
+        } else {
+            cr_assert(!streaming, "%s: set %zu resident after a streamed one", what, i);
+            cr_assert_eq(p->set[i].bytes, (size_t)counts[i] * 96, "%s", what);
+            res += p->set[i].bytes;
+        }
+    }
+    cr_assert_eq(p->bases_bytes, res, "%s", what);
+    if (streaming) {
+        cr_assert(p->chunk >= (min_chunk < maxs ? min_chunk : maxs) && p->chunk <= maxs, "%s: chunk %zu", what,
+                  p->chunk);
+        cr_assert(p->chunk_bytes >= p->chunk * 96, "%s", what);
+    } else {
+        cr_assert_eq(p->chunk, 0, "%s", what);
+    }
+    cr_assert(p->scalar_bufs == 1 || p->scalar_bufs == 2, "%s", what);
+    cr_assert(p->scalar_bytes >= p->scalar_bufs * p->msm_n * 32, "%s", what);
+    /* keys and values, sorted and unsorted: 16 bytes a group item */
+    cr_assert(p->ws_bytes >= 16 * p->msm_n * (size_t)p->group_windows, "%s", what);
+    cr_assert(p->group_windows >= 1 && (size_t)p->group_windows * p->msm_n <= (p->group_items > p->msm_n ?
+                                                                                p->group_items : p->msm_n), "%s", what);
+    cr_assert_eq(p->msm_phase, p->chunk_bytes + p->scalar_bytes + p->ws_bytes + p->sort_bytes, "%s", what);
+    if (p->log_n) {
+        cr_assert(p->h == GPU_PLAN_H_WHOLE || p->h == GPU_PLAN_H_STEPS, "%s", what);
+        cr_assert_eq(p->ntt_vectors, p->h == GPU_PLAN_H_WHOLE ? 4u : 2u, "%s", what);
+        cr_assert(p->ntt_bytes >= p->ntt_vectors * ((size_t)32 << p->log_n), "%s", what);
+        /* the twiddles alone: n / 2 values */
+        cr_assert(p->table_bytes >= ((size_t)16 << p->log_n), "%s", what);
+        cr_assert_eq(p->h_phase, p->ntt_bytes + p->table_bytes, "%s", what);
+    }
+    cr_assert_eq(p->arena, p->msm_phase > p->h_phase ? p->msm_phase : p->h_phase, "%s", what);
+    cr_assert_eq(p->total, p->bases_bytes + p->arena, "%s", what);
+    cr_assert(p->total <= p->device_bytes - p->reserve, "%s: %zu bytes planned on %zu", what, p->total,
+              p->device_bytes - p->reserve);
+}
+
+/* A partition with a 2^27 domain (the shape of a 32 GiB PoRep partition:
+ * three sets of one point per auxiliary variable, H of 2^27 - 1) on cards
+ * of 16 GB up: every plan holds its invariants, a larger card keeps at
+ * least as many sets resident, a 16 GB card streams them all and a 141 GB
+ * card keeps them all. */
+Test(gpu, plan_cards)
+{
+    static const char *const names[4] = {"A", "B1", "L", "H"};
+    const uint64_t na = 130169893, counts[4] = {na, na, na, ((uint64_t)1 << 27) - 1};
+    static const size_t cards[] = {16000000000, 24000000000, 48000000000, 80000000000, 141000000000, 1000000000000};
+    size_t last_resident = 0;
+    bool last_whole = false;
+    for (size_t k = 0; k < sizeof cards / sizeof cards[0]; k++) {
+        gpu_plan_t p;
+        err_t err;
+        char what[64];
+        snprintf(what, sizeof what, "%zu-byte card", cards[k]);
+        cr_assert_eq(gpu_plan(&p, names, counts, 4, 27, cards[k], GPU_PLAN_RESERVE, GPU_PLAN_MIN_CHUNK, &err), 0,
+                     "%s: %s", what, err.msg);
+        check_plan(&p, counts, 4, GPU_PLAN_MIN_CHUNK, what);
+        size_t resident = 0;
+        for (int i = 0; i < 4; i++)
+            resident += !p.set[i].streamed;
+        cr_assert(resident >= last_resident, "%s: %zu sets resident, fewer than a smaller card's", what, resident);
+        cr_assert(!last_whole || p.h == GPU_PLAN_H_WHOLE, "%s: h in steps on a larger card", what);
+        last_resident = resident;
+        last_whole = p.h == GPU_PLAN_H_WHOLE;
+        if (cards[k] == 16000000000)
+            cr_assert_eq(resident, 0, "a 16 GB card cannot hold a 12 GiB set beside its workspace");
+        if (cards[k] >= 141000000000)
+            cr_assert_eq(resident, 4, "%s", what);
+    }
+}
+
+Test(gpu, plan_refusals)
+{
+    static const char *const names[2] = {"A", "H"};
+    const uint64_t counts[2] = {1000000, 1 << 20};
+    gpu_plan_t p;
+    err_t err;
+    cr_assert_eq(gpu_plan(&p, names, counts, 2, 20, 1000000, GPU_PLAN_RESERVE, GPU_PLAN_MIN_CHUNK, &err), GM_ENOMEM);
+    cr_assert(strstr(err.msg, "holds nothing beyond"), "%s", err.msg);
+    /* 16 MiB beyond the reserve: not even h in steps at 2^20 (64 MiB). */
+    cr_assert_eq(gpu_plan(&p, names, counts, 2, 20, GPU_PLAN_RESERVE + (16 << 20), GPU_PLAN_RESERVE,
+                          GPU_PLAN_MIN_CHUNK, &err), GM_ENOMEM);
+    cr_assert(strstr(err.msg, "smallest workable plan"), "%s", err.msg);
+    cr_assert_eq(gpu_plan(&p, names, counts, 2, 29, (size_t)1 << 40, 0, 64, &err), GM_EINVAL);
+    const uint64_t huge[2] = {(uint64_t)1 << 31, 1};
+    cr_assert_eq(gpu_plan(&p, names, huge, 2, 20, (size_t)1 << 40, 0, 64, &err), GM_EINVAL);
+    cr_assert_eq(gpu_plan(&p, names, counts, GPU_PLAN_MAX_SETS + 1, 20, (size_t)1 << 40, 0, 64, &err), GM_EINVAL);
+    cr_assert_eq(gpu_plan_apply(NULL, NULL, names, counts, 2, 20, &err), GM_ENOTSUP);
+}
+
+/* An emulated device too small for the all-resident plan even with one
+ * scalar buffer: the plan streams, the uploads follow it, every MSM and h
+ * equal the CPU's, and the device never holds more than the plan said. */
+Test(gpu, plan_emulated_device_follows_it)
+{
+    enum { N = 3000, LOG = 12 };
+    test_rng_t rng;
+    test_rng_init(&rng, "gpu/plan_emulated_device_follows_it");
+    static const char *const names[2] = {"P", "Q"};
+    const uint64_t counts[2] = {N, N};
+    gpu_plan_t all, p;
+    err_t err;
+    cr_assert_eq(gpu_plan(&all, names, counts, 2, LOG, (size_t)1 << 40, 0, 64, &err), 0, "%s", err.msg);
+    cr_assert(!all.set[0].streamed && !all.set[1].streamed && all.h == GPU_PLAN_H_WHOLE);
+    char mem[32];
+    size_t limit = all.total - all.scalar_bytes;
+    snprintf(mem, sizeof mem, "%zu", limit);
+    setenv("GROTHMPI_EMU_MEM", mem, 1);
+    gpu_ctx_t *ctx;
+    cr_assert_eq(gpu_init_emulated(&ctx, 0, &err), 0, "%s", err.msg);
+    unsetenv("GROTHMPI_EMU_MEM");
+    cr_assert_null(gpu_ctx_plan(ctx));
+    cr_assert_eq(gpu_plan_apply(ctx, &p, names, counts, 2, LOG, &err), 0, "%s", err.msg);
+    check_plan(&p, counts, 2, 64, "emulated");
+    cr_assert(p.set[1].streamed, "without room for everything resident, a set must stream");
+    cr_assert_not_null(gpu_ctx_plan(ctx));
+    g1_affine_t *pts = rand_points(N, &rng);
+    fr_t *s0 = gm_alloc(N * sizeof *s0), *s1 = gm_alloc(N * sizeof *s1);
+    cr_assert(s0 && s1);
+    for (size_t i = 0; i < N; i++) {
+        rand_fr(&s0[i], &rng);
+        rand_fr(&s1[i], &rng);
+    }
+    gpu_g1_bases_t *b[2];
+    for (int i = 0; i < 2; i++) {
+        cr_assert_eq(gpu_g1_bases_upload(&b[i], ctx, pts, N, &err), 0, "%s", err.msg);
+        cr_assert_eq(gpu_g1_bases_streamed(b[i]), p.set[i].streamed, "set %d", i);
+    }
+    const fr_t *sc[2] = {s0, s1};
+    for (int i = 0; i < 2; i++) {
+        g1_jac_t got[2], want;
+        cr_assert_eq(gpu_msm_g1(ctx, got, b[i], sc, NULL, N, 2, 0, &err), 0, "%s", err.msg);
+        for (int j = 0; j < 2; j++) {
+            cpu_msm(&want, pts, sc[j], NULL, N);
+            cr_assert(g1_jac_eq(&got[j], &want), "set %d msm %d differs from ec/'s", i, j);
+        }
+    }
+    size_t n = (size_t)1 << LOG;
+    fr_t *a = gm_alloc(n * sizeof *a), *bb = gm_alloc(n * sizeof *bb), *c = gm_alloc(n * sizeof *c),
+         *g = gm_alloc(n * sizeof *g);
+    cr_assert(a && bb && c && g);
+    for (size_t i = 0; i < n; i++) {
+        rand_fr(&a[i], &rng);
+        rand_fr(&bb[i], &rng);
+        rand_fr(&c[i], &rng);
+    }
+    memcpy(g, a, n * sizeof *a);
+    cr_assert_eq(gpu_emu_groth16_h(g, bb, c, LOG, &err), 0, "%s", err.msg);
+    int rc = gpu_groth16_h(ctx, a, bb, c, LOG, &err);
+    if (p.h == GPU_PLAN_H_WHOLE) {
+        cr_assert_eq(rc, 0, "%s", err.msg);
+        cr_assert(memcmp(a, g, n * sizeof *a) == 0, "the planned device's h differs");
+    }
+    cr_assert(gpu_mem_peak(ctx) <= p.total, "peak %zu, plan %zu", gpu_mem_peak(ctx), p.total);
+    cr_assert(gpu_mem_peak(ctx) <= limit);
+    gpu_g1_bases_free(b[0]);
+    gpu_g1_bases_free(b[1]);
+    gpu_destroy(ctx);
+    gm_free(pts);
+    gm_free(s0);
+    gm_free(s1);
+    gm_free(a);
+    gm_free(bb);
+    gm_free(c);
+    gm_free(g);
+}
+
+/* Without a plan the emulated device still counts every buffer a call
+ * takes (the NTT's vectors and tables, the MSM's workspace and scalars)
+ * against GROTHMPI_EMU_MEM, and fails as a full device does. */
+Test(gpu, emulated_device_counts_every_buffer)
+{
+    test_rng_t rng;
+    test_rng_init(&rng, "gpu/emulated_device_counts_every_buffer");
+    err_t err;
+    setenv("GROTHMPI_EMU_MEM", "4M", 1);
+    gpu_ctx_t *ctx;
+    cr_assert_eq(gpu_init_emulated(&ctx, 0, &err), 0, "%s", err.msg);
+    unsetenv("GROTHMPI_EMU_MEM");
+    size_t n = 1 << 16; /* two vectors (4 MiB) and the twiddles: more than the device */
+    fr_t *a = gm_calloc(n, sizeof *a);
+    cr_assert_not_null(a);
+    cr_assert_eq(gpu_ntt(ctx, a, 16, GPU_NTT_FORWARD, &err), GM_ENOMEM);
+    cr_assert(strstr(err.msg, "do not fit"), "%s", err.msg);
+    cr_assert_eq(gpu_ntt(ctx, a, 12, GPU_NTT_FORWARD, &err), 0, "%s", err.msg);
+    /* 100 resident points; their MSM at window 16 wants 2^16 buckets of
+     * 192 bytes for each of 16 windows: far beyond the device. */
+    g1_affine_t *pts = rand_points(100, &rng);
+    fr_t *s = gm_calloc(100, sizeof *s);
+    cr_assert_not_null(s);
+    gpu_g1_bases_t *b;
+    cr_assert_eq(gpu_g1_bases_upload(&b, ctx, pts, 100, &err), 0, "%s", err.msg);
+    cr_assert(!gpu_g1_bases_streamed(b));
+    const fr_t *sc[1] = {s};
+    g1_jac_t out, want;
+    cr_assert_eq(gpu_msm_g1(ctx, &out, b, sc, NULL, 100, 1, 16, &err), GM_ENOMEM);
+    cr_assert(strstr(err.msg, "msm"), "%s", err.msg);
+    cr_assert_eq(gpu_msm_g1(ctx, &out, b, sc, NULL, 100, 1, 0, &err), 0, "%s", err.msg);
+    cpu_msm(&want, pts, s, NULL, 100);
+    cr_assert(g1_jac_eq(&out, &want));
+    cr_assert(gpu_mem_peak(ctx) <= 4 << 20, "peak %zu", gpu_mem_peak(ctx));
+    gpu_g1_bases_free(b);
+    gpu_destroy(ctx);
+    gm_free(pts);
+    gm_free(s);
+    gm_free(a);
+}
