@@ -76,7 +76,9 @@ $(foreach d,$(PRESENT),$(eval $(call lib_rule,$(d))))
 # makes gpu_init answer "built without CUDA".
 # NVARCH: A100 80, RTX 30xx/A40 86, L4/L40/RTX 40xx 89, H100/H200 90,
 # B200 100, RTX 50xx 120 (nvcc --list-gpu-code); `make NVARCH=90` builds one
-# while developing (a change of NVARCH rebuilds the .cu objects).
+# while developing (a change of NVARCH rebuilds the .cu objects). The device
+# code is stored compressed (--compress-mode=size: a third of its size, so
+# that the bundle stays small; the driver inflates it once at load).
 NVCC      ?= /usr/local/cuda/bin/nvcc
 NVARCH    ?= 80 86 89 90 100 120
 HAVE_NVCC := $(if $(NO_CUDA),,$(wildcard $(NVCC)))
@@ -87,14 +89,14 @@ NVPTX     := $(lastword $(NVARCH))
 NVFLAGS   := -O3 -std=c++17 $(foreach a,$(NVARCH),-gencode arch=compute_$(a),code=sm_$(a)) \
              -gencode arch=compute_$(NVPTX),code=compute_$(NVPTX) \
              -DGPU_ARCHS='"$(subst $(space),/,$(strip $(NVARCH)))"' -DGPU_PTX_ARCH='"$(NVPTX)"' \
-             -Xcompiler -fPIC,-Wall -Werror all-warnings -I. -MMD -MP -DGM_HAVE_CUDA
+             --compress-mode=size -Xcompiler -fPIC,-Wall -Werror all-warnings -I. -MMD -MP -DGM_HAVE_CUDA
 GPU_XOBJS := $(patsubst %.cc,$(BUILD)/%.o,$(wildcard gpu/*.cc))
 ifneq ($(HAVE_NVCC),)
 GPU_XOBJS += $(patsubst %.cu,$(BUILD)/%.cu.o,$(wildcard gpu/*.cu))
-# The architectures of the last build, rewritten only when NVARCH changes.
-NVARCH_STAMP := $(BUILD)/gpu/nvarch
-$(shell mkdir -p $(BUILD)/gpu && { echo '$(strip $(NVARCH))' | cmp -s - $(NVARCH_STAMP) || echo '$(strip $(NVARCH))' >$(NVARCH_STAMP); })
-$(patsubst %.cu,$(BUILD)/%.cu.o,$(wildcard gpu/*.cu)): $(NVARCH_STAMP)
+# The nvcc flags of the last build, rewritten only when they change (NVARCH).
+NVFLAGS_STAMP := $(BUILD)/gpu/nvflags
+$(shell mkdir -p $(BUILD)/gpu && { echo '$(NVFLAGS)' | cmp -s - $(NVFLAGS_STAMP) || echo '$(NVFLAGS)' >$(NVFLAGS_STAMP); })
+$(patsubst %.cu,$(BUILD)/%.cu.o,$(wildcard gpu/*.cu)): $(NVFLAGS_STAMP)
 $(BUILD)/gpu/%.o: CFLAGS += -DGM_HAVE_CUDA
 LDLIBS    += -L$(dir $(NVCC))../lib64 -lcudart_static -ldl -lrt
 endif

@@ -17,7 +17,8 @@
 #   run.sh                        the check script (a copy of
 #                                 tools/gpu-check/run.sh);
 #   env.sh                        the environment the binaries run in;
-#   MANIFEST                      commit, architectures, the newest glibc and
+#   MANIFEST                      commit, the device code's architectures,
+#                                 the newest glibc and
 #                                 libstdc++ symbol versions each binary needs.
 # Fails when a library cannot be resolved here or DEST would pass 50 MiB.
 set -eu
@@ -83,7 +84,8 @@ newest() { # newest PATTERN FILE...: the highest version of PATTERN_x.y the file
 {
     echo "commit $(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo unknown)"
     echo "built $(date -u +%Y-%m-%dT%H:%MZ) on $(. /etc/os-release && echo "$PRETTY_NAME")"
-    echo "nvarch $(cat "$BUILD/gpu/nvarch" 2>/dev/null || echo none)"
+    echo "device code: $(grep -o 'code=[a-z]*_[0-9]*' "$BUILD/gpu/nvflags" 2>/dev/null | sed 's/code=//' |
+        tr '\n' ' ' || true)(the nvcc flags of $BUILD)"
     echo "gpu_check needs $(newest GLIBC "$DEST/bin/gpu_check" $(LD_LIBRARY_PATH="$DEST/lib" ldd "$DEST/bin/gpu_check" |
         awk -v d="$DEST/lib/" 'index($3, d) == 1 {print $3}')) $(newest GLIBCXX "$DEST/bin/gpu_check")"
     echo "grothmpi needs $(newest GLIBC "$DEST"/bin/grothmpi "$DEST"/lib/*.so* "$DEST"/lib/openmpi3/*.so "$DEST"/lib/pmix/*.so) $(newest GLIBCXX "$DEST"/bin/* "$DEST"/lib/*.so*)"
