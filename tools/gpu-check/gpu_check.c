@@ -547,18 +547,28 @@ static double msm_bound_ms(size_t n)
 /* The NTT: 3.1 ms at 2^24 (memory-bound: docs/gpu.md), scaled by n log n. */
 static double ntt_bound_ms(unsigned lg) { return 3.1 * ((double)((size_t)1 << lg) / (1 << 24)) * lg / 24; }
 
-static void bench_msm(gpu_ctx_t *ctx, const g1_affine_t *pts, unsigned lg)
+/* 2^lg random scalars, or NULL (reported as a failure of `what`). */
+static fr_t *rand_scalars(unsigned lg, const char *what)
 {
     size_t n = (size_t)1 << lg;
     fr_t *s = gm_alloc(n * sizeof *s);
-    double t[5];
-    err_t err;
     if (!s) {
-        report(false, "bench msm g1 2^%u: out of host memory", lg);
-        return;
+        report(false, "bench %s 2^%u: out of host memory", what, lg);
+        return NULL;
     }
     for (size_t i = 0; i < n; i++)
         rand_fr(&s[i]);
+    return s;
+}
+
+static void bench_msm(gpu_ctx_t *ctx, const g1_affine_t *pts, unsigned lg)
+{
+    size_t n = (size_t)1 << lg;
+    fr_t *s = rand_scalars(lg, "msm g1");
+    double t[5];
+    err_t err;
+    if (!s)
+        return;
     gpu_g1_bases_t *b;
     if (!gpu_g1_bases_upload(&b, ctx, pts, n, &err)) {
         const fr_t *sc[1] = {s};
@@ -586,16 +596,11 @@ static void bench_msm(gpu_ctx_t *ctx, const g1_affine_t *pts, unsigned lg)
 
 static void bench_ntt(gpu_ctx_t *ctx, unsigned lg)
 {
-    size_t n = (size_t)1 << lg;
-    fr_t *s = gm_alloc(n * sizeof *s);
+    fr_t *s = rand_scalars(lg, "ntt");
     double t[5];
     err_t err;
-    if (!s) {
-        report(false, "bench ntt 2^%u: out of host memory", lg);
+    if (!s)
         return;
-    }
-    for (size_t i = 0; i < n; i++)
-        rand_fr(&s[i]);
     int rc = 0;
     for (int i = 0; i < 5 && !rc; i++) {
         rc = gpu_ntt(ctx, s, lg, GPU_NTT_FORWARD, &err);
