@@ -82,7 +82,7 @@ fi
     echo "### tools/gpu-check/run.sh, $(date -u +%Y-%m-%d\ %H:%MZ), $from"
     echo
     echo '```'
-    echo "$probe" | grep '^gpu_check: '
+    echo "$probe" | grep -m1 '^gpu_check: '
     command -v nvidia-smi >/dev/null 2>&1 &&
         nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv 2>&1 | head -5
     [ -f "${B:-/nonexistent}/MANIFEST" ] && cat "$B/MANIFEST"
@@ -93,7 +93,8 @@ fi
 } >>"$RES"
 
 # step NAME LIMIT CMD...: runs CMD under min(LIMIT, time left - 10) seconds,
-# its output in OUTDIR/NAME.log; a step with under 20 s left is skipped.
+# its output in OUTDIR/NAME.log, and returns its status; a step with under
+# 20 s left is skipped, returning 125.
 step() {
     name=$1 lim=$2
     shift 2
@@ -102,13 +103,17 @@ step() {
     if [ "$lim" -lt 20 ]; then
         say "- $name: skipped, $(left) s of the budget left"
         status=1
-        return 1
+        return 125
     fi
     echo "run.sh: $name (up to $lim s, $(left) s left)"
     t=$(date +%s)
     timeout "$lim" "$@" >"$OUTDIR/$name.log" 2>&1
     rc=$?
-    [ $rc -eq 124 ] && say "- $name: stopped after $lim s (the figures so far are above)"
+    case $rc in
+        0) ;;
+        124) say "- $name: stopped after $lim s (the figures so far are above)" ;;
+        *) say "- $name: exit $rc ($name.log)" ;;
+    esac
     [ $rc -eq 0 ] || status=1
     echo "run.sh: $name: exit $rc in $(($(date +%s) - t)) s"
     return $rc
@@ -129,10 +134,12 @@ fi
 # gpu_check does: say so rather than fail on the loader's message.
 need=$(sed -n 's/^grothmpi needs GLIBC_\([0-9.]*\).*/\1/p' "${B:-/nonexistent}/MANIFEST" 2>/dev/null)
 have=$(getconf GNU_LIBC_VERSION 2>/dev/null | cut -d' ' -f2)
+campaigns=yes
 if [ -n "$need" ] && [ -n "$have" ] &&
     [ "$(printf '%s\n%s\n' "$need" "$have" | sort -V | head -1)" != "$need" ]; then
     say "- campaign, faults: skipped: the bundled grothmpi needs glibc $need, this host has $have"
-    exit 1
+    campaigns=no
+    status=1
 fi
 
 # A campaign file: campaign NAME CIRCUIT_JSON BACKEND.
@@ -145,13 +152,16 @@ JSON
 }
 
 # 5. A 2 KiB PoRep campaign on cuda (its parameters made here, once).
+[ $campaigns = yes ] && {
 campaign porep2k '"circuit": "porep", "sector_size": "2KiB", "sectors": {"count": 2}' cuda
 t=$(date +%s)
-if step porep2k 200 "$BIN/grothmpi" prove "$OUTDIR/porep2k.json"; then
+step porep2k 200 "$BIN/grothmpi" prove "$OUTDIR/porep2k.json"
+rc=$?
+if [ $rc -eq 0 ]; then
     say "- 2 KiB PoRep campaign, backend cuda: 2 sectors proved and verified in $(($(date +%s) - t)) s" \
         "(setup included); bound on the device's busy time per unit: 31 ms (docs/gpu.md, \"Bounds\"). Per GPU:"
-    grep -A3 '^per GPU' "$OUTDIR/porep2k.log" | sed 's/^/    /' >>"$RES"
-else
+    sed -n '/^per GPU/,/^$/p' "$OUTDIR/porep2k.log" | grep . | sed 's/^/    /' >>"$RES"
+elif [ $rc -ne 125 ]; then
     say "- 2 KiB PoRep campaign, backend cuda: **FAILED** (porep2k.log)"
     tail -5 "$OUTDIR/porep2k.log"
 fi
@@ -160,7 +170,9 @@ fi
 # the CPU, counts it, and every proof written verifies.
 for f in oom error corrupt; do
     campaign "fault-$f" '"circuit": "test-synthetic", "constraints": 4096, "sectors": {"count": 2}' cuda
-    if step "fault-$f" 60 env GROTHMPI_GPU_FAULT=$f "$BIN/grothmpi" prove "$OUTDIR/fault-$f.json"; then
+    step "fault-$f" 60 env GROTHMPI_GPU_FAULT=$f "$BIN/grothmpi" prove "$OUTDIR/fault-$f.json"
+    rc=$?
+    if [ $rc -eq 0 ]; then
         n=$(grep -o '"gpu_fallbacks": [0-9]*' "$OUTDIR/fault-$f.out/report.json" | grep -o '[0-9]*$')
         if [ "${n:-0}" -ge 1 ]; then
             say "- fault $f on cuda: $n fallback(s) to the CPU, every proof verified"
@@ -168,20 +180,23 @@ for f in oom error corrupt; do
             say "- fault $f on cuda: **FAILED**: no fallback counted (fault-$f.log)"
             status=1
         fi
-    else
+    elif [ $rc -ne 125 ]; then
         say "- fault $f on cuda: **FAILED** (fault-$f.log)"
     fi
 done
+}
 
 # 7. ncu on the MSM's bucket accumulation, when the host lets it profile.
 if command -v ncu >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/ncu ]; then
     NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
-    if step ncu 90 "$NCU" --kernel-name-base demangled --kernel-name 'regex:gpu_sum_fn' --launch-count 3 \
+    step ncu 90 "$NCU" --kernel-name-base demangled --kernel-name 'regex:gpu_sum_fn' --launch-count 3 \
         --metrics sm__throughput.avg.pct_of_peak_sustained_elapsed,dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__inst_executed_pipe_alu.avg.pct_of_peak_sustained_active,smsp__warps_eligible.avg.per_cycle_active,launch__registers_per_thread,sm__warps_active.avg.pct_of_peak_sustained_active \
-        "$BIN/gpu_check" msm:20 && ! grep -q 'No kernels were profiled' "$OUTDIR/ncu.log"; then
+        "$BIN/gpu_check" msm:20
+    rc=$?
+    if [ $rc -eq 0 ] && ! grep -q 'No kernels were profiled' "$OUTDIR/ncu.log"; then
         say "- ncu, the MSM's bucket kernels (gpu_sum_fn) at 2^20:"
         grep -E 'gpu_sum_fn|sm__|dram__|smsp__|launch__' "$OUTDIR/ncu.log" | head -40 | sed 's/^/    /' >>"$RES"
-    else
+    elif [ $rc -ne 125 ]; then
         say "- ncu: could not profile (ncu.log; profiling may be reserved to administrators)"
     fi
 else
