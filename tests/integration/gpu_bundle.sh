@@ -12,12 +12,15 @@
 #  - gpu_check --emulate passes its equality checks on an emulated device;
 #  - the bundled grothmpi, alone (MPI singleton, no orted), proves a
 #    2-unit campaign on the emulate backend, every proof verified.
-# Needs root and unshare (SKIP otherwise).
+# Needs root and unshare (SKIP otherwise, and under the sanitizer build).
 set -eu
 . "$(dirname "$0")/lib/common.sh"
 gm_tmp gpubundle
 need unshare ldd
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root for bind mounts"; exit 0; }
+# The bundle is made from an optimized build (the sanitizers' runtime would
+# travel in it, and a make here would not know the SAN flags).
+[ "${GM_SAN:-0}" = 1 ] && { echo "SKIP: the sanitizer build is not bundled"; exit 0; }
 unshare -m true 2>/dev/null || { echo "SKIP: no mount namespaces"; exit 0; }
 # A recursive make inside `make test` must not inherit its jobserver or goals.
 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL ${MAKE:-make} --no-print-directory BUILD="$BUILD" "$BUILD/gpu_check" \
