@@ -80,7 +80,14 @@ $(foreach d,$(PRESENT),$(eval $(call lib_rule,$(d))))
 # code is stored compressed (--compress-mode=size: a third of its size, so
 # that the bundle stays small; the driver inflates it once at load).
 NVCC      ?= /usr/local/cuda/bin/nvcc
-NVARCH    ?= 80 86 89 90 100 120
+NVARCH_ALL := 80 86 89 90 100 120
+NVARCH    ?= $(NVARCH_ALL)
+# Refused before anything is built: a bundle goes to hosts of any architecture.
+ifneq ($(filter gpu-bundle,$(MAKECMDGOALS)),)
+ifneq ($(strip $(NVARCH)),$(NVARCH_ALL))
+$(error make gpu-bundle: NVARCH is '$(NVARCH)': the bundle holds every architecture ($(NVARCH_ALL)); run it without NVARCH)
+endif
+endif
 HAVE_NVCC := $(if $(NO_CUDA),,$(wildcard $(NVCC)))
 CXXFLAGS  := -std=gnu++17 $(OPT) -march=x86-64-v3 -g -Wall -Wextra -Werror -I. -MMD -MP $(EXTRA_CFLAGS)
 empty     :=
@@ -121,10 +128,8 @@ gpu-check: $(BUILD)/gpu_check
 # libevent asks for a newer glibc than the rest: docs/gpu.md).
 $(BUILD)/gpu_check: $(BUILD)/tools/gpu-check/gpu_check.o $(LIBS)
 	$(CC) $(LDFLAGS) -Wl,--as-needed $^ $(LDLIBS) -o $@
-NVARCH_ALL := 80 86 89 90 100 120
 gpu-bundle: $(BIN) $(BUILD)/gpu_check
 	@[ -n "$(HAVE_NVCC)" ] || { echo "make gpu-bundle: no nvcc ($(NVCC)): the bundle needs the CUDA objects"; exit 1; }
-	@[ "$(strip $(NVARCH))" = "$(NVARCH_ALL)" ] || { echo "make gpu-bundle: NVARCH is '$(NVARCH)': the bundle holds every architecture ($(NVARCH_ALL)); run it without NVARCH"; exit 1; }
 	sh tools/gpu-check/bundle.sh $(BUILD) $(BUILD)/gpu-bundle
 
 $(BIN): $(CLI_OBJS) $(LIBS)
