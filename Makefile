@@ -68,19 +68,42 @@ $(foreach d,$(PRESENT),$(eval $(call lib_rule,$(d))))
 
 # ---- gpu/ ------------------------------------------------------------------------
 # libgpu.a also holds gpu/*.cc (the host emulation of the kernels, g++, always
-# built) and, when nvcc exists (NO_CUDA=1 skips it), gpu/*.cu: sm_90 machine
-# code plus compute_90 PTX, with gpu/*.c built with -DGM_HAVE_CUDA and the
-# CUDA runtime linked statically (the binary runs where libcudart.so is absent
-# and falls back to the CPU where there is no driver). Without nvcc,
-# gpu/gpu_stub.c makes gpu_init answer "built without CUDA".
+# built) and, when nvcc exists (NO_CUDA=1 skips it), gpu/*.cu: machine code
+# for every architecture in NVARCH plus PTX of the last (newer devices compile
+# it at load time), with gpu/*.c built with -DGM_HAVE_CUDA and the CUDA runtime
+# linked statically (the binary runs where libcudart.so is absent and falls
+# back to the CPU where there is no driver). Without nvcc, gpu/gpu_stub.c
+# makes gpu_init answer "built without CUDA".
+# NVARCH: A100 80, RTX 30xx/A40 86, L4/L40/RTX 40xx 89, H100/H200 90,
+# B200 100, RTX 50xx 120 (nvcc --list-gpu-code); `make NVARCH=90` builds one
+# while developing (a change of NVARCH rebuilds the .cu objects). The device
+# code is stored compressed (--compress-mode=size: a third of its size, so
+# that the bundle stays small; the driver inflates it once at load).
 NVCC      ?= /usr/local/cuda/bin/nvcc
+NVARCH_ALL := 80 86 89 90 100 120
+NVARCH    ?= $(NVARCH_ALL)
+# Refused before anything is built: a bundle goes to hosts of any architecture.
+ifneq ($(filter gpu-bundle,$(MAKECMDGOALS)),)
+ifneq ($(strip $(NVARCH)),$(NVARCH_ALL))
+$(error make gpu-bundle: NVARCH is '$(NVARCH)': the bundle holds every architecture ($(NVARCH_ALL)); run it without NVARCH)
+endif
+endif
 HAVE_NVCC := $(if $(NO_CUDA),,$(wildcard $(NVCC)))
 CXXFLAGS  := -std=gnu++17 $(OPT) -march=x86-64-v3 -g -Wall -Wextra -Werror -I. -MMD -MP $(EXTRA_CFLAGS)
-NVFLAGS   := -O3 -std=c++17 -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90 \
-             -Xcompiler -fPIC,-Wall -Werror all-warnings -I. -MMD -MP -DGM_HAVE_CUDA
+empty     :=
+space     := $(empty) $(empty)
+NVPTX     := $(lastword $(NVARCH))
+NVFLAGS   := -O3 -std=c++17 $(foreach a,$(NVARCH),-gencode arch=compute_$(a),code=sm_$(a)) \
+             -gencode arch=compute_$(NVPTX),code=compute_$(NVPTX) \
+             -DGPU_ARCHS='"$(subst $(space),/,$(strip $(NVARCH)))"' -DGPU_PTX_ARCH='"$(NVPTX)"' \
+             --compress-mode=size -Xcompiler -fPIC,-Wall -Werror all-warnings -I. -MMD -MP -DGM_HAVE_CUDA
 GPU_XOBJS := $(patsubst %.cc,$(BUILD)/%.o,$(wildcard gpu/*.cc))
 ifneq ($(HAVE_NVCC),)
 GPU_XOBJS += $(patsubst %.cu,$(BUILD)/%.cu.o,$(wildcard gpu/*.cu))
+# The nvcc flags of the last build, rewritten only when they change (NVARCH).
+NVFLAGS_STAMP := $(BUILD)/gpu/nvflags
+$(shell mkdir -p $(BUILD)/gpu && { echo '$(NVFLAGS)' | cmp -s - $(NVFLAGS_STAMP) || echo '$(NVFLAGS)' >$(NVFLAGS_STAMP); })
+$(patsubst %.cu,$(BUILD)/%.cu.o,$(wildcard gpu/*.cu)): $(NVFLAGS_STAMP)
 $(BUILD)/gpu/%.o: CFLAGS += -DGM_HAVE_CUDA
 LDLIBS    += -L$(dir $(NVCC))../lib64 -lcudart_static -ldl -lrt
 endif
@@ -92,12 +115,22 @@ $(BUILD)/%.o: %.cc
 $(BUILD)/%.cu.o: %.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -c $< -o $@
-# `make gpu-check`: the GPU-versus-CPU equality tests and benchmarks that
-# gpu/check.sh runs on a machine with a GPU (docs/gpu.md).
-.PHONY: gpu-check
+
+# ---- tools/gpu-check: the device check (docs/gpu.md, "The device check") ----------
+# `make gpu-check`: the GPU-versus-CPU checks and device benchmarks that
+# tools/gpu-check/run.sh runs. `make gpu-bundle`: grothmpi and gpu_check
+# (stripped) with every shared library they load that a bare GPU host may
+# lack, Open MPI's components included, in $(BUILD)/gpu-bundle, for run.sh
+# on a host with no build tools or packages; it holds every architecture.
+.PHONY: gpu-check gpu-bundle
 gpu-check: $(BUILD)/gpu_check
-$(BUILD)/gpu_check: $(BUILD)/gpu/check/gpu_check.o $(LIBS)
-	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+# --as-needed: gpu_check makes no MPI call, so it loads no Open MPI (whose
+# libevent asks for a newer glibc than the rest: docs/gpu.md).
+$(BUILD)/gpu_check: $(BUILD)/tools/gpu-check/gpu_check.o $(LIBS)
+	$(CC) $(LDFLAGS) -Wl,--as-needed $^ $(LDLIBS) -o $@
+gpu-bundle: $(BIN) $(BUILD)/gpu_check
+	@[ -n "$(HAVE_NVCC)" ] || { echo "make gpu-bundle: no nvcc ($(NVCC)): the bundle needs the CUDA objects"; exit 1; }
+	sh tools/gpu-check/bundle.sh $(BUILD) $(BUILD)/gpu-bundle
 
 $(BIN): $(CLI_OBJS) $(LIBS)
 	$(CC) $(LDFLAGS) $(CLI_OBJS) $(LIBS) $(LDLIBS) -o $@

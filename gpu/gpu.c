@@ -384,12 +384,34 @@ int gpu_init(gpu_ctx_t **out, int device, err_t *err)
     return 0;
 }
 
+int gpu_emulated_device_count(unsigned *n, err_t *err)
+{
+    *n = 0;
+    const char *e = getenv("GROTHMPI_EMU_DEVICES");
+    if (!e || !*e)
+        return 0;
+    char *end = NULL;
+    unsigned long v = strtoul(e, &end, 10);
+    if (*end || e[0] == '-' || v < 1 || v > GPU_EMU_DEVICES_MAX)
+        return gm_err_set(err, GM_EINVAL, "gpu: GROTHMPI_EMU_DEVICES: '%s' is not a device count in 1..%d", e,
+                          GPU_EMU_DEVICES_MAX);
+    *n = (unsigned)v;
+    return 0;
+}
+
 int gpu_init_emulated(gpu_ctx_t **out, int device, err_t *err)
 {
     *out = NULL;
     gpu_ctx_t *ctx;
-    int rc = ctx_new(&ctx, device, err);
+    unsigned ndev;
+    int rc = gpu_emulated_device_count(&ndev, err);
     if (rc)
+        return rc;
+    /* A node of ndev emulated devices refuses the others, as CUDA does. */
+    if (ndev && device >= (int)ndev)
+        return gm_err_set(err, GM_ENOTSUP, "gpu: emulated device %d asked for, %u present (GROTHMPI_EMU_DEVICES)",
+                          device, ndev);
+    if ((rc = ctx_new(&ctx, device, err)))
         return rc;
     ctx->emu = true;
     /* GROTHMPI_EMU_MEM=N[KMG]: the emulated device's memory, so that bases

@@ -1,7 +1,7 @@
 /*
  * gpu/gpu.h — the CUDA backend: G1 MSM and the Fr NTT on an NVIDIA GPU
- * (sm_90 machine code for H100/H200, PTX for the others), with the same
- * results as ec/'s msm_g1 and ntt/'s ntt_* on the CPU.
+ * (compute capability 8.0 and up: the Makefile's NVARCH, docs/gpu.md), with
+ * the same results as ec/'s msm_g1 and ntt/'s ntt_* on the CPU.
  *
  * Conventions (besides base/base.h's):
  *  - Inputs and outputs are host memory in ec/ and ff/ types (Montgomery,
@@ -49,7 +49,9 @@ typedef struct gpu_ctx gpu_ctx_t;
  * device, device out of range: err names the CUDA call, the error's name and
  * code, e.g. "gpu: cudaGetDeviceCount: cudaErrorInsufficientDriver (35):
  * CUDA driver version is insufficient for CUDA runtime version
- * (gpu/gpu_cuda.cu:88)"); GM_EGPU (another CUDA call failed); GM_ENOMEM.
+ * (gpu/gpu_cuda.cu:88)"; a device this build has no kernel image for: err
+ * names the device, its compute capability and the architectures built);
+ * GM_EGPU (another CUDA call failed); GM_ENOMEM.
  * *out is NULL on failure. */
 int gpu_init(gpu_ctx_t **out, int device, err_t *err) __attribute__((warn_unused_result));
 
@@ -64,8 +66,17 @@ int gpu_init(gpu_ctx_t **out, int device, err_t *err) __attribute__((warn_unused
  * arena with its chunk, scalars, workspace, sort scratch, NTT vectors and
  * tables) is counted against it and a call that goes beyond it fails with
  * GM_ENOMEM, as on a full device. Returns 0, GM_ENOMEM, GM_EINVAL
- * (GROTHMPI_GPU_FAULT or GROTHMPI_EMU_MEM malformed). */
+ * (GROTHMPI_GPU_FAULT, GROTHMPI_EMU_MEM or GROTHMPI_EMU_DEVICES malformed),
+ * GM_ENOTSUP (device beyond GROTHMPI_EMU_DEVICES). */
 int gpu_init_emulated(gpu_ctx_t **out, int device, err_t *err) __attribute__((warn_unused_result));
+
+/* The emulated devices of this node: GROTHMPI_EMU_DEVICES=N (1..64), so
+ * that ranks sharing a node's devices can be tested without a GPU; *n = 0
+ * when unset (no limit: any device number opens). Returns 0, or GM_EINVAL
+ * (malformed; err names the variable and value). gpu_init_emulated refuses
+ * a device number >= N with GM_ENOTSUP. */
+#define GPU_EMU_DEVICES_MAX 64
+int gpu_emulated_device_count(unsigned *n, err_t *err) __attribute__((warn_unused_result));
 
 /* True for a context of gpu_init_emulated. */
 bool gpu_is_emulated(const gpu_ctx_t *ctx);
@@ -296,7 +307,7 @@ int gpu_groth16_h(gpu_ctx_t *ctx, fr_t *a, const fr_t *b, const fr_t *c, unsigne
 
 /* Device milliseconds of the compute of the last gpu_msm_g1 (its last MSM),
  * gpu_ntt or gpu_groth16_h on ctx, transfers excluded (CUDA events): what
- * the benchmarks of gpu/check.sh compare with the bounds docs/gpu.md
+ * the device check (tools/gpu-check) compares with the bounds docs/gpu.md
  * derives. 0 for a NULL context or before the first call. */
 double gpu_last_device_ms(gpu_ctx_t *ctx);
 

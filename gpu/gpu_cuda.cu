@@ -22,8 +22,10 @@
  *  - The radix sort runs on CUB's DoubleBuffer over the workspace's two
  *    key and value buffers, so its scratch is a histogram and look-back
  *    words, not another copy of the items.
- *  - gpu/check.sh measures these kernels on a GPU and records the figures in
- *    docs/gpu.md.
+ *  - tools/gpu-check measures these kernels on a GPU (docs/gpu.md, "The
+ *    device check").
+ *  - Built for every architecture of the Makefile's NVARCH (GPU_ARCHS);
+ *    gpuc_create refuses a device none of them runs on (check_arch).
  */
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
@@ -88,6 +90,34 @@ extern "C" int gpuc_device_count(int *n, err_t *err)
     return 0;
 }
 
+#if !defined(GPU_ARCHS) || !defined(GPU_PTX_ARCH)
+#error "GPU_ARCHS and GPU_PTX_ARCH (from the Makefile's NVARCH: the machine code and the PTX this object holds) must be defined"
+#endif
+
+__global__ void k_arch_probe() {}
+
+/* Refuses a device this build has no kernel image for, before any launch
+ * fails with "no kernel image": the runtime looks for SASS of the device's
+ * major version and a minor one at most its own, else PTX of a version at
+ * most the device's to compile. cudaFuncGetAttributes asks the same
+ * question of one kernel, the others being in the same fat binary. */
+static int check_arch(gpuc_t *g, err_t *err)
+{
+    cudaFuncAttributes a;
+    cudaError_t e = cudaFuncGetAttributes(&a, k_arch_probe);
+    if (e == cudaSuccess)
+        return 0;
+    (void)cudaGetLastError();
+    if (e != cudaErrorNoKernelImageForDevice && e != cudaErrorInvalidDeviceFunction)
+        return gpu_cu_check(e, "cudaFuncGetAttributes(k_arch_probe)", __FILE__, __LINE__, err);
+    return gm_err_set(err, GM_ENOTSUP,
+                      "gpu: device %d, %s, compute capability %d.%d: this build has no kernel image for it "
+                      "(machine code for sm_%s, PTX for sm_%s and newer; rebuild with NVARCH naming %d%d) "
+                      "(%s:%d)",
+                      g->dev, g->prop.name, g->prop.major, g->prop.minor, GPU_ARCHS, GPU_PTX_ARCH, g->prop.major,
+                      g->prop.minor, __FILE__, __LINE__);
+}
+
 extern "C" int gpuc_create(gpuc_t **out, int device, err_t *err)
 {
     *out = NULL;
@@ -111,7 +141,7 @@ extern "C" int gpuc_create(gpuc_t **out, int device, err_t *err)
         return gm_err_set(err, GM_ENOMEM, "gpu: out of memory");
     g->dev = device;
     if ((rc = GPU_CU(cudaSetDevice(device), err)) || (rc = GPU_CU(cudaGetDeviceProperties(&g->prop, device), err)) ||
-        (rc = GPU_CU(cudaRuntimeGetVersion(&g->runtime_version), err)) ||
+        (rc = check_arch(g, err)) || (rc = GPU_CU(cudaRuntimeGetVersion(&g->runtime_version), err)) ||
         (rc = GPU_CU(cudaDriverGetVersion(&g->driver_version), err)) ||
         (rc = GPU_CU(cudaStreamCreateWithFlags(&g->comp, cudaStreamNonBlocking), err)) ||
         (rc = GPU_CU(cudaStreamCreateWithFlags(&g->copy, cudaStreamNonBlocking), err)))
@@ -566,20 +596,29 @@ static int ensure_tables(gpuc_t *g, cuda_backend &b, const gpu_ntt_tabs_t *t, gp
     gfr_t *tw = (gfr_t *)g->arena, *hl = (gfr_t *)(g->arena + GPU_AL256(half * sizeof(gfr_t)));
     gfr_t *scale = hl + GPU_AL256((t->tw_nhi + t->tw_nlo) * sizeof(gfr_t)) / sizeof(gfr_t);
     if (g->tab_log != t->log_n) {
-        if ((rc = GPU_CU(cudaMemcpy(hl, t->tw_hi, t->tw_nhi * sizeof(gfr_t), cudaMemcpyHostToDevice), err)) ||
-            (rc = GPU_CU(cudaMemcpy(hl + t->tw_nhi, t->tw_lo, t->tw_nlo * sizeof(gfr_t), cudaMemcpyHostToDevice),
-                         err)))
+        /* On `comp`, the stream gpu_twgen_fn runs on: a plain cudaMemcpy
+         * goes to the legacy stream, which a cudaStreamNonBlocking stream
+         * does not wait for, so the kernel could read the halves before
+         * they land. The host tables (gpu.c's) outlive the synchronize
+         * below. */
+        if ((rc = GPU_CU(cudaMemcpyAsync(hl, t->tw_hi, t->tw_nhi * sizeof(gfr_t), cudaMemcpyHostToDevice, g->comp),
+                         err)) ||
+            (rc = GPU_CU(cudaMemcpyAsync(hl + t->tw_nhi, t->tw_lo, t->tw_nlo * sizeof(gfr_t), cudaMemcpyHostToDevice,
+                                         g->comp), err)))
             return rc;
         gpu_twgen_fn tg = {tw, hl, hl + t->tw_nhi, t->tw_lb};
         b.each(half, tg);
         if ((rc = GPU_CU(cudaStreamSynchronize(g->comp), err)) || (rc = b.status(err)))
             return rc;
+        /* On `comp` as well, ahead of the kernels that read them; the host
+         * tables stay in gpu.c's store until the size changes, which is
+         * after this call's synchronize. */
         const gpu_scale_t *src[4] = {&t->g, &t->gn, &t->gin, &t->n1};
         for (int i = 0; i < 4; i++)
-            if ((rc = GPU_CU(cudaMemcpy(scale + i * per, src[i]->hi, nhi * sizeof(gfr_t), cudaMemcpyHostToDevice),
-                             err)) ||
-                (rc = GPU_CU(cudaMemcpy(scale + i * per + nhi, src[i]->lo, GPU_SCALE_NLO * sizeof(gfr_t),
-                                        cudaMemcpyHostToDevice), err)))
+            if ((rc = GPU_CU(cudaMemcpyAsync(scale + i * per, src[i]->hi, nhi * sizeof(gfr_t), cudaMemcpyHostToDevice,
+                                             g->comp), err)) ||
+                (rc = GPU_CU(cudaMemcpyAsync(scale + i * per + nhi, src[i]->lo, GPU_SCALE_NLO * sizeof(gfr_t),
+                                             cudaMemcpyHostToDevice, g->comp), err)))
                 return rc;
         g->tab_log = t->log_n;
     }

@@ -262,7 +262,7 @@ template <class C> GPU_HD void gf_dbl(gpu_mont<C> &o, const gpu_mont<C> &a) { gf
  *     without .cc) cannot carry out; after the row t < 2m again (CIOS's
  *     bound), and gf_reduce_once brings it below m.
  * (3) The instruction counts and the predicted rate are in docs/gpu.md
- *     ("Kernels: predicted times"); gpu/check.sh measures the kernels. */
+ *     ("Kernels: predicted times"); tools/gpu-check/run.sh measures the kernels. */
 /* The host emulation's choice of multiplication (gpu_emu.cc): false, the
  * carry chains below (the host twin of the device's instructions, what the
  * gpu/ unit tests check); true, ff/'s 64-bit multiplication of the same

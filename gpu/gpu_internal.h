@@ -110,8 +110,9 @@ typedef struct {
 /* Picks a device (device < 0: 0) and creates the streams and events. Returns
  * 0; GM_ENOTSUP when the runtime finds no usable device (no driver, no
  * device, device out of range: err names the CUDA call and error, e.g.
- * "cudaGetDeviceCount: cudaErrorInsufficientDriver (35): ..."); GM_EGPU for
- * another failed call. */
+ * "cudaGetDeviceCount: cudaErrorInsufficientDriver (35): ..."; no kernel
+ * image of this build runs on the device: err names its compute capability
+ * and the architectures built); GM_EGPU for another failed call. */
 int gpuc_create(gpuc_t **out, int device, err_t *err);
 /* The devices the runtime sees (CUDA_VISIBLE_DEVICES applied): 0, or
  * GM_ENOTSUP (no driver, no CUDA in this build) with *n = 0. */

@@ -46,12 +46,14 @@ int groth16_backend_device_count(unsigned *n, groth16_backend_kind_t kind)
     *n = 0;
     if (kind == GROTH16_BACKEND_CPU)
         return 0;
+    err_t e;
     if (kind == GROTH16_BACKEND_EMULATE) {
-        *n = 1;
+        /* Malformed: no limit here; opening the device names the error. */
+        if (gpu_emulated_device_count(n, &e))
+            *n = 0;
         return 0;
     }
     int c = 0;
-    err_t e;
     if (gpu_device_count(&c, &e) == 0 && c > 0)
         *n = (unsigned)c;
     return 0;

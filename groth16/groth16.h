@@ -526,9 +526,10 @@ int groth16_backend_kind_parse(groth16_backend_kind_t *out, const char *s, const
     __attribute__((warn_unused_result));
 
 /* The devices a backend of this kind can open: CUDA devices visible
- * (CUDA_VISIBLE_DEVICES applied; 0 without driver or CUDA build), 1 for
- * emulate (a campaign may open any number of emulated devices), 0 for cpu.
- * auto counts as cuda. Returns 0. */
+ * (CUDA_VISIBLE_DEVICES applied; 0 without driver or CUDA build); for
+ * emulate GROTHMPI_EMU_DEVICES (gpu.h) when set, else 0: no limit (a
+ * campaign may open any number of emulated devices); 0 for cpu. auto counts
+ * as cuda. Returns 0. */
 int groth16_backend_device_count(unsigned *n, groth16_backend_kind_t kind);
 
 /* Opens a backend of kind on device `device` (cuda: the CUDA device number;

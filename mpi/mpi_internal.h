@@ -144,6 +144,7 @@ typedef struct {
 typedef struct {
     const jobs_campaign_t *c;
     int rank, size;
+    int node_rank, node_size; /* this rank among its node's (MPI_COMM_TYPE_SHARED); 0 and 1 by default */
     unsigned batch;           /* k */
     unsigned depth;           /* units prepared ahead of the batch being finished */
     unsigned max_inflight;    /* witnesses alive at once: k + depth + 1 */
@@ -217,9 +218,17 @@ void mr_state_free(mr_state_t *s);
  * NTTs). auto's choice goes to s->backend_note (run.c shows rank 0's as a
  * progress note; every rank's backend is in the report). Returns 0, or the
  * backend's error (cuda without a device: GM_ENODEV; resources.gpus beyond
- * the visible devices: GM_EINVAL), err naming the rank; mr_state_free
+ * the rank's share of the node's devices: GM_EINVAL), err naming the rank;
+ * mr_state_free
  * undoes it either way. */
 int mr_finish_setup(mr_state_t *s, const cs_shape_t *shape, err_t *err) __attribute__((warn_unused_result));
+/* The devices of rank node_rank among node_size ranks on a node with
+ * `visible` devices (node_size >= 1, 0 <= node_rank < node_size, visible >=
+ * 1): devices first .. first + count - 1, the node's devices split into
+ * contiguous, near-equal shares (count >= 1; with fewer devices than ranks,
+ * neighbouring ranks share one). mr_finish_setup opens these (resources.gpus
+ * of them, at most count). */
+void mr_device_share(unsigned *first, unsigned *count, int node_rank, int node_size, unsigned visible);
 /* What the memory budget must hold, in bytes: the parameters and the
  * prover's scratch once, each witness alive, each prepared unit (h). */
 typedef struct {

@@ -68,7 +68,10 @@
  *    more is prepared until some batch ends). The GPU is thus the
  *    pipeline's finish stage: synthesis and prepare of later units overlap
  *    it under the same depth and budget. The prepare domains' provers send
- *    their NTTs to the devices in turn.
+ *    their NTTs to the devices in turn. With several ranks on a node, each
+ *    opens only its share of the node's visible devices (mr_device_share),
+ *    so that no two ranks put their resident bases on the same device
+ *    while another stays idle.
  *  - The finish role does not wait for a full batch when no more units are
  *    coming soon (todo empty and the witness and prepare roles idle with
  *    nothing queued): it proves what it has, so the tail of a campaign is
@@ -130,6 +133,7 @@ int mr_state_init(mr_state_t *s, const jobs_campaign_t *c, int rank, int size, u
     s->c = c;
     s->rank = rank;
     s->size = size;
+    s->node_size = 1;
     s->batch = c->batch_size;
     s->depth = depth;
     s->max_inflight = s->batch + depth + 1;
@@ -185,20 +189,44 @@ static void finish_free(mr_state_t *s)
     s->fin_pool = NULL;
 }
 
+void mr_device_share(unsigned *first, unsigned *count, int node_rank, int node_size, unsigned visible)
+{
+    GM_ASSERT(node_size >= 1 && node_rank >= 0 && node_rank < node_size && visible >= 1);
+    /* Rank l of L takes [l V / L, (l + 1) V / L): contiguous, as even as
+     * integers allow, and with V < L consecutive ranks share one device. */
+    uint64_t l = (uint64_t)node_rank, L = (uint64_t)node_size, V = visible;
+    uint64_t lo = l * V / L, hi = (l + 1) * V / L;
+    *first = (unsigned)lo;
+    *count = hi > lo ? (unsigned)(hi - lo) : 1;
+}
+
 int mr_finish_setup(mr_state_t *s, const cs_shape_t *shape, err_t *err)
 {
     const jobs_campaign_t *c = s->c;
     groth16_backend_kind_t kind = c->backend;
-    unsigned avail = 0, n = 1;
+    unsigned avail = 0, n = 1, first = 0, share = 0;
     (void)groth16_backend_device_count(&avail, kind);
-    if (kind == GROTH16_BACKEND_EMULATE)
+    /* Devices that a node's ranks share: CUDA's (auto when it finds one),
+     * and emulated ones when GROTHMPI_EMU_DEVICES numbers them. */
+    bool counted = kind != GROTH16_BACKEND_CPU && avail > 0;
+    if (counted) {
+        mr_device_share(&first, &share, s->node_rank, s->node_size > 0 ? s->node_size : 1, avail);
+        n = c->gpus ? c->gpus : share;
+    } else if (kind == GROTH16_BACKEND_EMULATE || kind == GROTH16_BACKEND_CUDA) {
         n = c->gpus ? c->gpus : 1;
-    else if (kind == GROTH16_BACKEND_CUDA || (kind == GROTH16_BACKEND_AUTO && avail))
-        n = c->gpus ? c->gpus : (avail ? avail : 1);
-    if (kind != GROTH16_BACKEND_CPU && kind != GROTH16_BACKEND_EMULATE && avail && n > avail)
+    }
+    const char *dev_kind = kind == GROTH16_BACKEND_EMULATE ? "emulated" : "CUDA";
+    if (counted && n > share && s->node_size > 1)
         return gm_err_set(err, GM_EINVAL,
-                          "%s: resources.gpus: %u, rank %d sees %u CUDA device%s (CUDA_VISIBLE_DEVICES applied)",
-                          c->file[0] ? c->file : "campaign", n, s->rank, avail, avail == 1 ? "" : "s");
+                          "%s: resources.gpus: %u, rank %d has %u of the %u %s device%s of its node (%d ranks share "
+                          "them: devices %u..%u are its own)",
+                          c->file[0] ? c->file : "campaign", n, s->rank, share, avail, dev_kind, avail == 1 ? "" : "s",
+                          s->node_size, first, first + share - 1);
+    if (counted && n > share)
+        return gm_err_set(err, GM_EINVAL,
+                          "%s: resources.gpus: %u, rank %d sees %u %s device%s (%s applied)",
+                          c->file[0] ? c->file : "campaign", n, s->rank, avail, dev_kind, avail == 1 ? "" : "s",
+                          kind == GROTH16_BACKEND_EMULATE ? "GROTHMPI_EMU_DEVICES" : "CUDA_VISIBLE_DEVICES");
     s->fin = calloc(n, sizeof *s->fin);
     if (!s->fin)
         return gm_err_set(err, GM_ENOMEM, "rank %d: out of memory for the finish workers", s->rank);
@@ -210,7 +238,7 @@ int mr_finish_setup(mr_state_t *s, const cs_shape_t *shape, err_t *err)
         if (kind != GROTH16_BACKEND_CPU) {
             char note[512];
             err_t e;
-            if ((rc = groth16_backend_open(&f->be, kind, (int)g, note, sizeof note, &e))) {
+            if ((rc = groth16_backend_open(&f->be, kind, (int)(first + g), note, sizeof note, &e))) {
                 gm_err_set(err, rc, "rank %d: %s", s->rank, e.msg);
                 break;
             }

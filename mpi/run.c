@@ -479,6 +479,8 @@ static int rank_setup(rank_ctx_t *x, const mpi_opts_t *o, const char *file, int 
         (rc = mr_state_init(&x->st, c, rank, size, depth, x->prover, err)))
         return rc;
     x->have_state = true;
+    MPI_Comm_rank(node, &x->st.node_rank);
+    x->st.node_size = node_size;
     x->st.topo = x->topo;
     x->st.src = x->src;
     x->st.prover = x->prover;

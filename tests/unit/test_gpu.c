@@ -784,3 +784,34 @@ Test(gpu, emulated_device_counts_every_buffer)
     gm_free(s);
     gm_free(a);
 }
+
+/* GROTHMPI_EMU_DEVICES numbers a node's emulated devices: unset is no
+ * limit, N refuses device N and up as CUDA refuses a missing device, and a
+ * bad value is named. */
+Test(gpu, emulated_device_count)
+{
+    err_t err;
+    unsigned n = 99;
+    gpu_ctx_t *ctx;
+    unsetenv("GROTHMPI_EMU_DEVICES");
+    cr_assert_eq(gpu_emulated_device_count(&n, &err), 0);
+    cr_expect_eq(n, 0u);
+    cr_assert_eq(gpu_init_emulated(&ctx, 40, &err), 0, "%s", err.msg);
+    gpu_destroy(ctx);
+    setenv("GROTHMPI_EMU_DEVICES", "2", 1);
+    cr_assert_eq(gpu_emulated_device_count(&n, &err), 0, "%s", err.msg);
+    cr_expect_eq(n, 2u);
+    cr_assert_eq(gpu_init_emulated(&ctx, 1, &err), 0, "%s", err.msg);
+    gpu_destroy(ctx);
+    cr_expect_eq(gpu_init_emulated(&ctx, 2, &err), GM_ENOTSUP);
+    cr_expect_null(ctx);
+    cr_expect(strstr(err.msg, "emulated device 2 asked for, 2 present"), "%s", err.msg);
+    static const char *const bad[] = {"0", "-1", "65", "2x", " "};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        setenv("GROTHMPI_EMU_DEVICES", bad[i], 1);
+        cr_expect_eq(gpu_emulated_device_count(&n, &err), GM_EINVAL, "'%s' accepted", bad[i]);
+        cr_expect(strstr(err.msg, "GROTHMPI_EMU_DEVICES"), "%s", err.msg);
+        cr_expect_eq(gpu_init_emulated(&ctx, 0, &err), GM_EINVAL, "'%s' accepted by gpu_init_emulated", bad[i]);
+    }
+    unsetenv("GROTHMPI_EMU_DEVICES");
+}

@@ -697,6 +697,50 @@ Test(pipeline, depth_from_budget)
               "%s", e.msg);
 }
 
+/* Every node shape up to 12 ranks and 12 devices, against what a share
+ * must be: with at least as many devices as ranks, the shares are disjoint,
+ * contiguous, in rank order, cover every device and differ in size by at
+ * most one; with fewer, each rank has one device, every device has a rank,
+ * and the ranks of one device are neighbours. */
+Test(pipeline, device_share)
+{
+    for (int L = 1; L <= 12; L++)
+        for (unsigned V = 1; V <= 12; V++) {
+            unsigned owner[12], users[12] = {0}, next = 0, lo = ~0u, hi = 0;
+            int last_user[12];
+            for (unsigned d = 0; d < 12; d++)
+                owner[d] = ~0u, last_user[d] = -1;
+            for (int l = 0; l < L; l++) {
+                unsigned first = 99, count = 99;
+                mr_device_share(&first, &count, l, L, V);
+                cr_assert(count >= 1 && first + count <= V, "L %d V %u rank %d: %u + %u", L, V, l, first, count);
+                if (V >= (unsigned)L) {
+                    cr_expect_eq(first, next, "L %d V %u rank %d: starts at %u, not %u", L, V, l, first, next);
+                    next = first + count;
+                    lo = count < lo ? count : lo;
+                    hi = count > hi ? count : hi;
+                    for (unsigned d = first; d < first + count; d++) {
+                        cr_expect_eq(owner[d], ~0u, "L %d V %u: device %u twice", L, V, d);
+                        owner[d] = (unsigned)l;
+                    }
+                } else {
+                    cr_expect_eq(count, 1u, "L %d V %u rank %d: %u devices", L, V, l, count);
+                    cr_expect(last_user[first] < 0 || last_user[first] == l - 1,
+                              "L %d V %u: device %u's ranks are not neighbours", L, V, first);
+                    last_user[first] = l;
+                    users[first]++;
+                }
+            }
+            if (V >= (unsigned)L) {
+                cr_expect_eq(next, V, "L %d V %u: devices from %u on have no rank", L, V, next);
+                cr_expect(hi - lo <= 1, "L %d V %u: shares of %u and %u devices", L, V, lo, hi);
+            } else {
+                for (unsigned d = 0; d < V; d++)
+                    cr_expect(users[d] >= 1, "L %d V %u: device %u has no rank", L, V, d);
+            }
+        }
+}
+
 /* resources.domains against the node's domain count: 0 is all of them, a
  * value up to the count is taken as it is, more is refused naming the
  * campaign file, key, value, rank, host and topology. */

@@ -1,26 +1,33 @@
 /*
- * gpu/check/gpu_check.c — the GPU-versus-CPU check and the GPU benchmarks,
- * for a machine with an NVIDIA GPU (`make gpu-check`, run by gpu/check.sh):
- *   1. G1 MSM, gpu_msm_g1 against ec/'s msm_g1 on random inputs at 2^10 ..
- *      2^max (steps of 2), a Groth16-like input (0, 1 and density), and a
- *      batch of k = 4 MSMs sharing the resident bases;
- *   2. NTT, gpu_ntt against ec/'s ntt_* at 2^10 .. 2^max (all four
- *      directions up to 2^20, forward and inverse above), gpu_groth16_h
- *      against the CPU sequence;
- *   3. a full Groth16 proof of test-synthetic whose MSMs (A, B_G1, L, H) and
- *      h run on the GPU (B_G2 on the CPU), byte-identical to the CPU
- *      prover's proof with the same r, s, and verified;
- *   4. benchmarks: G1 MSM at 2^24 and the NTT at 2^24, device time (CUDA
- *      events, transfers excluded), min and median of 5, against the H200
- *      bounds docs/gpu.md derives;
- *   5. with --partition-32g: the device work of a synthetic 32 GiB partition
- *      (four resident G1 sets of about 2^27 points, their MSMs and h at
- *      2^27) against the goal of 1.0 s (about 27 GiB of host memory).
- * Prints one line per check ("PASS ..." / "FAIL ...") and appends a
- * Markdown results section to --out. Exit status: 0 all passed, 1 a check
- * failed, 2 no GPU (gpu_init's message printed).
+ * tools/gpu-check/gpu_check.c — the GPU-versus-CPU checks and the device
+ * benchmarks (`make gpu-check`; tools/gpu-check/run.sh runs it on a machine
+ * with a GPU, from the bundle of `make gpu-bundle`). Not a library: it sits
+ * above every folder of LIBDIRS, as cli/ does. Steps, run in the order given:
+ *   probe           open the device and print what it is (exit 2 without one);
+ *   check           G1 MSM (gpu_msm_g1 against ec/'s msm_g1 on random inputs
+ *                   at 2^10 .. 2^max-msm in steps of 2, a Groth16-like input
+ *                   with 0, 1, r - 1 and a density bitmap, a batch of k = 4
+ *                   over shared bases), the NTT (gpu_ntt against ntt/ at 2^10
+ *                   .. 2^max-ntt, all four directions up to 2^20, gpu_groth16_h
+ *                   against the CPU sequence), and a full Groth16 proof of
+ *                   test-synthetic (2^proof-log rows) whose h and G1 MSMs run on
+ *                   the device: byte-identical to the CPU prover's and verified;
+ *   msm:LOG         G1 MSM of 2^LOG random scalars, device time (CUDA events,
+ *                   transfers excluded), min and median of 5, against
+ *                   msm_bound_ms (below; docs/gpu.md, "Bounds");
+ *   ntt:LOG         forward NTT of 2^LOG, the same way, against ntt_bound_ms;
+ *   partition:SIZE  the device work of one PoRep partition of a 2KiB or 32GiB
+ *                   sector on synthetic data: its four G1 sets resident, their
+ *                   MSMs and h, against the goal per partition.
+ * --emulate runs the same steps on an emulated device (gpu_init_emulated:
+ * the device code on host threads), so a machine without a GPU checks this
+ * binary end to end (small sizes only: the emulation is slow).
+ * Prints one line per result ("PASS ..." / "FAIL ...") and appends it at
+ * once, as a Markdown table row, to --out, so a run stopped by a time-out
+ * keeps every figure so far. Exit status: 0 all passed, 1 a check failed,
+ * 2 no usable device (gpu_init's message printed), 64 bad arguments.
  *
- *   gpu_check [--quick] [--out FILE] [--max-msm LOG] [--max-ntt LOG] [--bench-log LOG] [--partition-32g]
+ *   gpu_check [--emulate] [--out FILE] [--max-msm LOG] [--max-ntt LOG] [--proof-log LOG] STEP...
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -51,8 +58,10 @@ static void report(bool ok, const char *fmt, ...)
     va_end(ap);
     printf("%s %s\n", ok ? "PASS" : "FAIL", line);
     fflush(stdout);
-    if (md)
+    if (md) {
         fprintf(md, "| %s | %s |\n", ok ? "pass" : "**FAIL**", line);
+        fflush(md);
+    }
     if (!ok)
         failures++;
 }
@@ -283,6 +292,8 @@ static void check_ntt(gpu_ctx_t *ctx, unsigned max_log, topo_pool_t *pool)
     static const unsigned hl[2] = {16, 20};
     for (int t = 0; t < 2; t++) {
         unsigned lg = hl[t] <= max_log ? hl[t] : max_log;
+        if (t && lg == (hl[0] <= max_log ? hl[0] : max_log))
+            break; /* both sizes clamped to the same */
         size_t n = (size_t)1 << lg;
         for (size_t i = 0; i < n; i++) {
             rand_fr(&a[i]);
@@ -522,17 +533,43 @@ static int cmp_d(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static void bench(gpu_ctx_t *ctx, const g1_affine_t *pts, unsigned lg, topo_pool_t *pool)
+/* The bounds of docs/gpu.md ("Bounds"), written once here. An H200 issues
+ * 132 SMs x 64 32-bit IMAD per clock at 1.98 GHz = 16.7 T IMAD/s; a 12-limb
+ * Montgomery product (CIOS, 32-bit limbs) is 2 x 12 x 12 IMAD pairs = 576
+ * IMAD, so 29 G Fp products/s. The MSM adds each point once per window
+ * (XYZZ mixed addition: 10 Fp products), with gpu_msm_window's c. */
+#define H200_FP_MUL_PER_S 29e9
+static double msm_bound_ms(size_t n)
 {
-    (void)pool;
+    unsigned c = gpu_msm_window(n), nwin = 255 / c + 1;
+    return (double)n * nwin * 10 / H200_FP_MUL_PER_S * 1e3;
+}
+
+/* The NTT: 3.1 ms at 2^24 (memory-bound: docs/gpu.md), scaled by n log n. */
+static double ntt_bound_ms(unsigned lg) { return 3.1 * ((double)((size_t)1 << lg) / (1 << 24)) * lg / 24; }
+
+/* 2^lg random scalars, or NULL (reported as a failure of `what`). */
+static fr_t *rand_scalars(unsigned lg, const char *what)
+{
     size_t n = (size_t)1 << lg;
     fr_t *s = gm_alloc(n * sizeof *s);
+    if (!s) {
+        report(false, "bench %s 2^%u: out of host memory", what, lg);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++)
+        rand_fr(&s[i]);
+    return s;
+}
+
+static void bench_msm(gpu_ctx_t *ctx, const g1_affine_t *pts, unsigned lg)
+{
+    size_t n = (size_t)1 << lg;
+    fr_t *s = rand_scalars(lg, "msm g1");
     double t[5];
     err_t err;
     if (!s)
         return;
-    for (size_t i = 0; i < n; i++)
-        rand_fr(&s[i]);
     gpu_g1_bases_t *b;
     if (!gpu_g1_bases_upload(&b, ctx, pts, n, &err)) {
         const fr_t *sc[1] = {s};
@@ -544,11 +581,10 @@ static void bench(gpu_ctx_t *ctx, const g1_affine_t *pts, unsigned lg, topo_pool
         }
         if (!rc) {
             qsort(t, 5, sizeof t[0], cmp_d);
-            unsigned c = gpu_msm_window(n), nwin = 255 / c + 1;
-            /* docs/gpu.md's bound: 10 Fp products per XYZZ mixed add, 29 G Fp-mul/s on an H200. */
-            double bound = (double)n * nwin * 10 / 29e9 * 1e3;
-            report(true, "bench msm g1 2^%u: device min %.2f ms, median %.2f ms; IMAD bound for c = %u (%u windows, "
-                   "XYZZ) %.1f ms: %.0f%% of bound", lg, t[0], t[2], c, nwin, bound, 100 * bound / t[2]);
+            unsigned c = gpu_msm_window(n);
+            double bound = msm_bound_ms(n);
+            report(true, "bench msm g1 2^%u: device min %.2f ms, median %.2f ms; bound for c = %u (%u windows) %.3g ms: "
+                   "%.0f%% of bound (goal: within 2x)", lg, t[0], t[2], c, 255 / c + 1, bound, 100 * bound / t[2]);
         } else {
             report(false, "bench msm g1 2^%u: %s", lg, err.msg);
         }
@@ -556,6 +592,16 @@ static void bench(gpu_ctx_t *ctx, const g1_affine_t *pts, unsigned lg, topo_pool
     } else {
         report(false, "bench msm g1 2^%u: upload: %s", lg, err.msg);
     }
+    gm_free(s);
+}
+
+static void bench_ntt(gpu_ctx_t *ctx, unsigned lg)
+{
+    fr_t *s = rand_scalars(lg, "ntt");
+    double t[5];
+    err_t err;
+    if (!s)
+        return;
     int rc = 0;
     for (int i = 0; i < 5 && !rc; i++) {
         rc = gpu_ntt(ctx, s, lg, GPU_NTT_FORWARD, &err);
@@ -563,76 +609,95 @@ static void bench(gpu_ctx_t *ctx, const g1_affine_t *pts, unsigned lg, topo_pool
     }
     if (!rc) {
         qsort(t, 5, sizeof t[0], cmp_d);
-        double bound = lg == 24 ? 3.1 : 3.1 * (double)n / (1 << 24) * lg / 24;
-        report(true, "bench ntt 2^%u forward: device min %.3f ms, median %.3f ms; IMAD bound %.1f ms: %.0f%% of bound",
-               lg, t[0], t[2], bound, 100 * bound / t[2]);
+        double bound = ntt_bound_ms(lg);
+        report(true, "bench ntt 2^%u forward: device min %.3f ms, median %.3f ms; bound %.3g ms: %.0f%% of bound "
+               "(goal: within 3x)", lg, t[0], t[2], bound, 100 * bound / t[2]);
     } else {
         report(false, "bench ntt 2^%u: %s", lg, err.msg);
     }
     gm_free(s);
 }
 
-/* ---- 5. a synthetic 32 GiB partition --------------------------------------------------------- */
+/* ---- 5. a synthetic partition ---------------------------------------------------------------- */
 
-/* The device work of one 32 GiB PoRep partition (grothmpi circuit info porep
- * --sector-size 32GiB: 130,278,541 constraints, 328 inputs, 130,169,893 aux,
- * domain 2^27) on synthetic data: the G1 MSMs A and B1 over z (at most nv
- * points each: the dense upper bound of their density-compacted sets), L
- * over aux and H over 2^27 - 1 values, all four sets resident, and
- * Groth16's h (7 transforms of 2^27). Bases: the generated points repeated;
- * scalars: uniform (the worst case for the buckets). Device times summed
- * against the goal of 1.0 s (cuzk: 1.82 s on an RTX 5070 Ti). */
-static void bench_partition32(gpu_ctx_t *ctx, const g1_affine_t *pts, size_t npts)
+/* One PoRep partition's counts (grothmpi circuit info porep --sector-size
+ * SIZE: nv = public inputs + auxiliary variables) and its goal of device
+ * time: 1.0 s at 32 GiB (cuzk: 1.82 s on an RTX 5070 Ti), scaled by the
+ * domain below it. */
+typedef struct {
+    const char *name;
+    size_t nv, naux;
+    unsigned log_m;
+    double goal_s;
+} partition_t;
+
+static const partition_t PARTITIONS[] = {
+    {"2KiB", 40 + 2685673, 2685673, 22, 1.0 / 32},
+    {"32GiB", 328 + 130169893, 130169893, 27, 1.0},
+};
+
+/* The device work of one partition on synthetic data: the G1 MSMs A and B1
+ * over z (at most nv points each: the dense upper bound of their
+ * density-compacted sets), L over aux and H over m - 1 values, all four sets
+ * resident, and Groth16's h (7 transforms of m). Bases: the generated points
+ * repeated; scalars: uniform (the worst case for the buckets). Device times
+ * summed against the goal. */
+static void bench_partition(gpu_ctx_t *ctx, const partition_t *P, const g1_affine_t *pts, size_t npts)
 {
-    const size_t nv = 130170221 + 328, naux = 130169893, m = (size_t)1 << 27;
-    const size_t sizes[4] = {nv, nv, naux, m - 1};
+    const size_t m = (size_t)1 << P->log_m;
+    const size_t sizes[4] = {P->nv, P->nv, P->naux, m - 1};
     static const char *const names[4] = {"A", "B1", "L", "H"};
     err_t err;
-    g1_affine_t *bases = gm_alloc(m * sizeof *bases);
-    fr_t *sc = gm_alloc(m * sizeof *sc), *b = gm_alloc(m * sizeof *b), *c = gm_alloc(m * sizeof *c);
+    size_t nmax = P->nv > m ? P->nv : m;
+    g1_affine_t *bases = gm_alloc(nmax * sizeof *bases);
+    fr_t *sc = gm_alloc(nmax * sizeof *sc), *b = gm_alloc(m * sizeof *b), *c = gm_alloc(m * sizeof *c);
     gpu_g1_bases_t *gb[4] = {NULL, NULL, NULL, NULL};
     if (!bases || !sc || !b || !c) {
-        report(false, "partition 32GiB: out of host memory (about 27 GiB needed)");
+        report(false, "partition %s: out of host memory (%.1f GiB needed)", P->name,
+               (double)(nmax * (sizeof *bases + sizeof *sc) + 2 * m * sizeof *b) / (1 << 30));
         goto done;
     }
-    for (size_t i = 0; i < m; i++)
+    for (size_t i = 0; i < nmax; i++)
         bases[i] = pts[i % npts];
-    for (size_t i = 0; i < m; i++) {
+    for (size_t i = 0; i < nmax; i++)
         rand_fr(&sc[i]);
+    for (size_t i = 0; i < m; i++) {
         b[i] = sc[(i * 7 + 1) % m];
         c[i] = sc[(i * 13 + 5) % m];
     }
     uint64_t t0 = gm_now_ns();
     for (int i = 0; i < 4; i++)
         if (gpu_g1_bases_upload(&gb[i], ctx, bases, sizes[i], &err)) {
-            report(false, "partition 32GiB: the %s bases (%zu points) do not fit resident: %s", names[i], sizes[i],
-                   err.msg);
+            report(false, "partition %s: the %s bases (%zu points): %s", P->name, names[i], sizes[i], err.msg);
             goto done;
         }
-    printf("gpu_check: 32 GiB partition bases resident in %.1f s\n", ms_since(t0) / 1e3);
+    printf("gpu_check: %s partition bases resident in %.1f s\n", P->name, ms_since(t0) / 1e3);
     double msm_ms = 0, wall0 = 0;
+    bool streamed = false;
     t0 = gm_now_ns();
     for (int i = 0; i < 4; i++) {
         const fr_t *s1[1] = {sc};
         g1_jac_t out;
+        streamed |= gpu_g1_bases_streamed(gb[i]);
         if (gpu_msm_g1(ctx, &out, gb[i], s1, NULL, sizes[i], 1, 0, &err)) {
-            report(false, "partition 32GiB: msm %s: %s", names[i], err.msg);
+            report(false, "partition %s: msm %s: %s", P->name, names[i], err.msg);
             goto done;
         }
         msm_ms += gpu_last_device_ms(ctx);
     }
     wall0 = ms_since(t0);
     t0 = gm_now_ns();
-    if (gpu_groth16_h(ctx, sc, b, c, 27, &err)) {
-        report(false, "partition 32GiB: h (7 NTTs of 2^27): %s", err.msg);
+    if (gpu_groth16_h(ctx, sc, b, c, P->log_m, &err)) {
+        report(false, "partition %s: h (7 NTTs of 2^%u): %s", P->name, P->log_m, err.msg);
         goto done;
     }
     double h_ms = gpu_last_device_ms(ctx), h_wall = ms_since(t0);
     double total = (msm_ms + h_ms) / 1e3;
-    report(total <= 1.0,
-           "partition 32GiB (synthetic): G1 MSMs %.3f s + h %.3f s = %.3f s of device time per partition "
-           "(wall with transfers %.3f s); goal <= 1.0 s, cuzk 1.82 s; device memory peak %.1f GiB",
-           msm_ms / 1e3, h_ms / 1e3, total, (wall0 + h_wall) / 1e3, (double)gpu_mem_peak(ctx) / (1 << 30));
+    report(total <= P->goal_s,
+           "partition %s (synthetic): G1 MSMs %.3f s + h %.3f s = %.3f s of device time per partition "
+           "(wall with transfers %.3f s%s); goal <= %.3f s; device memory peak %.1f GiB", P->name, msm_ms / 1e3,
+           h_ms / 1e3, total, (wall0 + h_wall) / 1e3, streamed ? ", some bases streamed" : "", P->goal_s,
+           (double)gpu_mem_peak(ctx) / (1 << 30));
 done:
     for (int i = 3; i >= 0; i--)
         gpu_g1_bases_free(gb[i]);
@@ -642,31 +707,81 @@ done:
     gm_free(c);
 }
 
+/* ---- main -------------------------------------------------------------------------------------- */
+
+typedef enum { STEP_PROBE, STEP_CHECK, STEP_MSM, STEP_NTT, STEP_PARTITION } step_kind_t;
+typedef struct {
+    step_kind_t kind;
+    unsigned log;               /* msm, ntt */
+    const partition_t *part;    /* partition */
+} step_t;
+
+#define MAX_STEPS 32
+
+static int usage(const char *argv0, const char *why)
+{
+    fprintf(stderr, "gpu_check: %s\nusage: %s [--emulate] [--out FILE] [--max-msm LOG] [--max-ntt LOG] "
+            "[--proof-log LOG] probe|check|msm:LOG|ntt:LOG|partition:2KiB|partition:32GiB ...\n", why, argv0);
+    return 64;
+}
+
+/* A log size in lo..hi, or -1. */
+static int parse_log(const char *s, unsigned lo, unsigned hi)
+{
+    char *end = NULL;
+    unsigned long v = strtoul(s, &end, 10);
+    return *s && !*end && v >= lo && v <= hi ? (int)v : -1;
+}
+
 int main(int argc, char **argv)
 {
-    unsigned max_msm = 22, max_ntt = 24, bench_log = 24, proof_log = 16;
-    bool part32 = false;
+    unsigned max_msm = 22, max_ntt = 24, proof_log = 16;
+    bool emulate = false;
     const char *out = NULL;
+    step_t steps[MAX_STEPS];
+    int nsteps = 0, v;
+    char why[160];
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--quick"))
-            max_msm = 16, max_ntt = 18, bench_log = 20, proof_log = 12;
-        else if (!strcmp(argv[i], "--out") && i + 1 < argc)
+        const char *a = argv[i];
+        if (!strcmp(a, "--emulate"))
+            emulate = true;
+        else if (!strcmp(a, "--out") && i + 1 < argc)
             out = argv[++i];
-        else if (!strcmp(argv[i], "--max-msm") && i + 1 < argc)
-            max_msm = (unsigned)atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--max-ntt") && i + 1 < argc)
-            max_ntt = (unsigned)atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--bench-log") && i + 1 < argc)
-            bench_log = (unsigned)atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--partition-32g"))
-            part32 = true;
-        else {
-            fprintf(stderr, "usage: %s [--quick] [--out FILE] [--max-msm LOG] [--max-ntt LOG] [--bench-log LOG] "
-                    "[--partition-32g]\n",
-                    argv[0]);
-            return 2;
+        else if ((!strcmp(a, "--max-msm") || !strcmp(a, "--max-ntt") || !strcmp(a, "--proof-log")) && i + 1 < argc) {
+            /* The checks start at 2^10; a proof as small as 2^8 rows. */
+            unsigned lo = a[2] == 'p' ? 8 : 10;
+            if ((v = parse_log(argv[++i], lo, 28)) < 0) {
+                snprintf(why, sizeof why, "%s: '%s' is not a log size in %u..28", a, argv[i], lo);
+                return usage(argv[0], why);
+            }
+            *(a[2] == 'p' ? &proof_log : a[6] == 'm' ? &max_msm : &max_ntt) = (unsigned)v;
+        } else if (nsteps == MAX_STEPS) {
+            return usage(argv[0], "too many steps");
+        } else if (!strcmp(a, "probe") || !strcmp(a, "check")) {
+            steps[nsteps++] = (step_t){a[0] == 'p' ? STEP_PROBE : STEP_CHECK, 0, NULL};
+        } else if (!strncmp(a, "msm:", 4) || !strncmp(a, "ntt:", 4)) {
+            if ((v = parse_log(a + 4, 10, a[0] == 'm' ? 30 : 28)) < 0) {
+                snprintf(why, sizeof why, "%s: '%s' is not a log size in 10..%d", a, a + 4, a[0] == 'm' ? 30 : 28);
+                return usage(argv[0], why);
+            }
+            steps[nsteps++] = (step_t){a[0] == 'm' ? STEP_MSM : STEP_NTT, (unsigned)v, NULL};
+        } else if (!strncmp(a, "partition:", 10)) {
+            const partition_t *p = NULL;
+            for (size_t k = 0; k < sizeof PARTITIONS / sizeof PARTITIONS[0]; k++)
+                if (!strcmp(a + 10, PARTITIONS[k].name))
+                    p = &PARTITIONS[k];
+            if (!p) {
+                snprintf(why, sizeof why, "%s: '%s' is not 2KiB or 32GiB", a, a + 10);
+                return usage(argv[0], why);
+            }
+            steps[nsteps++] = (step_t){STEP_PARTITION, 0, p};
+        } else {
+            snprintf(why, sizeof why, "'%s' is not an option or a step", a);
+            return usage(argv[0], why);
         }
     }
+    if (!nsteps)
+        return usage(argv[0], "no step given");
     gm_log_init();
     err_t err;
     if (ff_init(FF_PATH_AUTO)) {
@@ -674,8 +789,8 @@ int main(int argc, char **argv)
         return 1;
     }
     gpu_ctx_t *ctx;
-    if (gpu_init(&ctx, -1, &err)) {
-        fprintf(stderr, "gpu_check: no GPU: %s\n", err.msg);
+    if ((emulate ? gpu_init_emulated(&ctx, -1, &err) : gpu_init(&ctx, -1, &err))) {
+        printf("gpu_check: no usable device: %s\n", err.msg);
         return 2;
     }
     topo_pool_t *pool;
@@ -687,29 +802,54 @@ int main(int argc, char **argv)
     gpu_info(&info, ctx);
     if (out && !(md = fopen(out, "a")))
         fprintf(stderr, "gpu_check: cannot open %s; results go to stdout only\n", out);
+    if (emulate)
+        snprintf(info.name, sizeof info.name, "emulated device %d", info.device);
     printf("gpu_check: %s, %d SMs, cc %d.%d, %.1f GiB, driver %d, runtime %d, %u CPU workers\n", info.name,
            info.sm_count, info.cc_major, info.cc_minor, (double)info.mem_total / (1 << 30), info.driver_version,
            info.runtime_version, topo_pool_size(pool));
+    fflush(stdout);
     if (md) {
         fprintf(md, "\n%s, %d SMs, cc %d.%d, %.1f GiB, CUDA driver %d, runtime %d; %u CPU workers for the "
                 "reference.\n\n| result | check |\n|---|---|\n", info.name, info.sm_count, info.cc_major,
                 info.cc_minor, (double)info.mem_total / (1 << 30), info.driver_version, info.runtime_version,
                 topo_pool_size(pool));
+        fflush(md);
     }
-    unsigned gen_log = max_msm > bench_log ? max_msm : bench_log;
-    uint64_t t0 = gm_now_ns();
-    g1_affine_t *pts = gen_points((size_t)1 << gen_log, pool);
-    if (!pts) {
-        fprintf(stderr, "gpu_check: out of memory for 2^%u points\n", gen_log);
-        return 1;
+    /* The points every MSM step shares: as many as the largest asks (a
+     * partition repeats them). */
+    unsigned gen_log = 0;
+    for (int i = 0; i < nsteps; i++) {
+        unsigned want = steps[i].kind == STEP_CHECK ? max_msm : steps[i].kind == STEP_MSM ? steps[i].log
+                        : steps[i].kind == STEP_PARTITION ? (steps[i].part->log_m < 24 ? steps[i].part->log_m : 24)
+                                                          : 0;
+        gen_log = want > gen_log ? want : gen_log;
     }
-    printf("gpu_check: 2^%u points in %.1f s\n", gen_log, ms_since(t0) / 1e3);
-    check_msm(ctx, pts, max_msm, pool);
-    check_ntt(ctx, max_ntt, pool);
-    check_proof(ctx, proof_log, pool);
-    bench(ctx, pts, bench_log, pool);
-    if (part32)
-        bench_partition32(ctx, pts, (size_t)1 << gen_log);
+    g1_affine_t *pts = NULL;
+    if (gen_log) {
+        uint64_t t0 = gm_now_ns();
+        if (!(pts = gen_points((size_t)1 << gen_log, pool))) {
+            fprintf(stderr, "gpu_check: out of memory for 2^%u points\n", gen_log);
+            return 1;
+        }
+        printf("gpu_check: 2^%u points in %.1f s\n", gen_log, ms_since(t0) / 1e3);
+        fflush(stdout);
+    }
+    for (int i = 0; i < nsteps; i++) {
+        switch (steps[i].kind) {
+        case STEP_PROBE:
+            report(true, "device: %s, cc %d.%d, %.1f GiB", info.name, info.cc_major, info.cc_minor,
+                   (double)info.mem_total / (1 << 30));
+            break;
+        case STEP_CHECK:
+            check_msm(ctx, pts, max_msm, pool);
+            check_ntt(ctx, max_ntt, pool);
+            check_proof(ctx, proof_log, pool);
+            break;
+        case STEP_MSM: bench_msm(ctx, pts, steps[i].log); break;
+        case STEP_NTT: bench_ntt(ctx, steps[i].log); break;
+        case STEP_PARTITION: bench_partition(ctx, steps[i].part, pts, (size_t)1 << gen_log); break;
+        }
+    }
     gm_free(pts);
     gpu_destroy(ctx);
     topo_pool_destroy(pool);
