@@ -124,18 +124,20 @@ static int stamp_write(const char *path, const params_ident_t *id, const char *d
 
 /* ---- the parameter file's digest ------------------------------------------------------------ */
 
-static void say(const params_ensure_opts_t *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void say(const params_ensure_opts_t *o, const char *fmt, ...)
+void params_notef(params_note_fn note, void *arg, const char *fmt, ...)
 {
-    if (!o || !o->note)
+    if (!note)
         return;
-    char line[2 * GM_PATH_MAX + GM_ERR_MSG_LEN + 400];
+    char line[3 * GM_PATH_MAX + GM_ERR_MSG_LEN + 400];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
-    o->note(o->note_arg, line);
+    note(arg, line);
 }
+
+/* A line for params_ensure's caller (o may be NULL). */
+#define say(o, ...) params_notef((o) ? (o)->note : NULL, (o) ? (o)->note_arg : NULL, __VA_ARGS__)
 
 int params_digest_stamped(char digest[PARAMS_DIGEST_HEX + 1], params_ident_t *ident, bool *from_stamp,
                           const char *file, const char *stamp, bool full, err_t *err)

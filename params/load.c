@@ -15,7 +15,6 @@
  */
 #include <errno.h>
 #include <libgen.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,19 +39,6 @@ static int points_mode(points_mode_t *m, err_t *err)
     else
         return gm_err_set(err, GM_EINVAL, "GROTHMPI_POINTS_CACHE: '%s' is not auto, on or off", v);
     return 0;
-}
-
-static void note_f(params_note_fn note, void *arg, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void note_f(params_note_fn note, void *arg, const char *fmt, ...)
-{
-    if (!note)
-        return;
-    char line[3 * GM_PATH_MAX + GM_ERR_MSG_LEN + 200];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    note(arg, line);
 }
 
 /* "<file><suffix>" into out; false when it does not fit. */
@@ -96,13 +82,13 @@ static bool map_points(groth16_params_t **out, const char *points, const char *s
     if (access(points, F_OK) != 0 || params_ident(&pid, points, NULL) != 0)
         return false;
     if (!params_stamp_matches(stamp, &pid)) {
-        note_f(note, arg, "params: %s: changed since it was written (%s): converting again", points, stamp);
+        params_notef(note, arg, "params: %s: changed since it was written (%s): converting again", points, stamp);
         return false;
     }
     err_t e;
     gm_err_clear(&e);
     if (groth16_params_map_points(out, points, file, info->digest, info->ident.size, shape, &e) != 0) {
-        note_f(note, arg, "params: %s: %s: converting again", points, e.msg);
+        params_notef(note, arg, "params: %s: %s: converting again", points, e.msg);
         return false;
     }
     return true;
@@ -117,7 +103,7 @@ static void write_points(params_loaded_t *info, const groth16_params_t *p, point
     snprintf(dir, sizeof dir, "%s", points);
     bool known = fs_room(&avail, &total, dirname(dir));
     if (mode == POINTS_AUTO && (!known || avail < need || avail - need < total / 100 * PARAMS_POINTS_SPARE)) {
-        note_f(note, arg,
+        params_notef(note, arg,
                "params: no points file: %s would take %.1f GiB and leave less than %d%% of its file system free "
                "(%.1f GiB free); each load converts the points (GROTHMPI_POINTS_CACHE=on writes it anyway)",
                points, (double)need / (1ULL << 30), PARAMS_POINTS_SPARE, (double)avail / (1ULL << 30));
@@ -128,11 +114,11 @@ static void write_points(params_loaded_t *info, const groth16_params_t *p, point
     params_ident_t pid;
     if (groth16_params_save_points(p, points, info->digest, info->ident.size, &e) != 0 ||
         params_ident(&pid, points, &e) != 0 || params_stamp_write(stamp, &pid, &e) != 0) {
-        note_f(note, arg, "params: no points file: %s", e.msg);
+        params_notef(note, arg, "params: no points file: %s", e.msg);
         return;
     }
     info->points_written = true;
-    note_f(note, arg, "params: converted points written to %s (%.1f GiB, GROTHMPI_POINTS_CACHE=off to skip): the "
+    params_notef(note, arg, "params: converted points written to %s (%.1f GiB, GROTHMPI_POINTS_CACHE=off to skip): the "
            "next load maps them", points, (double)need / (1ULL << 30));
 }
 
@@ -193,7 +179,7 @@ int params_load(groth16_params_t **out, params_loaded_t *info, const char *file,
         snprintf(info->how + n, sizeof info->how - n, "; points mapped from %s", points);
     } else {
         if (!info->trusted)
-            note_f(note, note_arg, "params: %s: %s", file, info->how);
+            params_notef(note, note_arg, "params: %s: %s", file, info->how);
         rc = groth16_params_load(&p, file, shape, info->trusted ? GROTH16_LOAD_TRUST : GROTH16_LOAD_DEFAULT, pool,
                                  err);
         if (rc)
@@ -213,16 +199,16 @@ int params_load(groth16_params_t **out, params_loaded_t *info, const char *file,
         err_t e;
         gm_err_clear(&e);
         if (params_checked_write(checked, info->digest, info->ident.size, &e))
-            note_f(note, note_arg, "params: every point checked, but no stamp: %s", e.msg);
+            params_notef(note, note_arg, "params: every point checked, but no stamp: %s", e.msg);
         else
-            note_f(note, note_arg, "params: every point checked; recorded in %s (later loads skip the checks)",
+            params_notef(note, note_arg, "params: every point checked; recorded in %s (later loads skip the checks)",
                    checked);
     }
     if (!info->mapped && write && mode != POINTS_OFF) {
         if (have_digest)
             write_points(info, p, mode, points, pstamp, note, note_arg);
         else
-            note_f(note, note_arg, "params: no points file for %s: its digest is not stamped (%s)", file, stamp);
+            params_notef(note, note_arg, "params: no points file for %s: its digest is not stamped (%s)", file, stamp);
     }
     info->ns = gm_now_ns() - t0;
     *out = p;

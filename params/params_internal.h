@@ -33,4 +33,7 @@ bool params_checked_at(const char *checked, const char *digest, uint64_t size);
 int params_checked_write(const char *checked, const char *digest, uint64_t size, err_t *err)
     __attribute__((warn_unused_result));
 
+/* Formats one line and hands it to note (nothing when note is NULL). */
+void params_notef(params_note_fn note, void *arg, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 #endif /* GM_PARAMS_INTERNAL_H */
