@@ -136,9 +136,12 @@ if timeout 120 mpirun -np 2 "$BIN" prove $P --params "$T/swap" --split --out "$T
 [ "$(grep -c "^grothmpi: prove: --split: rank 0: $F: BLAKE2b digest [0-9a-f]*, but .*manifest.json lists" "$T/swap3.log")" -eq 1 ] \
   || { cat "$T/swap3.log"; fail "the digest mismatch's line"; }
 [ -e "$T/swap.proof" ] && fail "a proof was written with a changed parameter file"
-# --check-params without --split (nor a campaign) is refused
-rc=0; "$BIN" prove $P --check-params --out "$T/no.proof" > "$T/use2.log" 2>&1 || rc=$?
-[ "$rc" -eq 2 ] || { cat "$T/use2.log"; fail "--check-params without --split: exit $rc"; }
+# --check-params without --split checks every point of the file (params_load's policy);
+# with --trust-params it is a contradiction, refused
+"$BIN" prove $P --check-params --out "$T/no.proof" > "$T/use2.log" 2>&1 || { cat "$T/use2.log"; fail "--check-params without --split"; }
+grep -q "every point checked (--check-params)" "$T/use2.log" || { cat "$T/use2.log"; fail "--check-params: not every point"; }
+rc=0; "$BIN" prove $P --check-params --trust-params --out "$T/no.proof" > "$T/use3.log" 2>&1 || rc=$?
+[ "$rc" -eq 2 ] || { cat "$T/use3.log"; fail "--check-params with --trust-params: exit $rc"; }
 
 # A rank killed mid-proof (SIGKILL to rank 1 once it runs): mpirun exits
 # non-zero and no proof file (nor temporary) is left. A larger circuit gives
