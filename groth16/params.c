@@ -404,6 +404,19 @@ static int check_count(const char *path, const char *sec, uint64_t have, uint64_
                       (unsigned long long)have, (unsigned long long)need);
 }
 
+/* Every section count of have against what shape needs. */
+static int check_counts(const char *path, const groth16_counts_t *have, const cs_shape_t *shape, err_t *err)
+{
+    groth16_counts_t need;
+    int rc = groth16_shape_counts(&need, shape, err);
+    if (!rc && !(rc = check_count(path, "ic", have->ic, need.ic, err)) &&
+        !(rc = check_count(path, "h", have->h, need.h, err)) && !(rc = check_count(path, "l", have->l, need.l, err)) &&
+        !(rc = check_count(path, "a", have->a, need.a, err)) &&
+        !(rc = check_count(path, "b_g1", have->b_g1, need.b_g1, err)))
+        rc = check_count(path, "b_g2", have->b_g2, need.b_g2, err);
+    return rc;
+}
+
 int groth16_params_load(groth16_params_t **out, const char *path, const cs_shape_t *shape,
                         groth16_load_flags_t flags, topo_pool_t *pool, err_t *err)
 {
@@ -456,16 +469,7 @@ int groth16_params_load(groth16_params_t **out, const char *path, const cs_shape
     p->n.b_g2 = j.count[SEC_B_G2];
 
     if (shape) {
-        groth16_counts_t need;
-        rc = groth16_shape_counts(&need, shape, err);
-        if (rc)
-            goto fail;
-        if ((rc = check_count(path, "ic", p->n.ic, need.ic, err)) ||
-            (rc = check_count(path, "h", p->n.h, need.h, err)) ||
-            (rc = check_count(path, "l", p->n.l, need.l, err)) ||
-            (rc = check_count(path, "a", p->n.a, need.a, err)) ||
-            (rc = check_count(path, "b_g1", p->n.b_g1, need.b_g1, err)) ||
-            (rc = check_count(path, "b_g2", p->n.b_g2, need.b_g2, err)))
+        if ((rc = check_counts(path, &p->n, shape, err)))
             goto fail;
     } else if (p->n.b_g1 != p->n.b_g2) {
         rc = gm_err_set(err, GM_EFORMAT, "%s: section b_g2: %llu points, section b_g1 has %llu", path,
@@ -659,16 +663,8 @@ int groth16_params_map_points(groth16_params_t **out, const char *path, const ch
         goto fail;
     gm_file_unmap(&src);
     p->n.ic = p->vk.n_ic;
-    if (shape) {
-        groth16_counts_t need;
-        if ((rc = groth16_shape_counts(&need, shape, err)))
-            goto fail;
-        if (need.ic != p->n.ic || need.h != p->n.h || need.l != p->n.l || need.a != p->n.a ||
-            need.b_g1 != p->n.b_g1 || need.b_g2 != p->n.b_g2) {
-            rc = gm_err_set(err, GM_EFORMAT, "%s: its counts are not the circuit's", path);
-            goto fail;
-        }
-    }
+    if (shape && (rc = check_counts(path, &p->n, shape, err)))
+        goto fail;
     const uint8_t *base = p->points.data;
     p->h = (g1_affine_t *)(uintptr_t)(base + h.offset[SEC_H]);
     p->l = (g1_affine_t *)(uintptr_t)(base + h.offset[SEC_L]);
