@@ -68,15 +68,26 @@ void cli_print_stages(const char *prefix, const groth16_timings_t *t, bool snark
 {
     const struct {
         const char *name, *snarkjs;
-        uint64_t ns;
-    } rows[] = {{"abc", "abc", t->abc},
-                {"ntt", "ntt", t->ntt},
-                {"msm_a", "msm_a", t->msm_a},
-                {"msm_b_g1", "msm_b1", t->msm_b_g1},
-                {"msm_b_g2", "msm_b2", t->msm_b_g2},
-                {"msm_l", "msm_c", t->msm_l},
-                {"msm_h", "msm_h", t->msm_h},
-                {"verify", "verify", t->verify}};
-    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
-        printf("%s: %-10s %9.3f s\n", prefix, snarkjs_names ? rows[i].snarkjs : rows[i].name, sec(rows[i].ns));
+        uint64_t ns, read;
+    } rows[] = {{"abc", "abc", t->abc, 0},
+                {"ntt", "ntt", t->ntt, 0},
+                {"msm_a", "msm_a", t->msm_a, t->read_a},
+                {"msm_b_g1", "msm_b1", t->msm_b_g1, t->read_b_g1},
+                {"msm_b_g2", "msm_b2", t->msm_b_g2, t->read_b_g2},
+                {"msm_l", "msm_c", t->msm_l, t->read_l},
+                {"msm_h", "msm_h", t->msm_h, t->read_h},
+                {"verify", "verify", t->verify, 0}};
+    uint64_t read = 0;
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        printf("%s: %-10s %9.3f s", prefix, snarkjs_names ? rows[i].snarkjs : rows[i].name, sec(rows[i].ns));
+        /* streamed parameters: what each MSM read from storage */
+        if (t->params_bytes && rows[i].name[0] == 'm')
+            printf("   (read %.2f GiB)", (double)rows[i].read / (1ULL << 30));
+        printf("\n");
+        read += rows[i].read;
+    }
+    if (t->params_bytes)
+        printf("%s: %-10s %9.2f GiB read from storage by the MSMs, %.2f x the %.2f GiB of points they used\n",
+               prefix, "read", (double)read / (1ULL << 30), (double)read / (double)t->params_bytes,
+               (double)t->params_bytes / (1ULL << 30));
 }

@@ -180,6 +180,12 @@ typedef enum {
      * always fully checked; flags, canonical coordinates, the curve equation
      * and the identity are always checked). */
     GROTH16_LOAD_TRUST = 1 << 0,
+    /* Streamed (groth16_params_load only): decode nothing now; keep the
+     * file open and read the queries a chunk at a time while proving, each
+     * base once per MSM, so that a key larger than memory proves (the CPU
+     * prover only). Without TRUST every point is checked now, a chunk at a
+     * time, and nothing is kept. */
+    GROTH16_LOAD_STREAM = 1 << 1,
 } groth16_load_flags_t;
 
 /* Maps and decodes the parameter file at path, checking, in order: the size
@@ -195,13 +201,21 @@ int groth16_params_load(groth16_params_t **out, const char *path, const cs_shape
                         groth16_load_flags_t flags, topo_pool_t *pool, err_t *err)
     __attribute__((warn_unused_result));
 
-/* Frees the decoded points and the vk; NULL allowed. */
+/* Frees the decoded points and the vk (closes a streamed file); NULL allowed. */
 void groth16_params_free(groth16_params_t *p);
+
+/* True for parameters loaded with GROTH16_LOAD_STREAM. */
+bool groth16_params_streamed(const groth16_params_t *p);
+
+/* The bytes of decoded points a load of path would hold in memory (what
+ * GROTH16_LOAD_STREAM saves), from its header alone. Returns 0, GM_EIO or
+ * the header's GM_EFORMAT (err names path). */
+int groth16_params_decoded_bytes(uint64_t *out, const char *path, err_t *err) __attribute__((warn_unused_result));
 
 /* The loaded key and section counts (valid while p lives). */
 const groth16_vk_t *groth16_params_vk(const groth16_params_t *p);
 void groth16_params_counts(groth16_counts_t *out, const groth16_params_t *p);
-/* Bytes of decoded points held. */
+/* Bytes of decoded points held (streamed: the ic points alone). */
 size_t groth16_params_memory(const groth16_params_t *p);
 
 /* ---- the converted points file (the prover's own layout, mapped) ----------
@@ -438,10 +452,14 @@ uint64_t groth16_witness_bytes(uint64_t n_aux, bool compact, double dense_frac);
  * thread of the pool, topo_pool_cpu_ns, so they count all the workers and
  * are only right while no one else runs jobs on that pool; cpu_msm covers
  * the five MSMs and the assembly of A, B, C). snarkjs_prove fills the wall
- * times only. */
+ * times only. With streamed parameters, read_* are the bytes the process
+ * read from storage during each MSM (/proc/self/io read_bytes: the whole
+ * process, so a prepare running beside the finish adds its own reads), and
+ * params_bytes the bytes of points the MSMs asked for. */
 typedef struct {
     uint64_t abc, ntt, msm_a, msm_b_g1, msm_b_g2, msm_l, msm_h, verify, total;
     uint64_t cpu_abc, cpu_ntt, cpu_msm, cpu_verify;
+    uint64_t read_a, read_b_g1, read_b_g2, read_l, read_h, params_bytes;
 } groth16_timings_t;
 
 typedef enum {

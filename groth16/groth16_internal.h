@@ -8,14 +8,81 @@
 
 #include "groth16/groth16.h"
 
-/* Loaded parameters (params.c). Arrays are gm_alloc'd and owned. */
+/* The names of the five query sections (groth16.h's GROTH16_SEC_*), for messages. */
+extern const char *const g16_sec_names[GROTH16_NSEC];
+
+/* Reads a parameter file's verifying key (fully checked) and section header
+ * from fd (size bytes, named path in messages): the counts into *n, each
+ * section's first point's byte offset into off_of, every size checked
+ * against the file's (truncation, trailing bytes) and the counts against
+ * shape's (when not NULL; otherwise b_g1 and b_g2 must agree). Returns 0,
+ * GM_EIO, GM_EFORMAT or the vk decoder's codes (*vk freed on failure). */
+int g16_params_header(groth16_vk_t *vk, groth16_counts_t *n, uint64_t off_of[GROTH16_NSEC], int fd, uint64_t size,
+                      const char *path, const cs_shape_t *shape, err_t *err);
+
+/* Loaded parameters (params.c). Arrays are gm_alloc'd and owned, or point
+ * into a mapped points file, or (streamed) are all NULL: the queries stay
+ * in the parameter file, read and decoded a chunk at a time while proving
+ * (stream.c), so a key larger than memory can prove. */
 struct groth16_params {
     groth16_vk_t vk;
     groth16_counts_t n;
     g1_affine_t *h, *l, *a, *b_g1;
     g2_affine_t *b_g2;
     gm_map_t points; /* mapped points file: the arrays point into it (data NULL: they are gm_alloc'd) */
+    int fd;          /* streamed: the parameter file, open; -1 otherwise */
+    bool trust;      /* streamed: decode without the subgroup check (it passed before) */
+    uint64_t off[GROTH16_NSEC]; /* streamed: byte offset of each section's first point */
+    char path[GM_PATH_MAX];
 };
+
+/* Checks every section count of have against what shape needs (shape
+ * NULL: only that b_g1 and b_g2 agree). Returns 0 or GM_EFORMAT ("path:
+ * section l: 10 points, the circuit needs 12"). */
+int g16_counts_check(const char *path, const groth16_counts_t *have, const cs_shape_t *shape, err_t *err);
+
+/* ---- streamed parameters (stream.c) ---------------------------------------------------- */
+
+/* Buffers for reading a streamed section a chunk at a time: raw bytes and
+ * the decoded points of one chunk (sized for G2, used by G1 too). */
+typedef struct {
+    uint8_t *raw;
+    void *pts;
+    uint64_t chunk_g1, chunk_g2; /* points per chunk */
+} g16_stream_buf_t;
+
+/* Points per chunk of G1 and G2 sections (GROTHMPI_STREAM_CHUNK overrides
+ * both, for tests; rounded to a multiple of 64) and the bytes of the two
+ * buffers. */
+void g16_stream_chunks(uint64_t *g1, uint64_t *g2);
+size_t g16_stream_buf_bytes(void);
+
+/* Allocates / frees the buffers. Returns 0 or GM_ENOMEM. */
+int g16_stream_buf_init(g16_stream_buf_t *b, err_t *err);
+void g16_stream_buf_free(g16_stream_buf_t *b);
+
+/* Reads and decodes points [i0, i1) of section sec of streamed parameters
+ * into dst (g1_affine_t or g2_affine_t), through raw (at least (i1 - i0) ×
+ * the point size bytes), checking as the load would (p->trust: no subgroup
+ * check). Returns 0, GM_EIO (err: path, section, byte offset) or a point
+ * decoder's code (err: "path: section s: point i: text"). */
+int g16_stream_read(const groth16_params_t *p, int sec, uint64_t i0, uint64_t i1, void *dst, uint8_t *raw,
+                    topo_pool_t *pool, err_t *err);
+
+/* One MSM over a streamed section, a chunk of columns at a time: *out (a
+ * g1_jac_t, or g2_jac_t for b_g2) = sum over the columns j < ncols whose
+ * density bit is set (all when density NULL) of z_j · base, the bases being
+ * section sec's points from index b0 on, in column order. The scalars are
+ * scalars[j], or the compact values cz (scalars NULL). Each base is read from
+ * the file once. gather and scratch as g16_msm_compact's and msm_gX's for
+ * one chunk. Returns as g16_stream_read. */
+int g16_stream_msm(void *out, const groth16_params_t *p, int sec, uint64_t b0, const uint64_t *density,
+                   uint64_t ncols, const fr_t *scalars, const cs_compact_t *cz, g16_stream_buf_t *buf, void *gather,
+                   void *scratch, topo_pool_t *pool, err_t *err);
+
+/* Bytes this process has read from storage so far (/proc/self/io
+ * read_bytes; 0 when the kernel does not say). */
+uint64_t g16_io_read_bytes(void);
 
 /* The size-m domain of a shape: m = smallest power of two >= n_rows, log m in
  * *log_m. Returns 0 or GM_EINVAL (n_rows < 2 or m > 2^28). */

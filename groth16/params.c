@@ -303,8 +303,7 @@ int groth16_proof_from_bytes(groth16_proof_t *out, const uint8_t in[GROTH16_PROO
 
 /* ---- parameter files -------------------------------------------------------------------- */
 
-enum { SEC_H = 0, SEC_L, SEC_A, SEC_B_G1, SEC_B_G2, NSEC };
-static const char *const SEC_NAMES[NSEC] = {"h", "l", "a", "b_g1", "b_g2"};
+const char *const g16_sec_names[GROTH16_NSEC] = {"h", "l", "a", "b_g1", "b_g2"};
 
 int g16_point_decode(void *dst, const uint8_t *src, bool g2, bool trust)
 {
@@ -325,10 +324,10 @@ int g16_point_decode(void *dst, const uint8_t *src, bool g2, bool trust)
 #define POINTS_PER_TASK 4096
 
 typedef struct {
-    const uint8_t *data[NSEC];
-    uint64_t count[NSEC];
-    void *dst[NSEC];
-    uint64_t task_first[NSEC + 1]; /* first task of each section */
+    const uint8_t *data[GROTH16_NSEC];
+    uint64_t count[GROTH16_NSEC];
+    void *dst[GROTH16_NSEC];
+    uint64_t task_first[GROTH16_NSEC + 1]; /* first task of each section */
     bool trust;
     int *task_rc;                  /* per task: first error code, 0 */
     uint64_t *task_idx;            /* per task: index of that point */
@@ -350,7 +349,7 @@ static void decode_task(void *arg, size_t task, unsigned worker)
         s++;
     uint64_t i0 = (uint64_t)(task - j->task_first[s]) * POINTS_PER_TASK;
     uint64_t i1 = i0 + POINTS_PER_TASK < j->count[s] ? i0 + POINTS_PER_TASK : j->count[s];
-    bool g2 = s == SEC_B_G2;
+    bool g2 = s == GROTH16_SEC_B_G2;
     size_t sz = g2 ? G2_UNCOMPRESSED_BYTES : G1_UNCOMPRESSED_BYTES;
     for (uint64_t i = i0; i < i1; i++) {
         void *d = g2 ? (void *)((g2_affine_t *)j->dst[s] + i) : (void *)((g1_affine_t *)j->dst[s] + i);
@@ -367,6 +366,8 @@ void groth16_params_free(groth16_params_t *p)
 {
     if (!p)
         return;
+    if (p->fd >= 0)
+        close(p->fd);
     if (p->points.data) {
         groth16_vk_free(&p->vk);
         gm_file_unmap(&p->points);
@@ -392,6 +393,8 @@ void groth16_params_counts(groth16_counts_t *out, const groth16_params_t *p) { *
 
 size_t groth16_params_memory(const groth16_params_t *p)
 {
+    if (p->fd >= 0)
+        return (size_t)p->n.ic * sizeof(g1_affine_t);
     return (size_t)(p->n.h + p->n.l + p->n.a + p->n.b_g1 + p->n.ic) * sizeof(g1_affine_t) +
            (size_t)p->n.b_g2 * sizeof(g2_affine_t);
 }
@@ -404,9 +407,12 @@ static int check_count(const char *path, const char *sec, uint64_t have, uint64_
                       (unsigned long long)have, (unsigned long long)need);
 }
 
-/* Every section count of have against what shape needs. */
-static int check_counts(const char *path, const groth16_counts_t *have, const cs_shape_t *shape, err_t *err)
+int g16_counts_check(const char *path, const groth16_counts_t *have, const cs_shape_t *shape, err_t *err)
 {
+    if (!shape)
+        return have->b_g1 == have->b_g2 ? 0 : gm_err_set(err, GM_EFORMAT, "%s: section b_g2: %llu points, section "
+                                                         "b_g1 has %llu", path, (unsigned long long)have->b_g2,
+                                                         (unsigned long long)have->b_g1);
     groth16_counts_t need;
     int rc = groth16_shape_counts(&need, shape, err);
     if (!rc && !(rc = check_count(path, "ic", have->ic, need.ic, err)) &&
@@ -414,6 +420,22 @@ static int check_counts(const char *path, const groth16_counts_t *have, const cs
         !(rc = check_count(path, "a", have->a, need.a, err)) &&
         !(rc = check_count(path, "b_g1", have->b_g1, need.b_g1, err)))
         rc = check_count(path, "b_g2", have->b_g2, need.b_g2, err);
+    return rc;
+}
+
+/* The check of every point of streamed parameters, a chunk at a time
+ * (nothing kept): what --check-params costs on a key larger than memory. */
+static int stream_check(groth16_params_t *p, topo_pool_t *pool, err_t *err)
+{
+    g16_stream_buf_t b;
+    int rc = g16_stream_buf_init(&b, err);
+    const uint64_t n[GROTH16_NSEC] = {p->n.h, p->n.l, p->n.a, p->n.b_g1, p->n.b_g2};
+    for (int s = 0; !rc && s < GROTH16_NSEC; s++) {
+        uint64_t chunk = s == GROTH16_SEC_B_G2 ? b.chunk_g2 : b.chunk_g1;
+        for (uint64_t i = 0; !rc && i < n[s]; i += chunk)
+            rc = g16_stream_read(p, s, i, n[s] - i < chunk ? n[s] : i + chunk, b.pts, b.raw, pool, err);
+    }
+    g16_stream_buf_free(&b);
     return rc;
 }
 
@@ -428,55 +450,38 @@ int groth16_params_load(groth16_params_t **out, const char *path, const cs_shape
     groth16_params_t *p = gm_calloc(1, sizeof *p);
     if (!p)
         return gm_err_set(err, GM_ENOMEM, "%s: out of memory", path);
+    p->fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (p->fd < 0 || fstat(p->fd, &st) != 0) {
+        rc = gm_err_set(err, GM_EIO, "%s: cannot open: %s", path, strerror(errno));
+        goto fail;
+    }
+    if ((rc = g16_params_header(&p->vk, &p->n, p->off, p->fd, (uint64_t)st.st_size, path, shape, err)))
+        goto fail;
+    j.trust = (flags & GROTH16_LOAD_TRUST) != 0;
+    if (flags & GROTH16_LOAD_STREAM) {
+        p->trust = j.trust;
+        snprintf(p->path, sizeof p->path, "%s", path);
+        if (!p->trust && (rc = stream_check(p, pool, err)))
+            goto fail;
+        p->trust = true; /* every point passed: the prover's reads skip the subgroup check */
+        *out = p;
+        return 0;
+    }
+    close(p->fd);
+    p->fd = -1;
 
     if ((rc = gm_file_map(&fm, path, GM_MAP_SEQUENTIAL, err)))
         goto fail;
-    const uint8_t *map = fm.data;
-    size_t size = fm.size;
-
-    size_t off;
-    rc = groth16_vk_from_bytes(&p->vk, map ? map : (const uint8_t *)"", size, &off, path, err);
-    if (rc)
-        goto fail;
-    p->n.ic = p->vk.n_ic;
-    for (int s = 0; s < NSEC; s++) {
-        size_t sz = s == SEC_B_G2 ? G2_UNCOMPRESSED_BYTES : G1_UNCOMPRESSED_BYTES;
-        if (size - off < 4) {
-            rc = gm_err_set(err, GM_EFORMAT, "%s: section %s: truncated: the file ends at byte %zu before its count",
-                            path, SEC_NAMES[s], size);
-            goto fail;
-        }
-        uint64_t n = get_u32be(map + off);
-        off += 4;
-        if ((size - off) / sz < n) {
-            rc = gm_err_set(err, GM_EFORMAT, "%s: section %s: truncated: %llu points need %llu bytes from byte "
-                            "%zu, the file has %zu", path, SEC_NAMES[s], (unsigned long long)n,
-                            (unsigned long long)(n * sz), off, size - off);
-            goto fail;
-        }
-        j.data[s] = map + off;
-        j.count[s] = n;
-        off += (size_t)n * sz;
-    }
-    if (off != size) {
-        rc = gm_err_set(err, GM_EFORMAT, "%s: %zu trailing bytes after section b_g2", path, size - off);
+    if (fm.size != (size_t)st.st_size) {
+        rc = gm_err_set(err, GM_EVERIFY, "%s: changed while it was being loaded", path);
         goto fail;
     }
-    p->n.h = j.count[SEC_H];
-    p->n.l = j.count[SEC_L];
-    p->n.a = j.count[SEC_A];
-    p->n.b_g1 = j.count[SEC_B_G1];
-    p->n.b_g2 = j.count[SEC_B_G2];
-
-    if (shape) {
-        if ((rc = check_counts(path, &p->n, shape, err)))
-            goto fail;
-    } else if (p->n.b_g1 != p->n.b_g2) {
-        rc = gm_err_set(err, GM_EFORMAT, "%s: section b_g2: %llu points, section b_g1 has %llu", path,
-                        (unsigned long long)p->n.b_g2, (unsigned long long)p->n.b_g1);
-        goto fail;
+    const uint64_t cnt[GROTH16_NSEC] = {p->n.h, p->n.l, p->n.a, p->n.b_g1, p->n.b_g2};
+    for (int s = 0; s < GROTH16_NSEC; s++) {
+        j.data[s] = (const uint8_t *)fm.data + p->off[s];
+        j.count[s] = cnt[s];
     }
-
     p->h = gm_alloc((size_t)(p->n.h + 1) * sizeof(g1_affine_t));
     p->l = gm_alloc((size_t)(p->n.l + 1) * sizeof(g1_affine_t));
     p->a = gm_alloc((size_t)(p->n.a + 1) * sizeof(g1_affine_t));
@@ -486,15 +491,14 @@ int groth16_params_load(groth16_params_t **out, const char *path, const cs_shape
         rc = gm_err_set(err, GM_ENOMEM, "%s: out of memory for the decoded points", path);
         goto fail;
     }
-    j.dst[SEC_H] = p->h;
-    j.dst[SEC_L] = p->l;
-    j.dst[SEC_A] = p->a;
-    j.dst[SEC_B_G1] = p->b_g1;
-    j.dst[SEC_B_G2] = p->b_g2;
-    j.trust = (flags & GROTH16_LOAD_TRUST) != 0;
-    for (int s = 0; s < NSEC; s++)
+    j.dst[GROTH16_SEC_H] = p->h;
+    j.dst[GROTH16_SEC_L] = p->l;
+    j.dst[GROTH16_SEC_A] = p->a;
+    j.dst[GROTH16_SEC_B_G1] = p->b_g1;
+    j.dst[GROTH16_SEC_B_G2] = p->b_g2;
+    for (int s = 0; s < GROTH16_NSEC; s++)
         j.task_first[s + 1] = j.task_first[s] + (j.count[s] + POINTS_PER_TASK - 1) / POINTS_PER_TASK;
-    size_t ntasks = (size_t)j.task_first[NSEC];
+    size_t ntasks = (size_t)j.task_first[GROTH16_NSEC];
     j.task_rc = gm_calloc(ntasks + 1, sizeof(int));
     j.task_idx = gm_calloc(ntasks + 1, sizeof(uint64_t));
     if (!j.task_rc || !j.task_idx) {
@@ -507,7 +511,7 @@ int groth16_params_load(groth16_params_t **out, const char *path, const cs_shape
             int s = 0;
             while (t >= j.task_first[s + 1])
                 s++;
-            rc = gm_err_set(err, j.task_rc[t], "%s: section %s: point %llu: %s", path, SEC_NAMES[s],
+            rc = gm_err_set(err, j.task_rc[t], "%s: section %s: point %llu: %s", path, g16_sec_names[s],
                             (unsigned long long)j.task_idx[t], g16_point_err_text(j.task_rc[t]));
             goto fail;
         }
@@ -525,6 +529,31 @@ fail:
     return rc;
 }
 
+bool groth16_params_streamed(const groth16_params_t *p) { return p->fd >= 0; }
+
+int groth16_params_decoded_bytes(uint64_t *out, const char *path, err_t *err)
+{
+    *out = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        int rc = gm_err_set(err, GM_EIO, "%s: cannot open: %s", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return rc;
+    }
+    groth16_vk_t vk;
+    groth16_counts_t n;
+    uint64_t off[GROTH16_NSEC];
+    int rc = g16_params_header(&vk, &n, off, fd, (uint64_t)st.st_size, path, NULL, err);
+    close(fd);
+    if (rc)
+        return rc;
+    groth16_vk_free(&vk);
+    *out = (n.h + n.l + n.a + n.b_g1 + n.ic) * sizeof(g1_affine_t) + n.b_g2 * sizeof(g2_affine_t);
+    return 0;
+}
+
 /* ---- the converted points file ----------------------------------------------------------- */
 
 #define POINTS_MAGIC "grothmpi-points1"
@@ -537,8 +566,8 @@ typedef struct {
     uint32_t g1_size, g2_size;
     uint64_t source_size;
     char source_digest[72];
-    uint64_t count[NSEC];
-    uint64_t offset[NSEC];
+    uint64_t count[GROTH16_NSEC];
+    uint64_t offset[GROTH16_NSEC];
     uint64_t file_size;
 } points_header_t;
 
@@ -554,12 +583,12 @@ static void points_layout(points_header_t *h, const groth16_params_t *p)
     memcpy(h->magic, POINTS_MAGIC, sizeof h->magic);
     h->g1_size = (uint32_t)sizeof(g1_affine_t);
     h->g2_size = (uint32_t)sizeof(g2_affine_t);
-    const uint64_t n[NSEC] = {p->n.h, p->n.l, p->n.a, p->n.b_g1, p->n.b_g2};
+    const uint64_t n[GROTH16_NSEC] = {p->n.h, p->n.l, p->n.a, p->n.b_g1, p->n.b_g2};
     uint64_t off = POINTS_PAGE;
-    for (int s = 0; s < NSEC; s++) {
+    for (int s = 0; s < GROTH16_NSEC; s++) {
         h->count[s] = n[s];
         h->offset[s] = off;
-        off = page_up(off + (n[s] + 1) * (s == SEC_B_G2 ? sizeof(g2_affine_t) : sizeof(g1_affine_t)));
+        off = page_up(off + (n[s] + 1) * (s == GROTH16_SEC_B_G2 ? sizeof(g2_affine_t) : sizeof(g1_affine_t)));
     }
     h->file_size = off;
 }
@@ -576,6 +605,8 @@ bool groth16_params_mapped(const groth16_params_t *p) { return p->points.data !=
 int groth16_params_save_points(const groth16_params_t *p, const char *path, const char *source_digest,
                                uint64_t source_size, err_t *err)
 {
+    if (p->fd >= 0)
+        return gm_err_set(err, GM_EINVAL, "%s: streamed parameters have no decoded points to write", path);
     points_header_t h;
     points_layout(&h, p);
     if (strlen(source_digest) >= sizeof h.source_digest)
@@ -584,7 +615,7 @@ int groth16_params_save_points(const groth16_params_t *p, const char *path, cons
     snprintf(h.source_digest, sizeof h.source_digest, "%s", source_digest);
     h.source_size = source_size;
     static const uint8_t zero[POINTS_PAGE];
-    const void *arr[NSEC] = {p->h, p->l, p->a, p->b_g1, p->b_g2};
+    const void *arr[GROTH16_NSEC] = {p->h, p->l, p->a, p->b_g1, p->b_g2};
     gm_afile_t a;
     int rc = gm_afile_open(&a, path, GM_AFILE_SWEEP, err);
     if (rc)
@@ -592,12 +623,12 @@ int groth16_params_save_points(const groth16_params_t *p, const char *path, cons
     gm_afile_write(&a, &h, sizeof h);
     gm_afile_write(&a, zero, POINTS_PAGE - sizeof h);
     uint64_t at = POINTS_PAGE;
-    for (int s = 0; s < NSEC && !a.failed_errno; s++) {
-        size_t sz = s == SEC_B_G2 ? sizeof(g2_affine_t) : sizeof(g1_affine_t);
+    for (int s = 0; s < GROTH16_NSEC && !a.failed_errno; s++) {
+        size_t sz = s == GROTH16_SEC_B_G2 ? sizeof(g2_affine_t) : sizeof(g1_affine_t);
         /* The points, then the zeroed slot and the padding to the next page. */
         gm_afile_write(&a, arr[s], (size_t)h.count[s] * sz);
         at += h.count[s] * sz;
-        uint64_t next = s + 1 < NSEC ? h.offset[s + 1] : h.file_size;
+        uint64_t next = s + 1 < GROTH16_NSEC ? h.offset[s + 1] : h.file_size;
         while (at < next) {
             size_t k = next - at < POINTS_PAGE ? (size_t)(next - at) : POINTS_PAGE;
             gm_afile_write(&a, zero, k);
@@ -614,6 +645,7 @@ int groth16_params_map_points(groth16_params_t **out, const char *path, const ch
     groth16_params_t *p = gm_calloc(1, sizeof *p);
     if (!p)
         return gm_err_set(err, GM_ENOMEM, "%s: out of memory", path);
+    p->fd = -1;
     gm_map_t src = {0};
     int rc = gm_file_map(&p->points, path, GM_MAP_NORMAL, err);
     if (rc)
@@ -638,15 +670,15 @@ int groth16_params_map_points(groth16_params_t **out, const char *path, const ch
     }
     /* The layout is a function of the counts: recomputing it checks every
      * offset and the file size at once. */
-    p->n.h = h.count[SEC_H];
-    p->n.l = h.count[SEC_L];
-    p->n.a = h.count[SEC_A];
-    p->n.b_g1 = h.count[SEC_B_G1];
-    p->n.b_g2 = h.count[SEC_B_G2];
+    p->n.h = h.count[GROTH16_SEC_H];
+    p->n.l = h.count[GROTH16_SEC_L];
+    p->n.a = h.count[GROTH16_SEC_A];
+    p->n.b_g1 = h.count[GROTH16_SEC_B_G1];
+    p->n.b_g2 = h.count[GROTH16_SEC_B_G2];
     points_header_t want;
     points_layout(&want, p);
-    if (h.count[SEC_H] > (1ULL << 40) || h.count[SEC_L] > (1ULL << 40) || h.count[SEC_A] > (1ULL << 40) ||
-        h.count[SEC_B_G1] > (1ULL << 40) || h.count[SEC_B_G2] > (1ULL << 40) ||
+    if (h.count[GROTH16_SEC_H] > (1ULL << 40) || h.count[GROTH16_SEC_L] > (1ULL << 40) || h.count[GROTH16_SEC_A] > (1ULL << 40) ||
+        h.count[GROTH16_SEC_B_G1] > (1ULL << 40) || h.count[GROTH16_SEC_B_G2] > (1ULL << 40) ||
         memcmp(h.offset, want.offset, sizeof h.offset) != 0 || h.file_size != want.file_size ||
         h.file_size != p->points.size) {
         rc = gm_err_set(err, GM_EFORMAT, "%s: %zu bytes, its header describes %llu: truncated or damaged", path,
@@ -663,14 +695,14 @@ int groth16_params_map_points(groth16_params_t **out, const char *path, const ch
         goto fail;
     gm_file_unmap(&src);
     p->n.ic = p->vk.n_ic;
-    if (shape && (rc = check_counts(path, &p->n, shape, err)))
+    if (shape && (rc = g16_counts_check(path, &p->n, shape, err)))
         goto fail;
     const uint8_t *base = p->points.data;
-    p->h = (g1_affine_t *)(uintptr_t)(base + h.offset[SEC_H]);
-    p->l = (g1_affine_t *)(uintptr_t)(base + h.offset[SEC_L]);
-    p->a = (g1_affine_t *)(uintptr_t)(base + h.offset[SEC_A]);
-    p->b_g1 = (g1_affine_t *)(uintptr_t)(base + h.offset[SEC_B_G1]);
-    p->b_g2 = (g2_affine_t *)(uintptr_t)(base + h.offset[SEC_B_G2]);
+    p->h = (g1_affine_t *)(uintptr_t)(base + h.offset[GROTH16_SEC_H]);
+    p->l = (g1_affine_t *)(uintptr_t)(base + h.offset[GROTH16_SEC_L]);
+    p->a = (g1_affine_t *)(uintptr_t)(base + h.offset[GROTH16_SEC_A]);
+    p->b_g1 = (g1_affine_t *)(uintptr_t)(base + h.offset[GROTH16_SEC_B_G1]);
+    p->b_g2 = (g2_affine_t *)(uintptr_t)(base + h.offset[GROTH16_SEC_B_G2]);
     *out = p;
     return 0;
 

@@ -24,7 +24,6 @@
 
 #define SLICE_TASK_POINTS 4096
 
-static const char *const SLICE_SEC_NAMES[GROTH16_NSEC] = {"h", "l", "a", "b_g1", "b_g2"};
 
 void groth16_slice_range(uint64_t *lo, uint64_t *hi, uint64_t n, unsigned part, unsigned parts)
 {
@@ -102,10 +101,9 @@ static void slice_task(void *arg, size_t task, unsigned worker)
     }
 }
 
-/* The vk and the section offsets and counts, checked against the file size
- * (size) and the shape. */
-static int read_header(groth16_params_slice_t *p, uint64_t off_of[GROTH16_NSEC], int fd, uint64_t size,
-                       const char *path, const cs_shape_t *shape, err_t *err)
+/* g16_params_header without the cleanup of *vk. */
+static int params_header(groth16_vk_t *vk, groth16_counts_t *cnt, uint64_t off_of[GROTH16_NSEC], int fd,
+                         uint64_t size, const char *path, const cs_shape_t *shape, err_t *err)
 {
     uint8_t fixed[GROTH16_VK_FIXED_BYTES + 4];
     if (size < sizeof fixed)
@@ -128,7 +126,7 @@ static int read_header(groth16_params_slice_t *p, uint64_t off_of[GROTH16_NSEC],
         rc = gm_err_set(err, GM_EIO, "%s: cannot read the verifying key: %s", path, strerror(e));
     size_t used = 0;
     if (!rc)
-        rc = groth16_vk_from_bytes(&p->vk, vkbuf, have, &used, path, err);
+        rc = groth16_vk_from_bytes(vk, vkbuf, have, &used, path, err);
     gm_free(vkbuf);
     if (rc)
         return rc;
@@ -138,15 +136,15 @@ static int read_header(groth16_params_slice_t *p, uint64_t off_of[GROTH16_NSEC],
         uint8_t b[4];
         if (size - off < 4)
             return gm_err_set(err, GM_EFORMAT, "%s: section %s: truncated: the file ends at byte %llu before its "
-                              "count", path, SLICE_SEC_NAMES[s], (unsigned long long)size);
+                              "count", path, g16_sec_names[s], (unsigned long long)size);
         if ((e = gm_pread_full(fd, b, 4, off)))
-            return gm_err_set(err, GM_EIO, "%s: section %s: cannot read its count: %s", path, SLICE_SEC_NAMES[s],
+            return gm_err_set(err, GM_EIO, "%s: section %s: cannot read its count: %s", path, g16_sec_names[s],
                               strerror(e));
         n[s] = (uint64_t)b[0] << 24 | (uint64_t)b[1] << 16 | (uint64_t)b[2] << 8 | b[3];
         off += 4;
         if ((size - off) / sz < n[s])
             return gm_err_set(err, GM_EFORMAT, "%s: section %s: truncated: %llu points need %llu bytes from byte "
-                              "%llu, the file has %llu", path, SLICE_SEC_NAMES[s], (unsigned long long)n[s],
+                              "%llu, the file has %llu", path, g16_sec_names[s], (unsigned long long)n[s],
                               (unsigned long long)(n[s] * sz), (unsigned long long)off,
                               (unsigned long long)(size - off));
         off_of[s] = off;
@@ -155,19 +153,18 @@ static int read_header(groth16_params_slice_t *p, uint64_t off_of[GROTH16_NSEC],
     if (off != size)
         return gm_err_set(err, GM_EFORMAT, "%s: %llu trailing bytes after section b_g2", path,
                           (unsigned long long)(size - off));
-    p->n = (groth16_counts_t){.ic = p->vk.n_ic, .h = n[GROTH16_SEC_H], .l = n[GROTH16_SEC_L],
+    *cnt = (groth16_counts_t){.ic = vk->n_ic, .h = n[GROTH16_SEC_H], .l = n[GROTH16_SEC_L],
                               .a = n[GROTH16_SEC_A], .b_g1 = n[GROTH16_SEC_B_G1], .b_g2 = n[GROTH16_SEC_B_G2]};
-    groth16_counts_t need;
-    if ((rc = groth16_shape_counts(&need, shape, err)))
-        return rc;
-    const uint64_t hv[6] = {p->n.ic, p->n.h, p->n.l, p->n.a, p->n.b_g1, p->n.b_g2};
-    const uint64_t nd[6] = {need.ic, need.h, need.l, need.a, need.b_g1, need.b_g2};
-    static const char *const names[6] = {"ic", "h", "l", "a", "b_g1", "b_g2"};
-    for (int i = 0; i < 6; i++)
-        if (hv[i] != nd[i])
-            return gm_err_set(err, GM_EFORMAT, "%s: section %s: %llu points, the circuit needs %llu", path, names[i],
-                              (unsigned long long)hv[i], (unsigned long long)nd[i]);
-    return 0;
+    return g16_counts_check(path, cnt, shape, err);
+}
+
+int g16_params_header(groth16_vk_t *vk, groth16_counts_t *cnt, uint64_t off_of[GROTH16_NSEC], int fd, uint64_t size,
+                      const char *path, const cs_shape_t *shape, err_t *err)
+{
+    int rc = params_header(vk, cnt, off_of, fd, size, path, shape, err);
+    if (rc)
+        groth16_vk_free(vk);
+    return rc;
 }
 
 int groth16_params_load_slice(groth16_params_slice_t *out, const char *path, const cs_shape_t *shape,
@@ -186,7 +183,7 @@ int groth16_params_load_slice(groth16_params_slice_t *out, const char *path, con
         rc = gm_err_set(err, GM_EIO, "%s: cannot stat: %s", path, strerror(errno));
         goto fail;
     }
-    if ((rc = read_header(out, j.off, j.fd, (uint64_t)st.st_size, path, shape, err)))
+    if ((rc = g16_params_header(&out->vk, &out->n, j.off, j.fd, (uint64_t)st.st_size, path, shape, err)))
         goto fail;
     const uint64_t n[GROTH16_NSEC] = {out->n.h, out->n.l, out->n.a, out->n.b_g1, out->n.b_g2};
     void **dst[GROTH16_NSEC] = {(void **)&out->h, (void **)&out->l, (void **)&out->a, (void **)&out->b_g1,
@@ -199,7 +196,7 @@ int groth16_params_load_slice(groth16_params_slice_t *out, const char *path, con
         *dst[s] = gm_alloc((size_t)(j.count[s] + 1) * psz);
         if (!*dst[s]) {
             rc = gm_err_set(err, GM_ENOMEM, "%s: section %s: out of memory for %llu points", path,
-                            SLICE_SEC_NAMES[s], (unsigned long long)j.count[s]);
+                            g16_sec_names[s], (unsigned long long)j.count[s]);
             goto fail;
         }
         j.dst[s] = *dst[s];
@@ -224,10 +221,10 @@ int groth16_params_load_slice(groth16_params_slice_t *out, const char *path, con
         while (t >= j.task_first[s + 1])
             s++;
         if (j.task_rc[t] == GM_EIO)
-            rc = gm_err_set(err, GM_EIO, "%s: section %s: cannot read from point %llu: %s", path, SLICE_SEC_NAMES[s],
+            rc = gm_err_set(err, GM_EIO, "%s: section %s: cannot read from point %llu: %s", path, g16_sec_names[s],
                             (unsigned long long)j.task_idx[t], strerror(j.task_errno[t]));
         else
-            rc = gm_err_set(err, j.task_rc[t], "%s: section %s: point %llu: %s", path, SLICE_SEC_NAMES[s],
+            rc = gm_err_set(err, j.task_rc[t], "%s: section %s: point %llu: %s", path, g16_sec_names[s],
                             (unsigned long long)j.task_idx[t], g16_point_err_text(j.task_rc[t]));
     }
 fail:

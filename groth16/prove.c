@@ -55,6 +55,7 @@ struct groth16_prover {
     gpu_g1_bases_t *gb[4];  /* resident bases of A (aux), B1 (aux), L, H; NULL: that MSM on the CPU */
     fr_t *hbuf[2];          /* the device plan's h is whole: b and c in the backend's (pinned) host memory */
     bool cpu_h;             /* no device plan fits: h on the CPU too */
+    g16_stream_buf_t sbuf;  /* streamed parameters: one chunk of bases (stream.c) */
 };
 
 enum { GB_A, GB_B1, GB_L, GB_H };
@@ -100,6 +101,7 @@ void groth16_prover_destroy(groth16_prover_t *pv)
     gm_free(pv->work);
     gm_free(pv->msm_scratch);
     gm_free(pv->gather);
+    g16_stream_buf_free(&pv->sbuf);
     gm_free(pv);
 }
 
@@ -159,7 +161,16 @@ static int finish_init(groth16_prover_t *pv, unsigned nw, err_t *err)
     pv->nb_in = density_split(&pv->db_aux, pv->db, shape->n_inputs, shape->n_aux);
     pv->msm_workers = nw;
     size_t nmax = (size_t)max_sz(max_sz(pv->nv, shape->n_aux), pv->m - 1), nin = (size_t)shape->n_inputs;
-    size_t msm_sz = max_sz(max_sz(msm_g1_scratch_size(nmax, nw, 0), msm_g2_scratch_size((size_t)pv->nv, nw, 0)),
+    size_t n2 = (size_t)pv->nv;
+    if (groth16_params_streamed(pv->params)) {
+        /* one chunk of columns at a time (stream.c) */
+        if ((rc = g16_stream_buf_init(&pv->sbuf, err)))
+            return rc;
+        pv->memory += g16_stream_buf_bytes();
+        nmax = (size_t)max_sz(pv->sbuf.chunk_g1, nin) < nmax ? (size_t)max_sz(pv->sbuf.chunk_g1, nin) : nmax;
+        n2 = (size_t)max_sz(pv->sbuf.chunk_g2, nin) < n2 ? (size_t)max_sz(pv->sbuf.chunk_g2, nin) : n2;
+    }
+    size_t msm_sz = max_sz(max_sz(msm_g1_scratch_size(nmax, nw, 0), msm_g2_scratch_size(n2, nw, 0)),
                            max_sz(msm_g1_scratch_size(nin, nw, 0), msm_g2_scratch_size(nin, nw, 0)));
     pv->msm_scratch = gm_alloc(msm_sz);
     size_t gather_sz = g16_gather_bytes(shape->n_aux);
@@ -219,6 +230,12 @@ void groth16_prover_set_backend(groth16_prover_t *pv, groth16_backend_t *be)
     const groth16_params_t *pp = pv->params;
     if (!pp || !groth16_backend_active(be))
         return;
+    if (groth16_params_streamed(pp)) {
+        gm_log(GM_LOG_WARN, "prover: streamed parameters: every MSM and h on the CPU (the device takes resident "
+               "bases)");
+        pv->cpu_h = true;
+        return;
+    }
     const struct {
         const g1_affine_t *p;
         uint64_t n;
@@ -550,10 +567,68 @@ typedef struct {
     g2_jac_t sb2;
 } sums_t;
 
-/* The G1 MSMs on the CPU: A and B1 (inputs and aux), L, H. */
-static void g1_cpu(groth16_prover_t *pv, sums_t *x, const groth16_prepared_t *u, topo_pool_t *pool,
-                   groth16_timings_t *t)
+/* The MSMs of one unit over streamed parameters (stream.c), each reading
+ * its section once, timed and with the bytes read from storage. */
+static int sums_streamed(groth16_prover_t *pv, sums_t *x, const groth16_prepared_t *u, bool g2, topo_pool_t *pool,
+                         groth16_timings_t *t, err_t *err)
 {
+    const groth16_params_t *pp = pv->params;
+    const groth16_witness_t *w = &u->w;
+    const cs_compact_t *cz = w->aux_compact;
+    const fr_t *aux = cz ? NULL : w->aux;
+    uint64_t ni = w->n_inputs, na = w->n_aux, m1 = pv->m - 1;
+    g16_stream_buf_t *b = &pv->sbuf;
+    void *g = pv->gather, *sc = pv->msm_scratch;
+    struct {
+        void *in, *aux;
+        int sec;
+        uint64_t nb_in;
+        const uint64_t *d, *d_aux;
+        uint64_t *ns, *rd;
+    } set[4] = {{&x->sa, NULL, GROTH16_SEC_A, pv->na_in, pv->da, pv->da_aux, &t->msm_a, &t->read_a},
+                {&x->sb1, NULL, GROTH16_SEC_B_G1, pv->nb_in, pv->db, pv->db_aux, &t->msm_b_g1, &t->read_b_g1},
+                {&x->sl, NULL, GROTH16_SEC_L, 0, NULL, NULL, &t->msm_l, &t->read_l},
+                {&x->shh, NULL, GROTH16_SEC_H, 0, NULL, NULL, &t->msm_h, &t->read_h}};
+    g2_jac_t p2;
+    g1_jac_t p1;
+    int rc = 0;
+    if (g2) {
+        uint64_t t0 = gm_now_ns(), r0 = g16_io_read_bytes();
+        if (!(rc = g16_stream_msm(&x->sb2, pp, GROTH16_SEC_B_G2, 0, pv->db, ni, w->inputs, NULL, b, g, sc, pool,
+                                  err)) &&
+            !(rc = g16_stream_msm(&p2, pp, GROTH16_SEC_B_G2, pv->nb_in, pv->db_aux, na, aux, cz, b, g, sc, pool, err)))
+            g2_add(&x->sb2, &x->sb2, &p2);
+        t->msm_b_g2 += gm_now_ns() - t0;
+        t->read_b_g2 += g16_io_read_bytes() - r0;
+        t->params_bytes += (pp->n.b_g2) * G2_UNCOMPRESSED_BYTES;
+        return rc;
+    }
+    for (int i = 0; i < 4 && !rc; i++) {
+        uint64_t t0 = gm_now_ns(), r0 = g16_io_read_bytes();
+        if (set[i].sec == GROTH16_SEC_H) {
+            rc = g16_stream_msm(set[i].in, pp, GROTH16_SEC_H, 0, NULL, m1, u->h, NULL, b, g, sc, pool, err);
+        } else if (set[i].sec == GROTH16_SEC_L) {
+            rc = g16_stream_msm(set[i].in, pp, GROTH16_SEC_L, 0, NULL, na, aux, cz, b, g, sc, pool, err);
+        } else if (!(rc = g16_stream_msm(set[i].in, pp, set[i].sec, 0, set[i].d, ni, w->inputs, NULL, b, g, sc, pool,
+                                         err)) &&
+                   !(rc = g16_stream_msm(&p1, pp, set[i].sec, set[i].nb_in, set[i].d_aux, na, aux, cz, b, g, sc,
+                                         pool, err))) {
+            g1_add(set[i].in, set[i].in, &p1);
+        }
+        *set[i].ns += gm_now_ns() - t0;
+        *set[i].rd += g16_io_read_bytes() - r0;
+    }
+    t->params_bytes += (pp->n.a + pp->n.b_g1 + pp->n.l + pp->n.h) * G1_UNCOMPRESSED_BYTES;
+    return rc;
+}
+
+/* The G1 MSMs on the CPU: A and B1 (inputs and aux), L, H. Returns 0, or
+ * (streamed parameters) a read or decode error. */
+static int g1_cpu(groth16_prover_t *pv, sums_t *x, const groth16_prepared_t *u, topo_pool_t *pool,
+                  groth16_timings_t *t, err_t *err)
+{
+    if (groth16_params_streamed(pv->params))
+        return sums_streamed(pv, x, u, false, pool, t, err);
     const groth16_params_t *pp = pv->params;
     const groth16_witness_t *w = &u->w;
     size_t ni = w->n_inputs, na = w->n_aux;
@@ -582,11 +657,14 @@ static void g1_cpu(groth16_prover_t *pv, sums_t *x, const groth16_prepared_t *u,
     t1 = gm_now_ns(), t->msm_l += t1 - t0, t0 = t1;
     msm_g1(&x->shh, pp->h, u->h, NULL, (size_t)(pv->m - 1), 0, sc, pool);
     t1 = gm_now_ns(), t->msm_h += t1 - t0;
+    return 0;
 }
 
-static void g2_cpu(groth16_prover_t *pv, sums_t *x, const groth16_prepared_t *u, topo_pool_t *pool,
-                   groth16_timings_t *t)
+static int g2_cpu(groth16_prover_t *pv, sums_t *x, const groth16_prepared_t *u, topo_pool_t *pool,
+                  groth16_timings_t *t, err_t *err)
 {
+    if (groth16_params_streamed(pv->params))
+        return sums_streamed(pv, x, u, true, pool, t, err);
     const groth16_params_t *pp = pv->params;
     const groth16_witness_t *w = &u->w;
     g2_jac_t p2;
@@ -599,6 +677,7 @@ static void g2_cpu(groth16_prover_t *pv, sums_t *x, const groth16_prepared_t *u,
         msm_g2(&p2, pp->b_g2 + pv->nb_in, w->aux, pv->db_aux, w->n_aux, 0, pv->msm_scratch, pool);
     g2_add(&x->sb2, &x->sb2, &p2);
     t->msm_b_g2 += gm_now_ns() - t0;
+    return 0;
 }
 
 typedef struct {
@@ -613,8 +692,10 @@ typedef struct {
 static void g2_job(void *arg)
 {
     g2_job_t *j = arg;
+    err_t e;
     for (size_t i = 0; i < j->k; i++)
-        g2_cpu(j->pv, &j->x[i], j->u[i], j->pool, j->t);
+        /* resident bases (a device is attached): g2_cpu cannot fail */
+        (void)g2_cpu(j->pv, &j->x[i], j->u[i], j->pool, j->t, &e);
 }
 
 /* The sums of k units with A and B1 (aux), L and H on the device, one batch
@@ -728,8 +809,8 @@ static int finish_one(groth16_prover_t *pv, groth16_proof_t *out, groth16_prepar
             x = *dev;
             dev = NULL;
         } else {
-            g1_cpu(pv, &x, u, pool, t);
-            g2_cpu(pv, &x, u, pool, t);
+            if ((rc = g1_cpu(pv, &x, u, pool, t, err)) || (rc = g2_cpu(pv, &x, u, pool, t, err)))
+                return rc;
         }
         groth16_proof_assemble(out, &pp->vk, &x.sa, &x.sb1, &x.sb2, &x.sl, &x.shh, r, s);
         c1 = stage_cpu(pool);

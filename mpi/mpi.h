@@ -261,6 +261,9 @@ typedef struct {
     uint64_t budget_bytes, params_bytes, prover_bytes, witness_bytes, unit_bytes;
     uint32_t inflight_max, inflight_peak;
     uint64_t alloc_peak_bytes, rss_peak_bytes;
+    /* streamed parameters (0 otherwise): bytes of points the MSMs used, and
+     * the bytes the rank read from storage while they ran */
+    uint64_t params_streamed_bytes, params_read_bytes;
 } mpi_report_memory_t;
 
 /* One rank (docs/report.md, ranks[]). */

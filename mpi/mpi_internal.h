@@ -89,6 +89,7 @@ typedef struct {
     uint32_t inflight_max, inflight_peak;
     uint32_t depth, depth_wanted;  /* pipeline depth used, and the campaign's */
     uint64_t alloc_peak, rss_peak;
+    uint64_t params_streamed, params_read; /* streamed parameters: groth16_timings_t's params_bytes, read_* */
     char ev_name[MR_MAX_EVENTS][MR_EV_NAME];
     uint8_t ev_avail[MR_MAX_EVENTS];
     double ev[MR_NCS][MR_MAX_EVENTS];                   /* rank totals per counter stage */

@@ -549,6 +549,8 @@ static void finish_worker(mr_state_t *s, unsigned g)
         s->in_prove -= (unsigned)n;
         s->inflight -= (unsigned)n;
         s->m.wall_ns[MR_MSM] += tm.msm_a + tm.msm_b_g1 + tm.msm_b_g2 + tm.msm_l + tm.msm_h;
+        s->m.params_streamed += tm.params_bytes;
+        s->m.params_read += tm.read_a + tm.read_b_g1 + tm.read_b_g2 + tm.read_l + tm.read_h;
         s->m.cpu_ns[MR_MSM] += tm.cpu_msm;
         s->m.wall_ns[MR_VERIFY] += tm.verify;
         s->m.cpu_ns[MR_VERIFY] += tm.cpu_verify;

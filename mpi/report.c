@@ -121,7 +121,9 @@ static void rank_build(mpi_report_rank_t *o, const mr_metrics_t *m, int rk)
                                       .inflight_max = m->inflight_max,
                                       .inflight_peak = m->inflight_peak,
                                       .alloc_peak_bytes = m->alloc_peak,
-                                      .rss_peak_bytes = m->rss_peak};
+                                      .rss_peak_bytes = m->rss_peak,
+                                      .params_streamed_bytes = m->params_streamed,
+                                      .params_read_bytes = m->params_read};
     for (int s = 0; s < MR_NSTAGES; s++) {
         o->stages[s].wall_s = (double)m->wall_ns[s] * 1e-9;
         o->stages[s].cpu_s = m->cpu_known[s] ? (double)m->cpu_ns[s] * 1e-9 : NAN;
@@ -352,6 +354,10 @@ static json_t *rank_json(const mpi_report_rank_t *rk)
     json_object_set_new(mem, "inflight_peak", json_integer(m->inflight_peak));
     json_object_set_new(mem, "alloc_peak_bytes", u64_json(m->alloc_peak_bytes));
     json_object_set_new(mem, "rss_peak_bytes", u64_json(m->rss_peak_bytes));
+    if (m->params_streamed_bytes) { /* only streamed runs have them: other reports keep their keys */
+        json_object_set_new(mem, "params_streamed_bytes", u64_json(m->params_streamed_bytes));
+        json_object_set_new(mem, "params_read_bytes", u64_json(m->params_read_bytes));
+    }
     json_object_set_new(o, "memory", mem);
     json_object_set_new(o, "stages", stages_json(rk->stages));
     json_t *ctr = json_object(), *der = json_object();
@@ -709,6 +715,10 @@ static void rd_rank(rd_t *c, mpi_report_rank_t *o, json_t *rk)
     m->inflight_peak = rd_u32(c, mem, "inflight_peak");
     m->alloc_peak_bytes = rd_u64(c, mem, "alloc_peak_bytes");
     m->rss_peak_bytes = rd_u64(c, mem, "rss_peak_bytes");
+    if (json_object_get(mem, "params_streamed_bytes")) {
+        m->params_streamed_bytes = rd_u64(c, mem, "params_streamed_bytes");
+        m->params_read_bytes = rd_u64(c, mem, "params_read_bytes");
+    }
     rd_leave(c, at);
     rd_stages(c, o->stages, rk);
 
@@ -1037,6 +1047,14 @@ void mpi_report_print_text(const mpi_report_t *r, FILE *f)
                 rk->host, th, rk->l3_domains, rk->units, rk->busy_s, a, mib(mem->params_bytes),
                 mib(mem->alloc_peak_bytes), mib(mem->rss_peak_bytes), mem->inflight_peak, mem->inflight_max,
                 rk->pipeline_depth);
+    }
+    for (size_t i = 0; i < nr; i++) {
+        const mpi_report_memory_t *mem = &r->ranks[i].memory;
+        if (mem->params_streamed_bytes)
+            fprintf(f, "  rank %d: parameters streamed: the MSMs used %.2f GiB of points and read %.2f GiB from "
+                       "storage (%.2f x)\n", r->ranks[i].rank, (double)mem->params_streamed_bytes / (1ULL << 30),
+                    (double)mem->params_read_bytes / (1ULL << 30),
+                    (double)mem->params_read_bytes / (double)mem->params_streamed_bytes);
     }
 
     bool any_prep = false; /* a split campaign has no prepare domains */

@@ -41,6 +41,34 @@ static int points_mode(points_mode_t *m, err_t *err)
     return 0;
 }
 
+/* Whether to stream file (params.h): GROTHMPI_PARAMS_STREAM, and in auto
+ * mode the decoded size against physical memory. why: the note's reason. */
+static int stream_choice(bool *stream, char *why, size_t n, const char *file, err_t *err)
+{
+    const char *v = getenv("GROTHMPI_PARAMS_STREAM");
+    *stream = false;
+    why[0] = '\0';
+    if (v && *v && strcmp(v, "auto") != 0) {
+        if (strcmp(v, "on") != 0 && strcmp(v, "off") != 0)
+            return gm_err_set(err, GM_EINVAL, "GROTHMPI_PARAMS_STREAM: '%s' is not auto, on or off", v);
+        *stream = strcmp(v, "on") == 0;
+        snprintf(why, n, "GROTHMPI_PARAMS_STREAM=%s", v);
+        return 0;
+    }
+    uint64_t dec;
+    int rc = groth16_params_decoded_bytes(&dec, file, err);
+    if (rc)
+        return rc;
+    long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGE_SIZE);
+    uint64_t mem = pages > 0 && psz > 0 ? (uint64_t)pages * (uint64_t)psz : 0;
+    if (mem && dec > mem / 100 * PARAMS_STREAM_SHARE) {
+        *stream = true;
+        snprintf(why, n, "decoded, its points would take %.1f GiB of this node's %.1f GiB (GROTHMPI_PARAMS_STREAM=off "
+                 "decodes them anyway)", (double)dec / (1ULL << 30), (double)mem / (1ULL << 30));
+    }
+    return 0;
+}
+
 /* "<file><suffix>" into out; false when it does not fit. */
 static bool beside(char *out, size_t n, const char *file, const char *suffix)
 {
@@ -173,7 +201,25 @@ int params_load(groth16_params_t **out, params_loaded_t *info, const char *file,
 
     /* 3, 4 */
     groth16_params_t *p = NULL;
-    if (info->trusted && have_digest && mode != POINTS_OFF && map_points(&p, points, pstamp, file, info, shape, note, note_arg)) {
+    char why[160];
+    bool stream;
+    if ((rc = stream_choice(&stream, why, sizeof why, file, err)))
+        return rc;
+    if (stream) {
+        info->streamed = true;
+        params_notef(note, note_arg, "params: %s: streamed from the file, each base read once per MSM (%s)", file,
+                     why);
+        if (!info->trusted)
+            params_notef(note, note_arg, "params: %s: %s", file, info->how);
+        rc = groth16_params_load(&p, file, shape, GROTH16_LOAD_STREAM | (info->trusted ? GROTH16_LOAD_TRUST : 0),
+                                 pool, err);
+        if (rc)
+            return rc;
+        info->checked_now = !info->trusted;
+        size_t n = strlen(info->how);
+        snprintf(info->how + n, sizeof info->how - n, "; streamed from the file");
+    } else if (info->trusted && have_digest && mode != POINTS_OFF &&
+               map_points(&p, points, pstamp, file, info, shape, note, note_arg)) {
         info->mapped = true;
         size_t n = strlen(info->how);
         snprintf(info->how + n, sizeof info->how - n, "; points mapped from %s", points);
@@ -204,7 +250,7 @@ int params_load(groth16_params_t **out, params_loaded_t *info, const char *file,
             params_notef(note, note_arg, "params: every point checked; recorded in %s (later loads skip the checks)",
                    checked);
     }
-    if (!info->mapped && write && mode != POINTS_OFF) {
+    if (!info->mapped && !info->streamed && write && mode != POINTS_OFF) {
         if (have_digest)
             write_points(info, p, mode, points, pstamp, note, note_arg);
         else

@@ -231,7 +231,17 @@ int params_checked_record(const params_paths_t *p, const char *digest, uint64_t 
  * directly. GROTHMPI_POINTS_CACHE chooses: "auto" (default) writes them when
  * the file system keeps PARAMS_POINTS_SPARE of its size free afterwards,
  * "on" always, "off" never (nor reads them). Each choice is one note line.
+ *
+ * A parameter set too large to decode into memory is streamed instead
+ * (GROTH16_LOAD_STREAM: the prover reads each base from the file once per
+ * MSM, a chunk at a time, and the points file is neither read nor written).
+ * GROTHMPI_PARAMS_STREAM chooses: "auto" (default) streams when the decoded
+ * points would take more than PARAMS_STREAM_SHARE percent of the node's
+ * memory, "on" always, "off" never. The choice is one note line.
  */
+
+/* The share of physical memory above which "auto" streams, in percent. */
+#define PARAMS_STREAM_SHARE 50
 
 typedef enum {
     PARAMS_LOAD_DEFAULT = 0,
@@ -256,6 +266,7 @@ typedef struct {
     bool checked_now;        /* every point was checked by this load */
     bool mapped;             /* the points were mapped from the points file */
     bool points_written;     /* the points file was written by this load */
+    bool streamed;           /* the queries stay in the file (GROTH16_LOAD_STREAM) */
     uint64_t ns;             /* wall time of the whole load */
     char how[2 * GM_PATH_MAX + 200]; /* one line for the user: what was checked or trusted, and why */
 } params_loaded_t;
@@ -264,7 +275,7 @@ typedef struct {
  * file in its own directory) for shape (NULL: counts not checked) by the
  * policy above, on pool. note (may be NULL) gets the lines worth showing a
  * user (a full check and why, the points file written or not and why).
- * Returns 0, GM_EINVAL (a bad GROTHMPI_POINTS_CACHE), GM_EVERIFY (the file
+ * Returns 0, GM_EINVAL (a bad GROTHMPI_POINTS_CACHE or GROTHMPI_PARAMS_STREAM), GM_EVERIFY (the file
  * changed while it was loaded, or a manifest lists another digest), or
  * groth16_params_load's and params_file_digest's errors; *out NULL then.
  * A damaged or stale points file is not an error: it is converted again. */

@@ -160,6 +160,42 @@ Test(params_load, points_cache_off_and_bad_mode)
     teardown_cache(&f);
 }
 
+/* GROTHMPI_PARAMS_STREAM=on streams a vouched-for file (no points file
+ * read or written); with --check-params every point is checked, a chunk at a
+ * time, and a damaged point is found; a bad mode is refused. */
+Test(params_load, streamed)
+{
+    fix_t f;
+    setup_cache(&f);
+    err_t err;
+    groth16_params_t *a = NULL;
+    params_loaded_t li;
+    setenv("GROTHMPI_PARAMS_STREAM", "on", 1);
+    cr_assert_eq(load(&f, &a, &li, PARAMS_LOAD_DEFAULT, &err), 0, "%s", err.msg);
+    cr_expect(li.trusted && li.streamed && !li.points_written && !li.mapped);
+    cr_expect(groth16_params_streamed(a));
+    cr_expect_neq(access(f.points, F_OK), 0);
+    groth16_params_free(a);
+    cr_assert_eq(load(&f, &a, &li, PARAMS_LOAD_CHECK, &err), 0, "%s", err.msg);
+    cr_expect(li.checked_now && li.streamed);
+    groth16_params_free(a);
+    /* the last byte of the file is b_g2's last point's y: off the curve */
+    uint8_t *b;
+    size_t n;
+    cr_assert_eq(gm_file_read(&b, &n, f.p.params, &err), 0);
+    b[n - 1] ^= 1;
+    cr_assert_eq(gm_file_write(f.p.params, b, n, &err), 0);
+    gm_free(b);
+    cr_expect_neq(load(&f, &a, &li, PARAMS_LOAD_CHECK | PARAMS_LOAD_REHASH, &err), 0);
+    cr_expect(strstr(err.msg, "section b_g2") != NULL, "%s", err.msg);
+    cr_expect_null(a);
+    setenv("GROTHMPI_PARAMS_STREAM", "maybe", 1);
+    cr_expect_eq(load(&f, &a, &li, PARAMS_LOAD_DEFAULT, &err), GM_EINVAL);
+    cr_expect(strstr(err.msg, "GROTHMPI_PARAMS_STREAM") && strstr(err.msg, "maybe"), "%s", err.msg);
+    unsetenv("GROTHMPI_PARAMS_STREAM");
+    teardown_cache(&f);
+}
+
 /* Rewrites the points file with one byte changed at off (or cut to off
  * bytes), keeping its stamp valid, as a damaged disk or a hand edit would
  * that also reset the stamp. */
