@@ -301,7 +301,7 @@ static const char *const top_keys[] = {"name",         "circuit",    "constraint
                                        "sector_size",  "params",     "setup",       "setup_seed",
                                        "trust_params", "sectors",    "partitions",  "batch_size",
                                        "output",       "verify",     "resources",   "progress_interval",
-                                       "pipeline_depth", "mode",    "backend", "split", NULL};
+                                       "pipeline_depth", "mode",    "backend", "split", "units", NULL};
 
 static int parse_obj(jobs_campaign_t *c, json_t *root, const char *file, const char *base, jobs_parse_flags_t flags,
                      err_t *err)
@@ -426,6 +426,9 @@ static int parse_obj(jobs_campaign_t *c, json_t *root, const char *file, const c
     if (!sv)
         return gm_err_set(err, GM_EINVAL, "%s: sectors: missing", file);
     if ((rc = parse_sectors(c, sv, file, base, porep, flags, err)))
+        return rc;
+    /* after the sectors: its bound is their units */
+    if ((rc = get_uint(&c->units, root, "units", 1, (uint64_t)c->nsectors * c->partitions, file, "", err)))
         return rc;
 
     /* output, verification */
@@ -661,6 +664,8 @@ char *jobs_campaign_to_text(const jobs_campaign_t *c)
     }
     json_object_set_new(o, "sectors", secs);
     json_object_set_new(o, "partitions", json_integer(c->partitions));
+    if (c->units)
+        json_object_set_new(o, "units", json_integer((json_int_t)c->units));
     json_object_set_new(o, "batch_size", json_integer(c->batch_size));
     json_object_set_new(o, "pipeline_depth", json_integer(c->pipeline_depth));
     json_object_set_new(o, "mode", json_string(c->mode == JOBS_MODE_CHECK ? "check" : "prove"));
@@ -691,7 +696,7 @@ void jobs_campaign_free(jobs_campaign_t *c)
     memset(c, 0, sizeof *c);
 }
 
-size_t jobs_unit_count(const jobs_campaign_t *c) { return c->nsectors * c->partitions; }
+size_t jobs_unit_count(const jobs_campaign_t *c) { return c->units ? (size_t)c->units : c->nsectors * c->partitions; }
 
 jobs_unit_t jobs_unit_get(const jobs_campaign_t *c, size_t u)
 {

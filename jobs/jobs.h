@@ -79,6 +79,7 @@ typedef struct {
     jobs_sector_t *sectors;
     size_t nsectors;
     unsigned partitions;
+    uint64_t units;                 /* "units": only the first N units (a trial of a large campaign); 0: all */
     unsigned batch_size;
     unsigned pipeline_depth;        /* units prepared ahead of the batch in its MSMs, 0..64; default batch_size */
     char output[JOBS_PATH_LEN];     /* absolute */
@@ -143,7 +144,7 @@ char *jobs_campaign_to_text(const jobs_campaign_t *c) __attribute__((warn_unused
 /* Frees the sector array and zeroes *c; NULL allowed. */
 void jobs_campaign_free(jobs_campaign_t *c);
 
-/* Number of work units: nsectors * partitions. */
+/* Number of work units: nsectors * partitions, or the campaign's "units" when set. */
 size_t jobs_unit_count(const jobs_campaign_t *c);
 
 /* A unit's place: the sector index and the partition. u < jobs_unit_count. */

@@ -119,6 +119,9 @@ static bool split_started(json_t *m)
 int jobs_split_plan(unsigned *ntasks, const jobs_campaign_t *c, unsigned tasks, unsigned per, err_t *err)
 {
     GM_ASSERT((tasks == 0) != (per == 0));
+    if (c->units)
+        return gm_err_set(err, GM_EINVAL, "units: %llu: a trial of the first units is not split into tasks (a task "
+                          "proves whole sectors); remove the key", (unsigned long long)c->units);
     size_t n = tasks ? tasks : (c->nsectors + per - 1) / per;
     if (n > c->nsectors)
         return gm_err_set(err, GM_EINVAL, "--tasks: %zu tasks for %zu sectors (a task proves whole sectors)", n,

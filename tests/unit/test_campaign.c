@@ -399,6 +399,25 @@ Test(campaign, units_partition_major)
     jobs_campaign_free(&c);
 }
 
+/* "units": the first N units only (partition 0 of each sector for N = S),
+ * kept by the normalized text, bounded by the campaign's units. */
+Test(campaign, units_trial)
+{
+    jobs_campaign_t c;
+    err_t e;
+    cr_assert_eq(parse(&c, "{" BASE ", \"partitions\": 4, \"units\": 3}", &e), 0, "%s", e.msg);
+    cr_assert_eq(jobs_unit_count(&c), 3);
+    for (size_t u = 0; u < 3; u++)
+        cr_expect_eq(jobs_unit_get(&c, u).partition, 0);
+    char *text = jobs_campaign_to_text(&c);
+    cr_assert_not_null(text);
+    cr_expect(strstr(text, "\"units\":3") != NULL, "%s", text);
+    free(text);
+    jobs_campaign_free(&c);
+    bad("{" BASE ", \"partitions\": 4, \"units\": 13}", GM_EINVAL, "units: 13 is not an integer in 1..12");
+    bad("{" BASE ", \"units\": 0}", GM_EINVAL, "units: 0 is not an integer in 1..3");
+}
+
 Test(campaign, size_parse)
 {
     uint64_t v = 0;
