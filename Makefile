@@ -45,7 +45,7 @@ CLI_OBJS := $(call objs,cli) $(call objs,bench)
 TEST_BIN := $(BUILD)/tests/unit_tests
 TEST_OBJS:= $(call objs,tests/unit)
 
-.PHONY: all deps test unit bench demo clean soak
+.PHONY: all deps test unit bench demo clean soak soak-32g
 all: $(BIN)
 
 ifneq ($(SAN),)
@@ -169,6 +169,13 @@ test: deps
 soak: deps
 	@$(MAKE) --no-print-directory -j$$(nproc) all
 	@BUILD=$(BUILD) sh tests/soak/soak.sh
+
+# One real 32 GiB PoRep partition end to end, then a campaign of two
+# (tests/soak/porep_32g.sh; not in `make test`: hours on 2 cores, 62 GB of
+# disk). GROTHMPI_32G_CACHE, GROTHMPI_32G_WORK, GROTHMPI_32G_SEED.
+soak-32g: deps
+	@$(MAKE) --no-print-directory -j$$(nproc) all
+	@BUILD=$(BUILD) sh tests/soak/porep_32g.sh
 
 bench: deps
 	@$(MAKE) --no-print-directory -j$$(nproc) all

@@ -75,7 +75,10 @@ static void usage(FILE *f)
             "  --check-params       hash the parameter file and check every point whatever the\n"
             "                       stamps say (with --split: hash it even when its stamp matches)\n"
             "Converted points: a load writes them beside the file (<params>.points, mapped by the\n"
-            "next load) when the disk keeps 10 %% free; GROTHMPI_POINTS_CACHE=on|off|auto.\n");
+            "next load) when the disk keeps 10 %% free; GROTHMPI_POINTS_CACHE=on|off|auto.\n"
+            "Streamed parameters: a key whose points would take more than half of this node's\n"
+            "memory (a 32 GiB PoRep key: 47.6 GiB) stays in its file and each MSM reads it once,\n"
+            "a chunk at a time (--verbose: the bytes read); GROTHMPI_PARAMS_STREAM=on|off|auto.\n");
 }
 
 /* The options of the single-proof and split forms. */
