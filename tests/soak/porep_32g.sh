@@ -60,6 +60,8 @@ fi
 echo "porep_32g: one bit flipped: refused ($(tail -1 "$W/flip.out"))"
 
 # --- a campaign: partition 0 of two sectors --------------------------------------------------
+# The budget leaves room beside the planner's count for the 8.9 GB shape,
+# which is mapped (page cache) while a/b/c are computed.
 cat >"$W/c.json" <<EOF
 {
   "name": "porep-32g-trial",
@@ -67,6 +69,7 @@ cat >"$W/c.json" <<EOF
   "params": "$CACHE", "setup": "never",
   "sectors": [{"id": "a", "c1": "$W/a.json"}, {"id": "b", "c1": "$W/b.json"}],
   "units": 2,
+  "resources": {"mem_budget": "16GiB"},
   "output": "$W/campaign",
   "verify": "rank",
   "progress_interval": 60
