@@ -282,6 +282,15 @@ int cmd_setup(int argc, char **argv)
         printf("setup: timings: shape %.3f s, parameters %.3f s, %u threads, peak rss %.1f MiB\n",
                (double)(sx.t_shape - t0) * 1e-9, (double)(t2 - sx.t_shape) * 1e-9, topo_pool_size(pool),
                (double)gm_rss_peak() / 1048576.0);
+    /* The first prove maps the converted points instead of decoding them
+     * (params_load writes them here when the disk has room, or says why
+     * not; a streamed key has none). A failure here costs only that. */
+    groth16_params_t *loaded = NULL;
+    params_loaded_t li;
+    err_t le;
+    if (params_load(&loaded, &li, pp.params, NULL, PARAMS_LOAD_DEFAULT, pool, quiet ? NULL : note_stderr, NULL, &le))
+        fprintf(stderr, "setup: the points were not converted for the first prove: %s\n", le.msg);
+    groth16_params_free(loaded);
     rc = 0;
 fail:
     if (rc)
