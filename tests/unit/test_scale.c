@@ -25,6 +25,7 @@
 #include "params/params_internal.h"
 #include "snarkjs/snarkjs_internal.h"
 #include "synth/synth.h"
+#include "synth/synth_internal.h"
 #include "topo/topo.h"
 
 #define GIB ((uint64_t)1 << 30)
@@ -461,4 +462,35 @@ Test(scale, wtns_values_past_4gib)
     }
     snarkjs_wtns_close(&view);
     scratch_done(&s);
+}
+
+/* ---- the constraint system's arena: u32 handles ------------------------------------------ */
+
+/* An arena filled to just below 2^32 terms (set, not allocated: 160 GB):
+ * a new LC, or one grown in place, that would end past 2^32 is a sticky
+ * error, before anything is allocated, not a handle whose offset wraps. */
+Test(scale, arena_handles_stop_at_2_32_terms)
+{
+    cs_t *cs;
+    err_t e = {0};
+    cr_assert_eq(cs_create(&cs, CS_CHECK, CS_FLAG_NONE, NULL), 0);
+    cs->arena_top = (size_t)UINT32_MAX - 2;
+    cs_lc_t lc = cs_lc_new(cs, 4);
+    cr_expect_eq(lc.cap, 0);
+    cr_expect_eq(cs_status(cs, &e), GM_ENOMEM);
+    cr_expect(strstr(e.msg, "arena over 2^32 terms") != NULL, "%s", e.msg);
+    cs->arena_top = 0;
+    cs_destroy(cs);
+
+    cr_assert_eq(cs_create(&cs, CS_CHECK, CS_FLAG_NONE, NULL), 0);
+    cs->arena_top = UINT32_MAX;
+    lc = (cs_lc_t){.off = UINT32_MAX - 4, .n = 4, .cap = 4}; /* the topmost block */
+    cs_lc_add(cs, &lc, CS_ONE, NULL);
+    cr_expect_eq(lc.n, 4);
+    e = (err_t){0};
+    cr_expect_eq(cs_status(cs, &e), GM_ENOMEM);
+    cr_expect(strstr(e.msg, "arena over 2^32 terms") != NULL, "%s", e.msg);
+    cr_expect_eq(cs->arena_top, UINT32_MAX);
+    cs->arena_top = 0;
+    cs_destroy(cs);
 }
