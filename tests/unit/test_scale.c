@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "ec/ec.h"
-#include "groth16/groth16.h"
+#include "groth16/groth16_internal.h"
 #include "params/params_internal.h"
 #include "snarkjs/snarkjs_internal.h"
 #include "synth/synth.h"
@@ -304,6 +304,82 @@ Test(scale, params_slice_past_4gib)
     cr_expect(strncmp(e.msg, want, strlen(want)) == 0, "%s", e.msg);
     groth16_params_slice_free(&ps);
     topo_pool_destroy(pool);
+    scratch_done(&s);
+}
+
+/* The converted points file (groth16/params.c's layout: a header page,
+ * then each section's native points and one zeroed slot, page-aligned) of
+ * the same circuit: l is 7 GB, so a, b_g1 and b_g2 are mapped from past
+ * 4 GiB. The header is written here from the format, not by the saver
+ * (which would need the 2^26 decoded points). */
+typedef struct {
+    char magic[16];
+    uint32_t g1_size, g2_size;
+    uint64_t source_size;
+    char source_digest[72];
+    uint64_t count[GROTH16_NSEC];
+    uint64_t offset[GROTH16_NSEC];
+    uint64_t file_size;
+} points_header_t;
+
+Test(scale, points_file_past_4gib)
+{
+    scratch_t s;
+    scratch_init(&s);
+    const char *params = scratch_file(&s, "big.params");
+    const char *points = scratch_file(&s, "big.points");
+    big_shape_t b;
+    shape_big(&b);
+    big_params_write(&BP, params, 1, 0);
+
+    points_header_t h;
+    memset(&h, 0, sizeof h);
+    memcpy(h.magic, "grothmpi-points1", 16);
+    h.g1_size = sizeof(g1_affine_t);
+    h.g2_size = sizeof(g2_affine_t);
+    h.source_size = BP.size;
+    snprintf(h.source_digest, sizeof h.source_digest, "feedface");
+    const uint64_t n[GROTH16_NSEC] = {1, L_BIG, 1, 1, 1};
+    uint64_t off = 4096;
+    for (int i = 0; i < GROTH16_NSEC; i++) {
+        h.count[i] = n[i];
+        h.offset[i] = off;
+        off += (n[i] + 1) * (i == GROTH16_SEC_B_G2 ? sizeof(g2_affine_t) : sizeof(g1_affine_t));
+        off = (off + 4095) / 4096 * 4096;
+    }
+    h.file_size = off;
+    cr_assert(h.offset[GROTH16_SEC_A] > 4 * GIB);
+    int fd = open(points, O_RDWR | O_CREAT | O_TRUNC, 0644);
+    cr_assert(fd >= 0);
+    put_at(fd, &h, sizeof h, 0);
+    put_at(fd, &BP.l_tail[L_TAIL - 1], sizeof(g1_affine_t), h.offset[GROTH16_SEC_L] + (L_BIG - 1) * sizeof(g1_affine_t));
+    put_at(fd, &BP.a, sizeof BP.a, h.offset[GROTH16_SEC_A]);
+    put_at(fd, &BP.b_g1, sizeof BP.b_g1, h.offset[GROTH16_SEC_B_G1]);
+    put_at(fd, &BP.b_g2, sizeof BP.b_g2, h.offset[GROTH16_SEC_B_G2]);
+    cr_assert_eq(ftruncate(fd, (off_t)h.file_size), 0);
+    close(fd);
+
+    groth16_params_t *p = NULL;
+    err_t e = {0};
+    cr_assert_eq(groth16_params_map_points(&p, points, params, "feedface", BP.size, &b.sh, &e), 0, "%s", e.msg);
+    cr_expect(groth16_params_mapped(p));
+    groth16_counts_t c;
+    groth16_params_counts(&c, p);
+    cr_expect_eq(c.l, L_BIG);
+    cr_expect(g1_affine_eq(&p->l[L_BIG - 1], &BP.l_tail[L_TAIL - 1]));
+    cr_expect(g1_affine_eq(&p->a[0], &BP.a));
+    cr_expect(g1_affine_eq(&p->b_g1[0], &BP.b_g1));
+    cr_expect(g2_affine_eq(&p->b_g2[0], &BP.b_g2));
+    groth16_params_free(p);
+
+    /* A page short: the size check sees it, past 4 GiB. */
+    cr_assert_eq(truncate(points, (off_t)(h.file_size - 4096)), 0);
+    e = (err_t){0};
+    cr_expect_neq(groth16_params_map_points(&p, points, params, "feedface", BP.size, &b.sh, &e), 0);
+    char want[256];
+    snprintf(want, sizeof want, "%s: %llu bytes, its header describes %llu: truncated or damaged", points,
+             (unsigned long long)(h.file_size - 4096), (unsigned long long)h.file_size);
+    cr_expect_str_eq(e.msg, want);
     scratch_done(&s);
 }
 
