@@ -30,6 +30,9 @@
 
 #define GIB ((uint64_t)1 << 30)
 
+static void init(void) { cr_assert_eq(ff_init(FF_PATH_AUTO), 0); }
+TestSuite(scale, .init = init);
+
 /* A scratch directory, removed with the files the test made in it. */
 typedef struct {
     char dir[64];
@@ -537,6 +540,88 @@ Test(scale, wtns_values_past_4gib)
         cr_expect(memcmp(got, want, 32) == 0, "value %u", i);
     }
     snarkjs_wtns_close(&view);
+    scratch_done(&s);
+}
+
+/* ---- snarkjs: a zkey whose sections 7-9 lie past 4 GiB, one longer ----------------------------------------- */
+
+/* The multiplier.zkey of tests/vectors/snarkjs with nVars raised to 2^25:
+ * sections 1-4 as they are (nVars patched), sections 5-9 sized for it (16 GB
+ * in all, PointsB2 alone 6.4 GB) and all zero (LEM's infinity) except the
+ * last points of PointsB2 and PointsC and all of PointsH, which are the
+ * small key's own points (PointsB2 and PointsA), past 8 GiB. The last
+ * rank's slice decodes them from there. */
+Test(scale, zkey_slice_past_4gib)
+{
+    uint8_t *src;
+    size_t srcn;
+    err_t e = {0};
+    cr_assert_eq(gm_file_read(&src, &srcn, "tests/vectors/snarkjs/multiplier.zkey", &e), 0, "%s", e.msg);
+    sj_bin_t b;
+    cr_assert_eq(sj_bin_parse(&b, src, srcn, "zkey", 2, "multiplier.zkey", &e), 0, "%s", e.msg);
+    snarkjs_zkey_t *small = NULL;
+    cr_assert_eq(snarkjs_zkey_from_bytes(&small, src, srcn, "multiplier.zkey", 0, NULL, &e), 0, "%s", e.msg);
+    const uint64_t nv0 = small->n_vars, np1 = (uint64_t)small->n_public + 1, ds = small->domain_size;
+    const uint32_t nv = 1u << 25;
+
+    scratch_t s;
+    scratch_init(&s);
+    const char *path = scratch_file(&s, "big.zkey");
+    int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+    cr_assert(fd >= 0);
+    const uint32_t head[3] = {0, 2, 9};
+    put_at(fd, "zkey", 4, 0);
+    put_at(fd, &head[1], 8, 4);
+    const uint64_t len[10] = {0, b.len[1], b.len[2], b.len[3], b.len[4], 96 * (uint64_t)nv, 96 * (uint64_t)nv,
+                              192 * (uint64_t)nv, 96 * (nv - np1), 96 * ds};
+    uint64_t off = 12, at[10] = {0};
+    for (uint32_t id = 1; id <= 9; id++) {
+        put_at(fd, &id, 4, off);
+        put_at(fd, &len[id], 8, off + 4);
+        at[id] = off + 12;
+        if (id <= 4)
+            put_at(fd, b.sec[id], (size_t)b.len[id], at[id]);
+        off = at[id] + len[id];
+    }
+    put_at(fd, &nv, 4, at[2] + 88);
+    put_at(fd, b.sec[7], (size_t)(nv0 * 192), at[7] + (nv - nv0) * 192);
+    put_at(fd, b.sec[5], (size_t)(nv0 * 96), at[8] + (nv - np1 - nv0) * 96);
+    put_at(fd, b.sec[9], (size_t)(ds * 96), at[9]);
+    cr_assert_eq(ftruncate(fd, (off_t)off), 0);
+    close(fd);
+    cr_assert(at[8] > 8 * GIB && len[7] > 4 * GIB);
+
+    topo_pool_t *pool = NULL;
+    cr_assert_eq(topo_pool_create_flat(&pool, 2, &e), 0);
+    const unsigned parts = 1u << 12;
+    snarkjs_zkey_slice_t zs;
+    cr_assert_eq(snarkjs_zkey_load_slice(&zs, path, parts - 1, parts, SNARKJS_ZKEY_DEFAULT, pool, &e), 0, "%s",
+                 e.msg);
+    cr_expect_eq(zs.n_vars, nv);
+    cr_expect_eq(zs.hi[SNARKJS_SEC_B2], nv);
+    cr_expect_eq(zs.hi[SNARKJS_SEC_C], nv - np1);
+    for (uint64_t i = 0; i < nv0; i++) {
+        uint64_t k2 = nv - nv0 + i - zs.lo[SNARKJS_SEC_B2], kc = nv - np1 - nv0 + i - zs.lo[SNARKJS_SEC_C];
+        cr_expect(g2_affine_eq(&zs.b2[k2], &small->b2[i]), "PointsB2 %llu", (unsigned long long)(nv - nv0 + i));
+        cr_expect(g1_affine_eq(&zs.c[kc], &small->a[i]), "PointsC %llu", (unsigned long long)(nv - np1 - nv0 + i));
+    }
+    for (uint64_t i = zs.lo[SNARKJS_SEC_H]; i < zs.hi[SNARKJS_SEC_H]; i++)
+        cr_expect(g1_affine_eq(&zs.h[i - zs.lo[SNARKJS_SEC_H]], &small->h[i]), "PointsH %llu", (unsigned long long)i);
+    cr_expect(zs.hi[SNARKJS_SEC_H] > zs.lo[SNARKJS_SEC_H]);
+    snarkjs_zkey_slice_free(&zs);
+
+    /* A byte short: section 9's size names what is left past 4 GiB. */
+    cr_assert_eq(truncate(path, (off_t)(off - 1)), 0);
+    e = (err_t){0};
+    cr_expect_neq(snarkjs_zkey_load_slice(&zs, path, 0, parts, SNARKJS_ZKEY_DEFAULT, pool, &e), 0);
+    char want[160];
+    snprintf(want, sizeof want, "%s: truncated: section 9 is %llu bytes, %llu left in the file", path,
+             (unsigned long long)len[9], (unsigned long long)(len[9] - 1));
+    cr_expect_str_eq(e.msg, want);
+    snarkjs_zkey_slice_free(&zs);
+    topo_pool_destroy(pool);
+    snarkjs_zkey_free(small);
+    gm_free(src);
     scratch_done(&s);
 }
 
