@@ -75,7 +75,7 @@ static void put_u32be_at(int fd, uint32_t v, uint64_t off)
     put_at(fd, b, 4, off);
 }
 
-/* ---- slice ranges ---------------------------------------------------------------------- */
+/* ---- slice ranges ------------------------------------------------------------------------ */
 
 /* The parts of a u32 count (the largest a parameter file holds) over 2^20
  * ranks: n * part overflows 32 bits for every part but the first. */
@@ -99,7 +99,7 @@ Test(scale, slice_range_of_a_u32_count)
     cr_expect(lo > ((uint64_t)1 << 31));
 }
 
-/* ---- parameter files past 4 GiB -------------------------------------------------------- */
+/* ---- parameter files past 4 GiB ---------------------------------------------------------- */
 
 /* A parameter file of the circuit shape_big() describes (ic 1, h 1, l
  * L_BIG, a 1, b_g1 1, b_g2 1): its l section is 6.4 GB, so sections a,
@@ -355,7 +355,8 @@ Test(scale, points_file_past_4gib)
     int fd = open(points, O_RDWR | O_CREAT | O_TRUNC, 0644);
     cr_assert(fd >= 0);
     put_at(fd, &h, sizeof h, 0);
-    put_at(fd, &BP.l_tail[L_TAIL - 1], sizeof(g1_affine_t), h.offset[GROTH16_SEC_L] + (L_BIG - 1) * sizeof(g1_affine_t));
+    put_at(fd, &BP.l_tail[L_TAIL - 1], sizeof(g1_affine_t),
+           h.offset[GROTH16_SEC_L] + (L_BIG - 1) * sizeof(g1_affine_t));
     put_at(fd, &BP.a, sizeof BP.a, h.offset[GROTH16_SEC_A]);
     put_at(fd, &BP.b_g1, sizeof BP.b_g1, h.offset[GROTH16_SEC_B_G1]);
     put_at(fd, &BP.b_g2, sizeof BP.b_g2, h.offset[GROTH16_SEC_B_G2]);
@@ -386,7 +387,7 @@ Test(scale, points_file_past_4gib)
     scratch_done(&s);
 }
 
-/* ---- params/: sizes past 4 GiB ---------------------------------------------------------- */
+/* ---- params/: sizes past 4 GiB ----------------------------------------------------------- */
 
 /* The .checked stamp and the identity stamp hold the size in 64 bits: a
  * 4 GiB + 1 file is neither a 1-byte nor a 4 GiB file to them. */
@@ -421,7 +422,7 @@ Test(scale, params_stamps_hold_64_bit_sizes)
     scratch_done(&s);
 }
 
-/* ---- the shape loader ------------------------------------------------------------------- */
+/* ---- the shape loader -------------------------------------------------------------------- */
 
 /* A shape whose matrix A has 2^30 + 5 terms (8 GiB of columns and
  * coefficients, a hole of zeros: column 0, coefficient 0), so matrices B
@@ -488,7 +489,7 @@ Test(scale, shape_matrices_past_8gib)
     scratch_done(&s);
 }
 
-/* ---- snarkjs: a witness of 2^27 + 16 values (4 GiB + 512 bytes) ---------------------------- */
+/* ---- snarkjs: a witness of 2^27 + 16 values (4 GiB + 512 bytes) -------------------------- */
 
 Test(scale, wtns_values_past_4gib)
 {
@@ -543,7 +544,7 @@ Test(scale, wtns_values_past_4gib)
     scratch_done(&s);
 }
 
-/* ---- snarkjs: a zkey whose sections 7-9 lie past 4 GiB, one longer ----------------------------------------- */
+/* ---- snarkjs: a zkey past 8 GiB, PointsB2 longer than 4 GiB -------------------------------- */
 
 /* The multiplier.zkey of tests/vectors/snarkjs with nVars raised to 2^25:
  * sections 1-4 as they are (nVars patched), sections 5-9 sized for it (16 GB
