@@ -24,6 +24,7 @@
 #include "groth16/groth16_internal.h"
 #include "params/params_internal.h"
 #include "snarkjs/snarkjs_internal.h"
+#include "synth/porep/porep.h"
 #include "synth/synth.h"
 #include "synth/synth_internal.h"
 #include "topo/topo.h"
@@ -97,6 +98,38 @@ Test(scale, slice_range_of_a_u32_count)
     groth16_slice_range(&lo, &hi, n, parts - 1, parts);
     cr_expect_eq(hi, n);
     cr_expect(lo > ((uint64_t)1 << 31));
+}
+
+/* ---- PoRep tree offsets of a 64 GiB sector (2^31 nodes) ------------------------------------------ */
+
+/* tree_d of 2^31 leaves holds 2^32 - 1 nodes: its levels' offsets pass
+ * 2^31 and the root lies at 2^32 - 2. tree_c / tree_r_last's levels end
+ * with one root, whatever their arities. */
+Test(scale, porep_tree_offsets_of_64gib)
+{
+    porep_shape_t sh;
+    err_t e = {0};
+    cr_assert_eq(porep_shape_init(&sh, 64 * GIB, &e), 0, "%s", e.msg);
+    cr_assert_eq(sh.nodes, (uint64_t)1 << 31);
+    porep_tree_shape_t t;
+    porep_tree_shape_d(&t, &sh);
+    cr_expect_eq(t.n_levels, 31);
+    cr_expect_eq(t.level_off[1], (uint64_t)1 << 31);
+    cr_expect_eq(t.level_off[2], ((uint64_t)1 << 31) + ((uint64_t)1 << 30));
+    cr_expect_eq(t.level_off[t.n_levels], ((uint64_t)1 << 32) - 2);
+    cr_expect_eq(t.total, ((uint64_t)1 << 32) - 1);
+
+    porep_tree_shape_rc(&t, &sh);
+    uint64_t n = sh.nodes, off = 0;
+    for (unsigned l = 0; l < t.n_levels; l++) {
+        cr_expect_eq(t.level_off[l], off, "level %u", l);
+        off += n;
+        cr_assert(t.arity[l] >= 2 && n % t.arity[l] == 0);
+        n /= t.arity[l];
+    }
+    cr_expect_eq(n, 1, "one root");
+    cr_expect_eq(t.level_off[t.n_levels], off);
+    cr_expect(off > ((uint64_t)1 << 31));
 }
 
 /* ---- parameter files past 4 GiB ---------------------------------------------------------- */
