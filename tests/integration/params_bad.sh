@@ -12,7 +12,9 @@
 #    verifying key): one line naming the file, no parameter file; the
 #    partial file, journal and scratch stay (docs/groth16.md: the resume
 #    rule), and once space is freed the rerun ends byte-identical to an
-#    uninterrupted setup and leaves none of them;
+#    uninterrupted setup and leaves none of them; and the converted points
+#    file (forced on) on that full disk: the proof is made all the same,
+#    with one line saying why there is no points file;
 #  - a C1 of another sector size than the parameters: prove says the
 #    directory has no parameters for the C1's sector size; verify says the
 #    key's public inputs do not match the C1's.
@@ -120,6 +122,20 @@ if [ "$(id -u)" -eq 0 ] && mkdir -p small && mount -t tmpfs -o size=4m tmpfs sma
     done
   done
   [ "$midway" -gt 0 ] || { umount_ok; fail "tmpfs: no write failed mid-way"; }
+
+  # The converted points file (forced on) on a disk without room for it:
+  # the proof is made all the same, one line says why there is no points
+  # file, and no temporary of it is left.
+  rm -rf small/c small/fill small/p.bin*
+  cp -r ref small/c
+  rm -f small/c/$ID.params.points*
+  head -c $(( $(avail) - 64 * page )) /dev/zero > small/fill
+  GROTHMPI_POINTS_CACHE=on "$BIN" prove $C --params small/c --out small/p.bin > pp.out 2> pp.err \
+    || { cat pp.err; umount_ok; fail "points file on a full disk: prove failed"; }
+  [ -s small/p.bin ] && [ ! -e small/c/$ID.params.points ] || { ls -a small small/c; umount_ok; fail "points file on a full disk: no proof, or a points file"; }
+  if ls -a small/c | grep -q '\.tmp\.'; then ls -a small/c; umount_ok; fail "points file on a full disk: a temporary left behind"; fi
+  grep -q "points.*No space left on device" pp.err || { cat pp.err; umount_ok; fail "points file on a full disk: no line saying so"; }
+  echo "ok: points file on a full disk: $(grep 'No space left' pp.err)"
   umount_ok
 else
   echo "SKIP (part): no tmpfs mount (needs root)"
