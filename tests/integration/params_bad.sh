@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/integration/params_bad.sh — bad parameter input: each case is one
+# tests/integration/params_bad.sh — bad parameter input: each failure is one
 # error line naming the file and what is wrong, exit 1, and nothing left
 # behind (no proof, no public inputs, no temporaries, no parameter file):
 #  - a parameter file of the wrong size for the circuit: another circuit's

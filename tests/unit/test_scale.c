@@ -249,20 +249,35 @@ static void big_params_write(big_params_t *bp, const char *path, uint32_t b_g2_c
 
 static big_params_t BP; /* 100 KiB: static, not on the test's stack */
 
+/* The scratch directory, big_shape's shape and its parameter file (BP)
+ * there: the file's path. */
+static const char *big_begin(scratch_t *s, big_shape_t *b, uint32_t b_g2_count)
+{
+    scratch_init(s);
+    const char *path = scratch_file(s, "big.params");
+    shape_big(b);
+    big_params_write(&BP, path, b_g2_count, 0);
+    return path;
+}
+
+static topo_pool_t *pool_of(unsigned threads)
+{
+    topo_pool_t *pool = NULL;
+    err_t e = {0};
+    cr_assert_eq(topo_pool_create_flat(&pool, threads, &e), 0, "%s", e.msg);
+    return pool;
+}
+
 /* The header walk of both loaders: the counts of a, b_g1 and b_g2 are read
  * past 4 GiB and checked against the shape, so a wrong b_g2 count is named
  * with the right numbers. */
 Test(scale, params_header_past_4gib)
 {
     scratch_t s;
-    scratch_init(&s);
-    const char *path = scratch_file(&s, "big.params");
     big_shape_t b;
-    shape_big(&b);
-    big_params_write(&BP, path, 2, 0);
-    topo_pool_t *pool = NULL;
+    const char *path = big_begin(&s, &b, 2);
+    topo_pool_t *pool = pool_of(1);
     err_t e = {0};
-    cr_assert_eq(topo_pool_create_flat(&pool, 1, &e), 0);
 
     char want[256];
     snprintf(want, sizeof want, "%s: section b_g2: 2 points, the circuit needs 1", path);
@@ -304,14 +319,10 @@ Test(scale, params_header_past_4gib)
 Test(scale, params_slice_past_4gib)
 {
     scratch_t s;
-    scratch_init(&s);
-    const char *path = scratch_file(&s, "big.params");
     big_shape_t b;
-    shape_big(&b);
-    big_params_write(&BP, path, 1, 0);
-    topo_pool_t *pool = NULL;
+    const char *path = big_begin(&s, &b, 1);
+    topo_pool_t *pool = pool_of(2);
     err_t e = {0};
-    cr_assert_eq(topo_pool_create_flat(&pool, 2, &e), 0);
 
     const unsigned parts = 1u << 16;
     groth16_params_slice_t ps;
@@ -361,12 +372,9 @@ typedef struct {
 Test(scale, points_file_past_4gib)
 {
     scratch_t s;
-    scratch_init(&s);
-    const char *params = scratch_file(&s, "big.params");
-    const char *points = scratch_file(&s, "big.points");
     big_shape_t b;
-    shape_big(&b);
-    big_params_write(&BP, params, 1, 0);
+    const char *params = big_begin(&s, &b, 1);
+    const char *points = scratch_file(&s, "big.points");
 
     points_header_t h;
     memset(&h, 0, sizeof h);
@@ -625,8 +633,7 @@ Test(scale, zkey_slice_past_4gib)
     close(fd);
     cr_assert(at[8] > 8 * GIB && len[7] > 4 * GIB);
 
-    topo_pool_t *pool = NULL;
-    cr_assert_eq(topo_pool_create_flat(&pool, 2, &e), 0);
+    topo_pool_t *pool = pool_of(2);
     const unsigned parts = 1u << 12;
     snarkjs_zkey_slice_t zs;
     cr_assert_eq(snarkjs_zkey_load_slice(&zs, path, parts - 1, parts, SNARKJS_ZKEY_DEFAULT, pool, &e), 0, "%s",
