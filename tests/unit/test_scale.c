@@ -11,6 +11,11 @@
  * (the count of the next section, the slice's points, the shape's matrix B)
  * from below 4 GiB, where the file holds zeros, and these tests would see a
  * truncation, a wrong count or the wrong points.
+ *
+ * Also without files: slice ranges of a u32 count, the PoRep tree offsets
+ * of a 64 GiB sector, and the constraint system's 32-bit limits (arena
+ * handles, 31-bit variable indices) met at their edge by setting its
+ * counters there, without allocating what they count.
  */
 #include <criterion/criterion.h>
 #include <fcntl.h>
@@ -695,4 +700,31 @@ Test(scale, arena_handles_stop_at_2_32_terms)
     cr_expect_eq(cs->arena_top, UINT32_MAX);
     cs->arena_top = 0;
     cs_destroy(cs);
+}
+
+/* Variables are 31-bit indices (the top bit tells aux from input): the
+ * 2^31 - 1st aux variable and input are refused with a sticky error, by
+ * cs_alloc and by the bit gadgets' inline path alike, never wrapped. */
+Test(scale, variables_stop_at_2_31)
+{
+    for (int path = 0; path < 3; path++) {
+        cs_t *cs;
+        err_t e = {0};
+        cr_assert_eq(cs_create(&cs, CS_COUNT, CS_FLAG_NONE, NULL), 0);
+        const char *want = "more than 2^31 aux variables";
+        if (path == 2) {
+            cs->n_inputs = CS_VAR_AUX - 1;
+            cr_expect_eq(cs_alloc_input(cs, &FR_ONE), CS_ONE);
+            want = "more than 2^31 inputs";
+        } else {
+            cs->n_aux = CS_VAR_AUX - 2;
+            cs_var_t last = path ? cs_i_alloc_bit(cs, true) : cs_alloc(cs, &FR_ONE);
+            cr_expect_eq(last, CS_VAR_AUX | (CS_VAR_AUX - 2));
+            cr_expect_eq(path ? cs_i_alloc_bit(cs, true) : cs_alloc(cs, &FR_ONE), CS_ONE);
+            cr_expect_eq(cs->n_aux, CS_VAR_AUX - 1);
+        }
+        cr_expect_eq(cs_status(cs, &e), GM_EINVAL, "path %d", path);
+        cr_expect(strstr(e.msg, want) != NULL, "path %d: %s", path, e.msg);
+        cs_destroy(cs);
+    }
 }
