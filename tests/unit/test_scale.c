@@ -36,15 +36,29 @@
 
 #define GIB ((uint64_t)1 << 30)
 
-static void init(void) { cr_assert_eq(ff_init(FF_PATH_AUTO), 0); }
-TestSuite(scale, .init = init);
-
-/* A scratch directory, removed with the files the test made in it. */
+/* A scratch directory, removed with the files the test made in it by the
+ * suite's fini, so that a failed assertion (which leaves the test at once)
+ * leaves no multi-GiB sparse file behind either. One per test process. */
 typedef struct {
     char dir[64];
     char path[4][128];
     int n;
 } scratch_t;
+
+static scratch_t SCRATCH;
+
+static void init(void) { cr_assert_eq(ff_init(FF_PATH_AUTO), 0); }
+
+static void fini(void)
+{
+    for (int i = 0; i < SCRATCH.n; i++)
+        unlink(SCRATCH.path[i]);
+    if (SCRATCH.dir[0])
+        rmdir(SCRATCH.dir);
+    memset(&SCRATCH, 0, sizeof SCRATCH);
+}
+
+TestSuite(scale, .init = init, .fini = fini);
 
 static const char *scratch_file(scratch_t *s, const char *name)
 {
@@ -55,18 +69,13 @@ static const char *scratch_file(scratch_t *s, const char *name)
     return s->path[s->n++];
 }
 
-static void scratch_init(scratch_t *s)
+static scratch_t *scratch_new(void)
 {
+    scratch_t *s = &SCRATCH;
     memset(s, 0, sizeof *s);
     snprintf(s->dir, sizeof s->dir, "/tmp/gm-scale.XXXXXX");
     cr_assert(mkdtemp(s->dir));
-}
-
-static void scratch_done(scratch_t *s)
-{
-    for (int i = 0; i < s->n; i++)
-        unlink(s->path[i]);
-    rmdir(s->dir);
+    return s;
 }
 
 /* Writes n bytes at off (any offset: the file grows sparse to it). */
@@ -254,11 +263,9 @@ static void big_params_write(big_params_t *bp, const char *path, uint32_t b_g2_c
 
 static big_params_t BP; /* 100 KiB: static, not on the test's stack */
 
-/* The scratch directory, big_shape's shape and its parameter file (BP)
- * there: the file's path. */
+/* big_shape's shape, and its parameter file (BP) in s: the file's path. */
 static const char *big_begin(scratch_t *s, big_shape_t *b, uint32_t b_g2_count)
 {
-    scratch_init(s);
     const char *path = scratch_file(s, "big.params");
     shape_big(b);
     big_params_write(&BP, path, b_g2_count, 0);
@@ -278,9 +285,9 @@ static topo_pool_t *pool_of(unsigned threads)
  * with the right numbers. */
 Test(scale, params_header_past_4gib)
 {
-    scratch_t s;
+    scratch_t *s = scratch_new();
     big_shape_t b;
-    const char *path = big_begin(&s, &b, 2);
+    const char *path = big_begin(s, &b, 2);
     topo_pool_t *pool = pool_of(1);
     err_t e = {0};
 
@@ -315,7 +322,6 @@ Test(scale, params_header_past_4gib)
     cr_expect_neq(groth16_params_load(&p, path, &b.sh, GROTH16_LOAD_TRUST, pool, &e), 0);
     cr_expect_str_eq(e.msg, want);
     topo_pool_destroy(pool);
-    scratch_done(&s);
 }
 
 /* The last rank's slice of 2^16: points [L_BIG - 1024, L_BIG) of l, at
@@ -323,9 +329,9 @@ Test(scale, params_header_past_4gib)
  * checked (subgroup included) from where they lie. */
 Test(scale, params_slice_past_4gib)
 {
-    scratch_t s;
+    scratch_t *s = scratch_new();
     big_shape_t b;
-    const char *path = big_begin(&s, &b, 1);
+    const char *path = big_begin(s, &b, 1);
     topo_pool_t *pool = pool_of(2);
     err_t e = {0};
 
@@ -356,7 +362,6 @@ Test(scale, params_slice_past_4gib)
     cr_expect(strncmp(e.msg, want, strlen(want)) == 0, "%s", e.msg);
     groth16_params_slice_free(&ps);
     topo_pool_destroy(pool);
-    scratch_done(&s);
 }
 
 /* The converted points file (groth16/params.c's layout: a header page,
@@ -376,10 +381,10 @@ typedef struct {
 
 Test(scale, points_file_past_4gib)
 {
-    scratch_t s;
+    scratch_t *s = scratch_new();
     big_shape_t b;
-    const char *params = big_begin(&s, &b, 1);
-    const char *points = scratch_file(&s, "big.points");
+    const char *params = big_begin(s, &b, 1);
+    const char *points = scratch_file(s, "big.points");
 
     points_header_t h;
     memset(&h, 0, sizeof h);
@@ -430,7 +435,6 @@ Test(scale, points_file_past_4gib)
     snprintf(want, sizeof want, "%s: %llu bytes, its header describes %llu: truncated or damaged", points,
              (unsigned long long)(h.file_size - 4096), (unsigned long long)h.file_size);
     cr_expect_str_eq(e.msg, want);
-    scratch_done(&s);
 }
 
 /* ---- params/: sizes past 4 GiB ----------------------------------------------------------- */
@@ -439,11 +443,10 @@ Test(scale, points_file_past_4gib)
  * 4 GiB + 1 file is neither a 1-byte nor a 4 GiB file to them. */
 Test(scale, params_stamps_hold_64_bit_sizes)
 {
-    scratch_t s;
-    scratch_init(&s);
-    const char *path = scratch_file(&s, "x.params");
-    const char *checked = scratch_file(&s, "x.params.checked");
-    const char *stamp = scratch_file(&s, "x.params.stamp");
+    scratch_t *s = scratch_new();
+    const char *path = scratch_file(s, "x.params");
+    const char *checked = scratch_file(s, "x.params.checked");
+    const char *stamp = scratch_file(s, "x.params.stamp");
     const uint64_t size = 4 * GIB + 1;
     int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
     cr_assert(fd >= 0);
@@ -465,7 +468,6 @@ Test(scale, params_stamps_hold_64_bit_sizes)
     params_ident_t low = id;
     low.size = 1;
     cr_expect(!params_stamp_matches(stamp, &low));
-    scratch_done(&s);
 }
 
 /* ---- the shape loader -------------------------------------------------------------------- */
@@ -476,12 +478,11 @@ Test(scale, params_stamps_hold_64_bit_sizes)
  * maps it and points B at its bytes there. */
 Test(scale, shape_matrices_past_8gib)
 {
-    scratch_t s;
-    scratch_init(&s);
+    scratch_t *s = scratch_new();
     const char *id = "scale-test";
     char name[64];
     snprintf(name, sizeof name, "%s.shape", id);
-    const char *path = scratch_file(&s, name);
+    const char *path = scratch_file(s, name);
     const uint64_t nnz_a = GIB + 5;
     int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
     cr_assert(fd >= 0);
@@ -518,7 +519,7 @@ Test(scale, shape_matrices_past_8gib)
 
     cs_shape_t *sh = NULL;
     err_t e = {0};
-    cr_assert_eq(cs_shape_load_unchecked(&sh, s.dir, id, &e), 0, "%s", e.msg);
+    cr_assert_eq(cs_shape_load_unchecked(&sh, s->dir, id, &e), 0, "%s", e.msg);
     cr_expect_eq(cs_shape_nnz(sh, 0), nnz_a);
     cr_expect_eq(cs_shape_nnz(sh, 1), 1);
     cr_expect_eq(cs_shape_nnz(sh, 2), 0);
@@ -530,18 +531,16 @@ Test(scale, shape_matrices_past_8gib)
 
     /* A byte less: matrix C's count is what is missing, past 8 GiB. */
     cr_assert_eq(truncate(path, (off_t)(off - 1)), 0);
-    cr_expect_neq(cs_shape_load_unchecked(&sh, s.dir, id, &e), 0);
+    cr_expect_neq(cs_shape_load_unchecked(&sh, s->dir, id, &e), 0);
     cr_expect(strstr(e.msg, "matrix C") != NULL, "%s", e.msg);
-    scratch_done(&s);
 }
 
 /* ---- snarkjs: a witness of 2^27 + 16 values (4 GiB + 512 bytes) -------------------------- */
 
 Test(scale, wtns_values_past_4gib)
 {
-    scratch_t s;
-    scratch_init(&s);
-    const char *path = scratch_file(&s, "big.wtns");
+    scratch_t *s = scratch_new();
+    const char *path = scratch_file(s, "big.wtns");
     const uint32_t nw = (1u << 27) + 16;
     const uint64_t vals_len = 32 * (uint64_t)nw;
     int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
@@ -587,7 +586,6 @@ Test(scale, wtns_values_past_4gib)
         cr_expect(memcmp(got, want, 32) == 0, "value %u", i);
     }
     snarkjs_wtns_close(&view);
-    scratch_done(&s);
 }
 
 /* ---- snarkjs: a zkey past 8 GiB, PointsB2 longer than 4 GiB -------------------------------- */
@@ -611,9 +609,8 @@ Test(scale, zkey_slice_past_4gib)
     const uint64_t nv0 = small->n_vars, np1 = (uint64_t)small->n_public + 1, ds = small->domain_size;
     const uint32_t nv = 1u << 25;
 
-    scratch_t s;
-    scratch_init(&s);
-    const char *path = scratch_file(&s, "big.zkey");
+    scratch_t *s = scratch_new();
+    const char *path = scratch_file(s, "big.zkey");
     int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
     cr_assert(fd >= 0);
     const uint32_t head[3] = {0, 2, 9};
@@ -668,7 +665,6 @@ Test(scale, zkey_slice_past_4gib)
     topo_pool_destroy(pool);
     snarkjs_zkey_free(small);
     gm_free(src);
-    scratch_done(&s);
 }
 
 /* ---- the constraint system's arena: u32 handles ------------------------------------------ */
