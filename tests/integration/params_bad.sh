@@ -5,7 +5,10 @@
 #  - a parameter file of the wrong size for the circuit: another circuit's
 #    file under this circuit's name (a wrong count), extra bytes at the end;
 #  - a truncated one: in the last section, inside the verifying key, empty;
-#    and `params verify` of the truncated file against the manifest;
+#    `params verify` of the truncated file against the manifest; and a
+#    campaign's first use of a truncated file the manifest does not list:
+#    refused, its digest not recorded, so the good file copied over it is
+#    then used (it was refused as "changed");
 #  - a disk that fills up during setup (a 4 MiB tmpfs, root only): the free
 #    space is made just what the up-front check asks for, and a little
 #    more, so a write fails mid-way (the partial file, the scratch, the
@@ -72,6 +75,25 @@ rc=0
 [ "$rc" -ne 0 ] || { cat pv.out pv.err; fail "params verify: a truncated file passed"; }
 grep -q "w/$ID.params" pv.err || { cat pv.out pv.err; fail "params verify: the line does not name the file"; }
 echo "ok: params verify of the truncated file: $(tail -1 pv.err)"
+# A truncated file the manifest does not list yet (a campaign's first use of
+# it): refused with the truncation, and its digest not recorded, so that the
+# good file copied over it afterwards is used, not refused as "changed".
+head -c $((size - 1000)) $REF | cache_with
+rm w/manifest.json
+cat > camp.json <<EOF
+{"name": "bad", "circuit": "test-synthetic", "constraints": 1024, "params": "w", "setup": "never",
+ "sectors": {"count": 1, "prefix": "s"}, "partitions": 1, "batch_size": 1, "output": "camp",
+ "resources": {"threads": 1}}
+EOF
+rc=0
+"$BIN" campaign run camp.json > out 2> err || rc=$?
+[ "$rc" -eq 1 ] && grep -q "^grothmpi: campaign run: .*w/$ID.params: section b_g2: truncated: " err \
+  || { cat err; fail "campaign on a truncated file: exit $rc, or no line naming the truncation"; }
+! grep -qs "$ID.params" w/manifest.json || { cat w/manifest.json; fail "campaign: the truncated file's digest was recorded"; }
+echo "ok: campaign on a truncated file (first use): $(grep 'truncated' err)"
+cp $REF w/$ID.params
+"$BIN" campaign run camp.json > out 2> err || { cat err; fail "campaign on the replaced good file failed"; }
+echo "ok: campaign on the good file copied over it: proved"
 head -c 100 $REF | cache_with
 bad_prove "truncated in the verifying key" "w/$ID.params: section vk: truncated: 100 bytes, at least [0-9]* needed"
 cache_with < /dev/null

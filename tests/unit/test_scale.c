@@ -280,9 +280,9 @@ static topo_pool_t *pool_of(unsigned threads)
     return pool;
 }
 
-/* The header walk of both loaders: the counts of a, b_g1 and b_g2 are read
- * past 4 GiB and checked against the shape, so a wrong b_g2 count is named
- * with the right numbers. */
+/* The header walk of both loaders and of the header-only size: the counts of
+ * a, b_g1 and b_g2 are read past 4 GiB and checked against the shape, so a
+ * wrong b_g2 count is named with the right numbers. */
 Test(scale, params_header_past_4gib)
 {
     scratch_t *s = scratch_new();
@@ -301,6 +301,11 @@ Test(scale, params_header_past_4gib)
     cr_expect_neq(groth16_params_load_slice(&ps, path, &b.sh, 3, 4, 0, pool, &e), 0);
     cr_expect_str_eq(e.msg, want);
     groth16_params_slice_free(&ps);
+    /* The header alone (no shape): b_g1 and b_g2 must agree. */
+    uint64_t bytes;
+    e = (err_t){0};
+    cr_expect_neq(groth16_params_decoded_bytes(&bytes, path, &e), 0);
+    cr_expect(strstr(e.msg, "section b_g2: 2 points") != NULL, "%s", e.msg);
 
     /* One byte short: the truncation names the offset past 4 GiB. */
     big_params_write(&BP, path, 1, -1);
@@ -314,6 +319,9 @@ Test(scale, params_header_past_4gib)
     cr_expect_neq(groth16_params_load_slice(&ps, path, &b.sh, 0, 1, 0, pool, &e), 0);
     cr_expect_str_eq(e.msg, want);
     groth16_params_slice_free(&ps);
+    e = (err_t){0};
+    cr_expect_neq(groth16_params_decoded_bytes(&bytes, path, &e), 0);
+    cr_expect_str_eq(e.msg, want);
 
     /* One byte over: trailing bytes after a section that ends past 4 GiB. */
     big_params_write(&BP, path, 1, 1);
@@ -321,6 +329,13 @@ Test(scale, params_header_past_4gib)
     e = (err_t){0};
     cr_expect_neq(groth16_params_load(&p, path, &b.sh, GROTH16_LOAD_TRUST, pool, &e), 0);
     cr_expect_str_eq(e.msg, want);
+    e = (err_t){0};
+    cr_expect_neq(groth16_params_decoded_bytes(&bytes, path, &e), 0);
+    cr_expect_str_eq(e.msg, want);
+    /* Whole: the header alone gives the decoded size, 2^26 points of l. */
+    big_params_write(&BP, path, 1, 0);
+    cr_expect_eq(groth16_params_decoded_bytes(&bytes, path, &e), 0, "%s", e.msg);
+    cr_expect_eq(bytes, (L_BIG + 5) * sizeof(g1_affine_t) + sizeof(g2_affine_t));
     topo_pool_destroy(pool);
 }
 
