@@ -11,6 +11,7 @@
  * [--partition N] one per partition of a C1 (circuit_witness, which checks
  * their public inputs against those a verifier derives); the proofs of all
  * partitions, concatenated, are the sector proof. */
+#include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -276,6 +277,15 @@ static int target_open(prove_target_t *t, const prove_opts_t *o, err_t *err)
             t->filecoin = true;
         else
             snprintf(t->pp, sizeof t->pp, "%s", t->paths.params);
+        /* A C1 of a sector size the directory holds no parameters for
+         * (another size's): said as such, not as a missing shape file. */
+        if (t->src && !t->filecoin && access(t->pp, R_OK) != 0) {
+            gm_err_set(err, GM_EIO, "%s: a %s C1 (sector size %llu bytes): %s has no parameters for it (%s: %s)",
+                       t->src->path, t->src->c1.proof->name, (unsigned long long)t->circ.size, o->dir, t->pp,
+                       strerror(errno));
+            target_close(t);
+            return 1;
+        }
     }
     if (o->pub)
         snprintf(t->pubpath, sizeof t->pubpath, "%s", o->pub);

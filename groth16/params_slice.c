@@ -161,6 +161,9 @@ static int params_header(groth16_vk_t *vk, groth16_counts_t *cnt, uint64_t off_o
 int g16_params_header(groth16_vk_t *vk, groth16_counts_t *cnt, uint64_t off_of[GROTH16_NSEC], int fd, uint64_t size,
                       const char *path, const cs_shape_t *shape, err_t *err)
 {
+    /* Zeroed first: a file too short for the vk fails before the decoder
+     * touches *vk, and the caller's *vk may be uninitialized. */
+    memset(vk, 0, sizeof *vk);
     int rc = params_header(vk, cnt, off_of, fd, size, path, shape, err);
     if (rc)
         groth16_vk_free(vk);

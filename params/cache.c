@@ -195,6 +195,13 @@ static int manifest_step(params_ensure_t *r, const params_paths_t *p, const para
     int rc = params_manifest_check(&listed, p->manifest, p->name, r->digest, p->params, err);
     if (rc || listed)
         return rc;
+    /* A file whose own layout is broken (a truncated download or copy) is
+     * refused here, before its digest is recorded: recorded, it would make
+     * the manifest refuse the good file that replaces it. The header walk
+     * (a few preads) checks every section's size against the file's. */
+    uint64_t decoded;
+    if (!r->generated && (rc = groth16_params_decoded_bytes(&decoded, p->params, err)))
+        return rc;
     err_t e2;
     gm_err_clear(&e2);
     if (params_manifest_record(p->manifest, p->name, r->digest, r->ident.size, p->id, &e2)) {

@@ -380,11 +380,17 @@ void cs_arena_release(cs_t *cs, size_t mark)
     cs->arena_top = mark;
 }
 
-static bool arena_reserve(cs_t *cs, size_t need)
+static bool arena_reserve(cs_t *cs, uint64_t need)
 {
+    /* A handle holds a u32 offset and capacity: every block must end within
+     * 2^32 terms, whichever way it was made (new, grown in place, moved). */
+    if (need > UINT32_MAX) {
+        cs_fail(cs, GM_ENOMEM, "cs_lc: arena over 2^32 terms");
+        return false;
+    }
     uint64_t cap = cs->arena_cap;
     if (!gm_grow((void **)&cs->arena, &cap, need, sizeof(cs_term_t), 64)) {
-        cs_fail(cs, GM_ENOMEM, "cs_lc: out of memory for %zu arena terms", need);
+        cs_fail(cs, GM_ENOMEM, "cs_lc: out of memory for %llu arena terms", (unsigned long long)need);
         return false;
     }
     cs->arena_cap = (size_t)cap;
@@ -398,7 +404,7 @@ cs_lc_t cs_lc_new(cs_t *cs, uint32_t cap_hint)
         return lc;
     if (cap_hint == 0)
         cap_hint = 4;
-    if (!arena_reserve(cs, cs->arena_top + cap_hint))
+    if (!arena_reserve(cs, (uint64_t)cs->arena_top + cap_hint))
         return lc;
     lc.off = (uint32_t)cs->arena_top;
     lc.cap = cap_hint;
@@ -409,27 +415,25 @@ cs_lc_t cs_lc_new(cs_t *cs, uint32_t cap_hint)
 /* Makes room for `more` terms in lc; false after a sticky error. */
 static bool lc_room(cs_t *cs, cs_lc_t *lc, uint32_t more)
 {
-    if (lc->n + more <= lc->cap)
+    if ((uint64_t)lc->n + more <= lc->cap)
         return true;
-    uint32_t ncap = lc->cap ? lc->cap : 4;
-    while (ncap < lc->n + more)
+    /* In 64 bits: doubling a u32 past 2^31 would wrap to 0 and never end;
+     * arena_reserve keeps the result below 2^32. */
+    uint64_t ncap = lc->cap ? lc->cap : 4;
+    while (ncap < (uint64_t)lc->n + more)
         ncap *= 2;
     if (lc->cap && (size_t)lc->off + lc->cap == cs->arena_top) {
-        if (!arena_reserve(cs, (size_t)lc->off + ncap))
+        if (!arena_reserve(cs, (uint64_t)lc->off + ncap))
             return false;
-        cs->arena_top = (size_t)lc->off + ncap;
-        lc->cap = ncap;
+        cs->arena_top = (size_t)(lc->off + ncap);
+        lc->cap = (uint32_t)ncap;
         return true;
     }
-    if (cs->arena_top + ncap > UINT32_MAX) {
-        cs_fail(cs, GM_ENOMEM, "cs_lc: arena over 2^32 terms");
-        return false;
-    }
-    if (!arena_reserve(cs, cs->arena_top + ncap))
+    if (!arena_reserve(cs, (uint64_t)cs->arena_top + ncap))
         return false;
     memmove(&cs->arena[cs->arena_top], &cs->arena[lc->off], (size_t)lc->n * sizeof(cs_term_t));
     lc->off = (uint32_t)cs->arena_top;
-    lc->cap = ncap;
+    lc->cap = (uint32_t)ncap;
     cs->arena_top += ncap;
     return true;
 }

@@ -39,7 +39,10 @@ expect nofile 2 'nofile.json: cannot open'
 # unreadable parameters: a cache whose .params is corrupt, on every rank
 mkdir -p bad
 "$BIN" setup --circuit test-mul --out bad > /dev/null
-printf 'garbage' > bad/test-mul.params
+# (its last point overwritten: the layout stays whole, so the digest is
+# recorded and the ranks' load fails; a broken layout is refused before
+# that, params_bad.sh)
+printf 'garbage' | dd of=bad/test-mul.params bs=1 seek=$(( $(wc -c < bad/test-mul.params) - 50 )) conv=notrunc 2> /dev/null
 rm bad/manifest.json # as a cache from before manifests: the digest is recorded, the load fails (params_manifest.sh has the digest check)
 echo '{ "circuit": "test-mul", "params": "bad", "setup": "never", "output": "out", "sectors": {"count": 2} }' > params.json
 expect params 2 "rank 0: .*bad/test-mul.params"
