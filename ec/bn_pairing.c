@@ -14,22 +14,24 @@
  * in Fp6, which the final exponentiation sends to 1: they are skipped.
  *
  * Final exponentiation: the easy part f^((p^6 - 1)(p^2 + 1)) with a
- * conjugation, an inversion and a Frobenius; the hard part a plain
- * square-and-multiply by M (p^4 - p^2 + 1) / r (see ec/ec.h for M).
+ * conjugation, an inversion and a Frobenius; then the hard part
+ * M (p^4 - p^2 + 1) / r (see ec/ec.h for M) written in base p, as
+ * Fuentes-Castaneda, Knapp and Rodriguez-Henriquez ("Faster hashing to G2",
+ * 2011) do for BN curves:
+ *   M (p^4 - p^2 + 1) / r = l0 + l1 p + l2 p^2 + l3 p^3 (an exact identity),
+ *   l0 = 12x^3 + 12x^2 + 6x + 1,  l1 = 12x^3 + 6x^2 + 4x,
+ *   l2 = 12x^3 + 6x^2 + 6x,       l3 = 12x^3 + 6x^2 + 4x - 1,
+ * so three exponentiations by x (64 bits) and Frobenius maps replace a
+ * 951-bit exponentiation (about 5 times fewer Fp12 operations). After the
+ * easy part the value has norm 1 over Fp6, so its inverse is its conjugate.
  */
 #include "ec/ec_internal.h"
 
 /* 6x + 2 = 0x19d797039be763ba8, little-endian limbs. */
 static const uint64_t BN_ATE_LOOP[2] = {0x9d797039be763ba8ULL, 0x1ULL};
 
-/* M (p^4 - p^2 + 1) / r, M = 2x(6x^2 + 3x + 1), 951 bits, little-endian limbs. */
-static const uint64_t BN_HARD_EXP[15] = {
-    0xcaa4152366144ab4ULL, 0x114dc0ec2cab7ffdULL, 0x0cf0888c7a0ff6cfULL,
-    0x65c5644e949b6a90ULL, 0x1be2458885117085ULL, 0x5b35eb719e58db4bULL,
-    0x2566c550aeb7e0e2ULL, 0x0c974024a316619fULL, 0xd147cb7d3a5203dcULL,
-    0x621d9bfed77c2ad0ULL, 0x26473fbcd1c3ec1eULL, 0xe86518527b5e4036ULL,
-    0x29259e9712ca7b71ULL, 0x1891045f68d15763ULL, 0x00679dd974c68787ULL,
-};
+/* The BN parameter x. */
+static const uint64_t BN_X = 0x44e992b44a6909f1ULL;
 
 /* f *= the line through T with slope lambda, at P; T becomes (x3, y3) with
  * x3 = lambda^2 - xT - xQ, y3 = lambda (xT - x3) - yT (xQ = xT when doubling). */
@@ -135,15 +137,45 @@ void bn_pairing_miller_loop_n(bn_fp12_t *out, const bn_g1_affine_t *p, const bn_
     *out = acc;
 }
 
+/* out = a^(-x) for a of norm 1 (conjugate of a^x). */
+static void pow_neg_x(bn_fp12_t *out, const bn_fp12_t *a)
+{
+    bn_fp12_pow(out, a, &BN_X, 1);
+    bn_fp12_conj(out, out);
+}
+
 void bn_pairing_final_exp(bn_fp12_t *out, const bn_fp12_t *f)
 {
-    bn_fp12_t t, u;
+    bn_fp12_t g, t, a, b, c, d;
     bn_fp12_inv(&t, f);
-    bn_fp12_conj(&u, f);
-    bn_fp12_mul(&u, &u, &t);          /* f^(p^6 - 1) */
-    bn_fp12_frobenius(&t, &u, 2);
-    bn_fp12_mul(&u, &t, &u);          /* ^(p^2 + 1) */
-    bn_fp12_pow(out, &u, BN_HARD_EXP, sizeof BN_HARD_EXP / sizeof BN_HARD_EXP[0]);
+    bn_fp12_conj(&g, f);
+    bn_fp12_mul(&g, &g, &t);          /* f^(p^6 - 1) */
+    bn_fp12_frobenius(&t, &g, 2);
+    bn_fp12_mul(&g, &t, &g);          /* g = f^((p^6 - 1)(p^2 + 1)) */
+
+    pow_neg_x(&a, &g);
+    bn_fp12_sqr(&a, &a);              /* a = g^(-2x) */
+    bn_fp12_sqr(&b, &a);
+    bn_fp12_mul(&b, &b, &a);          /* b = g^(-6x) */
+    pow_neg_x(&c, &b);                /* c = g^(6x^2) */
+    bn_fp12_sqr(&d, &c);
+    pow_neg_x(&d, &d);                /* d = g^(-12x^3) */
+    bn_fp12_conj(&d, &d);
+    bn_fp12_mul(&d, &d, &c);
+    bn_fp12_conj(&b, &b);
+    bn_fp12_mul(&d, &d, &b);          /* d = g^(12x^3 + 6x^2 + 6x) = g^l2 */
+    bn_fp12_mul(&a, &d, &a);          /* a = g^(12x^3 + 6x^2 + 4x) = g^l1 */
+
+    bn_fp12_mul(&t, &d, &c);
+    bn_fp12_mul(&t, &t, &g);          /* g^l0 = g^l2 g^(6x^2) g */
+    bn_fp12_frobenius(&b, &a, 1);
+    bn_fp12_mul(&t, &t, &b);          /* * (g^l1)^p */
+    bn_fp12_frobenius(&b, &d, 2);
+    bn_fp12_mul(&t, &t, &b);          /* * (g^l2)^(p^2) */
+    bn_fp12_conj(&b, &g);
+    bn_fp12_mul(&b, &b, &a);
+    bn_fp12_frobenius(&b, &b, 3);     /* (g^(l1 - 1))^(p^3), l3 = l1 - 1 */
+    bn_fp12_mul(out, &t, &b);
 }
 
 void bn_pairing(bn_fp12_t *out, const bn_g1_affine_t *p, const bn_g2_affine_t *q)
