@@ -56,7 +56,6 @@
  * whole rows, or whole bit-reversal tiles, so no two tasks touch the same
  * element, and a worker's scratch is indexed by its worker id.
  */
-#define NTT_PRE ntt
 #define NTT_NAME "ntt"
 #define NTT_DOMAIN_STRUCT ntt_domain
 #define NTT_DOMAIN_T ntt_domain_t
@@ -66,3 +65,21 @@
 #define NTT_FE_GENERATOR FR_GENERATOR
 #define NTT_X8
 #include "ntt/ntt_shape.h"
+
+/* ---- the public functions of ntt/ntt.h (the shape above, by name) ------------ */
+
+int ntt_domain_create(ntt_domain_t **out, unsigned log_n, err_t *err) { return domain_create(out, log_n, err); }
+void ntt_domain_destroy(ntt_domain_t *d) { domain_destroy(d); }
+size_t ntt_domain_size(const ntt_domain_t *d) { return domain_size(d); }
+unsigned ntt_domain_log_size(const ntt_domain_t *d) { return domain_log_size(d); }
+size_t ntt_scratch_size(const ntt_domain_t *d, unsigned nworkers) { return scratch_size(d, nworkers); }
+void ntt_forward(const ntt_domain_t *d, fr_t *a, void *scratch, topo_pool_t *pool) { forward(d, a, scratch, pool); }
+void ntt_inverse(const ntt_domain_t *d, fr_t *a, void *scratch, topo_pool_t *pool) { inverse(d, a, scratch, pool); }
+void ntt_coset_forward(const ntt_domain_t *d, fr_t *a, void *scratch, topo_pool_t *pool)
+{
+    coset_forward(d, a, scratch, pool);
+}
+void ntt_coset_inverse(const ntt_domain_t *d, fr_t *a, void *scratch, topo_pool_t *pool)
+{
+    coset_inverse(d, a, scratch, pool);
+}

@@ -3,11 +3,11 @@
  * once and instantiated per scalar field: ntt/ntt.c over BLS12-381's Fr
  * (with the 8-lane IFMA paths) and ntt/bn_ntt.c over BN254's Fr (scalar
  * path). A template, not a header: a .c file defines the parameters below and
- * includes it once; it defines the public functions of ntt/ntt.h whose
- * prefix the file names, and static helpers.
+ * includes it once; it defines static functions under short names
+ * (domain_create, forward, ...), and the .c file defines the public functions
+ * of ntt/ntt.h by name, each a one-line call of its static routine.
  *
  * Parameters (#define before the #include; all are #undef'd at the end):
- *   NTT_PRE              ntt | bn_ntt       prefix of the public functions
  *   NTT_NAME             "ntt" | "bn_ntt"   the prefix of error messages
  *   NTT_DOMAIN_STRUCT    the domain's struct tag (ntt.h's typedef)
  *   NTT_DOMAIN_T         the domain type of ntt/ntt.h
@@ -16,8 +16,8 @@
  *   NTT_FE_ONE, NTT_FE_GENERATOR   1 and the coset shift g
  *   NTT_X8               defined: the 8-lane paths of ff/fr_ifma.c (BLS12-381's Fr only)
  */
-#ifndef NTT_PRE
-#error "ntt_shape.h is a template: define NTT_PRE, NTT_FE, ... and include it once"
+#ifndef NTT_FE
+#error "ntt_shape.h is a template: define NTT_FE, NTT_FE_T, ... and include it once"
 #endif
 
 #include <string.h>
@@ -28,7 +28,6 @@
 
 #define NTT_CAT_(a, b) a##b
 #define NTT_CAT(a, b) NTT_CAT_(a, b)
-#define PUB_(name) NTT_CAT(NTT_PRE, name)
 #define FE_(name) NTT_CAT(NTT_FE, name)
 #define fe_t NTT_FE_T
 #define domain_t NTT_DOMAIN_T
@@ -71,7 +70,9 @@ static inline size_t bitrev(size_t x, unsigned bits)
     return r;
 }
 
-int PUB_(_domain_create)(domain_t **out, unsigned log_n, err_t *err)
+static void domain_destroy(domain_t *d);
+
+static int domain_create(domain_t **out, unsigned log_n, err_t *err)
 {
     *out = NULL;
     if (log_n < 1 || log_n > NTT_LOG_MAX)
@@ -88,7 +89,7 @@ int PUB_(_domain_create)(domain_t **out, unsigned log_n, err_t *err)
         d->stage[dir] = gm_alloc(C * sizeof(fe_t));
         d->rowstep[dir] = gm_alloc(R * sizeof(fe_t));
         if (!d->stage[dir] || !d->rowstep[dir]) {
-            PUB_(_domain_destroy)(d);
+            domain_destroy(d);
             return gm_err_set(err, GM_ENOMEM, NTT_NAME ": out of memory for the 2^%u twiddles", log_n);
         }
     }
@@ -104,7 +105,7 @@ int PUB_(_domain_create)(domain_t **out, unsigned log_n, err_t *err)
     ok = ok && d->tw[0] && d->tw[1] && d->tw8[0] && d->tw8[1] && d->coset_tw8;
 #endif
     if (!ok) {
-        PUB_(_domain_destroy)(d);
+        domain_destroy(d);
         return gm_err_set(err, GM_ENOMEM, NTT_NAME ": out of memory for the 2^%u twiddles", log_n);
     }
     fe_t n_fr;
@@ -158,7 +159,7 @@ int PUB_(_domain_create)(domain_t **out, unsigned log_n, err_t *err)
     return GM_OK;
 }
 
-void PUB_(_domain_destroy)(domain_t *d)
+static void domain_destroy(domain_t *d)
 {
     if (!d)
         return;
@@ -177,10 +178,10 @@ void PUB_(_domain_destroy)(domain_t *d)
     gm_free(d);
 }
 
-size_t PUB_(_domain_size)(const domain_t *d) { return d->n; }
-unsigned PUB_(_domain_log_size)(const domain_t *d) { return d->log_n; }
+static size_t domain_size(const domain_t *d) { return d->n; }
+static unsigned domain_log_size(const domain_t *d) { return d->log_n; }
 
-size_t PUB_(_scratch_size)(const domain_t *d, unsigned nworkers)
+static size_t scratch_size(const domain_t *d, unsigned nworkers)
 {
     size_t C = (size_t)1 << d->log_c;
     size_t cols = C < NTT_COLS ? C : NTT_COLS;
@@ -507,33 +508,31 @@ static void run(const domain_t *d, fe_t *a, int dir, bool coset, void *scratch, 
     }
 }
 
-void PUB_(_forward)(const domain_t *d, fe_t *a, void *scratch, topo_pool_t *pool)
+static void forward(const domain_t *d, fe_t *a, void *scratch, topo_pool_t *pool)
 {
     run(d, a, FWD, false, scratch, pool);
 }
 
-void PUB_(_inverse)(const domain_t *d, fe_t *a, void *scratch, topo_pool_t *pool)
+static void inverse(const domain_t *d, fe_t *a, void *scratch, topo_pool_t *pool)
 {
     run(d, a, INV, false, scratch, pool);
 }
 
-void PUB_(_coset_forward)(const domain_t *d, fe_t *a, void *scratch, topo_pool_t *pool)
+static void coset_forward(const domain_t *d, fe_t *a, void *scratch, topo_pool_t *pool)
 {
     run(d, a, FWD, true, scratch, pool);
 }
 
-void PUB_(_coset_inverse)(const domain_t *d, fe_t *a, void *scratch, topo_pool_t *pool)
+static void coset_inverse(const domain_t *d, fe_t *a, void *scratch, topo_pool_t *pool)
 {
     run(d, a, INV, true, scratch, pool);
 }
 
-#undef PUB_
 #undef FE_
 #undef fe_t
 #undef domain_t
 #undef NTT_CAT
 #undef NTT_CAT_
-#undef NTT_PRE
 #undef NTT_NAME
 #undef NTT_DOMAIN_STRUCT
 #undef NTT_DOMAIN_T
