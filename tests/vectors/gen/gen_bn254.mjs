@@ -14,6 +14,7 @@
 
 import { bn254 } from '@noble/curves/bn254';
 import { readFileSync } from 'node:fs';
+import { M64, splitmix } from './splitmix.mjs';
 
 const NOBLE_VERSION = JSON.parse(
   readFileSync(new URL('./node_modules/@noble/curves/package.json', import.meta.url))
@@ -33,20 +34,7 @@ function check(cond, what) {
   if (!cond) throw new Error('gen_bn254.mjs: self-check failed: ' + what);
 }
 
-const M64 = (1n << 64n) - 1n;
-let rngState = 0x626e323534766563n; // "bn254vec"
-function next64() {
-  rngState = (rngState + 0x9e3779b97f4a7c15n) & M64;
-  let z = rngState;
-  z = ((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n) & M64;
-  z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & M64;
-  return z ^ (z >> 31n);
-}
-function randBits(n) {
-  let v = 0n;
-  for (let i = 0; i < n; i += 64) v = (v << 64n) | next64();
-  return v & ((1n << BigInt(n)) - 1n);
-}
+const randBits = splitmix(0x626e323534766563n); // "bn254vec"
 const randFp = () => randBits(320) % P;
 const randFr = () => randBits(320) % R;
 const randFrNonzero = () => { for (;;) { const v = randFr(); if (v !== 0n) return v; } };
