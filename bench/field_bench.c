@@ -178,6 +178,32 @@ static double run_pairing(size_t iters)
     return TIME_LOOP(e, iters, pairing(&e, &p, &G2_GENERATOR));
 }
 
+/* BN254, beside BLS12-381: 4-limb Fp multiplication, G1 addition (no blst
+ * figure: blst has no BN254). */
+static double run_bn_fp_mul(size_t iters)
+{
+    bn_fp_t x[CHAINS], y;
+    bn_fp_set_u64(&y, gm_now_ns() | 1);
+    for (unsigned c = 0; c < CHAINS; c++)
+        bn_fp_set_u64(&x[c], gm_now_ns() + c);
+    return TIME_CHAINS(x, iters, bn_fp_mul(&x[c], &x[c], &y));
+}
+
+static bn_g1_jac_t bn_g1_seed(uint64_t k)
+{
+    bn_g1_jac_t g, p;
+    uint64_t s[4] = {k | 1, k * 0x9e3779b97f4a7c15ULL, 0, 0};
+    bn_g1_from_affine(&g, &BN254_G1_GENERATOR);
+    bn_g1_mul(&p, &g, s);
+    return p;
+}
+
+static double run_bn_g1_add(size_t iters)
+{
+    bn_g1_jac_t p = bn_g1_seed(gm_now_ns()), q = bn_g1_seed(3);
+    return TIME_LOOP(p, iters, bn_g1_add(&p, &p, &q));
+}
+
 static const field_case_t cases[] = {
     {"Fp mul", 41.0, run_fp_mul, 200000},
     {"Fp sqr", 43.5, run_fp_sqr, 200000},
@@ -189,6 +215,8 @@ static const field_case_t cases[] = {
     {"G1 scalar mul (255-bit)", 104800.0, run_g1_mul, 60},
     {"G2 scalar mul (255-bit)", 197700.0, run_g2_mul, 30},
     {"pairing", 684000.0, run_pairing, 10},
+    {"BN254 Fp mul", 0, run_bn_fp_mul, 400000},
+    {"BN254 G1 add (Jacobian)", 0, run_bn_g1_add, 20000},
 };
 
 static void print_ns(double ns)
@@ -230,8 +258,12 @@ int bench_field_main(int argc, char **argv)
         printf(" ");
         print_ns(med);
         printf(" ");
-        print_ns(cases[c].blst_ns);
-        printf(" %9.2f\n", med / cases[c].blst_ns);
+        if (cases[c].blst_ns > 0) {
+            print_ns(cases[c].blst_ns);
+            printf(" %9.2f\n", med / cases[c].blst_ns);
+        } else {
+            printf("%13s %9s\n", "-", "-");
+        }
     }
     return 0;
 }

@@ -3,6 +3,8 @@
  *   G1: y^2 = x^3 + 4 over Fp;  G2: y^2 = x^3 + 4(u + 1) over Fp2 (M-twist);
  *   serialization in the Zcash / blst / bellperson encoding; the optimal ate
  *   pairing; multi-scalar multiplication (MSM). The NTT over Fr is in ntt/.
+ *   The last section does the same for BN254 (bn_ prefix): its groups, their
+ *   snarkjs and Ethereum encodings, its pairing.
  *
  * Conventions for every function below unless it says otherwise:
  *  - Affine points carry an `inf` flag; when set, x and y are ignored (and
@@ -299,5 +301,125 @@ void g1_x8_fp_ops(fp_t mul[8], fp_t sqr[8], fp_t sub[8], const fp_t a[8], const 
  * (16 reps products, one conversion each way); x[b] becomes
  * x[b] y[b]^(2 reps + 1). */
 void g1_x8_fp_mul_chain(fp_t x[8], const fp_t y[8], size_t reps);
+
+/* ---- BN254 (alt_bn128, snarkjs's bn128) ---------------------------------------------------- */
+/*
+ * G1: y^2 = x^3 + 3 over BN254's Fp, of prime order r (cofactor 1: every point
+ * on the curve is in G1). G2: the D-type sextic twist y^2 = x^3 + 3/xi over
+ * Fp2 (xi = 9 + u), whose order-r subgroup G2 is a small part of the curve
+ * (decoders check membership). The point arithmetic is ec/ec_shape.h, as for
+ * BLS12-381 (ec/bn_g1.c, ec/bn_g2.c): the same conventions and contracts as
+ * the g1_* / g2_* functions above, with bn_ types and without the BLS
+ * endomorphisms. Encodings are uncompressed only, in two forms:
+ *  - eth: the Ethereum precompiles (EIP-196/197): big-endian canonical
+ *    coordinates, G1 x||y (64 bytes), G2 x.c1||x.c0||y.c1||y.c0 (128 bytes);
+ *  - snarkjs: how snarkjs stores points in .zkey and .ptau sections: each Fp
+ *    coordinate in Montgomery form (a*2^256 mod p) as 32 bytes little-endian,
+ *    G1 x||y, G2 x.c0||x.c1||y.c0||y.c1.
+ * In both the identity is all zeros ((0, 0) is not on either curve).
+ */
+typedef struct { bn_fp_t x, y; bool inf; } bn_g1_affine_t;
+typedef struct { bn_fp_t x, y, z; } bn_g1_jac_t;
+typedef struct { bn_fp_t x, y, zz, zzz; } bn_g1_xyzz_t;
+typedef struct { bn_fp2_t x, y; bool inf; } bn_g2_affine_t;
+typedef struct { bn_fp2_t x, y, z; } bn_g2_jac_t;
+typedef struct { bn_fp2_t x, y, zz, zzz; } bn_g2_xyzz_t;
+
+#define BN254_G1_BYTES 64
+#define BN254_G2_BYTES 128
+
+/* The generators of EIP-196/197 and snarkjs: G1 (1, 2); G2 the standard one. */
+extern const bn_g1_affine_t BN254_G1_GENERATOR;
+extern const bn_g2_affine_t BN254_G2_GENERATOR;
+
+void bn_g1_affine_set_inf(bn_g1_affine_t *out);
+void bn_g1_jac_set_inf(bn_g1_jac_t *out);
+bool bn_g1_jac_is_inf(const bn_g1_jac_t *p);
+void bn_g1_from_affine(bn_g1_jac_t *out, const bn_g1_affine_t *p);
+void bn_g1_to_affine(bn_g1_affine_t *out, const bn_g1_jac_t *p);
+void bn_g1_batch_to_affine(bn_g1_affine_t *out, const bn_g1_jac_t *p, size_t n, bn_fp_t *scratch);
+bool bn_g1_affine_eq(const bn_g1_affine_t *a, const bn_g1_affine_t *b);
+bool bn_g1_jac_eq(const bn_g1_jac_t *a, const bn_g1_jac_t *b);
+void bn_g1_neg(bn_g1_jac_t *out, const bn_g1_jac_t *p);
+void bn_g1_affine_neg(bn_g1_affine_t *out, const bn_g1_affine_t *p);
+void bn_g1_dbl(bn_g1_jac_t *out, const bn_g1_jac_t *p);                        /* 7M */
+void bn_g1_add(bn_g1_jac_t *out, const bn_g1_jac_t *p, const bn_g1_jac_t *q);  /* 16M */
+void bn_g1_add_mixed(bn_g1_jac_t *out, const bn_g1_jac_t *p, const bn_g1_affine_t *q); /* 11M */
+/* out = k*p for any point on the curve and any 256-bit k (4 little-endian
+ * limbs, used as is, not reduced): plain wNAF, width 5. */
+void bn_g1_mul(bn_g1_jac_t *out, const bn_g1_jac_t *p, const uint64_t k[4]);
+void bn_g1_mul_fr(bn_g1_jac_t *out, const bn_g1_jac_t *p, const bn_fr_t *k);
+bool bn_g1_affine_on_curve(const bn_g1_affine_t *p);
+bool bn_g1_jac_on_curve(const bn_g1_jac_t *p);
+void bn_g1_xyzz_set_inf(bn_g1_xyzz_t *out);
+void bn_g1_xyzz_add_affine(bn_g1_xyzz_t *out, const bn_g1_xyzz_t *p, const bn_g1_affine_t *q);
+void bn_g1_xyzz_add(bn_g1_xyzz_t *out, const bn_g1_xyzz_t *p, const bn_g1_xyzz_t *q);
+void bn_g1_xyzz_dbl(bn_g1_xyzz_t *out, const bn_g1_xyzz_t *p);
+void bn_g1_xyzz_to_jac(bn_g1_jac_t *out, const bn_g1_xyzz_t *p);
+/* Decoders validate everything (G1: on the curve is in the group) and return
+ *  GM_ENONCANON   a coordinate >= p (snarkjs: its Montgomery value >= p);
+ *  GM_ENOTONCURVE y^2 != x^3 + 3 (an all-zero encoding is the identity);
+ * out untouched on failure. */
+void bn_g1_to_bytes_eth(uint8_t out[BN254_G1_BYTES], const bn_g1_affine_t *p);
+int bn_g1_from_bytes_eth(bn_g1_affine_t *out, const uint8_t in[BN254_G1_BYTES])
+    __attribute__((warn_unused_result));
+void bn_g1_to_bytes_snarkjs(uint8_t out[BN254_G1_BYTES], const bn_g1_affine_t *p);
+int bn_g1_from_bytes_snarkjs(bn_g1_affine_t *out, const uint8_t in[BN254_G1_BYTES])
+    __attribute__((warn_unused_result));
+
+void bn_g2_affine_set_inf(bn_g2_affine_t *out);
+void bn_g2_jac_set_inf(bn_g2_jac_t *out);
+bool bn_g2_jac_is_inf(const bn_g2_jac_t *p);
+void bn_g2_from_affine(bn_g2_jac_t *out, const bn_g2_affine_t *p);
+void bn_g2_to_affine(bn_g2_affine_t *out, const bn_g2_jac_t *p);
+void bn_g2_batch_to_affine(bn_g2_affine_t *out, const bn_g2_jac_t *p, size_t n, bn_fp2_t *scratch);
+bool bn_g2_affine_eq(const bn_g2_affine_t *a, const bn_g2_affine_t *b);
+bool bn_g2_jac_eq(const bn_g2_jac_t *a, const bn_g2_jac_t *b);
+void bn_g2_neg(bn_g2_jac_t *out, const bn_g2_jac_t *p);
+void bn_g2_affine_neg(bn_g2_affine_t *out, const bn_g2_affine_t *p);
+void bn_g2_dbl(bn_g2_jac_t *out, const bn_g2_jac_t *p);
+void bn_g2_add(bn_g2_jac_t *out, const bn_g2_jac_t *p, const bn_g2_jac_t *q);
+void bn_g2_add_mixed(bn_g2_jac_t *out, const bn_g2_jac_t *p, const bn_g2_affine_t *q);
+/* As bn_g1_mul: any point of the twist, any 256-bit k as is. */
+void bn_g2_mul(bn_g2_jac_t *out, const bn_g2_jac_t *p, const uint64_t k[4]);
+void bn_g2_mul_fr(bn_g2_jac_t *out, const bn_g2_jac_t *p, const bn_fr_t *k);
+bool bn_g2_affine_on_curve(const bn_g2_affine_t *p);
+bool bn_g2_jac_on_curve(const bn_g2_jac_t *p);
+/* True when p (on the twist) is in G2, i.e. r*p = 0 (a plain multiplication
+ * by r, about the cost of bn_g2_mul). The identity is in it. */
+bool bn_g2_affine_in_subgroup(const bn_g2_affine_t *p);
+void bn_g2_xyzz_set_inf(bn_g2_xyzz_t *out);
+void bn_g2_xyzz_add_affine(bn_g2_xyzz_t *out, const bn_g2_xyzz_t *p, const bn_g2_affine_t *q);
+void bn_g2_xyzz_add(bn_g2_xyzz_t *out, const bn_g2_xyzz_t *p, const bn_g2_xyzz_t *q);
+void bn_g2_xyzz_dbl(bn_g2_xyzz_t *out, const bn_g2_xyzz_t *p);
+void bn_g2_xyzz_to_jac(bn_g2_jac_t *out, const bn_g2_xyzz_t *p);
+/* As the G1 decoders, plus GM_ESUBGROUP: on the twist but not in G2 (not
+ * checked by the _unchecked variant, for a trusted source). */
+void bn_g2_to_bytes_eth(uint8_t out[BN254_G2_BYTES], const bn_g2_affine_t *p);
+int bn_g2_from_bytes_eth(bn_g2_affine_t *out, const uint8_t in[BN254_G2_BYTES])
+    __attribute__((warn_unused_result));
+void bn_g2_to_bytes_snarkjs(uint8_t out[BN254_G2_BYTES], const bn_g2_affine_t *p);
+int bn_g2_from_bytes_snarkjs(bn_g2_affine_t *out, const uint8_t in[BN254_G2_BYTES])
+    __attribute__((warn_unused_result));
+int bn_g2_from_bytes_snarkjs_unchecked(bn_g2_affine_t *out, const uint8_t in[BN254_G2_BYTES])
+    __attribute__((warn_unused_result));
+
+/* The optimal ate pairing of BN254 (ec/bn_pairing.c), e: G1 x G2 -> GT, with
+ * the loop parameter 6x + 2 (x = 4965661367192848881) in NAF and the two
+ * Frobenius lines. p and q must be in G1 and G2 (decoded with the checks);
+ * the identity in either gives 1. Miller loop outputs are meaningful only
+ * after bn_pairing_final_exp. */
+void bn_pairing_miller_loop(bn_fp12_t *out, const bn_g1_affine_t *p, const bn_g2_affine_t *q);
+/* The product of the Miller loops of the n pairs (n = 0 gives 1). */
+void bn_pairing_miller_loop_n(bn_fp12_t *out, const bn_g1_affine_t *p, const bn_g2_affine_t *q, size_t n);
+/* out = f^(M (p^12 - 1) / r) with M = 2x(6x^2 + 3x + 1), coprime to r: the
+ * value of @noble/curves (its hard part is the Fuentes-Castaneda et al.
+ * chain, which carries M), so that e(P, Q) below matches it byte for byte.
+ * Any fixed M coprime to r gives a bilinear, non-degenerate pairing; product
+ * checks (== 1) do not depend on it. */
+void bn_pairing_final_exp(bn_fp12_t *out, const bn_fp12_t *f);
+void bn_pairing(bn_fp12_t *out, const bn_g1_affine_t *p, const bn_g2_affine_t *q);
+/* True when prod_i e(p[i], q[i]) == 1 (one final exponentiation; n = 0 is true). */
+bool bn_pairing_product_is_one(const bn_g1_affine_t *p, const bn_g2_affine_t *q, size_t n);
 
 #endif /* GM_EC_H */

@@ -18,6 +18,10 @@
  *   EC_ENDO_W        wNAF width of the endomorphism-split scalar multiply
  * and, before the include, in the .c file:
  *   curve_b                        an EC_FE_T lvalue: the constant b
+ * The BLS12-381 parts (endomorphism, subgroup test, Zcash encodings) exist
+ * only when EC_ENDO_GROUP is defined; they need what follows. BN254
+ * (ec/bn_g1.c, ec/bn_g2.c) leaves EC_ENDO_GROUP, EC_ENDO_W, endo_step and
+ * coord_* undefined and uses the rest (arithmetic, plain wNAF multiply).
  *   static void endo_step(affine_t *out, const affine_t *in);
  *        out = z^m * in for in in the prime-order subgroup (inf -> inf),
  *        computed with the endomorphism (a few field multiplications).
@@ -479,6 +483,7 @@ static void xyzz_to_jac(jac_t *out, const xyzz_t *p)
 
 /* ---- scalar multiplication --------------------------------------------------------------- */
 
+#ifdef EC_ENDO_GROUP
 /* out = z * p (z = |x|), double-and-add over the 6 set bits of z: 63
  * doublings and 5 additions. */
 static void jac_mul_z(jac_t *out, const jac_t *p)
@@ -491,6 +496,8 @@ static void jac_mul_z(jac_t *out, const jac_t *p)
     }
     *out = acc;
 }
+
+#endif /* EC_ENDO_GROUP */
 
 /* tab[i] = (2i + 1) * p for i < n (affine), with one inversion. tmp and
  * scratch hold n elements each. */
@@ -557,6 +564,7 @@ static void jac_mul_plain(jac_t *out, const jac_t *p, const uint64_t k[4])
     straus(out, tab, T, naf, 1, len);
 }
 
+#ifdef EC_ENDO_GROUP
 /*
  * Endomorphism-split multiplication for p in the prime-order subgroup.
  * k mod r < r < z^4 has four digits e_0..e_3 in base z. Grouped m at a time
@@ -739,6 +747,7 @@ static int affine_from_bytes_uncompressed(affine_t *out, const uint8_t in[2 * EC
 #undef FLAG_INF
 #undef FLAG_SIGN
 #undef FLAG_MASK
+#endif /* EC_ENDO_GROUP */
 
 #undef VERIFY_JAC
 #undef VERIFY_AFF

@@ -1,7 +1,8 @@
 /*
  * ff/ff.h — the BLS12-381 fields: Fp (base field, 381 bits, 6 x 64-bit limbs),
  * Fr (scalar field, 255 bits, 4 x 64-bit limbs) and the tower
- * Fp2 = Fp[u]/(u^2 + 1), Fp6 = Fp2[v]/(v^3 - (u + 1)), Fp12 = Fp6[w]/(w^2 - v).
+ * Fp2 = Fp[u]/(u^2 + 1), Fp6 = Fp2[v]/(v^3 - (u + 1)), Fp12 = Fp6[w]/(w^2 - v);
+ * and, in the last section, BN254's (bn_ prefix).
  *
  * Conventions for every function below unless it says otherwise:
  *  - fp_t and fr_t hold Montgomery form a*R mod m (R = 2^384 for Fp, 2^256 for
@@ -583,6 +584,155 @@ void fr_x8_dif4(fr_t *dst, size_t dqs, const fr_t *src, size_t sqs, size_t ls, c
                 const fr_tw_t *wb, const fr_tw_t *wc);
 void fr_x8_dif4v(fr_t *x, size_t qs, const fr_tw8_t *wa, const fr_tw8_t *wb, const fr_tw8_t *wc);
 void fr_x8_dif2(fr_t *dst, size_t dqs, const fr_t *src, size_t sqs, size_t ls);
+
+/* ---- BN254 (alt_bn128, snarkjs's bn128) ----------------------------------------------
+ *
+ * The fields of BN254, beside BLS12-381's and with the same conventions (top
+ * of this file): Fp, p = 0x30644e72...d87cfd47 (254 bits), and Fr,
+ * r = 0x30644e72...f0000001 (254 bits), each 4 x 64-bit limbs in Montgomery
+ * form with R = 2^256 (the form snarkjs stores in .zkey and .ptau files), and
+ * the pairing tower Fp2 = Fp[u]/(u^2 + 1), Fp6 = Fp2[v]/(v^3 - xi) with
+ * xi = 9 + u, Fp12 = Fp6[w]/(w^2 - v) (the tower of snarkjs/ffjavascript,
+ * @noble/curves and the Ethereum precompiles). Distinct types, so a BN254
+ * element cannot be passed where a BLS12-381 one is expected.
+ */
+
+#define BN254_LIMBS 4
+#define BN254_BYTES 32
+
+typedef struct { uint64_t l[BN254_LIMBS]; } bn_fp_t;
+typedef struct { uint64_t l[BN254_LIMBS]; } bn_fr_t;
+typedef struct { bn_fp_t c0, c1; } bn_fp2_t;         /* c0 + c1*u */
+typedef struct { bn_fp2_t c0, c1, c2; } bn_fp6_t;    /* c0 + c1*v + c2*v^2 */
+typedef struct { bn_fp6_t c0, c1; } bn_fp12_t;       /* c0 + c1*w */
+
+/* BN254 Fp: the same functions and contracts as Fp above (fp_*). */
+extern const bn_fp_t BN254_FP_ZERO, BN254_FP_ONE;
+extern const uint64_t BN254_FP_MODULUS[BN254_LIMBS];
+
+void bn_fp_set_u64(bn_fp_t *out, uint64_t v);
+bool bn_fp_is_zero(const bn_fp_t *a);
+bool bn_fp_is_one(const bn_fp_t *a);
+bool bn_fp_eq(const bn_fp_t *a, const bn_fp_t *b);
+void bn_fp_add(bn_fp_t *out, const bn_fp_t *a, const bn_fp_t *b);
+void bn_fp_sub(bn_fp_t *out, const bn_fp_t *a, const bn_fp_t *b);
+void bn_fp_neg(bn_fp_t *out, const bn_fp_t *a);
+void bn_fp_dbl(bn_fp_t *out, const bn_fp_t *a);
+void bn_fp_half(bn_fp_t *out, const bn_fp_t *a);
+void bn_fp_mul(bn_fp_t *out, const bn_fp_t *a, const bn_fp_t *b);
+void bn_fp_sqr(bn_fp_t *out, const bn_fp_t *a);
+void bn_fp_inv(bn_fp_t *out, const bn_fp_t *a);                   /* inverse of 0 is 0 */
+/* scratch holds n elements; out may alias a but not scratch; zeros map to 0. */
+void bn_fp_batch_inv(bn_fp_t *out, const bn_fp_t *a, size_t n, bn_fp_t *scratch);
+void bn_fp_pow(bn_fp_t *out, const bn_fp_t *a, const uint64_t *e, size_t nlimbs);
+int bn_fp_legendre(const bn_fp_t *a);
+/* p = 3 mod 4: a^((p+1)/4), checked; false (out untouched) for a non-square. */
+bool bn_fp_sqrt(bn_fp_t *out, const bn_fp_t *a) __attribute__((warn_unused_result));
+/* Canonical 32 bytes: big-endian (the Ethereum precompiles) or little-endian
+ * (snarkjs's .wtns and public values); from_* returns GM_ENONCANON for a value
+ * >= p, out untouched. */
+int bn_fp_from_bytes_be(bn_fp_t *out, const uint8_t in[BN254_BYTES]) __attribute__((warn_unused_result));
+int bn_fp_from_bytes_le(bn_fp_t *out, const uint8_t in[BN254_BYTES]) __attribute__((warn_unused_result));
+void bn_fp_to_bytes_be(uint8_t out[BN254_BYTES], const bn_fp_t *a);
+void bn_fp_to_bytes_le(uint8_t out[BN254_BYTES], const bn_fp_t *a);
+/* Montgomery form as 32 bytes little-endian (a*R mod p: how snarkjs stores
+ * field elements in .zkey and .ptau sections); from returns GM_ENONCANON when
+ * the stored value is >= p. No multiplication: the bytes are the limbs. */
+int bn_fp_from_mont_le(bn_fp_t *out, const uint8_t in[BN254_BYTES]) __attribute__((warn_unused_result));
+void bn_fp_to_mont_le(uint8_t out[BN254_BYTES], const bn_fp_t *a);
+int bn_fp_from_limbs(bn_fp_t *out, const uint64_t in[BN254_LIMBS]) __attribute__((warn_unused_result));
+void bn_fp_to_limbs(uint64_t out[BN254_LIMBS], const bn_fp_t *a);
+/* Decimal text as snarkjs JSON writes it (see fp_from_dec for the errors). */
+#define BN254_DEC_MAX 80
+int bn_fp_from_dec(bn_fp_t *out, const char *s) __attribute__((warn_unused_result));
+void bn_fp_to_dec(char buf[BN254_DEC_MAX], const bn_fp_t *a);
+
+/* BN254 Fr: the same functions and contracts as Fr above (fr_*). */
+extern const bn_fr_t BN254_FR_ZERO, BN254_FR_ONE;
+extern const uint64_t BN254_FR_MODULUS[BN254_LIMBS];
+
+void bn_fr_set_u64(bn_fr_t *out, uint64_t v);
+bool bn_fr_is_zero(const bn_fr_t *a);
+bool bn_fr_is_one(const bn_fr_t *a);
+bool bn_fr_eq(const bn_fr_t *a, const bn_fr_t *b);
+void bn_fr_add(bn_fr_t *out, const bn_fr_t *a, const bn_fr_t *b);
+void bn_fr_sub(bn_fr_t *out, const bn_fr_t *a, const bn_fr_t *b);
+void bn_fr_neg(bn_fr_t *out, const bn_fr_t *a);
+void bn_fr_dbl(bn_fr_t *out, const bn_fr_t *a);
+void bn_fr_half(bn_fr_t *out, const bn_fr_t *a);
+void bn_fr_mul(bn_fr_t *out, const bn_fr_t *a, const bn_fr_t *b);
+void bn_fr_sqr(bn_fr_t *out, const bn_fr_t *a);
+void bn_fr_inv(bn_fr_t *out, const bn_fr_t *a);                   /* inverse of 0 is 0 */
+void bn_fr_batch_inv(bn_fr_t *out, const bn_fr_t *a, size_t n, bn_fr_t *scratch);
+void bn_fr_pow(bn_fr_t *out, const bn_fr_t *a, const uint64_t *e, size_t nlimbs);
+int bn_fr_legendre(const bn_fr_t *a);
+int bn_fr_from_bytes_be(bn_fr_t *out, const uint8_t in[BN254_BYTES]) __attribute__((warn_unused_result));
+int bn_fr_from_bytes_le(bn_fr_t *out, const uint8_t in[BN254_BYTES]) __attribute__((warn_unused_result));
+void bn_fr_to_bytes_be(uint8_t out[BN254_BYTES], const bn_fr_t *a);
+void bn_fr_to_bytes_le(uint8_t out[BN254_BYTES], const bn_fr_t *a);
+int bn_fr_from_mont_le(bn_fr_t *out, const uint8_t in[BN254_BYTES]) __attribute__((warn_unused_result));
+void bn_fr_to_mont_le(uint8_t out[BN254_BYTES], const bn_fr_t *a);
+/* Any 32 bytes little-endian, reduced mod r (2^256 < 6r). */
+void bn_fr_from_bytes_le_mod(bn_fr_t *out, const uint8_t in[BN254_BYTES]);
+int bn_fr_from_limbs(bn_fr_t *out, const uint64_t in[BN254_LIMBS]) __attribute__((warn_unused_result));
+void bn_fr_to_limbs(uint64_t out[BN254_LIMBS], const bn_fr_t *a);
+int bn_fr_from_dec(bn_fr_t *out, const char *s) __attribute__((warn_unused_result));
+void bn_fr_to_dec(char buf[BN254_DEC_MAX], const bn_fr_t *a);
+/* Fr's 2-adicity is 28; the multiplicative generator 5 (a non-residue, the
+ * one snarkjs uses), and out = the 2^k-th primitive root of unity (k <= 28)
+ * snarkjs uses: 5^((r-1)/2^28) squared 28 - k times. */
+#define BN254_FR_TWO_ADICITY 28
+extern const bn_fr_t BN254_FR_GENERATOR;
+void bn_fr_root_of_unity(bn_fr_t *out, unsigned k);
+
+/* BN254 Fp2 = Fp[u]/(u^2 + 1), Fp6 = Fp2[v]/(v^3 - xi), xi = 9 + u,
+ * Fp12 = Fp6[w]/(w^2 - v) (ff/bn_tower.c): the same contracts as the
+ * BLS12-381 tower above (reduced in and out, outputs may alias inputs, the
+ * inverse of 0 is 0). */
+extern const bn_fp2_t BN254_FP2_ZERO, BN254_FP2_ONE;
+extern const bn_fp12_t BN254_FP12_ONE;
+
+bool bn_fp2_is_zero(const bn_fp2_t *a);
+bool bn_fp2_eq(const bn_fp2_t *a, const bn_fp2_t *b);
+void bn_fp2_add(bn_fp2_t *out, const bn_fp2_t *a, const bn_fp2_t *b);
+void bn_fp2_sub(bn_fp2_t *out, const bn_fp2_t *a, const bn_fp2_t *b);
+void bn_fp2_neg(bn_fp2_t *out, const bn_fp2_t *a);
+void bn_fp2_dbl(bn_fp2_t *out, const bn_fp2_t *a);
+void bn_fp2_conj(bn_fp2_t *out, const bn_fp2_t *a);                 /* c0 - c1*u = a^p */
+void bn_fp2_mul(bn_fp2_t *out, const bn_fp2_t *a, const bn_fp2_t *b);
+void bn_fp2_sqr(bn_fp2_t *out, const bn_fp2_t *a);
+void bn_fp2_mul_fp(bn_fp2_t *out, const bn_fp2_t *a, const bn_fp_t *b);
+void bn_fp2_mul_xi(bn_fp2_t *out, const bn_fp2_t *a);               /* a * (9 + u) */
+void bn_fp2_inv(bn_fp2_t *out, const bn_fp2_t *a);
+
+bool bn_fp6_is_zero(const bn_fp6_t *a);
+bool bn_fp6_eq(const bn_fp6_t *a, const bn_fp6_t *b);
+void bn_fp6_add(bn_fp6_t *out, const bn_fp6_t *a, const bn_fp6_t *b);
+void bn_fp6_sub(bn_fp6_t *out, const bn_fp6_t *a, const bn_fp6_t *b);
+void bn_fp6_neg(bn_fp6_t *out, const bn_fp6_t *a);
+void bn_fp6_mul(bn_fp6_t *out, const bn_fp6_t *a, const bn_fp6_t *b);
+void bn_fp6_sqr(bn_fp6_t *out, const bn_fp6_t *a);
+void bn_fp6_mul_by_v(bn_fp6_t *out, const bn_fp6_t *a);             /* a * v */
+void bn_fp6_inv(bn_fp6_t *out, const bn_fp6_t *a);
+
+bool bn_fp12_is_one(const bn_fp12_t *a);
+bool bn_fp12_eq(const bn_fp12_t *a, const bn_fp12_t *b);
+void bn_fp12_mul(bn_fp12_t *out, const bn_fp12_t *a, const bn_fp12_t *b);
+void bn_fp12_sqr(bn_fp12_t *out, const bn_fp12_t *a);
+void bn_fp12_inv(bn_fp12_t *out, const bn_fp12_t *a);
+void bn_fp12_conj(bn_fp12_t *out, const bn_fp12_t *a);              /* a^(p^6) */
+/* xi^(i (p - 1) / 6) for i < 6: w^p = BN254_FROB_GAMMA[1] w, so a^p multiplies
+ * the conjugated coefficient of w^i by entry i; [2] and [3] also give the
+ * Frobenius map of the twist, (x, y) -> (conj(x) gamma_2, conj(y) gamma_3). */
+extern const bn_fp2_t BN254_FROB_GAMMA[6];
+/* out = a^(p^k) for any k (one pass per unit of k mod 12). */
+void bn_fp12_frobenius(bn_fp12_t *out, const bn_fp12_t *a, unsigned k);
+/* out = a^e, e a plain integer of nlimbs little-endian limbs (a^0 = 1). */
+void bn_fp12_pow(bn_fp12_t *out, const bn_fp12_t *a, const uint64_t *e, size_t nlimbs);
+/* 384 bytes: the 12 Fp coefficients, 32 bytes big-endian each, in the order
+ * c0.c0.c0, c0.c0.c1, c0.c1.c0, ..., c1.c2.c1 (as fp12_to_bytes_be). */
+#define BN254_FP12_BYTES 384
+void bn_fp12_to_bytes_be(uint8_t out[BN254_FP12_BYTES], const bn_fp12_t *a);
 
 #endif /* GM_FF_H */
 

@@ -1,12 +1,13 @@
 /*
  * ff/ff_internal.h — the one shape of Montgomery arithmetic, instantiated by
- * fp.c (n = 6, modulus p) and fr.c (n = 4, modulus r). Included only by ff/.
+ * fp.c (n = 6, modulus p) and fr.c (n = 4, modulus r) for BLS12-381, and by
+ * bn_fp.c and bn_fr.c (n = 4) for BN254. Included only by ff/.
  *
  * Every routine takes the limb count n as a compile-time constant at its call
  * site (always_inline), so the compiler unrolls it for 4 and 6 limbs.
  *
- * Invariant used throughout: both moduli leave the top bit of their top limb
- * clear (p < 2^381, r < 2^255), so a + b < 2m never overflows n limbs and the
+ * Invariant used throughout: every modulus leaves the top bit of its top limb
+ * clear (p < 2^381, r < 2^255; BN254's p, r < 2^254), so a + b < 2m never overflows n limbs and the
  * CIOS multiply needs no extra carry word.
  */
 #ifndef GM_FF_INTERNAL_H
@@ -29,6 +30,14 @@ void fp_mul_adx(fp_t *out, const fp_t *a, const fp_t *b);
 void fp_sqr_adx(fp_t *out, const fp_t *a);
 void fr_mul_adx(fr_t *out, const fr_t *a, const fr_t *b);
 void fr_sqr_adx(fr_t *out, const fr_t *a);
+void bn_fp_mul_adx(bn_fp_t *out, const bn_fp_t *a, const bn_fp_t *b);
+void bn_fp_sqr_adx(bn_fp_t *out, const bn_fp_t *a);
+void bn_fr_mul_adx(bn_fr_t *out, const bn_fr_t *a, const bn_fr_t *b);
+void bn_fr_sqr_adx(bn_fr_t *out, const bn_fr_t *a);
+
+/* -m^-1 mod 2^64 for BN254's p and r (ff/bn_fp.c, ff/bn_fr.c, ff/mont_adx.c). */
+#define BN254_FP_MINV 0x87d20782e4866389ULL
+#define BN254_FR_MINV 0xc2e1f593efffffffULL
 
 /* ff_addc / ff_subb (one limb of a carry chain) are in ff/ff.h. */
 
@@ -163,6 +172,18 @@ FF_INLINE void limbs_to_le(uint8_t *out, const uint64_t *a, int n)
     for (int i = 0; i < n; i++)
         for (int k = 0; k < 8; k++)
             out[i * 8 + k] = (uint8_t)(a[i] >> (8 * k));
+}
+
+/* Montgomery limbs stored as little-endian bytes (snarkjs's .zkey and .ptau)
+ * -> out, unchanged; GM_ENONCANON (out untouched) when they are >= m. */
+FF_INLINE int mont_from_raw_le(uint64_t *out, const uint8_t *in, const uint64_t *m, int n)
+{
+    uint64_t l[8];
+    limbs_from_le(l, in, n);
+    if (!mont_lt(l, m, n))
+        return GM_ENONCANON;
+    memcpy(out, l, (size_t)n * 8);
+    return GM_OK;
 }
 
 /* ---- Fp kernels for the tower (fp2.c, fp6.c, fp12.c, mont_adx.c) ------------------- */

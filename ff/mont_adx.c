@@ -107,15 +107,19 @@ static inline __attribute__((always_inline)) void mont_mul6_adx(uint64_t out[6],
     out[5] = t4;
 }
 
-/* fr: out = a*b/2^256 mod r, a, b < r: the same shape with four rows of four
- * limbs; t in five registers; r < 2^255 < 2^256/2 keeps t < 2r. */
+/* Any 4-limb modulus m < 2^255 with minv = -m^-1 mod 2^64 (BLS12-381's r,
+ * BN254's p and r): out = a*b/2^256 mod m, a, b < m: the same shape with
+ * four rows of four limbs; t in five registers; m < 2^256/2 keeps t < 2m.
+ * always_inline with constant m and minv at every call: the same code as a
+ * kernel written for one modulus. */
 /* `grothmpi bench field` times it (Fr mul); bench/README.md. */
 static inline __attribute__((always_inline)) void mont_mul4_adx(uint64_t out[4], const uint64_t *a,
-                                                                  const uint64_t *b)
+                                                                  const uint64_t *b,
+                                                                  const uint64_t *m,
+                                                                  uint64_t minv)
 {
     uint64_t t0, t1, t2, t3, t4, lo, hi;
-    const uint64_t *pa = a, *pb = b, *pm = FR_MODULUS;
-    const uint64_t minv = 0xfffffffeffffffffULL;
+    const uint64_t *pa = a, *pb = b, *pm = m;
     __asm__("xorl %k[t0], %k[t0]\n\t"
             "xorl %k[t1], %k[t1]\n\t"
             "xorl %k[t2], %k[t2]\n\t"
@@ -141,8 +145,28 @@ static inline __attribute__((always_inline)) void mont_mul4_adx(uint64_t out[4],
 
 void fp_mul_adx(fp_t *out, const fp_t *a, const fp_t *b) { mont_mul6_adx(out->l, a->l, b->l); }
 void fp_sqr_adx(fp_t *out, const fp_t *a) { mont_mul6_adx(out->l, a->l, a->l); }
-void fr_mul_adx(fr_t *out, const fr_t *a, const fr_t *b) { mont_mul4_adx(out->l, a->l, b->l); }
-void fr_sqr_adx(fr_t *out, const fr_t *a) { mont_mul4_adx(out->l, a->l, a->l); }
+#define FR_MINV_ADX 0xfffffffeffffffffULL
+void fr_mul_adx(fr_t *out, const fr_t *a, const fr_t *b)
+{
+    mont_mul4_adx(out->l, a->l, b->l, FR_MODULUS, FR_MINV_ADX);
+}
+void fr_sqr_adx(fr_t *out, const fr_t *a) { mont_mul4_adx(out->l, a->l, a->l, FR_MODULUS, FR_MINV_ADX); }
+void bn_fp_mul_adx(bn_fp_t *out, const bn_fp_t *a, const bn_fp_t *b)
+{
+    mont_mul4_adx(out->l, a->l, b->l, BN254_FP_MODULUS, BN254_FP_MINV);
+}
+void bn_fp_sqr_adx(bn_fp_t *out, const bn_fp_t *a)
+{
+    mont_mul4_adx(out->l, a->l, a->l, BN254_FP_MODULUS, BN254_FP_MINV);
+}
+void bn_fr_mul_adx(bn_fr_t *out, const bn_fr_t *a, const bn_fr_t *b)
+{
+    mont_mul4_adx(out->l, a->l, b->l, BN254_FR_MODULUS, BN254_FR_MINV);
+}
+void bn_fr_sqr_adx(bn_fr_t *out, const bn_fr_t *a)
+{
+    mont_mul4_adx(out->l, a->l, a->l, BN254_FR_MODULUS, BN254_FR_MINV);
+}
 
 /* ---- double-width (lazy) kernels ------------------------------------------------ */
 

@@ -50,6 +50,17 @@ cut_bytes "$tmp/syn.proof" 0 48 >"$tmp/a"; put point 0 "$tmp/a" g1-proof-a-compr
 cut_bytes "$tmp/syn.proof" 48 96 >"$tmp/a"; put point 1 "$tmp/a" g2-proof-b-compressed
 { printf '\300'; head -c 47 /dev/zero; } >"$tmp/a"; put point 0 "$tmp/a" g1-infinity-compressed
 { printf '\100'; head -c 95 /dev/zero; } >"$tmp/a"; put point 2 "$tmp/a" g1-infinity-uncompressed
+# BN254 points (bn254_point): the G1/G2 generators, the identity and a twist
+# point outside G2, from the @noble/curves vectors (field n of record k of a kind).
+bnv() { awk -v k="$1" -v i="$2" -v f="$3" '$1 == k && ++n == i { print $f }' tests/vectors/bn254.txt | xxd -r -p; }
+bnv g1_snarkjs 2 2 >"$tmp/a"; put bn254_point 0 "$tmp/a" g1-generator-eth
+bnv g1_snarkjs 2 3 >"$tmp/a"; put bn254_point 1 "$tmp/a" g1-generator-snarkjs
+bnv g1_snarkjs 1 2 >"$tmp/a"; put bn254_point 0 "$tmp/a" g1-identity
+bnv g2_snarkjs 2 2 >"$tmp/a"; put bn254_point 2 "$tmp/a" g2-generator-eth
+bnv g2_snarkjs 2 3 >"$tmp/a"; put bn254_point 3 "$tmp/a" g2-generator-snarkjs
+bnv g2_snarkjs 1 3 >"$tmp/a"; put bn254_point 3 "$tmp/a" g2-identity
+awk '$1 == "g2_decode_bad" && $3 == "subgroup" { print $2; exit }' tests/vectors/bn254.txt | xxd -r -p >"$tmp/a"
+put bn254_point 2 "$tmp/a" g2-outside-subgroup-eth
 cut_bytes "$vk" 0 48 >"$tmp/a"; put ff 0 "$tmp/a" fp-be
 cut_bytes "$vk" 48 48 >"$tmp/a"; put ff 1 "$tmp/a" fp-le
 # Fr values: the shape's coefficient table (32 bytes LE each, after the header).

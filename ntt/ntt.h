@@ -59,4 +59,23 @@ void ntt_inverse(const ntt_domain_t *d, fr_t *a, void *scratch, topo_pool_t *poo
 void ntt_coset_forward(const ntt_domain_t *d, fr_t *a, void *scratch, topo_pool_t *pool);
 void ntt_coset_inverse(const ntt_domain_t *d, fr_t *a, void *scratch, topo_pool_t *pool);
 
+/* ---- BN254 ---------------------------------------------------------------------
+ * The same transform over BN254's Fr (ntt/bn_ntt.c, the shape of ntt/ntt.c
+ * without the 8-lane paths): the same functions and contracts as above, with
+ * bn_ types; 1 <= log_n <= 28 (Fr's two-adicity), w = bn_fr_root_of_unity
+ * (log_n) (5^((r-1)/2^28) squared 28 - log_n times: snarkjs's roots), and the
+ * coset shift g = 5 (BN254_FR_GENERATOR). */
+typedef struct bn_ntt_domain bn_ntt_domain_t;
+
+int bn_ntt_domain_create(bn_ntt_domain_t **out, unsigned log_n, err_t *err)
+    __attribute__((warn_unused_result));
+void bn_ntt_domain_destroy(bn_ntt_domain_t *d);
+size_t bn_ntt_domain_size(const bn_ntt_domain_t *d);
+unsigned bn_ntt_domain_log_size(const bn_ntt_domain_t *d);
+size_t bn_ntt_scratch_size(const bn_ntt_domain_t *d, unsigned nworkers);
+void bn_ntt_forward(const bn_ntt_domain_t *d, bn_fr_t *a, void *scratch, topo_pool_t *pool);
+void bn_ntt_inverse(const bn_ntt_domain_t *d, bn_fr_t *a, void *scratch, topo_pool_t *pool);
+void bn_ntt_coset_forward(const bn_ntt_domain_t *d, bn_fr_t *a, void *scratch, topo_pool_t *pool);
+void bn_ntt_coset_inverse(const bn_ntt_domain_t *d, bn_fr_t *a, void *scratch, topo_pool_t *pool);
+
 #endif /* GM_NTT_H */

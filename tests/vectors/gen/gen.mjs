@@ -3,8 +3,8 @@
 //
 //   cd tests/vectors/gen && npm ci && node gen.mjs > ../bls12_381.txt
 //
-// The output is deterministic: inputs come from a fixed-seed SplitMix64 written
-// here (never Math.random), so re-running with the pinned version (package.json,
+// The output is deterministic: inputs come from a fixed-seed SplitMix64 (splitmix.mjs, shared
+// with gen_bn254.mjs; never Math.random), so re-running with the pinned version (package.json,
 // package-lock.json) reproduces the committed file byte for byte. `make test`
 // reads only the committed file (tests/unit/test_vectors.c); it needs no npm.
 //
@@ -23,6 +23,7 @@
 
 import { bls12_381 as bls } from '@noble/curves/bls12-381';
 import { readFileSync } from 'node:fs';
+import { splitmix } from './splitmix.mjs';
 
 const NOBLE_VERSION = JSON.parse(
   readFileSync(new URL('./node_modules/@noble/curves/package.json', import.meta.url))
@@ -39,20 +40,7 @@ function check(cond, what) {
 }
 
 // ---- deterministic randomness: SplitMix64 on BigInt ---------------------------
-const M64 = (1n << 64n) - 1n;
-let rngState = 0x67726f74686d7069n; // "grothmpi"
-function next64() {
-  rngState = (rngState + 0x9e3779b97f4a7c15n) & M64;
-  let z = rngState;
-  z = ((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n) & M64;
-  z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & M64;
-  return z ^ (z >> 31n);
-}
-function randBits(n) {
-  let v = 0n;
-  for (let i = 0; i < n; i += 64) v = (v << 64n) | next64();
-  return v & ((1n << BigInt(n)) - 1n);
-}
+const randBits = splitmix(0x67726f74686d7069n); // "grothmpi"
 const randFp = () => randBits(448) % P;
 const randFr = () => randBits(320) % R;
 const randFrNonzero = () => { for (;;) { const v = randFr(); if (v !== 0n) return v; } };
