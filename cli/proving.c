@@ -86,6 +86,10 @@ void cli_print_stages(const char *prefix, const groth16_timings_t *t, bool snark
         printf("\n");
         read += rows[i].read;
     }
+    /* the CPU of the stages the prover counts (snarkjs_prove fills none) */
+    if (t->cpu_abc + t->cpu_ntt + t->cpu_msm + t->cpu_verify)
+        printf("%s: %-10s abc %.3f s, ntt %.3f s, msm %.3f s, verify %.3f s of CPU (every thread of the pool)\n",
+               prefix, "cpu", sec(t->cpu_abc), sec(t->cpu_ntt), sec(t->cpu_msm), sec(t->cpu_verify));
     if (t->params_bytes)
         printf("%s: %-10s %9.2f GiB read from storage by the MSMs, %.2f x the %.2f GiB of points they used\n",
                prefix, "read", (double)read / (1ULL << 30), (double)read / (double)t->params_bytes,
