@@ -14,12 +14,13 @@
 #include "base/base.h"
 #include "cli/cli.h"
 #include "gpu/gpu.h"
+#include "groth16/groth16.h"
 #include "synth/synth.h"
 
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: grothmpi gpu plan --sector-size SIZE --device-memory BYTES [--json]\n\n"
+            "usage: grothmpi gpu plan --sector-size SIZE --device-memory BYTES [--params FILE] [--json]\n\n"
             "plan   the device memory of one Filecoin PoRep partition of SIZE (2KiB, 8MiB, 512MiB,\n"
             "       32GiB, 64GiB) on a GPU of BYTES (e.g. 16GB, 24GiB, 80GB, 141GB; decimal units\n"
             "       KB MB GB TB, binary KiB MiB GiB TiB, or plain bytes), as the prover would\n"
@@ -27,6 +28,8 @@ static void usage(FILE *f)
             "       the auxiliary variables), L and H, resident or streamed in chunks; the MSM's\n"
             "       scalar buffers, workspace and sort scratch; h's NTT vectors and tables; the\n"
             "       total against the card less %zu MiB kept for the driver. No GPU is needed.\n"
+            "       --params FILE: the sets' sizes from that parameter file's counts instead of\n"
+            "       the upper bounds (B1 is a quarter of them at 32 GiB).\n"
             "       Exit 1 when even the smallest workable plan does not fit (docs/gpu.md).\n",
             GPU_PLAN_RESERVE >> 20);
 }
@@ -115,9 +118,32 @@ static void print_json(const gpu_plan_t *p, const char *sector, uint64_t nc, uin
            p->arena, p->total, p->pinned_bytes);
 }
 
+/* The four sets' sizes from a parameter file of this circuit (the measured
+ * counts, not the upper bounds): A less its input points (every input is in
+ * A), B1 as the file holds it (its inputs part is a few points at most), L
+ * and H; a file of another circuit is refused. */
+static int file_counts(uint64_t counts[4], const char *path, uint64_t ni, uint64_t na, unsigned log_n,
+                       const char *sector, err_t *err)
+{
+    groth16_counts_t n;
+    int rc = groth16_params_file_counts(&n, path, err);
+    if (rc)
+        return rc;
+    if (n.ic != ni || n.l != na || n.h != (1ULL << log_n) - 1 || n.a < ni)
+        return gm_err_set(err, GM_EINVAL, "%s: not a %s PoRep parameter file (ic %llu, l %llu, h %llu points; the "
+                          "circuit has %llu inputs, %llu auxiliary variables, a 2^%u domain)", path, sector,
+                          (unsigned long long)n.ic, (unsigned long long)n.l, (unsigned long long)n.h,
+                          (unsigned long long)ni, (unsigned long long)na, log_n);
+    counts[0] = n.a - ni;
+    counts[1] = n.b_g1;
+    counts[2] = n.l;
+    counts[3] = n.h;
+    return 0;
+}
+
 static int do_plan(int argc, char **argv)
 {
-    const char *sector = NULL, *mem = NULL;
+    const char *sector = NULL, *mem = NULL, *params = NULL;
     bool json = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--sector-size") && i + 1 < argc)
@@ -128,6 +154,8 @@ static int do_plan(int argc, char **argv)
             mem = argv[++i];
         else if (!strncmp(argv[i], "--device-memory=", 16))
             mem = argv[i] + 16;
+        else if (!strcmp(argv[i], "--params") && i + 1 < argc)
+            params = argv[++i];
         else if (!strcmp(argv[i], "--json"))
             json = true;
         else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -174,7 +202,11 @@ static int do_plan(int argc, char **argv)
      * A and B1 over aux (density-compacted: at most every aux variable), L
      * over aux, H over the domain less one. */
     static const char *const names[4] = {"A", "B1", "L", "H"};
-    const uint64_t counts[4] = {na, na, na, (1ULL << log_n) - 1};
+    uint64_t counts[4] = {na, na, na, (1ULL << log_n) - 1};
+    if (params && (rc = file_counts(counts, params, ni, na, log_n, sector, &err))) {
+        fprintf(stderr, "grothmpi: gpu plan: --params: %s\n", err.msg);
+        return 1;
+    }
     gpu_plan_t p;
     if (gpu_plan(&p, names, counts, 4, log_n, dev, GPU_PLAN_RESERVE, GPU_PLAN_MIN_CHUNK, &err) != 0) {
         fprintf(stderr, "grothmpi: gpu plan: porep %s on %s: %s\n", sector, mem, err.msg);

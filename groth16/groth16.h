@@ -207,6 +207,11 @@ void groth16_params_free(groth16_params_t *p);
 /* True for parameters loaded with GROTH16_LOAD_STREAM. */
 bool groth16_params_streamed(const groth16_params_t *p);
 
+/* The section counts of the parameter file at path, from its header alone
+ * (the vk fully checked, every section's size against the file's). Returns
+ * 0, GM_EIO or the header's GM_EFORMAT (err names path). */
+int groth16_params_file_counts(groth16_counts_t *out, const char *path, err_t *err) __attribute__((warn_unused_result));
+
 /* The bytes of decoded points a load of path would hold in memory (what
  * GROTH16_LOAD_STREAM saves), from its header alone. Returns 0, GM_EIO or
  * the header's GM_EFORMAT (err names path). */

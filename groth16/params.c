@@ -531,9 +531,9 @@ fail:
 
 bool groth16_params_streamed(const groth16_params_t *p) { return p->fd >= 0; }
 
-int groth16_params_decoded_bytes(uint64_t *out, const char *path, err_t *err)
+int groth16_params_file_counts(groth16_counts_t *out, const char *path, err_t *err)
 {
-    *out = 0;
+    memset(out, 0, sizeof *out);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     struct stat st;
     if (fd < 0 || fstat(fd, &st) != 0) {
@@ -543,15 +543,23 @@ int groth16_params_decoded_bytes(uint64_t *out, const char *path, err_t *err)
         return rc;
     }
     groth16_vk_t vk;
-    groth16_counts_t n;
     uint64_t off[GROTH16_NSEC];
-    int rc = g16_params_header(&vk, &n, off, fd, (uint64_t)st.st_size, path, NULL, err);
+    int rc = g16_params_header(&vk, out, off, fd, (uint64_t)st.st_size, path, NULL, err);
     close(fd);
     if (rc)
         return rc;
     groth16_vk_free(&vk);
-    *out = (n.h + n.l + n.a + n.b_g1 + n.ic) * sizeof(g1_affine_t) + n.b_g2 * sizeof(g2_affine_t);
     return 0;
+}
+
+int groth16_params_decoded_bytes(uint64_t *out, const char *path, err_t *err)
+{
+    groth16_counts_t n;
+    *out = 0;
+    int rc = groth16_params_file_counts(&n, path, err);
+    if (!rc)
+        *out = (n.h + n.l + n.a + n.b_g1 + n.ic) * sizeof(g1_affine_t) + n.b_g2 * sizeof(g2_affine_t);
+    return rc;
 }
 
 /* ---- the converted points file ----------------------------------------------------------- */
