@@ -16,7 +16,7 @@ BUILD   ?= build
 OPT     ?= -O3
 
 # Libraries in link order: a folder may use only those after it.
-LIBDIRS := study mpi jobs params circuits snarkjs groth16 gpu synth/porep synth ec ntt topo ff base
+LIBDIRS := serve study mpi jobs params circuits snarkjs groth16 gpu synth/porep synth ec ntt topo ff base
 
 DEB_PKGS := build-essential pkg-config libopenmpi-dev openmpi-bin libhwloc-dev hwloc \
             libpfm4-dev libjemalloc-dev libjansson-dev libssl-dev libcriterion-dev \

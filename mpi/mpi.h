@@ -149,6 +149,13 @@ typedef struct {
 int mpi_journal_status(mpi_journal_status_t *out, const char *output_dir, err_t *err)
     __attribute__((warn_unused_result));
 
+/* The rank that proved unit `unit` (its file stem, "<sector id>-p<k>") by
+ * output_dir/journal's last line for it that checks, in *rank; -1 when the
+ * journal is missing or has no such line. Returns 0, or as
+ * mpi_journal_status. */
+int mpi_journal_rank(int *rank, const char *output_dir, const char *unit, err_t *err)
+    __attribute__((warn_unused_result));
+
 /* ---- the cluster report ------------------------------------------------------------
  * One typed summary of a campaign's run (docs/report.md): rank 0 builds it
  * from every rank's metrics, mpi_report_save writes it as report.json (each
@@ -359,6 +366,13 @@ int mpi_study_init(int *rank, int *size, err_t *err) __attribute__((warn_unused_
 /* Finalises MPI when it is initialised and not yet finalised (after the last
  * mpi_campaign_run). */
 void mpi_study_finalize(void);
+
+/* Broadcasts n bytes of buf from rank 0 of MPI_COMM_WORLD to every rank
+ * (collective: every rank calls it, main thread, between campaign runs).
+ * A rank that waits sleeps between tests of the request (5 ms), so ranks
+ * waiting for rank 0's next command (grothmpi serve) take no CPU. MPI must
+ * be initialised (mpi_study_init). Returns 0 or GM_EMPI. */
+int mpi_study_bcast(void *buf, size_t n, err_t *err) __attribute__((warn_unused_result));
 
 /* ---- one proof split over the ranks (mpi/split.c) --------------------------------------
  * `grothmpi prove --split`: the R ranks of the job prove one witness
