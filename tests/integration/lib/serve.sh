@@ -28,13 +28,13 @@ serve_start() {
   fi
   SP=$!
 }
-# ndone SPOOL: receipts in done/
-ndone() { ls "$1/done" | grep -c '\.receipt\.json$' || true; }
+# nreceipts SPOOL: receipts in done/
+nreceipts() { ls "$1/done" 2>/dev/null | grep -c '\.receipt\.json$' || true; }
 # wait_receipts SPOOL N: until N receipts (60 s at most)
 wait_receipts() {
   i=0
-  while [ "$(ndone "$1")" -lt "$2" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
-  [ "$(ndone "$1")" -ge "$2" ] || fail "$1: fewer than $2 receipts after 60 s"
+  while [ "$(nreceipts "$1")" -lt "$2" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+  [ "$(nreceipts "$1")" -ge "$2" ] || fail "$1: fewer than $2 receipts after 60 s"
 }
 # all_done SPOOL N LOGS...: N receipts, nothing left in incoming/ or active/,
 # no temporary, every proof verifies, and no job's "proved" line appears
@@ -42,7 +42,7 @@ wait_receipts() {
 # receipt and its line leaves none)
 all_done() {
   sp=$1 n=$2; shift 2
-  [ "$(ndone "$sp")" -eq "$n" ] || fail "$sp: $(ndone "$sp") receipts, expected $n"
+  [ "$(nreceipts "$sp")" -eq "$n" ] || fail "$sp: $(nreceipts "$sp") receipts, expected $n"
   [ -z "$(ls "$sp/incoming")" ] || fail "$sp: incoming/ not empty: $(ls "$sp/incoming")"
   [ -z "$(find "$sp/active" -name '*.json')" ] || fail "$sp: claims left in active/: $(find "$sp/active" -name '*.json')"
   for r in "$sp"/done/*.receipt.json; do
