@@ -41,6 +41,9 @@ static int check_c1(sv_job_t *j, const char *what, err_t *err)
     porep_c1_t c1;
     err_t e;
     int rc = porep_c1_read(&c1, j->c1, &e);
+    size_t pl = strlen(j->c1);
+    if (rc && !strncmp(e.msg, j->c1, pl) && !strncmp(e.msg + pl, ": ", 2))
+        return gm_err_set(err, rc, "%s: %s", what, e.msg + pl + 2); /* the path once, as the user knows it */
     if (rc)
         return gm_err_set(err, rc, "%s: %s", what, e.msg);
     circuit_t from, want;

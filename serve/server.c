@@ -537,7 +537,10 @@ static int run_batch(root_t *r, size_t n)
             j->solo = true; /* proved alone next: one bad job fails alone */
             jobs[keep++] = *j;
         } else {
-            fail_job(r, j, rc ? e.msg : "the batch ended without its proof");
+            char why[GM_ERR_MSG_LEN + SERVE_NAME_LEN + 32];
+            snprintf(why, sizeof why, "incoming/%s.json: not proved: %s", j->name,
+                     rc ? e.msg : "the campaign ended without its proof");
+            fail_job(r, j, why);
         }
     }
     memmove(r->pending + keep, r->pending + n, (r->npending - n) * sizeof *r->pending);
