@@ -35,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -65,6 +66,7 @@ typedef struct {
     char id[SERVE_NAME_LEN + 64];
     char dir[SERVE_PATH_LEN + 2 * SERVE_NAME_LEN + 64]; /* active/ID */
     int lockfd;
+    char params[SERVE_PATH_LEN]; /* --params, absolute (the campaign would resolve it against its own file) */
     int size;
     unsigned k; /* jobs per batch */
     sv_job_t *pending;
@@ -320,7 +322,7 @@ static int write_campaign(root_t *r, const sv_job_t *jobs, size_t n, const char 
         json_object_set_new(c, "sector_size", json_string(jobs[0].sector_size));
     else if (jobs[0].size_key)
         json_object_set_new(c, jobs[0].size_key, json_integer((json_int_t)jobs[0].circuit.size));
-    json_object_set_new(c, "params", json_string(o->params));
+    json_object_set_new(c, "params", json_string(r->params));
     json_object_set_new(c, "setup", json_string(o->setup_auto ? "auto" : "never"));
     json_object_set_new(c, "trust_params", json_boolean(o->trust_params));
     json_t *secs = json_array();
@@ -504,7 +506,8 @@ static int run_batch(root_t *r, size_t n)
     memset(&cmd, 0, sizeof cmd);
     cmd.cmd = CMD_RUN;
     char out[SERVE_PATH_LEN + 3 * SERVE_NAME_LEN + 96];
-    snprintf(out, sizeof out, "%s/batch-%llu", r->dir, (unsigned long long)r->batches);
+    /* Dot names: never taken for a claim (release_dir, recovery). */
+    snprintf(out, sizeof out, "%s/.batch-%llu", r->dir, (unsigned long long)r->batches);
     snprintf(cmd.campaign, sizeof cmd.campaign, "%s.json", out);
     err_t e;
     gm_err_clear(&e);
@@ -645,6 +648,18 @@ static int root_setup(root_t *r, err_t *err)
     int rc = sv_spool_init(&r->sp, r->o->spool, true, err);
     if (rc)
         return rc;
+    const char *pa = r->o->params;
+    char cwd[SERVE_PATH_LEN];
+    if (pa[0] != '/' && !getcwd(cwd, sizeof cwd))
+        return gm_err_set(err, GM_EIO, "--params %s: cannot resolve: getcwd: %s", pa, strerror(errno));
+    if ((size_t)snprintf(r->params, sizeof r->params, "%s%s%s", pa[0] == '/' ? "" : cwd, pa[0] == '/' ? "" : "/",
+                         pa) >= sizeof r->params)
+        return gm_err_set(err, GM_EINVAL, "--params %s: path too long", pa);
+    struct stat st;
+    int se = stat(r->params, &st) != 0 ? errno : 0;
+    if (!r->o->setup_auto && (se || !S_ISDIR(st.st_mode)))
+        return gm_err_set(err, GM_EIO, "--params %s: not a parameter cache directory (%s)", pa,
+                          se ? strerror(se) : "not a directory");
     char host[64] = "host";
     gethostname(host, sizeof host);
     host[sizeof host - 1] = 0;

@@ -6,7 +6,8 @@
 # parameters are not in the cache (a failed batch: each job is then tried
 # alone, each fails alone with the cache's line). A writer's temporary in
 # incoming/ is never claimed. A spool on a read-only mount, or through a
-# regular file, stops the server before it starts, with one line.
+# regular file, or a missing parameter cache, stops the server before it
+# starts, with one line.
 # Exit 0 = pass.
 set -eu
 . "$(dirname "$0")/lib/common.sh"
@@ -66,6 +67,12 @@ set -e
 [ $rc -eq 1 ] || { cat f.out f.err; fail "a spool through a file: exit $rc"; }
 grep -q "^grothmpi: serve: .*afile/spool: not writable: cannot create: Not a directory" f.err || { cat f.err; fail "through a file: message"; }
 [ "$(grep -c '^grothmpi: ' f.err)" -eq 1 ] || { cat f.err; fail "through a file: not one line"; }
+set +e
+timeout 60 "$BIN" serve "$S" --params nowhere > np.out 2> np.err; rc=$?
+set -e
+[ $rc -eq 1 ] || { cat np.out np.err; fail "a missing parameter cache: exit $rc"; }
+grep -q "^grothmpi: serve: --params nowhere: not a parameter cache directory (No such file or directory)" np.err ||
+  { cat np.err; fail "a missing parameter cache: message"; }
 if [ "$(id -u)" -eq 0 ] && unshare -m true 2>/dev/null; then
   mkdir ro
   unshare -m sh -c "mount -t tmpfs -o size=1m tmpfs ro && mkdir ro/incoming && mount -o remount,ro ro &&

@@ -36,7 +36,11 @@ grep -q "0 incoming, 0 active, $((N + 1)) done, 0 failed" st.out || { cat st.out
 # The cluster report and the per-job rows of each server.
 for f in "$S"/servers/*.report.json; do "$BIN" report "$f" > /dev/null || fail "$f: not a report"; done
 [ "$(cat "$S"/servers/*.jobs.csv | grep -c ',done,')" -eq $((N + 1)) ] || fail "jobs.csv: not one row per job"
-# A restart finds nothing to do.
-timeout 120 "$BIN" serve "$S" --params "$T/params" --exit-when-idle 0.5 > c.log 2>&1 || { cat c.log; fail "restart"; }
+# A restart finds nothing to do; a relative --params is the working
+# directory's (not the batch campaign's): one more job is proved with it.
+timeout 120 "$BIN" serve spool --params params --exit-when-idle 0.5 > c.log 2>&1 || { cat c.log; fail "restart"; }
 grep -q "exiting (0 proved, 0 failed" c.log || { cat c.log; fail "the restart proved something"; }
+"$BIN" submit spool w.json --name relative > /dev/null
+timeout 120 "$BIN" serve spool --params params --exit-when-idle 0.5 > d.log 2>&1 || { cat d.log; fail "relative --params"; }
+grep -q "exiting (1 proved, 0 failed" d.log || { cat d.log; fail "relative --params: not proved"; }
 echo "serve_claim: OK ($((N + 1)) jobs, $pa by the 2-rank server, $pb by the singleton, each once, all verified)"
