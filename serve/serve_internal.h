@@ -62,6 +62,11 @@ typedef struct {
     double mtime;
 } sv_entry_t;
 
+/* The order jobs are taken in (docs/serve.md): priority (higher first),
+ * deadline (earlier first; 0, none, after every deadline), then time
+ * (earlier first). Returns <0, 0 or >0 as a comes before, with, after b. */
+int sv_order(long long pa, double da, double ta, long long pb, double db, double tb);
+
 /* Lists incoming/ (names ending in .json, not beginning with '.'; their
  * priority and deadline peeked from small job files) sorted by priority,
  * deadline, then age. *out gm_alloc'd. Returns 0, GM_EIO or GM_ENOMEM. */

@@ -239,12 +239,7 @@ static void report_add(root_t *r, mpi_report_t *b)
 static int cmp_job(const void *a, const void *b)
 {
     const sv_job_t *x = a, *y = b;
-    if (x->priority != y->priority)
-        return x->priority > y->priority ? -1 : 1;
-    double dx = x->deadline > 0 ? x->deadline : 1e300, dy = y->deadline > 0 ? y->deadline : 1e300;
-    if (dx != dy)
-        return dx < dy ? -1 : 1;
-    return x->submitted < y->submitted ? -1 : x->submitted > y->submitted;
+    return sv_order(x->priority, x->deadline, x->submitted, y->priority, y->deadline, y->submitted);
 }
 
 static void fail_job(root_t *r, sv_job_t *j, const char *reason)

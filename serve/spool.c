@@ -248,17 +248,22 @@ int sv_recover(const sv_spool_t *s, const char *self, unsigned *requeued, err_t 
     return 0;
 }
 
+int sv_order(long long pa, double da, double ta, long long pb, double db, double tb)
+{
+    if (pa != pb)
+        return pa > pb ? -1 : 1;
+    da = da > 0 ? da : 1e300; /* no deadline: after every job with one */
+    db = db > 0 ? db : 1e300;
+    if (da != db)
+        return da < db ? -1 : 1;
+    return ta < tb ? -1 : ta > tb;
+}
+
 static int cmp_entry(const void *a, const void *b)
 {
     const sv_entry_t *x = a, *y = b;
-    if (x->priority != y->priority)
-        return x->priority > y->priority ? -1 : 1;
-    double dx = x->deadline > 0 ? x->deadline : 1e300, dy = y->deadline > 0 ? y->deadline : 1e300;
-    if (dx != dy)
-        return dx < dy ? -1 : 1;
-    if (x->mtime != y->mtime)
-        return x->mtime < y->mtime ? -1 : 1;
-    return strcmp(x->name, y->name);
+    int o = sv_order(x->priority, x->deadline, x->mtime, y->priority, y->deadline, y->mtime);
+    return o ? o : strcmp(x->name, y->name);
 }
 
 static double mtime_of(const struct stat *st) { return (double)st->st_mtim.tv_sec + st->st_mtim.tv_nsec * 1e-9; }
