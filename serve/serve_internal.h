@@ -76,10 +76,19 @@ int sv_list_incoming(sv_entry_t **out, size_t *n, const sv_spool_t *s, err_t *er
 /* Whether done/<name>.receipt.json exists. */
 bool sv_has_receipt(const sv_spool_t *s, const char *name);
 
-/* Moves the job file at path to failed/<name>.json after writing its reason
- * (one line) to failed/<name>.reason. Returns 0 or GM_EIO. */
-int sv_fail(const sv_spool_t *s, const char *path, const char *name, const char *reason, err_t *err)
+/* Writes buf to `to` (in done/ or failed/) through a temporary in the
+ * server's own directory `own` (written atomically there, then renamed
+ * into place): a server killed while writing leaves its temporary where
+ * the recovery of its directory removes it, never in done/. Returns 0,
+ * GM_EINVAL or GM_EIO. */
+int sv_publish(const char *own, const char *to, const void *buf, size_t len, err_t *err)
     __attribute__((warn_unused_result));
+
+/* Moves the job file at path to failed/<name>.json after writing its reason
+ * (one line) to failed/<name>.reason (sv_publish through own). Returns 0 or
+ * GM_EIO. */
+int sv_fail(const sv_spool_t *s, const char *own, const char *path, const char *name, const char *reason,
+            err_t *err) __attribute__((warn_unused_result));
 
 /* Moves the job file at path back to incoming/<name>.json (or to done/ when
  * its receipt exists). Returns 0 or GM_EIO. */

@@ -245,7 +245,7 @@ static int cmp_job(const void *a, const void *b)
 static void fail_job(root_t *r, sv_job_t *j, const char *reason)
 {
     err_t e;
-    if (sv_fail(&r->sp, j->path, j->name, reason, &e))
+    if (sv_fail(&r->sp, r->dir, j->path, j->name, reason, &e))
         say(r, "serve: %s", e.msg);
     r->failed++;
     say(r, "serve: failed %s: %s", j->name, reason);
@@ -417,9 +417,9 @@ static int commit_done(root_t *r, sv_job_t *j, const batch_info_t *b, err_t *err
     snprintf(qp, sizeof qp, "%s/%s.public.json", r->sp.done, j->name);
     snprintf(rp, sizeof rp, "%s/%s.receipt.json", r->sp.done, j->name);
     if (!rc)
-        rc = gm_file_write(pp, proof, plen, err);
+        rc = sv_publish(r->dir, pp, proof, plen, err);
     if (!rc)
-        rc = gm_file_write(qp, pub, qlen, err);
+        rc = sv_publish(r->dir, qp, pub, qlen, err);
     int rank = -1;
     char unit[SERVE_NAME_LEN + 16];
     snprintf(unit, sizeof unit, "%s-p0", j->name);
@@ -465,7 +465,7 @@ static int commit_done(root_t *r, sv_job_t *j, const batch_info_t *b, err_t *err
         json_object_set_new(o, "timings", t);
         char *text = json_dumps(o, JSON_INDENT(1));
         json_decref(o);
-        rc = text ? gm_file_write(rp, text, strlen(text), err) : gm_err_set(err, GM_ENOMEM, "out of memory");
+        rc = text ? sv_publish(r->dir, rp, text, strlen(text), err) : gm_err_set(err, GM_ENOMEM, "out of memory");
         free(text);
     }
     gm_free(proof);
@@ -579,7 +579,7 @@ static size_t next_batch(root_t *r, double now, double *wake)
         memmove(p + n + 1, p + n, (i - n) * sizeof *p);
         p[n++] = t;
     }
-    if (n >= r->k || stop_asked(r))
+    if (n >= r->k)
         return n;
     double oldest = p[0].claimed, due = 1e300;
     for (size_t i = 0; i < n; i++) {
@@ -622,6 +622,8 @@ static int root_loop(root_t *r)
             r->last_recover = now;
         }
         claim(r);
+        if (stop_asked(r))
+            return GM_ECANCELED; /* what claim took goes back at exit */
         double wake = now + poll;
         size_t n = next_batch(r, sv_now(), &wake);
         if (n) {

@@ -130,7 +130,17 @@ int sv_requeue(const sv_spool_t *s, const char *path, const char *name, err_t *e
     return move(path, to, err);
 }
 
-int sv_fail(const sv_spool_t *s, const char *path, const char *name, const char *reason, err_t *err)
+int sv_publish(const char *own, const char *to, const void *buf, size_t len, err_t *err)
+{
+    const char *b = strrchr(to, '/');
+    char tmp[GM_PATH_MAX];
+    if ((size_t)snprintf(tmp, sizeof tmp, "%s/.out-%s", own, b ? b + 1 : to) >= sizeof tmp)
+        return gm_err_set(err, GM_EINVAL, "%s: path too long", to);
+    int rc = gm_file_write(tmp, buf, len, err);
+    return rc ? rc : move(tmp, to, err);
+}
+
+int sv_fail(const sv_spool_t *s, const char *own, const char *path, const char *name, const char *reason, err_t *err)
 {
     char rp[SERVE_PATH_LEN + SERVE_NAME_LEN + 32], to[SERVE_PATH_LEN + SERVE_NAME_LEN + 32];
     snprintf(rp, sizeof rp, "%s/%s.reason", s->failed, name);
@@ -140,7 +150,7 @@ int sv_fail(const sv_spool_t *s, const char *path, const char *name, const char 
     for (const char *p = reason; *p && n < sizeof line - 2; p++)
         line[n++] = *p == '\n' ? ' ' : *p; /* one line, whatever the message held */
     line[n++] = '\n';
-    int rc = gm_file_write(rp, line, n, err);
+    int rc = sv_publish(own, rp, line, n, err);
     return rc ? rc : move(path, to, err);
 }
 
@@ -219,6 +229,26 @@ void sv_server_unlock(int fd, const char *dir, const sv_spool_t *s)
     close(fd);
 }
 
+static double mtime_of(const struct stat *st) { return (double)st->st_mtim.tv_sec + st->st_mtim.tv_nsec * 1e-9; }
+
+/* Removes servers/ID.*.tmp.* : the temporaries of a dead server's status
+ * and report files (no other process writes under its id). */
+static void sweep_server_temps(const sv_spool_t *s, const char *id)
+{
+    DIR *d = opendir(s->servers);
+    struct dirent *e;
+    size_t l = strlen(id);
+    while (d && (e = readdir(d))) {
+        if (strncmp(e->d_name, id, l) != 0 || e->d_name[l] != '.' || !strstr(e->d_name + l, ".tmp."))
+            continue;
+        char p[SERVE_PATH_LEN + 300];
+        snprintf(p, sizeof p, "%s/%s", s->servers, e->d_name);
+        unlink(p);
+    }
+    if (d)
+        closedir(d);
+}
+
 int sv_recover(const sv_spool_t *s, const char *self, unsigned *requeued, err_t *err)
 {
     *requeued = 0;
@@ -227,8 +257,9 @@ int sv_recover(const sv_spool_t *s, const char *self, unsigned *requeued, err_t 
         return gm_err_set(err, GM_EIO, "%s: cannot list: %s", s->active, strerror(errno));
     struct dirent *e;
     while ((e = readdir(d))) {
-        if (e->d_name[0] == '.' || !strcmp(e->d_name, self))
-            continue; /* ".", "..", and a server still making its directory */
+        bool making = e->d_name[0] == '.' && ends_with(e->d_name, ".new");
+        if ((e->d_name[0] == '.' && !making) || !strcmp(e->d_name, self))
+            continue;
         char dir[SERVE_PATH_LEN + 300], lock[SERVE_PATH_LEN + 320];
         snprintf(dir, sizeof dir, "%s/%s", s->active, e->d_name);
         snprintf(lock, sizeof lock, "%s/lock", dir);
@@ -237,10 +268,15 @@ int sv_recover(const sv_spool_t *s, const char *self, unsigned *requeued, err_t 
             continue; /* another server recovered it a moment ago */
         if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
             struct stat st;
-            /* Still the directory we opened the lock of (not removed and
-             * remade meanwhile by another recovering server)? */
-            if (stat(lock, &st) == 0)
+            /* Still the directory we opened the lock of (not removed
+             * meanwhile by another recovering server)? A server that died
+             * while making its directory (".ID.new") claimed nothing. */
+            /* A server making its directory holds the lock moments after
+             * creating it: a ".new" is left alone for a minute. */
+            if (stat(lock, &st) == 0 && (!making || sv_now() - mtime_of(&st) > 60)) {
                 release_dir(s, dir, requeued);
+                sweep_server_temps(s, e->d_name);
+            }
         }
         close(fd);
     }
@@ -265,8 +301,6 @@ static int cmp_entry(const void *a, const void *b)
     int o = sv_order(x->priority, x->deadline, x->mtime, y->priority, y->deadline, y->mtime);
     return o ? o : strcmp(x->name, y->name);
 }
-
-static double mtime_of(const struct stat *st) { return (double)st->st_mtim.tv_sec + st->st_mtim.tv_nsec * 1e-9; }
 
 int sv_list_incoming(sv_entry_t **out, size_t *n, const sv_spool_t *s, err_t *err)
 {
