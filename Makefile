@@ -165,10 +165,13 @@ test: deps
 
 # The long reliability run (tests/soak/soak.sh; not in `make test`): 1,000
 # test-mul proofs on 4 ranks under random SIGKILLs and SIGTERMs, rerun until
-# done, then every proof checked. SOAK_UNITS, SOAK_RANKS, SOAK_SEED.
+# done, then every proof checked. SOAK_UNITS, SOAK_RANKS, SOAK_SEED. Then the
+# service's (tests/soak/serve.sh): SOAK_JOBS jobs (1,000) from 4 submitters
+# into one spool while the server on SOAK_RANKS ranks is killed and restarted.
 soak: deps
 	@$(MAKE) --no-print-directory -j$$(nproc) all
 	@BUILD=$(BUILD) sh tests/soak/soak.sh
+	@BUILD=$(BUILD) sh tests/soak/serve.sh
 
 bench: deps
 	@$(MAKE) --no-print-directory -j$$(nproc) all

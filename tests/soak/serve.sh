@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/soak/serve.sh — the proving service's long reliability run (not in
-# `make test`; run it as `BUILD=build sh tests/soak/serve.sh`): SOAK_JOBS
+# `make test`; `make soak` runs it after tests/soak/soak.sh): SOAK_JOBS
 # test-mul jobs (default 1000) from 4 concurrent submitters into one spool,
 # while a server on SOAK_RANKS ranks (default 2) is stopped again and again
 # at random moments, by SIGKILL of one random rank (mpirun aborts the job)
