@@ -73,6 +73,15 @@ typedef struct {
     /* --check-params: the parameter file is hashed, every point checked and
      * the shape's every index checked, whatever the stamps say (params/). */
     bool check_params;
+    /* Keep the set-up of the circuit shape (topology and pools, shape,
+     * parameters, provers, rank 0's prepared vk) after a run that succeeds,
+     * and take it in the next run with this flag of the same circuit,
+     * parameter file and digest, threads, topology, domains and pin instead
+     * of loading again (grothmpi serve: one campaign per batch). One shape
+     * is kept at a time; a failed run, or a run of another key, frees it;
+     * mpi_resident_release frees it at the end. Every rank must pass the
+     * same flag. Not for split or check campaigns (ignored). */
+    bool resident;
 } mpi_opts_t;
 
 /* A cluster report (below: rank 0 builds it, mpi_report_load reads it back). */
@@ -130,6 +139,10 @@ typedef struct {
  * when they start. Rerunning the campaign resumes from the journal. */
 int mpi_campaign_run(const char *campaign_path, const mpi_opts_t *opts, mpi_progress_fn progress, void *arg,
                      mpi_result_t *res, err_t *err) __attribute__((warn_unused_result));
+
+/* Frees the set-up kept by runs with mpi_opts_t.resident (nothing kept:
+ * nothing). Every rank, after its last such run, before MPI is finalised. */
+void mpi_resident_release(void);
 
 /* ---- the journal of an output directory -------------------------------------------- */
 

@@ -9,7 +9,9 @@
  *    dispatch, pipelining, batching, backends, verification and the atomic
  *    writes are the campaigns'. MPI is initialised once (mpi_study_init)
  *    and the ranks wait between batches in rank 0's next command
- *    (mpi_study_bcast: run this campaign, or stop), asleep.
+ *    (mpi_study_bcast: run this campaign, or stop), asleep. The runs are
+ *    resident (mpi_opts_t.resident): a batch of the previous batch's shape
+ *    takes its parameters, shape, pools and provers as they are.
  *  - Rank 0 alone touches the spool: it polls incoming/, claims by rename,
  *    checks each job (job.c), and forms batches of one shape (priority,
  *    deadline, max_wait). After a batch it moves each proved job's proof
@@ -691,6 +693,7 @@ int serve_run(const serve_opts_t *opts, serve_result_t *res, err_t *err)
     r.mo.mem_budget = opts->mem_budget;
     r.mo.threads = opts->threads;
     r.mo.interrupt = opts->interrupt;
+    r.mo.resident = true; /* the shape's parameters and provers stay loaded between batches */
     wire_status_t ws;
     memset(&ws, 0, sizeof ws);
     if (rank == 0) {
@@ -756,6 +759,7 @@ int serve_run(const serve_opts_t *opts, serve_result_t *res, err_t *err)
     if (mpi_study_bcast(&verdict, sizeof verdict, &be) == 0 && rank != 0 && verdict)
         rc = gm_err_set(err, verdict, "rank %d: the service stopped (see rank 0's message)", rank);
 out:
+    mpi_resident_release();
     mpi_report_free(r.total);
     gm_free(r.pending);
     gm_free(r.csv);
