@@ -49,4 +49,21 @@ timeout 120 "$BIN" serve "$S" --params params --batch 4 --max-wait 30 --poll 0.0
   > due.log 2>&1 || { cat due.log; fail "due: the server failed"; }
 bw=$(sed -n 's/.*"batch_wait_s": \([0-9.eE+-]*\).*/\1/p' "$S/done/due.receipt.json")
 awk -v b="$bw" 'BEGIN { exit !(b < 1) }' || fail "due: waited $bw s with its deadline 2 s away"
-echo "serve_batching: OK (priority, deadline, age; max_wait bounds a short batch; a near deadline goes at once)"
+echo "ok: a deadline 2 s away did not wait ($bw s)"
+# 4. two shapes in turn: each batch one shape, the resident set-up changing
+# shape every batch, every proof against its own key
+S="$T/mixed"
+mkdir -p "$S/incoming"
+for i in 1 2 3 4 5; do
+  if [ $((i % 2)) -eq 0 ]; then echo "{\"circuit\": \"test-mul\", \"seed\": $i}" > job.json
+  else echo "{\"circuit\": \"test-synthetic\", \"constraints\": 1024, \"seed\": $i}" > job.json; fi
+  "$BIN" submit "$S" job.json --name "m$i" > /dev/null
+done
+timeout 120 "$BIN" serve "$S" --params params --setup auto --batch 2 --max-wait 0 --poll 0.05 --threads 1 \
+  --exit-when-idle 0.5 > mixed.log 2>&1 || { cat mixed.log; fail "mixed: the server failed"; }
+for i in 1 2 3 4 5; do
+  vk=params/test-synthetic-1024.vk; [ $((i % 2)) -eq 0 ] && vk=params/test-mul.vk
+  "$BIN" verify --vk $vk --proof "$S/done/m$i.proof" --inputs "$S/done/m$i.public.json" > /dev/null ||
+    fail "mixed: m$i does not verify against $vk"
+done
+echo "serve_batching: OK (priority, deadline, age; max_wait bounds a short batch; a near deadline goes at once; shapes in turn)"
