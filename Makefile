@@ -16,7 +16,7 @@ BUILD   ?= build
 OPT     ?= -O3
 
 # Libraries in link order: a folder may use only those after it.
-LIBDIRS := study mpi jobs params circuits snarkjs groth16 gpu synth/porep synth ec ntt topo ff base
+LIBDIRS := serve study mpi jobs params circuits snarkjs groth16 gpu synth/porep synth ec ntt topo ff base
 
 DEB_PKGS := build-essential pkg-config libopenmpi-dev openmpi-bin libhwloc-dev hwloc \
             libpfm4-dev libjemalloc-dev libjansson-dev libssl-dev libcriterion-dev \
@@ -165,10 +165,13 @@ test: deps
 
 # The long reliability run (tests/soak/soak.sh; not in `make test`): 1,000
 # test-mul proofs on 4 ranks under random SIGKILLs and SIGTERMs, rerun until
-# done, then every proof checked. SOAK_UNITS, SOAK_RANKS, SOAK_SEED.
+# done, then every proof checked. SOAK_UNITS, SOAK_RANKS, SOAK_SEED. Then the
+# service's (tests/soak/serve.sh): SOAK_JOBS jobs (1,000) from 4 submitters
+# into one spool while the server on SOAK_RANKS ranks is killed and restarted.
 soak: deps
 	@$(MAKE) --no-print-directory -j$$(nproc) all
 	@BUILD=$(BUILD) sh tests/soak/soak.sh
+	@BUILD=$(BUILD) sh tests/soak/serve.sh
 
 # One real 32 GiB PoRep partition end to end, then a campaign of two
 # (tests/soak/porep_32g.sh; not in `make test`: hours on 2 cores, 62 GB of

@@ -7,6 +7,8 @@
 #ifndef GM_CLI_H
 #define GM_CLI_H
 
+#include <signal.h>
+
 int cmd_bench(int argc, char **argv);
 int cmd_selfcheck(int argc, char **argv);
 int cmd_topo(int argc, char **argv);
@@ -23,6 +25,10 @@ int cmd_report(int argc, char **argv);
 int cmd_study(int argc, char **argv);
 int cmd_params(int argc, char **argv);
 int cmd_gpu(int argc, char **argv);
+/* `grothmpi serve` and `grothmpi submit` (cmd_serve.c): the proving service
+ * and its client (docs/serve.md). */
+int cmd_serve(int argc, char **argv);
+int cmd_submit(int argc, char **argv);
 
 /* `[mpirun -np N] grothmpi campaign run CAMPAIGN [options]` and its alias
  * `grothmpi prove CAMPAIGN [options]` (cmd_campaign_run.c): argv[0] is
@@ -31,6 +37,12 @@ int cmd_gpu(int argc, char **argv);
  * whose "backend": "cuda" finds no device), 75 interrupted by a signal
  * (rerun to resume); ranks other than 0 return 0. */
 int cli_campaign_run(int argc, char **argv, const char *cmd);
+
+/* Installs the handlers of SIGTERM and SIGINT shared by campaigns and the
+ * service (cmd_campaign_run.c): the first signal's number goes to the flag
+ * returned (mpi_opts_t.interrupt, serve_opts_t.interrupt), a second one
+ * kills at once. */
+const volatile sig_atomic_t *cli_stop_signals(void);
 
 #include <stdbool.h>
 #include <stddef.h>

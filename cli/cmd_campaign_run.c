@@ -70,7 +70,7 @@ static void on_stop_signal(int sig)
     stop_signal = sig;
 }
 
-static void install_stop_handlers(void)
+const volatile sig_atomic_t *cli_stop_signals(void)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -79,6 +79,7 @@ static void install_stop_handlers(void)
     sa.sa_flags = SA_RESTART;
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGINT, &sa, NULL);
+    return &stop_signal;
 }
 
 /* arg: the command's name, the prefix of every line. */
@@ -160,8 +161,7 @@ int cli_campaign_run(int argc, char **argv, const char *cmd)
         return 2;
     }
     mpi_result_t res;
-    install_stop_handlers();
-    mo.interrupt = &stop_signal;
+    mo.interrupt = cli_stop_signals();
     int rc = mpi_campaign_run(file, &mo, progress, (void *)cmd, &res, &err);
     bool checked = res.check_text != NULL;
     if (res.rank == 0)

@@ -24,6 +24,8 @@ static const struct {
     {"snarkjs", cmd_snarkjs, "circom/snarkjs files: prove from .zkey + .wtns, verify proof.json"},
     {"study", cmd_study, "scaling studies: sweep threads, domains, pin, batch, ranks; plots (docs/study.md)"},
     {"report", cmd_report, "print a saved cluster report (report.json) as text tables or CSV"},
+    {"serve", cmd_serve, "the proving service: prove the jobs of a spool directory (serve status SPOOL: its state)"},
+    {"submit", cmd_submit, "put a job into a proving service's spool (--wait: until its proof is done)"},
     {"gpu", cmd_gpu, "GPU: the device memory plan of a PoRep partition on a card of a given size"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

@@ -73,6 +73,15 @@ typedef struct {
     /* --check-params: the parameter file is hashed, every point checked and
      * the shape's every index checked, whatever the stamps say (params/). */
     bool check_params;
+    /* Keep the set-up of the circuit shape (topology and pools, shape,
+     * parameters, provers, rank 0's prepared vk) after a run that succeeds,
+     * and take it in the next run with this flag of the same circuit,
+     * parameter file and digest, threads, topology, domains and pin instead
+     * of loading again (grothmpi serve: one campaign per batch). One shape
+     * is kept at a time; a failed run, or a run of another key, frees it;
+     * mpi_resident_release frees it at the end. Every rank must pass the
+     * same flag. Not for split or check campaigns (ignored). */
+    bool resident;
 } mpi_opts_t;
 
 /* A cluster report (below: rank 0 builds it, mpi_report_load reads it back). */
@@ -131,6 +140,10 @@ typedef struct {
 int mpi_campaign_run(const char *campaign_path, const mpi_opts_t *opts, mpi_progress_fn progress, void *arg,
                      mpi_result_t *res, err_t *err) __attribute__((warn_unused_result));
 
+/* Frees the set-up kept by runs with mpi_opts_t.resident (nothing kept:
+ * nothing). Every rank, after its last such run, before MPI is finalised. */
+void mpi_resident_release(void);
+
 /* ---- the journal of an output directory -------------------------------------------- */
 
 /* What OUTPUT/journal says, read without MPI (for `grothmpi campaign status`);
@@ -147,6 +160,13 @@ typedef struct {
  * a grothmpi journal header; err names the file), GM_EINVAL (path too long)
  * or GM_ENOMEM. */
 int mpi_journal_status(mpi_journal_status_t *out, const char *output_dir, err_t *err)
+    __attribute__((warn_unused_result));
+
+/* The rank that proved unit `unit` (its file stem, "<sector id>-p<k>") by
+ * output_dir/journal's last line for it that checks, in *rank; -1 when the
+ * journal is missing or has no such line. Returns 0, or as
+ * mpi_journal_status. */
+int mpi_journal_rank(int *rank, const char *output_dir, const char *unit, err_t *err)
     __attribute__((warn_unused_result));
 
 /* ---- the cluster report ------------------------------------------------------------
@@ -362,6 +382,13 @@ int mpi_study_init(int *rank, int *size, err_t *err) __attribute__((warn_unused_
 /* Finalises MPI when it is initialised and not yet finalised (after the last
  * mpi_campaign_run). */
 void mpi_study_finalize(void);
+
+/* Broadcasts n bytes of buf from rank 0 of MPI_COMM_WORLD to every rank
+ * (collective: every rank calls it, main thread, between campaign runs).
+ * A rank that waits sleeps between tests of the request (5 ms), so ranks
+ * waiting for rank 0's next command (grothmpi serve) take no CPU. MPI must
+ * be initialised (mpi_study_init). Returns 0 or GM_EMPI. */
+int mpi_study_bcast(void *buf, size_t n, err_t *err) __attribute__((warn_unused_result));
 
 /* ---- one proof split over the ranks (mpi/split.c) --------------------------------------
  * `grothmpi prove --split`: the R ranks of the job prove one witness

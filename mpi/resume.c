@@ -343,34 +343,47 @@ static void status_line(void *arg, const char *line, size_t ll, const journal_li
 
 static int cmp_str(const void *a, const void *b) { return strcmp(a, b); }
 
-int mpi_journal_status(mpi_journal_status_t *out, const char *output_dir, err_t *err)
+/* Reads output_dir/journal into *buf, *len; *hl is the offset past its
+ * header line. A missing journal: 0 with *buf NULL. */
+static int journal_read(uint8_t **buf, size_t *len, size_t *hl, const char *output_dir, err_t *err)
 {
-    memset(out, 0, sizeof *out);
+    *buf = NULL;
     char path[JOBS_PATH_LEN + 16];
     if ((size_t)snprintf(path, sizeof path, "%s/journal", output_dir) >= sizeof path)
         return gm_err_set(err, GM_EINVAL, "%s: output directory name too long", output_dir);
     if (access(path, F_OK) != 0 && errno == ENOENT)
         return 0;
-    uint8_t *buf;
-    size_t len;
-    int rc = gm_file_read(&buf, &len, path, err);
+    int rc = gm_file_read(buf, len, path, err);
     if (rc)
         return rc;
-    size_t hl = 0;
-    while (hl < len && buf[hl] != '\n')
-        hl++;
-    if (hl == len || len < strlen(JOURNAL_MAGIC) || memcmp(buf, JOURNAL_MAGIC, strlen(JOURNAL_MAGIC)) != 0) {
-        gm_free(buf);
+    size_t h = 0;
+    while (h < *len && (*buf)[h] != '\n')
+        h++;
+    if (h == *len || *len < strlen(JOURNAL_MAGIC) || memcmp(*buf, JOURNAL_MAGIC, strlen(JOURNAL_MAGIC)) != 0) {
+        gm_free(*buf);
+        *buf = NULL;
         return gm_err_set(err, GM_EFORMAT, "%s: line 1: not a grothmpi journal header ('" JOURNAL_MAGIC "...')",
                           path);
     }
+    *hl = h + 1;
+    return 0;
+}
+
+int mpi_journal_status(mpi_journal_status_t *out, const char *output_dir, err_t *err)
+{
+    memset(out, 0, sizeof *out);
+    uint8_t *buf;
+    size_t len, hl = 0;
+    int rc = journal_read(&buf, &len, &hl, output_dir, err);
+    if (rc || !buf)
+        return rc;
     out->exists = true;
     status_scan_t t = {0};
-    journal_scan(buf, len, hl + 1, status_line, &t);
+    journal_scan(buf, len, hl, status_line, &t);
     gm_free(buf);
     if (t.nomem) {
         gm_free(t.names);
-        return gm_err_set(err, GM_ENOMEM, "%s: out of memory", path);
+        return gm_err_set(err, GM_ENOMEM, "%s/journal: out of memory", output_dir);
     }
     /* A unit proved again (its files were missing on resume) has two lines. */
     qsort(t.names, t.n, sizeof *t.names, cmp_str);
@@ -378,5 +391,34 @@ int mpi_journal_status(mpi_journal_status_t *out, const char *output_dir, err_t 
         out->done += i == 0 || strcmp(t.names[i], t.names[i - 1]) != 0;
     out->torn = t.torn;
     gm_free(t.names);
+    return 0;
+}
+
+/* mpi_journal_rank's pass: the last line of one unit. */
+typedef struct {
+    const char *unit;
+    int rank;
+} rank_scan_t;
+
+static void rank_line(void *arg, const char *line, size_t ll, const journal_line_t *e)
+{
+    (void)line, (void)ll;
+    rank_scan_t *t = arg;
+    if (e && !strcmp(e->name, t->unit))
+        t->rank = e->rank;
+}
+
+int mpi_journal_rank(int *rank, const char *output_dir, const char *unit, err_t *err)
+{
+    *rank = -1;
+    uint8_t *buf;
+    size_t len, hl = 0;
+    int rc = journal_read(&buf, &len, &hl, output_dir, err);
+    if (rc || !buf)
+        return rc;
+    rank_scan_t t = {unit, -1};
+    journal_scan(buf, len, hl, rank_line, &t);
+    gm_free(buf);
+    *rank = t.rank;
     return 0;
 }

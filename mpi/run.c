@@ -193,7 +193,121 @@ typedef struct {
     bool have_state;
     params_ident_t ident; /* split campaigns: the parameter file as this node digested it */
     note_ctx_t notes;     /* params_load's lines: rank 0's progress, elsewhere the debug log */
+    bool lent;            /* the set-up of the shape comes from the resident store (resident_lend) */
+    uint64_t prep_extra;  /* the prepare-only provers' bytes (prep_provers) */
 } rank_ctx_t;
+
+/* ---- the set-up kept between runs (mpi_opts_t.resident; grothmpi serve) ----
+ * What phase 3 makes for one circuit shape and does not depend on the
+ * campaign's sectors: the topology and pools, the shape, the parameters,
+ * the provers, rank 0's prepared vk, the counters. Kept after a run that
+ * succeeded when the caller asks, and taken by the next resident run of the
+ * same key (circuit, parameter file and digest, threads, topology, domains,
+ * pin) instead of loading again; one shape at a time (a run of another shape
+ * frees it). Every rank decides to take it or not the same way (phase_setup
+ * agrees first), since the node's parameter load is collective. */
+typedef struct {
+    bool have;
+    char key[3 * JOBS_PATH_LEN + 256];
+    topo_t *topo;
+    topo_pool_t *pool, *roles, **prep;
+    unsigned nprep;
+    groth16_prover_t **prep_provers, **prep_own;
+    topo_slot_t *prep_leaders;
+    cs_shape_t *shape;
+    groth16_params_t *params;
+    groth16_prover_t *prover;
+    groth16_pvk_t pvk;
+    bool have_pvk;
+    topo_evset_t *evset;
+    topo_counters_t *ctr;
+    unsigned cstage;
+    uint64_t prep_extra;
+} resident_t;
+
+static resident_t resident;
+
+static void resident_key(char *out, size_t n, const rank_ctx_t *x, const mpi_opts_t *o, const char *digest)
+{
+    const jobs_campaign_t *c = &x->c;
+    snprintf(out, n, "%s|%s|%s|%u|%s|%u|%d", c->circuit.id, c->params_dir, digest,
+             o && o->threads ? o->threads : c->threads, c->topology, c->domains, (int)c->pin);
+}
+
+static void ctx_free(rank_ctx_t *x);
+
+/* Frees the kept set-up (none: nothing). */
+static void resident_drop(void)
+{
+    if (!resident.have)
+        return;
+    rank_ctx_t t;
+    memset(&t, 0, sizeof t);
+    t.topo = resident.topo;
+    t.pool = resident.pool;
+    t.roles = resident.roles;
+    t.prep = resident.prep;
+    t.nprep = resident.nprep;
+    t.prep_provers = resident.prep_provers;
+    t.prep_own = resident.prep_own;
+    t.prep_leaders = resident.prep_leaders;
+    t.shape = resident.shape;
+    t.params = resident.params;
+    t.prover = resident.prover;
+    t.pvk = resident.pvk;
+    t.have_pvk = resident.have_pvk;
+    t.evset = resident.evset;
+    t.ctr = resident.ctr;
+    memset(&resident, 0, sizeof resident);
+    ctx_free(&t);
+}
+
+/* Moves x's shape-wide set-up into the store (x keeps the per-run parts). */
+static void resident_keep(rank_ctx_t *x, const char *key, uint64_t prep_extra)
+{
+    resident_drop();
+    resident = (resident_t){.have = true, .topo = x->topo, .pool = x->pool, .roles = x->roles, .prep = x->prep,
+                            .nprep = x->nprep, .prep_provers = x->prep_provers, .prep_own = x->prep_own,
+                            .prep_leaders = x->prep_leaders, .shape = x->shape, .params = x->params,
+                            .prover = x->prover, .pvk = x->pvk, .have_pvk = x->have_pvk, .evset = x->evset,
+                            .ctr = x->ctr, .cstage = x->cstage, .prep_extra = prep_extra};
+    snprintf(resident.key, sizeof resident.key, "%s", key);
+    x->topo = NULL;
+    x->pool = x->roles = NULL;
+    x->prep = NULL;
+    x->prep_provers = x->prep_own = NULL;
+    x->prep_leaders = NULL;
+    x->shape = NULL;
+    x->params = NULL;
+    x->prover = NULL;
+    x->have_pvk = false;
+    x->evset = NULL;
+    x->ctr = NULL;
+}
+
+/* Lends the store's set-up to x for one run. */
+static void resident_lend(rank_ctx_t *x)
+{
+    x->topo = resident.topo;
+    x->pool = resident.pool;
+    x->roles = resident.roles;
+    x->prep = resident.prep;
+    x->nprep = resident.nprep;
+    x->prep_provers = resident.prep_provers;
+    x->prep_own = resident.prep_own;
+    x->prep_leaders = resident.prep_leaders;
+    x->shape = resident.shape;
+    x->params = resident.params;
+    x->prover = resident.prover;
+    x->pvk = resident.pvk;
+    x->have_pvk = resident.have_pvk;
+    x->evset = resident.evset;
+    x->ctr = resident.ctr;
+    x->cstage = resident.cstage;
+    memset(&resident, 0, sizeof resident); /* x owns it until resident_keep */
+}
+
+void mpi_resident_release(void) { resident_drop(); }
 
 static void ctx_free(rank_ctx_t *x)
 {
@@ -420,7 +534,15 @@ static int rank_setup(rank_ctx_t *x, const mpi_opts_t *o, const char *file, int 
                       int node_size, const wire_params_t *wp, err_t *err)
 {
     jobs_campaign_t *c = &x->c;
-    int rc = topo_load(&x->topo, c->topology, err);
+    uint64_t prep_extra = x->prep_extra;
+    int rc;
+    if (x->lent) { /* the shape's set-up is resident: only this run's parts */
+        if ((rc = params_paths(&x->paths, c->params_dir, c->circuit.id, err)) ||
+            (rc = jobs_source_open(&x->src, c, err)))
+            return rc;
+        goto budget;
+    }
+    rc = topo_load(&x->topo, c->topology, err);
     if (rc) {
         err_t e2 = *err;
         rc = gm_err_set(err, rc, "%s: resources.topology: %s", file, e2.msg);
@@ -448,7 +570,7 @@ static int rank_setup(rank_ctx_t *x, const mpi_opts_t *o, const char *file, int 
     rc = load_params_node(x, wp, node, rank, rc, err);
     if (c->split > 1)
         return rc ? rc : split_setup(x, rank, size, err);
-    uint64_t prep_extra = 0;
+    prep_extra = 0;
     if (rc || (rc = groth16_prover_create(&x->prover, x->params, x->shape, x->pool, err)) ||
         (rc = prep_provers(x, &prep_extra, err)) || (rc = jobs_source_open(&x->src, c, err)))
         return rc;
@@ -457,6 +579,8 @@ static int rank_setup(rank_ctx_t *x, const mpi_opts_t *o, const char *file, int 
             return rc;
         x->have_pvk = true;
     }
+    x->prep_extra = prep_extra;
+budget:
     /* The memory budget: parameters + prover scratch (the rank's prover and
      * the other domains' prepare scratch, since N prepares run at once) +
      * the units in flight (pipeline.c: witnesses and prepared units). */
@@ -506,9 +630,10 @@ static int rank_setup(rank_ctx_t *x, const mpi_opts_t *o, const char *file, int 
      * the set only loses the counters, never the run. */
     err_t e2;
     gm_err_clear(&e2);
-    if (topo_evset_create(&x->evset, NULL, &e2) == 0 &&
-        topo_counters_open_pool(&x->ctr, x->evset, x->pool, &e2) == 0 &&
-        topo_counters_stage(x->ctr, "prove", &x->cstage, &e2) == 0) {
+    if (x->lent ? x->ctr != NULL
+                : topo_evset_create(&x->evset, NULL, &e2) == 0 &&
+                      topo_counters_open_pool(&x->ctr, x->evset, x->pool, &e2) == 0 &&
+                      topo_counters_stage(x->ctr, "prove", &x->cstage, &e2) == 0) {
         x->st.evset = x->evset;
         x->st.ctr_pool = x->ctr;
         x->st.cstage_prove = x->cstage;
@@ -819,6 +944,8 @@ int mpi_campaign_run(const char *campaign_path, const mpi_opts_t *opts, mpi_prog
     memset(&r, 0, sizeof r);
     char *text = NULL;
     wire_params_t wp;
+    char rkey[sizeof resident.key] = "";
+    bool keep = false;
     if ((rc = phase_validate(&x, &r, &wp, &text, &j, campaign_path, opts, progress, arg, err)))
         goto finish;
     err_t e;
@@ -830,6 +957,22 @@ int mpi_campaign_run(const char *campaign_path, const mpi_opts_t *opts, mpi_prog
     }
     if (j.rank == 0)
         x.notes = (note_ctx_t){.fn = progress, .arg = arg};
+    /* The resident set-up: taken only when every rank has it for this key
+     * (the node's parameter load is collective), else dropped everywhere. */
+    keep = opts && opts->resident && x.c.mode == JOBS_MODE_PROVE && x.c.split <= 1;
+    if (keep && !prc)
+        resident_key(rkey, sizeof rkey, &x, opts, wp.digest);
+    int take = keep && !prc && resident.have && !strcmp(resident.key, rkey);
+    if (opts && opts->resident) {
+        MPI_Allreduce(MPI_IN_PLACE, &take, 1, MPI_INT, MPI_MIN, j.comm);
+        if (take) {
+            x.prep_extra = resident.prep_extra;
+            resident_lend(&x);
+            x.lent = true;
+        } else {
+            resident_drop();
+        }
+    }
     if ((rc = phase_setup(&x, prc, &e, &j, &wp, campaign_path, opts, err)))
         goto finish;
     if (j.rank == 0 && x.st.backend_note[0])
@@ -840,6 +983,8 @@ int mpi_campaign_run(const char *campaign_path, const mpi_opts_t *opts, mpi_prog
     free(cm.split);
 
 finish:
+    if (!rc && keep && x.prover)
+        resident_keep(&x, rkey, x.prep_extra);
     root_free(&r);
     free(text);
     ctx_free(&x);

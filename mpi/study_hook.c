@@ -5,8 +5,9 @@
  * campaigns and finalise once at the end. Main thread only.
  */
 #include <mpi.h>
+#include <limits.h>
 
-#include "mpi/mpi.h"
+#include "mpi/mpi_internal.h"
 
 int mpi_study_init(int *rank, int *size, err_t *err)
 {
@@ -30,4 +31,15 @@ void mpi_study_finalize(void)
     MPI_Finalized(&fin);
     if (inited && !fin)
         MPI_Finalize();
+}
+
+int mpi_study_bcast(void *buf, size_t n, err_t *err)
+{
+    if (n > INT_MAX)
+        return gm_err_set(err, GM_EMPI, "broadcast of %zu bytes: too large", n);
+    MPI_Request req;
+    if (MPI_Ibcast(buf, (int)n, MPI_BYTE, 0, MPI_COMM_WORLD, &req) != MPI_SUCCESS)
+        return gm_err_set(err, GM_EMPI, "MPI_Ibcast failed");
+    mr_wait_idle(&req);
+    return 0;
 }
