@@ -391,12 +391,17 @@ void g16_points_free(groth16_vk_t *vk, g1_affine_t *h, g1_affine_t *l, g1_affine
 const groth16_vk_t *groth16_params_vk(const groth16_params_t *p) { return &p->vk; }
 void groth16_params_counts(groth16_counts_t *out, const groth16_params_t *p) { *out = p->n; }
 
+/* Bytes of the decoded points of sections with counts n (the vk's ic included). */
+static uint64_t decoded_bytes(const groth16_counts_t *n)
+{
+    return (n->h + n->l + n->a + n->b_g1 + n->ic) * sizeof(g1_affine_t) + n->b_g2 * sizeof(g2_affine_t);
+}
+
 size_t groth16_params_memory(const groth16_params_t *p)
 {
     if (p->fd >= 0)
         return (size_t)p->n.ic * sizeof(g1_affine_t);
-    return (size_t)(p->n.h + p->n.l + p->n.a + p->n.b_g1 + p->n.ic) * sizeof(g1_affine_t) +
-           (size_t)p->n.b_g2 * sizeof(g2_affine_t);
+    return (size_t)decoded_bytes(&p->n);
 }
 
 static int check_count(const char *path, const char *sec, uint64_t have, uint64_t need, err_t *err)
@@ -558,7 +563,7 @@ int groth16_params_decoded_bytes(uint64_t *out, const char *path, err_t *err)
     *out = 0;
     int rc = groth16_params_file_counts(&n, path, err);
     if (!rc)
-        *out = (n.h + n.l + n.a + n.b_g1 + n.ic) * sizeof(g1_affine_t) + n.b_g2 * sizeof(g2_affine_t);
+        *out = decoded_bytes(&n);
     return rc;
 }
 
