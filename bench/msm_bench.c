@@ -393,7 +393,10 @@ int bench_msm_main(int argc, char **argv)
         }
     }
     if (rc == 0 && want[0] && want[1]) {
-        printf("\nbn254 / bls12-381 (µs per point; 1 thread: CPU time, %u threads: wall time)\n", threads);
+        if (threads > 1)
+            printf("\nbn254 / bls12-381 (µs per point; 1 thread: CPU time, %u threads: wall time)\n", threads);
+        else
+            printf("\nbn254 / bls12-381 (µs per point, 1 thread, CPU time)\n");
         printf("%-10s %10s %10s %7s", "msm", "bn254", "bls12-381", "ratio");
         if (threads > 1)
             printf(" %10s %10s %7s", "bn254 N", "bls N", "ratio N");
