@@ -81,4 +81,25 @@ rows=$(cat "$cur" "$prev" | grep -c '^j[0-9],done,' || true)
 grep -q '^j8,done,' "$cur" || fail "rotation: the last row is not in $cur"
 [ "$rows" -ge 4 ] && [ "$rows" -le 8 ] || fail "rotation: $rows rows in the two files"
 [ "$(cat "$cur" "$prev" | grep '^j[0-9]' | cut -d, -f1 | sort | uniq -d)" = "" ] || fail "rotation: a row twice"
+# 4. serve status of a live server: each rank's loads, each shape's batches and loads
+S="$T/live"
+mkdir -p "$S/incoming"
+submit_mixed "$S" 3
+serve_start "$S" live.log 0 --batch 1 --max-wait 0
+wait_receipts "$S" 3
+# the status file is rewritten after the last batch's receipts
+i=0
+while [ $i -lt 100 ]; do
+  "$BIN" serve status "$S" > status.txt || fail "live: serve status failed"
+  grep -q '^    shape test-synthetic-2048: 2 batches' status.txt && break
+  sleep 0.1; i=$((i + 1))
+done
+grep -q '^    rank 0 ([^)]*): 3 jobs, backend [a-z]*, 2 parameter loads in [0-9.]* s$' status.txt ||
+  { cat status.txt; fail "live: no rank line with 2 parameter loads"; }
+grep -q '^    shape test-synthetic-2048: 2 batches, 1 load in [0-9.]* s, [0-9.]* MiB per rank$' status.txt ||
+  { cat status.txt; fail "live: no line for test-synthetic-2048 with 2 batches and 1 load"; }
+kill -TERM $SP
+set +e; wait $SP; rc=$?; set -e
+[ $rc -eq 75 ] || { cat live.log; fail "live: SIGTERM ended the server with $rc, expected 75"; }
+echo "ok: serve status: $(grep -c '^    shape ' status.txt) shapes, rank 0's and each shape's loads"
 echo "serve_resident: OK (shapes resident under the budget, LRU eviction, load times, jobs.csv rotation)"
