@@ -192,6 +192,41 @@ fail:
     return rc;
 }
 
+/* The verifications of either curve: vk, public, proof read and checked; GM_EVERIFY when invalid. */
+static int verify_bls(const char *const pos[3], err_t *err)
+{
+    groth16_vk_t vk;
+    groth16_proof_t proof;
+    fr_t *pub = NULL;
+    size_t n = 0;
+    int rc = snarkjs_vk_read_json(&vk, pos[0], err);
+    if (rc)
+        return rc;
+    if (!(rc = snarkjs_public_read_json(&pub, &n, pos[1], err)) &&
+        !(rc = snarkjs_proof_read_json(&proof, pos[2], err)))
+        rc = snarkjs_verify(&vk, &proof, pub, n, err);
+    groth16_vk_free(&vk);
+    gm_free(pub);
+    return rc;
+}
+
+static int verify_bn(const char *const pos[3], err_t *err)
+{
+    snarkjs_bn_vk_t vk;
+    snarkjs_bn_proof_t proof;
+    bn_fr_t *pub = NULL;
+    size_t n = 0;
+    int rc = snarkjs_bn_vk_read_json(&vk, pos[0], err);
+    if (rc)
+        return rc;
+    if (!(rc = snarkjs_bn_public_read_json(&pub, &n, pos[1], err)) &&
+        !(rc = snarkjs_bn_proof_read_json(&proof, pos[2], err)))
+        rc = snarkjs_bn_verify(&vk, &proof, pub, n, err);
+    snarkjs_bn_vk_free(&vk);
+    gm_free(pub);
+    return rc;
+}
+
 static int snark_verify(int argc, char **argv)
 {
     bool verbose = false;
@@ -218,21 +253,11 @@ static int snark_verify(int argc, char **argv)
     }
     err_t err;
     gm_err_clear(&err);
-    groth16_vk_t vk;
-    groth16_proof_t proof;
-    fr_t *pub = NULL;
-    size_t n = 0;
     uint64_t t0 = gm_now_ns();
-    int rc = snarkjs_vk_read_json(&vk, pos[0], &err);
-    if (rc) {
-        fprintf(stderr, "grothmpi: snarkjs verify: %s\n", err.msg);
-        return 1;
-    }
-    if (!(rc = snarkjs_public_read_json(&pub, &n, pos[1], &err)) &&
-        !(rc = snarkjs_proof_read_json(&proof, pos[2], &err)))
-        rc = snarkjs_verify(&vk, &proof, pub, n, &err);
-    groth16_vk_free(&vk);
-    gm_free(pub);
+    snarkjs_curve_t curve;
+    int rc = snarkjs_json_curve_of_file(&curve, pos[0], &err);
+    if (!rc)
+        rc = curve == SNARKJS_BN128 ? verify_bn(pos, &err) : verify_bls(pos, &err);
     if (rc) {
         fprintf(stderr, "grothmpi: snarkjs verify: %s%s\n", rc == GM_EVERIFY ? "Invalid proof: " : "", err.msg);
         return 1;
@@ -251,18 +276,61 @@ static int snark_check(int argc, char **argv)
     }
     err_t err;
     gm_err_clear(&err);
-    snarkjs_r1cs_t *r = NULL;
-    snarkjs_wtns_t w = {0};
-    int rc = 1;
-    if (snarkjs_r1cs_load(&r, argv[1], &err) || snarkjs_wtns_load(&w, argv[2], &err) ||
-        snarkjs_r1cs_check(r, w.w, w.n, argv[2], &err)) {
-        fprintf(stderr, "grothmpi: snarkjs check: %s\n", err.msg);
-    } else {
-        printf("%s: all %u constraints hold\n", argv[2], r->n_constraints);
-        rc = 0;
+    snarkjs_curve_t curve;
+    uint32_t nc = 0;
+    int rc = snarkjs_curve_of_file(&curve, argv[1], &err);
+    if (!rc && curve == SNARKJS_BN128) {
+        snarkjs_bn_r1cs_t *r = NULL;
+        snarkjs_bn_wtns_t w = {0};
+        if (!(rc = snarkjs_bn_r1cs_load(&r, argv[1], &err)) && !(rc = snarkjs_bn_wtns_load(&w, argv[2], &err)) &&
+            !(rc = snarkjs_bn_r1cs_check(r, w.w, w.n, argv[2], &err)))
+            nc = r->n_constraints;
+        snarkjs_bn_r1cs_free(r);
+        snarkjs_bn_wtns_free(&w);
+    } else if (!rc) {
+        snarkjs_r1cs_t *r = NULL;
+        snarkjs_wtns_t w = {0};
+        if (!(rc = snarkjs_r1cs_load(&r, argv[1], &err)) && !(rc = snarkjs_wtns_load(&w, argv[2], &err)) &&
+            !(rc = snarkjs_r1cs_check(r, w.w, w.n, argv[2], &err)))
+            nc = r->n_constraints;
+        snarkjs_r1cs_free(r);
+        snarkjs_wtns_free(&w);
     }
-    snarkjs_r1cs_free(r);
-    snarkjs_wtns_free(&w);
+    if (rc) {
+        fprintf(stderr, "grothmpi: snarkjs check: %s\n", err.msg);
+        return 1;
+    }
+    printf("%s: all %u constraints hold\n", argv[2], nc);
+    return 0;
+}
+
+/* `snarkjs info` of a bn128 file (its curve read already). */
+static int info_bn(const char *p, err_t *err)
+{
+    size_t len = strlen(p);
+    int rc;
+    if (strcmp(p + len - 5, ".r1cs") == 0) {
+        snarkjs_bn_r1cs_t *r;
+        if (!(rc = snarkjs_bn_r1cs_load(&r, p, err))) {
+            printf("%s: r1cs, bn128, %u wires (%u public outputs, %u public inputs, %u private inputs), "
+                   "%u constraints, %llu terms, %llu labels\n", p, r->n_wires, r->n_pub_out, r->n_pub_in,
+                   r->n_prv_in, r->n_constraints, (unsigned long long)r->n_terms, (unsigned long long)r->n_labels);
+            snarkjs_bn_r1cs_free(r);
+        }
+    } else if (strcmp(p + len - 5, ".wtns") == 0) {
+        snarkjs_bn_wtns_t w;
+        if (!(rc = snarkjs_bn_wtns_load(&w, p, err))) {
+            printf("%s: wtns, bn128, %zu values\n", p, w.n);
+            snarkjs_bn_wtns_free(&w);
+        }
+    } else {
+        snarkjs_bn_zkey_t *zk;
+        if (!(rc = snarkjs_bn_zkey_load(&zk, p, SNARKJS_ZKEY_DEFAULT, NULL, err))) {
+            printf("%s: zkey, groth16, bn128, nVars %u, nPublic %u, domainSize 2^%u, %llu coefficients\n", p,
+                   zk->n_vars, zk->n_public, zk->log_domain, (unsigned long long)zk->n_coefs);
+            snarkjs_bn_zkey_free(zk);
+        }
+    }
     return rc;
 }
 
@@ -277,7 +345,14 @@ static int snark_info(int argc, char **argv)
     err_t err;
     gm_err_clear(&err);
     int rc = 0;
-    if (len > 5 && strcmp(p + len - 5, ".r1cs") == 0) {
+    bool known = (len > 5 && (strcmp(p + len - 5, ".r1cs") == 0 || strcmp(p + len - 5, ".wtns") == 0 ||
+                              strcmp(p + len - 5, ".zkey") == 0));
+    snarkjs_curve_t curve = SNARKJS_BLS12381;
+    if (known && (rc = snarkjs_curve_of_file(&curve, p, &err))) {
+        /* the message names the file and the field */
+    } else if (known && curve == SNARKJS_BN128) {
+        rc = info_bn(p, &err);
+    } else if (len > 5 && strcmp(p + len - 5, ".r1cs") == 0) {
         snarkjs_r1cs_t *r;
         if (!(rc = snarkjs_r1cs_load(&r, p, &err))) {
             printf("%s: r1cs, bls12381, %u wires (%u public outputs, %u public inputs, %u private inputs), "
