@@ -4,7 +4,7 @@
  *   serialization in the Zcash / blst / bellperson encoding; the optimal ate
  *   pairing; multi-scalar multiplication (MSM). The NTT over Fr is in ntt/.
  *   The last section does the same for BN254 (bn_ prefix): its groups, their
- *   snarkjs and Ethereum encodings, its pairing.
+ *   snarkjs and Ethereum encodings, its pairing, its MSM.
  *
  * Conventions for every function below unless it says otherwise:
  *  - Affine points carry an `inf` flag; when set, x and y are ignored (and
@@ -196,7 +196,7 @@ bool pairing_product_is_one(const g1_affine_t *p, const g2_affine_t *q, size_t n
 #include "base/base.h"   /* err_t, status codes */
 #include "topo/topo.h"   /* topo_pool_t: the caller's pool runs the tiles */
 
-/* ---- multi-scalar multiplication (ec/msm.c) ----------------------------------------------------- */
+/* ---- multi-scalar multiplication (ec/msm.c, the shape of ec/msm_shape.h) ------------------------ */
 
 /* Largest window width (bits) msm_* accept. */
 #define MSM_WINDOW_MAX 20
@@ -421,5 +421,31 @@ void bn_pairing_final_exp(bn_fp12_t *out, const bn_fp12_t *f);
 void bn_pairing(bn_fp12_t *out, const bn_g1_affine_t *p, const bn_g2_affine_t *q);
 /* True when prod_i e(p[i], q[i]) == 1 (one final exponentiation; n = 0 is true). */
 bool bn_pairing_product_is_one(const bn_g1_affine_t *p, const bn_g2_affine_t *q, size_t n);
+
+/* BN254's MSM (ec/bn_msm.c, the shape of ec/msm.c) and 0/1 sums
+ * (ec/msm_bits.c): the contracts of msm_window_auto, msm_g1/g2(_scratch_size),
+ * msm_g1/g2_bits and g1/g2_add_batch(_scratch_size) above, with bn_ types and
+ * scalars bn_fr_t in Montgomery form; no 8-lane path. r has 254 bits, so
+ * the windows cover 255 (one fewer than BLS12-381's at some widths: 15 windows
+ * of 17 bits, not 16) and the top window's reach differs: bn_msm_window_auto
+ * runs the same cost model over BN254's r. Pass window 0 to the scratch
+ * size and to the MSM alike to get its choice. */
+unsigned bn_msm_window_auto(size_t n, unsigned nworkers);
+size_t bn_msm_g1_scratch_size(size_t n, unsigned nworkers, unsigned window);
+size_t bn_msm_g2_scratch_size(size_t n, unsigned nworkers, unsigned window);
+void bn_msm_g1(bn_g1_jac_t *out, const bn_g1_affine_t *bases, const bn_fr_t *scalars, const uint64_t *density,
+               size_t n, unsigned window, void *scratch, topo_pool_t *pool);
+void bn_msm_g2(bn_g2_jac_t *out, const bn_g2_affine_t *bases, const bn_fr_t *scalars, const uint64_t *density,
+               size_t n, unsigned window, void *scratch, topo_pool_t *pool);
+void bn_msm_g1_bits(bn_g1_jac_t *out, const bn_g1_affine_t *bases, const uint64_t *sel, const uint64_t *density,
+                    size_t n, topo_pool_t *pool);
+void bn_msm_g2_bits(bn_g2_jac_t *out, const bn_g2_affine_t *bases, const uint64_t *sel, const uint64_t *density,
+                    size_t n, topo_pool_t *pool);
+size_t bn_g1_add_batch_scratch_size(size_t n);
+size_t bn_g2_add_batch_scratch_size(size_t n);
+void bn_g1_add_batch(size_t n, bn_g1_affine_t *const *acc, const bn_g1_affine_t *const *pt, const uint8_t *neg,
+                     void *scratch);
+void bn_g2_add_batch(size_t n, bn_g2_affine_t *const *acc, const bn_g2_affine_t *const *pt, const uint8_t *neg,
+                     void *scratch);
 
 #endif /* GM_EC_H */

@@ -1,8 +1,9 @@
 /*
  * ec/msm_bits.c — the sum of the bases a bitmap chooses (msm_g1_bits,
- * msm_g2_bits): the MSM of 0/1 scalars, which is most of a PoRep
- * partition's A, B and L MSMs once its witness is kept compact
- * (synth.h, cs_compact_t).
+ * msm_g2_bits, and BN254's bn_msm_g1_bits, bn_msm_g2_bits): the MSM of 0/1
+ * scalars, which is most of a PoRep partition's A, B and L MSMs once its
+ * witness is kept compact (synth.h, cs_compact_t), and of a circom
+ * circuit's wires that are bits.
  *
  * DESIGN. The bitmap is split into word ranges, one per task; a task sums
  * its chosen bases by batch-affine pairwise additions (one inversion per
@@ -82,8 +83,8 @@ static size_t bits_plan(size_t *first, const uint64_t *density, size_t n, topo_p
     return nt;
 }
 
-/* One shape for G1 (fe = fp) and G2 (fe = fp2): the task sums its range
- * into part[t].
+/* One shape for G1 (fe = fp, bn_fp) and G2 (fe = fp2, bn_fp2) of either
+ * curve: the task sums its range into part[t].
  * (1) Why: a 0/1 scalar is its base or nothing, so the sum needs neither
  *     windows nor buckets. The chosen bases are added in pairs in affine
  *     coordinates with one shared inversion per level of BITS_BATCH / 2
@@ -127,9 +128,11 @@ static void g1_bits_level_x8(g1_affine_t *buf, size_t *cnt)
     *cnt = out;
 }
 
-/* Whether G's level ran on 8 lanes (G1 only). */
+/* Whether G's level ran on 8 lanes (BLS12-381's G1 only). */
 #define g1_bits_x8(buf, cnt, acc) (fr_x8_enabled() && (g1_bits_level_x8(buf, cnt), true))
 #define g2_bits_x8(buf, cnt, acc) false
+#define bn_g1_bits_x8(buf, cnt, acc) false
+#define bn_g2_bits_x8(buf, cnt, acc) false
 
 #define BITS_SHAPE(G, FE)                                                                                            \
     typedef struct {                                                                                                 \
@@ -244,6 +247,8 @@ static void g1_bits_level_x8(g1_affine_t *buf, size_t *cnt)
 
 BITS_SHAPE(g1, fp)
 BITS_SHAPE(g2, fp2)
+BITS_SHAPE(bn_g1, bn_fp)
+BITS_SHAPE(bn_g2, bn_fp2)
 
 void msm_g1_bits(g1_jac_t *out, const g1_affine_t *bases, const uint64_t *sel, const uint64_t *density, size_t n,
                  topo_pool_t *pool)
@@ -255,4 +260,16 @@ void msm_g2_bits(g2_jac_t *out, const g2_affine_t *bases, const uint64_t *sel, c
                  topo_pool_t *pool)
 {
     g2_bits(out, bases, sel, density, n, pool);
+}
+
+void bn_msm_g1_bits(bn_g1_jac_t *out, const bn_g1_affine_t *bases, const uint64_t *sel, const uint64_t *density,
+                    size_t n, topo_pool_t *pool)
+{
+    bn_g1_bits(out, bases, sel, density, n, pool);
+}
+
+void bn_msm_g2_bits(bn_g2_jac_t *out, const bn_g2_affine_t *bases, const uint64_t *sel, const uint64_t *density,
+                    size_t n, topo_pool_t *pool)
+{
+    bn_g2_bits(out, bases, sel, density, n, pool);
 }
