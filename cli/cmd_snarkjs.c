@@ -1,4 +1,5 @@
-/* cli/cmd_snarkjs.c — `grothmpi snarkjs`: circom / snarkjs files on BLS12-381.
+/* cli/cmd_snarkjs.c — `grothmpi snarkjs`: circom / snarkjs files on BLS12-381
+ * and BN254 (bn128), the curve read from each file.
  *
  *   grothmpi snarkjs prove circuit.zkey witness.wtns proof.json public.json
  *       rapidsnark's shape; writes what `snarkjs groth16 prove` writes
@@ -35,7 +36,8 @@ static void usage(FILE *f)
             "       grothmpi snarkjs check circuit.r1cs witness.wtns\n"
             "       grothmpi snarkjs info FILE.r1cs|FILE.wtns|FILE.zkey\n"
             "       grothmpi snarkjs ptau --power P [--seed HEX] [--threads N] out.ptau\n\n"
-            "Groth16 on BLS12-381 with circom's and snarkjs's files (circom --prime bls12381).\n"
+            "Groth16 on BN254 (bn128, circom's default) and BLS12-381 (circom --prime bls12381) with\n"
+            "circom's and snarkjs's files; the curve is read from each file (bn128: the CPU, no --split).\n"
             "  prove    proves like `snarkjs groth16 prove` (and rapidsnark): proof.json and\n"
             "           public.json in snarkjs's layout, checked against the zkey's key first\n"
             "  --threads N        worker threads (default: all CPUs)\n"
@@ -62,6 +64,80 @@ static void usage(FILE *f)
 }
 
 static double sec(uint64_t ns) { return (double)ns * 1e-9; }
+
+/* The --verbose account of one prove, either curve. */
+static void print_prove(uint32_t n_vars, uint32_t n_public, uint32_t log_domain, uint64_t n_coefs, unsigned threads,
+                        uint64_t t_load, bool r1cs, const groth16_timings_t *tm, uint64_t t_write)
+{
+    printf("snarkjs prove: nVars %u, nPublic %u, domain 2^%u, %llu coefficients, %u threads\n", n_vars, n_public,
+           log_domain, (unsigned long long)n_coefs, threads);
+    printf("snarkjs prove: %-10s %9.3f s   (zkey, witness%s, prover)\n", "load", sec(t_load),
+           r1cs ? ", r1cs check" : "");
+    cli_print_stages("snarkjs prove", tm, true);
+    printf("snarkjs prove: %-10s %9.3f s\n", "write", sec(t_write));
+    printf("snarkjs prove: %-10s %9.3f s   (load + prove + write)\n", "total", sec(t_load + tm->total + t_write));
+    printf("snarkjs prove: memory peak %.1f MiB (allocator), rss peak %.1f MiB\n", (double)gm_mem_peak() / 1048576.0,
+           (double)gm_rss_peak() / 1048576.0);
+}
+
+/* `snarkjs prove` of a bn128 zkey (snarkjs_bn_*, on the CPU). rs: the
+ * --proof-seed's r and s (reduced into BN254's Fr), or NULL. */
+static int prove_bn(const char *zkp, const char *wp, const char *pp, const char *pubp, const char *r1cs_path,
+                    unsigned threads, bool subgroup, bool noverify, bool verbose, const fr_t *rs)
+{
+    err_t err;
+    gm_err_clear(&err);
+    int rc = 1;
+    topo_pool_t *pool = NULL;
+    snarkjs_bn_zkey_t *zk = NULL;
+    snarkjs_bn_wtns_t w = {0};
+    snarkjs_bn_r1cs_t *r1cs = NULL;
+    snarkjs_bn_prover_t *pv = NULL;
+    bn_fr_t brs[2];
+    for (int i = 0; rs && i < 2; i++) {
+        uint8_t b[32];
+        fr_to_bytes_le(b, &rs[i]);
+        bn_fr_from_bytes_le_mod(&brs[i], b);
+    }
+    uint64_t t0 = gm_now_ns(), t1;
+    if (topo_pool_create_flat(&pool, threads, &err) || snarkjs_bn_wtns_load(&w, wp, &err) ||
+        snarkjs_bn_zkey_load(&zk, zkp, subgroup ? SNARKJS_ZKEY_SUBGROUP : SNARKJS_ZKEY_DEFAULT, pool, &err))
+        goto fail;
+    if (w.n != zk->n_vars) {
+        gm_err_set(&err, GM_EINVAL, "%s: %zu witness values, %s's circuit has nVars = %u", wp, w.n, zkp, zk->n_vars);
+        goto fail;
+    }
+    if (r1cs_path &&
+        (snarkjs_bn_r1cs_load(&r1cs, r1cs_path, &err) || snarkjs_bn_r1cs_check(r1cs, w.w, w.n, wp, &err)))
+        goto fail;
+    if (snarkjs_bn_prover_create(&pv, zk, pool, &err))
+        goto fail;
+    t1 = gm_now_ns();
+    uint64_t t_load = t1 - t0;
+    snarkjs_bn_proof_t proof;
+    groth16_timings_t tm;
+    if (snarkjs_bn_prove(pv, &proof, w.w, w.n, rs ? brs : NULL,
+                         noverify ? GROTH16_PROVE_NO_VERIFY : GROTH16_PROVE_DEFAULT, pool, &tm, &err))
+        goto fail;
+    t0 = gm_now_ns();
+    /* public.json first: a proof file never exists without its inputs. */
+    if (snarkjs_bn_public_write_json(pubp, w.w + 1, zk->n_public, &err) ||
+        snarkjs_bn_proof_write_json(pp, &proof, &err))
+        goto fail;
+    if (verbose)
+        print_prove(zk->n_vars, zk->n_public, zk->log_domain, zk->n_coefs, topo_pool_size(pool), t_load, r1cs, &tm,
+                    gm_now_ns() - t0);
+    rc = 0;
+fail:
+    if (rc)
+        fprintf(stderr, "grothmpi: snarkjs prove: %s\n", err.msg);
+    snarkjs_bn_prover_destroy(pv);
+    snarkjs_bn_r1cs_free(r1cs);
+    snarkjs_bn_wtns_free(&w);
+    snarkjs_bn_zkey_free(zk);
+    topo_pool_destroy(pool);
+    return rc;
+}
 
 static int snark_prove(int argc, char **argv)
 {
@@ -103,6 +179,25 @@ static int snark_prove(int argc, char **argv)
         fprintf(stderr, "grothmpi: snarkjs prove: --proof-seed: '%s' is not a number\n", proof_seed);
         return 2;
     }
+    fr_t rs[2];
+    if (proof_seed)
+        cli_proof_rs(rs, rs_seed);
+    /* The zkey's curve; a file that cannot tell is left to the reader's own message. */
+    snarkjs_curve_t curve = SNARKJS_BLS12381;
+    err_t cerr;
+    int crc = snarkjs_curve_of_file(&curve, zkp, &cerr);
+    if (crc == GM_ENOTSUP) {
+        fprintf(stderr, "grothmpi: snarkjs prove: %s\n", cerr.msg);
+        return 1;
+    }
+    if (crc == 0 && curve == SNARKJS_BN128) {
+        if (split || json || (backend && strcmp(backend, "cpu") != 0 && strcmp(backend, "auto") != 0)) {
+            fprintf(stderr, "grothmpi: snarkjs prove: %s is a bn128 zkey, proved on one node's CPU: %s is for "
+                            "bls12381 zkeys\n", zkp, split ? "--split" : json ? "--json" : "--backend");
+            return 2;
+        }
+        return prove_bn(zkp, wp, pp, pubp, r1cs_path, threads, subgroup, noverify, verbose, proof_seed ? rs : NULL);
+    }
     if (split) {
         if (r1cs_path || backend) {
             fprintf(stderr, "grothmpi: snarkjs prove: --split proves on the CPU from the zkey and witness only "
@@ -119,9 +214,6 @@ static int snark_prove(int argc, char **argv)
         fprintf(stderr, "grothmpi: snarkjs prove: --json goes with --split\n");
         return 2;
     }
-    fr_t rs[2];
-    if (proof_seed)
-        cli_proof_rs(rs, rs_seed);
     err_t err;
     gm_err_clear(&err);
     int rc = 1;
@@ -167,17 +259,9 @@ static int snark_prove(int argc, char **argv)
     if (snarkjs_public_write_json(pubp, w.w + 1, zk->n_public, &err) || snarkjs_proof_write_json(pp, &proof, &err))
         goto fail;
     t1 = gm_now_ns();
-    if (verbose) {
-        printf("snarkjs prove: nVars %u, nPublic %u, domain 2^%u, %llu coefficients, %u threads\n", zk->n_vars,
-               zk->n_public, zk->log_domain, (unsigned long long)zk->n_coefs, topo_pool_size(pool));
-        printf("snarkjs prove: %-10s %9.3f s   (zkey, witness%s, prover)\n", "load", sec(t_load),
-               r1cs ? ", r1cs check" : "");
-        cli_print_stages("snarkjs prove", &tm, true);
-        printf("snarkjs prove: %-10s %9.3f s\n", "write", sec(t1 - t0));
-        printf("snarkjs prove: %-10s %9.3f s   (load + prove + write)\n", "total", sec(t_load + tm.total + t1 - t0));
-        printf("snarkjs prove: memory peak %.1f MiB (allocator), rss peak %.1f MiB\n",
-               (double)gm_mem_peak() / 1048576.0, (double)gm_rss_peak() / 1048576.0);
-    }
+    if (verbose)
+        print_prove(zk->n_vars, zk->n_public, zk->log_domain, zk->n_coefs, topo_pool_size(pool), t_load, r1cs, &tm,
+                    t1 - t0);
     cli_backend_summary(be, "snarkjs prove", verbose);
     rc = 0;
 fail:
@@ -189,6 +273,41 @@ fail:
     snarkjs_wtns_free(&w);
     snarkjs_zkey_free(zk);
     topo_pool_destroy(pool);
+    return rc;
+}
+
+/* The verifications of either curve: vk, public, proof read and checked; GM_EVERIFY when invalid. */
+static int verify_bls(const char *const pos[3], err_t *err)
+{
+    groth16_vk_t vk;
+    groth16_proof_t proof;
+    fr_t *pub = NULL;
+    size_t n = 0;
+    int rc = snarkjs_vk_read_json(&vk, pos[0], err);
+    if (rc)
+        return rc;
+    if (!(rc = snarkjs_public_read_json(&pub, &n, pos[1], err)) &&
+        !(rc = snarkjs_proof_read_json(&proof, pos[2], err)))
+        rc = snarkjs_verify(&vk, &proof, pub, n, err);
+    groth16_vk_free(&vk);
+    gm_free(pub);
+    return rc;
+}
+
+static int verify_bn(const char *const pos[3], err_t *err)
+{
+    snarkjs_bn_vk_t vk;
+    snarkjs_bn_proof_t proof;
+    bn_fr_t *pub = NULL;
+    size_t n = 0;
+    int rc = snarkjs_bn_vk_read_json(&vk, pos[0], err);
+    if (rc)
+        return rc;
+    if (!(rc = snarkjs_bn_public_read_json(&pub, &n, pos[1], err)) &&
+        !(rc = snarkjs_bn_proof_read_json(&proof, pos[2], err)))
+        rc = snarkjs_bn_verify(&vk, &proof, pub, n, err);
+    snarkjs_bn_vk_free(&vk);
+    gm_free(pub);
     return rc;
 }
 
@@ -218,21 +337,11 @@ static int snark_verify(int argc, char **argv)
     }
     err_t err;
     gm_err_clear(&err);
-    groth16_vk_t vk;
-    groth16_proof_t proof;
-    fr_t *pub = NULL;
-    size_t n = 0;
     uint64_t t0 = gm_now_ns();
-    int rc = snarkjs_vk_read_json(&vk, pos[0], &err);
-    if (rc) {
-        fprintf(stderr, "grothmpi: snarkjs verify: %s\n", err.msg);
-        return 1;
-    }
-    if (!(rc = snarkjs_public_read_json(&pub, &n, pos[1], &err)) &&
-        !(rc = snarkjs_proof_read_json(&proof, pos[2], &err)))
-        rc = snarkjs_verify(&vk, &proof, pub, n, &err);
-    groth16_vk_free(&vk);
-    gm_free(pub);
+    snarkjs_curve_t curve;
+    int rc = snarkjs_json_curve_of_file(&curve, pos[0], &err);
+    if (!rc)
+        rc = curve == SNARKJS_BN128 ? verify_bn(pos, &err) : verify_bls(pos, &err);
     if (rc) {
         fprintf(stderr, "grothmpi: snarkjs verify: %s%s\n", rc == GM_EVERIFY ? "Invalid proof: " : "", err.msg);
         return 1;
@@ -251,18 +360,61 @@ static int snark_check(int argc, char **argv)
     }
     err_t err;
     gm_err_clear(&err);
-    snarkjs_r1cs_t *r = NULL;
-    snarkjs_wtns_t w = {0};
-    int rc = 1;
-    if (snarkjs_r1cs_load(&r, argv[1], &err) || snarkjs_wtns_load(&w, argv[2], &err) ||
-        snarkjs_r1cs_check(r, w.w, w.n, argv[2], &err)) {
-        fprintf(stderr, "grothmpi: snarkjs check: %s\n", err.msg);
-    } else {
-        printf("%s: all %u constraints hold\n", argv[2], r->n_constraints);
-        rc = 0;
+    snarkjs_curve_t curve;
+    uint32_t nc = 0;
+    int rc = snarkjs_curve_of_file(&curve, argv[1], &err);
+    if (!rc && curve == SNARKJS_BN128) {
+        snarkjs_bn_r1cs_t *r = NULL;
+        snarkjs_bn_wtns_t w = {0};
+        if (!(rc = snarkjs_bn_r1cs_load(&r, argv[1], &err)) && !(rc = snarkjs_bn_wtns_load(&w, argv[2], &err)) &&
+            !(rc = snarkjs_bn_r1cs_check(r, w.w, w.n, argv[2], &err)))
+            nc = r->n_constraints;
+        snarkjs_bn_r1cs_free(r);
+        snarkjs_bn_wtns_free(&w);
+    } else if (!rc) {
+        snarkjs_r1cs_t *r = NULL;
+        snarkjs_wtns_t w = {0};
+        if (!(rc = snarkjs_r1cs_load(&r, argv[1], &err)) && !(rc = snarkjs_wtns_load(&w, argv[2], &err)) &&
+            !(rc = snarkjs_r1cs_check(r, w.w, w.n, argv[2], &err)))
+            nc = r->n_constraints;
+        snarkjs_r1cs_free(r);
+        snarkjs_wtns_free(&w);
     }
-    snarkjs_r1cs_free(r);
-    snarkjs_wtns_free(&w);
+    if (rc) {
+        fprintf(stderr, "grothmpi: snarkjs check: %s\n", err.msg);
+        return 1;
+    }
+    printf("%s: all %u constraints hold\n", argv[2], nc);
+    return 0;
+}
+
+/* `snarkjs info` of a bn128 file (its curve read already). */
+static int info_bn(const char *p, err_t *err)
+{
+    size_t len = strlen(p);
+    int rc;
+    if (strcmp(p + len - 5, ".r1cs") == 0) {
+        snarkjs_bn_r1cs_t *r;
+        if (!(rc = snarkjs_bn_r1cs_load(&r, p, err))) {
+            printf("%s: r1cs, bn128, %u wires (%u public outputs, %u public inputs, %u private inputs), "
+                   "%u constraints, %llu terms, %llu labels\n", p, r->n_wires, r->n_pub_out, r->n_pub_in,
+                   r->n_prv_in, r->n_constraints, (unsigned long long)r->n_terms, (unsigned long long)r->n_labels);
+            snarkjs_bn_r1cs_free(r);
+        }
+    } else if (strcmp(p + len - 5, ".wtns") == 0) {
+        snarkjs_bn_wtns_t w;
+        if (!(rc = snarkjs_bn_wtns_load(&w, p, err))) {
+            printf("%s: wtns, bn128, %zu values\n", p, w.n);
+            snarkjs_bn_wtns_free(&w);
+        }
+    } else {
+        snarkjs_bn_zkey_t *zk;
+        if (!(rc = snarkjs_bn_zkey_load(&zk, p, SNARKJS_ZKEY_DEFAULT, NULL, err))) {
+            printf("%s: zkey, groth16, bn128, nVars %u, nPublic %u, domainSize 2^%u, %llu coefficients\n", p,
+                   zk->n_vars, zk->n_public, zk->log_domain, (unsigned long long)zk->n_coefs);
+            snarkjs_bn_zkey_free(zk);
+        }
+    }
     return rc;
 }
 
@@ -277,7 +429,14 @@ static int snark_info(int argc, char **argv)
     err_t err;
     gm_err_clear(&err);
     int rc = 0;
-    if (len > 5 && strcmp(p + len - 5, ".r1cs") == 0) {
+    bool known = (len > 5 && (strcmp(p + len - 5, ".r1cs") == 0 || strcmp(p + len - 5, ".wtns") == 0 ||
+                              strcmp(p + len - 5, ".zkey") == 0));
+    snarkjs_curve_t curve = SNARKJS_BLS12381;
+    if (known && (rc = snarkjs_curve_of_file(&curve, p, &err))) {
+        /* the message names the file and the field */
+    } else if (known && curve == SNARKJS_BN128) {
+        rc = info_bn(p, &err);
+    } else if (len > 5 && strcmp(p + len - 5, ".r1cs") == 0) {
         snarkjs_r1cs_t *r;
         if (!(rc = snarkjs_r1cs_load(&r, p, &err))) {
             printf("%s: r1cs, bls12381, %u wires (%u public outputs, %u public inputs, %u private inputs), "

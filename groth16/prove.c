@@ -519,46 +519,19 @@ int groth16_prepare(groth16_prover_t *pv, groth16_prepared_t *u, const groth16_w
 
 /* ---- finish: MSMs, assembly, verification ------------------------------------------------ */
 
-/* A = alpha + sum_A + r delta, B = beta + sum_B2 + s delta, C = s sum_A +
- * r sum_B1 + rs delta + s alpha + r beta + sum_H + sum_L (bellperson's
- * prover.rs), from the five MSM sums. */
+/* One assembly for every curve and prover (groth16/assemble_shape.h). */
+#define AS_G1 g1
+#define AS_G2 g2
+#define AS_FR fr
+#define AS_VK_T groth16_vk_t
+#define AS_PROOF_T groth16_proof_t
+#include "groth16/assemble_shape.h"
+
 void groth16_proof_assemble(groth16_proof_t *out, const groth16_vk_t *vk, const g1_jac_t *sa, const g1_jac_t *sb1,
                             const g2_jac_t *sb2, const g1_jac_t *sl, const g1_jac_t *shh, const fr_t *r,
                             const fr_t *s)
 {
-    g1_jac_t alpha, beta1, delta1, ga, gc, x;
-    g2_jac_t beta2, delta2, gb;
-    g1_from_affine(&alpha, &vk->alpha_g1);
-    g1_from_affine(&beta1, &vk->beta_g1);
-    g1_from_affine(&delta1, &vk->delta_g1);
-    g2_from_affine(&beta2, &vk->beta_g2);
-    g2_from_affine(&delta2, &vk->delta_g2);
-
-    g1_mul_fr(&ga, &delta1, r);
-    g1_add(&ga, &ga, &alpha);
-    g1_add(&ga, &ga, sa);
-
-    g2_mul_fr(&gb, &delta2, s);
-    g2_add(&gb, &gb, &beta2);
-    g2_add(&gb, &gb, sb2);
-
-    fr_t rs;
-    fr_mul(&rs, r, s);
-    g1_mul_fr(&gc, &delta1, &rs);
-    g1_mul_fr(&x, &alpha, s);
-    g1_add(&gc, &gc, &x);
-    g1_mul_fr(&x, &beta1, r);
-    g1_add(&gc, &gc, &x);
-    g1_mul_fr(&x, sa, s);
-    g1_add(&gc, &gc, &x);
-    g1_mul_fr(&x, sb1, r);
-    g1_add(&gc, &gc, &x);
-    g1_add(&gc, &gc, shh);
-    g1_add(&gc, &gc, sl);
-
-    g1_to_affine(&out->a, &ga);
-    g2_to_affine(&out->b, &gb);
-    g1_to_affine(&out->c, &gc);
+    proof_assemble(out, vk, sa, sb1, sb2, sl, shh, r, s);
 }
 
 /* The five MSM sums of one unit. */

@@ -20,9 +20,13 @@ const uint8_t SJ_Q_LE[48] = {
     0x24, 0xf6, 0xb0, 0xf6, 0xa0, 0xd2, 0x30, 0x67, 0xbf, 0x12, 0x85, 0xf3, 0x84, 0x4b, 0x77, 0x64,
     0xd7, 0xac, 0x4b, 0x43, 0xb6, 0xa7, 0x1b, 0x4b, 0x9a, 0xe6, 0x7f, 0x39, 0xea, 0x11, 0x01, 0x1a,
 };
-/* BN254's r (circom's default prime), for naming it in messages. */
-static const uint8_t BN128_R_LE[32] = {
+/* BN254's r (circom's default prime) and q. */
+const uint8_t SJ_BN_R_LE[32] = {
     0x01, 0x00, 0x00, 0xf0, 0x93, 0xf5, 0xe1, 0x43, 0x91, 0x70, 0xb9, 0x79, 0x48, 0xe8, 0x33, 0x28,
+    0x5d, 0x58, 0x81, 0x81, 0xb6, 0x45, 0x50, 0xb8, 0x29, 0xa0, 0x31, 0xe1, 0x72, 0x4e, 0x64, 0x30,
+};
+const uint8_t SJ_BN_Q_LE[32] = {
+    0x47, 0xfd, 0x7c, 0xd8, 0x16, 0x8c, 0x20, 0x3c, 0x8d, 0xca, 0x71, 0x68, 0x91, 0x6a, 0x81, 0x97,
     0x5d, 0x58, 0x81, 0x81, 0xb6, 0x45, 0x50, 0xb8, 0x29, 0xa0, 0x31, 0xe1, 0x72, 0x4e, 0x64, 0x30,
 };
 
@@ -30,9 +34,67 @@ const char *sj_prime_name(const uint8_t *prime, size_t n8)
 {
     if (n8 == 32 && memcmp(prime, SJ_R_LE, 32) == 0)
         return "bls12381";
-    if (n8 == 32 && memcmp(prime, BN128_R_LE, 32) == 0)
+    if (n8 == 32 && memcmp(prime, SJ_BN_R_LE, 32) == 0)
         return "bn128";
     return "an unknown prime";
+}
+
+/* The curve of a prime as the files carry it (r or q, n8 bytes). */
+static int curve_of_prime(snarkjs_curve_t *out, const uint8_t *p, uint32_t n8)
+{
+    if ((n8 == 32 && memcmp(p, SJ_R_LE, 32) == 0) || (n8 == 48 && memcmp(p, SJ_Q_LE, 48) == 0))
+        *out = SNARKJS_BLS12381;
+    else if (n8 == 32 && (memcmp(p, SJ_BN_R_LE, 32) == 0 || memcmp(p, SJ_BN_Q_LE, 32) == 0))
+        *out = SNARKJS_BN128;
+    else
+        return GM_ENOTSUP;
+    return 0;
+}
+
+const char *snarkjs_curve_name(snarkjs_curve_t c) { return c == SNARKJS_BN128 ? "bn128" : "bls12381"; }
+
+int snarkjs_curve_of_bytes(snarkjs_curve_t *out, const uint8_t *buf, size_t n, const char *what, err_t *err)
+{
+    static const struct {
+        const char *magic;
+        unsigned sec;
+        const char *name, *field;
+    } kinds[4] = {{"zkey", 2, "header", "q"}, {"wtns", 1, "header", "prime"}, {"r1cs", 1, "header", "prime"},
+                  {"ptau", 1, "header", "q"}};
+    int k = -1;
+    for (int i = 0; i < 4 && n >= 4; i++)
+        if (memcmp(buf, kinds[i].magic, 4) == 0)
+            k = i;
+    if (k < 0)
+        return gm_err_set(err, GM_EFORMAT, "%s: not a zkey, wtns, r1cs or ptau file (magic)", what);
+    sj_bin_t b;
+    int rc;
+    if ((rc = sj_bin_parse(&b, buf, n, kinds[k].magic, UINT32_MAX, what, err)) ||
+        (rc = sj_bin_need(&b, kinds[k].sec, UINT64_MAX, kinds[k].name, what, err)))
+        return rc;
+    const uint8_t *h = b.sec[kinds[k].sec];
+    uint64_t hl = b.len[kinds[k].sec];
+    /* zkey: section 1 is the protocol; the curve is in section 2. */
+    uint32_t n8 = hl >= 4 ? sj_u32(h) : 0;
+    if (hl < 4 || n8 > 64 || hl < 4 + (uint64_t)n8)
+        return gm_err_set(err, GM_EFORMAT, "%s: section %u (%s): length %llu, too short for n8 and %s", what,
+                          kinds[k].sec, kinds[k].name, (unsigned long long)hl, kinds[k].field);
+    if (curve_of_prime(out, h + 4, n8))
+        return gm_err_set(err, GM_ENOTSUP, "%s: section %u (%s): %s (%u bytes) is neither bn128's nor bls12381's",
+                          what, kinds[k].sec, kinds[k].name, kinds[k].field, n8);
+    return 0;
+}
+
+int snarkjs_curve_of_file(snarkjs_curve_t *out, const char *path, err_t *err)
+{
+    gm_map_t m;
+    int rc = gm_file_map(&m, path, GM_MAP_NORMAL, err);
+    if (rc)
+        return rc;
+    static const uint8_t empty[1];
+    rc = snarkjs_curve_of_bytes(out, m.data ? m.data : empty, m.size, path, err);
+    gm_file_unmap(&m);
+    return rc;
 }
 
 int sj_bin_parse(sj_bin_t *out, const uint8_t *buf, size_t n, const char *magic, uint32_t max_version,
@@ -88,7 +150,8 @@ int sj_bin_need(const sj_bin_t *b, unsigned id, uint64_t size, const char *name,
     return 0;
 }
 
-int sj_bin_field_header(const sj_bin_t *b, uint64_t size, const char *hint, const char *what, err_t *err)
+int sj_bin_field_header(const sj_bin_t *b, uint64_t size, const uint8_t r_le[32], const char *curve,
+                        const char *hint, const char *what, err_t *err)
 {
     int rc;
     if ((rc = sj_bin_need(b, 1, UINT64_MAX, "header", what, err)))
@@ -100,16 +163,16 @@ int sj_bin_field_header(const sj_bin_t *b, uint64_t size, const char *hint, cons
     uint32_t n8 = sj_u32(h);
     if (n8 != 32) {
         if (n8 <= 64 && b->len[1] >= 4 + (uint64_t)n8)
-            return gm_err_set(err, GM_ENOTSUP, "%s: section 1 (header): field of %u bytes (%s), only bls12381%s is "
-                              "supported", what, n8, sj_prime_name(h + 4, n8), hint);
+            return gm_err_set(err, GM_ENOTSUP, "%s: section 1 (header): field of %u bytes (%s), expected %s%s", what,
+                              n8, sj_prime_name(h + 4, n8), curve, hint);
         return gm_err_set(err, GM_EFORMAT, "%s: section 1 (header): n8 %u is not 32", what, n8);
     }
     if (b->len[1] != size)
         return gm_err_set(err, GM_EFORMAT, "%s: section 1 (header): length %llu, expected %llu", what,
                           (unsigned long long)b->len[1], (unsigned long long)size);
-    if (memcmp(h + 4, SJ_R_LE, 32) != 0)
-        return gm_err_set(err, GM_ENOTSUP, "%s: section 1 (header): the prime is %s's, only bls12381%s is supported",
-                          what, sj_prime_name(h + 4, 32), hint);
+    if (memcmp(h + 4, r_le, 32) != 0)
+        return gm_err_set(err, GM_ENOTSUP, "%s: section 1 (header): the prime is %s's, expected %s%s", what,
+                          sj_prime_name(h + 4, 32), curve, hint);
     return 0;
 }
 
@@ -187,6 +250,17 @@ int sj_g2_from_lem(g2_affine_t *out, const uint8_t in[192], bool subgroup)
         return GM_ESUBGROUP;
     *out = p;
     return 0;
+}
+
+int sj_bn_g1_from_lem(bn_g1_affine_t *out, const uint8_t in[64], bool subgroup)
+{
+    (void)subgroup; /* cofactor 1: on the curve is in G1 */
+    return bn_g1_from_bytes_snarkjs(out, in);
+}
+
+int sj_bn_g2_from_lem(bn_g2_affine_t *out, const uint8_t in[128], bool subgroup)
+{
+    return subgroup ? bn_g2_from_bytes_snarkjs(out, in) : bn_g2_from_bytes_snarkjs_unchecked(out, in);
 }
 
 const char *sj_point_err(int code)

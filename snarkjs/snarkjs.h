@@ -1,15 +1,18 @@
 /*
  * snarkjs/snarkjs.h — circom and snarkjs interoperability:
- * circom's `.r1cs` and `.wtns`, snarkjs's Groth16 `.zkey` (BLS12-381 only),
- * and snarkjs's `proof.json`, `public.json` and `verification_key.json`.
- * Layouts: docs/snarkjs.md. Files of another curve (bn128, ...), protocol
- * (plonk, fflonk) or a newer container version are rejected with
- * GM_ENOTSUP; truncated or inconsistent files with GM_EFORMAT, the message
- * naming file, section and value: "c.zkey: section 9 (PointsH): 1234 bytes,
- * expected domainSize * 96 = 393216". Nothing is trusted before it is
+ * circom's `.r1cs` and `.wtns`, snarkjs's Groth16 `.zkey`, and snarkjs's
+ * `proof.json`, `public.json` and `verification_key.json`, on BLS12-381
+ * (the snarkjs_* names, BLS12-381 types) and BN254, snarkjs's "bn128" and
+ * circom's default (the snarkjs_bn_* names at the end, bn_ types). A file's
+ * curve is read from its prime (snarkjs_curve_of_file); each reader refuses
+ * the other curve's files, naming both. Layouts: docs/snarkjs.md. Files of
+ * another protocol (plonk, fflonk) or a newer container version are rejected
+ * with GM_ENOTSUP; truncated or inconsistent files with GM_EFORMAT, the
+ * message naming file, section and value: "c.zkey: section 9 (PointsH): 1234
+ * bytes, expected domainSize * 96 = 393216". Nothing is trusted before it is
  * range-checked, so no input can make these readers read out of bounds.
- * Field values in the structures below are ordinary reduced fr_t (the files'
- * standard or Montgomery encodings are converted on reading).
+ * Field values in the structures below are ordinary reduced fr_t / bn_fr_t
+ * (the files' standard or Montgomery encodings are converted on reading).
  */
 #ifndef GM_SNARKJS_H
 #define GM_SNARKJS_H
@@ -40,7 +43,7 @@ typedef struct {
 
 /* Decodes an .r1cs from buf[0 .. n) (`what` names it in messages). Checks:
  * container "r1cs" version 1; header (section 1) n8 = 32, prime = BLS12-381's
- * r (GM_ENOTSUP naming the curve otherwise), nPubOut + nPubIn + nPrvIn <
+ * r (GM_ENOTSUP naming the file's curve otherwise), nPubOut + nPubIn + nPrvIn <
  * nWires; section 2 holds exactly nConstraints constraints, every wire <
  * nWires and coefficient < r; section 3 (labels), when present, nWires u64.
  * Custom gates (sections 4, 5) are GM_ENOTSUP. Returns 0, GM_EFORMAT,
@@ -126,7 +129,7 @@ typedef enum {
 /* Decodes a zkey from buf[0 .. n): container "zkey" version <= 2 (section
  * ids looked up, any order), section 1 protocol = 1 (Groth16; plonk and
  * fflonk are GM_ENOTSUP), section 2 the 964-byte header with n8q = 48, q and
- * n8r = 32, r of BLS12-381 (other curves GM_ENOTSUP), nPublic < nVars,
+ * n8r = 32, r of BLS12-381 (other curves GM_ENOTSUP, named), nPublic < nVars,
  * domainSize a power of two in 2 .. 2^28 (larger: GM_ENOTSUP); sections 3-9
  * of exactly the sizes the header implies; coefficient entries with matrix
  * 0 or 1, constraint < domainSize, signal < nVars, value < r. Points are
@@ -282,5 +285,140 @@ void snarkjs_root_of_unity(fr_t *out, unsigned k);
  * (power not in 1..24, or tau a root of unity), GM_ENOMEM, GM_EIO. */
 int snarkjs_ptau_write(const char *path, unsigned power, const uint8_t seed[GROTH16_SEED_BYTES], topo_pool_t *pool,
                        err_t *err) __attribute__((warn_unused_result));
+
+/* ---- the curve of a file -------------------------------------------------------------------------
+ * How a caller proves any circom key: snarkjs_curve_of_file on the zkey,
+ * then the snarkjs_* functions above for SNARKJS_BLS12381 or the
+ * snarkjs_bn_* ones below for SNARKJS_BN128 (the same steps: load the zkey
+ * and the .wtns, create a prover, prove, write public.json and proof.json). */
+typedef enum {
+    SNARKJS_BLS12381 = 0, /* circom --prime bls12381 */
+    SNARKJS_BN128 = 1,    /* circom's default, snarkjs's "bn128" (BN254, alt_bn128) */
+} snarkjs_curve_t;
+
+/* The curve of a .zkey (section 2's q), .wtns or .r1cs (section 1's prime)
+ * or .ptau (section 1's q) in buf[0 .. n), told apart by the magic. A prime
+ * of neither curve is GM_ENOTSUP with one line naming the file, the section
+ * and the field ("c.zkey: section 2 (header): q (48 bytes) is neither
+ * bn128's nor bls12381's"); a file too short to hold it GM_EFORMAT. */
+int snarkjs_curve_of_bytes(snarkjs_curve_t *out, const uint8_t *buf, size_t n, const char *what, err_t *err)
+    __attribute__((warn_unused_result));
+/* The same for the file at path (mapped; only the header pages are read); GM_EIO when unreadable. */
+int snarkjs_curve_of_file(snarkjs_curve_t *out, const char *path, err_t *err) __attribute__((warn_unused_result));
+/* The curve a snarkjs JSON file (verification_key.json, proof.json) names
+ * in "curve": "bn128" or "bls12381"; absent: bls12381 (then the reader
+ * decides). Returns 0, GM_EIO, GM_EFORMAT (not a JSON object), GM_ENOTSUP
+ * (another curve, named). */
+int snarkjs_json_curve_of_file(snarkjs_curve_t *out, const char *path, err_t *err)
+    __attribute__((warn_unused_result));
+/* "bls12381" or "bn128", as snarkjs writes it in JSON. */
+const char *snarkjs_curve_name(snarkjs_curve_t c);
+
+/* ---- BN254 (snarkjs's bn128) ---------------------------------------------------------------------
+ * The same readers, prover, JSON files and verifier as above, written once
+ * (the snarkjs/ templates *_shape.h), with bn_ field and point types: every function
+ * below has the contract of its snarkjs_* namesake, with BN254's r and q
+ * (32-byte coordinates: zkey G1 points 64 bytes, G2 128, the header 660
+ * bytes), "curve": "bn128" in JSON, and a zkey domain of at most 2^27
+ * (BN254's Fr has two-adicity 28 and the odd coset needs the 2n-th root).
+ * snarkjs's roots of unity on bn128 are ours (bn_fr_root_of_unity: both
+ * from the non-residue 5), so the prover needs no index permutation.
+ * Not (yet) for BN254: zkey slices (split proofs), device backends, the
+ * .ptau writer. */
+typedef struct {
+    bn_g1_affine_t alpha_g1, beta_g1;
+    bn_g2_affine_t beta_g2, gamma_g2;
+    bn_g1_affine_t delta_g1;
+    bn_g2_affine_t delta_g2;
+    bn_g1_affine_t *ic;
+    size_t n_ic;
+} snarkjs_bn_vk_t;
+/* Frees vk->ic and zeroes *vk; NULL allowed. */
+void snarkjs_bn_vk_free(snarkjs_bn_vk_t *vk);
+
+typedef struct {
+    bn_g1_affine_t a;
+    bn_g2_affine_t b;
+    bn_g1_affine_t c;
+} snarkjs_bn_proof_t;
+
+typedef struct {
+    uint32_t n_wires, n_pub_out, n_pub_in, n_prv_in, n_constraints;
+    uint64_t n_labels;
+    uint64_t *lc_start;
+    uint32_t *wire;
+    bn_fr_t *coef;
+    uint64_t n_terms;
+} snarkjs_bn_r1cs_t;
+
+int snarkjs_bn_r1cs_from_bytes(snarkjs_bn_r1cs_t **out, const uint8_t *buf, size_t n, const char *what, err_t *err)
+    __attribute__((warn_unused_result));
+int snarkjs_bn_r1cs_load(snarkjs_bn_r1cs_t **out, const char *path, err_t *err) __attribute__((warn_unused_result));
+void snarkjs_bn_r1cs_free(snarkjs_bn_r1cs_t *r);
+int snarkjs_bn_r1cs_check(const snarkjs_bn_r1cs_t *r, const bn_fr_t *w, size_t n, const char *what, err_t *err)
+    __attribute__((warn_unused_result));
+
+typedef struct {
+    bn_fr_t *w;
+    size_t n;
+} snarkjs_bn_wtns_t;
+
+int snarkjs_bn_wtns_from_bytes(snarkjs_bn_wtns_t *out, const uint8_t *buf, size_t n, const char *what, err_t *err)
+    __attribute__((warn_unused_result));
+int snarkjs_bn_wtns_load(snarkjs_bn_wtns_t *out, const char *path, err_t *err) __attribute__((warn_unused_result));
+void snarkjs_bn_wtns_free(snarkjs_bn_wtns_t *w);
+
+typedef struct {
+    uint32_t matrix, constraint, signal;
+    bn_fr_t value;
+} snarkjs_bn_coef_t;
+
+typedef struct {
+    uint32_t n_vars, n_public, domain_size, log_domain;
+    snarkjs_bn_vk_t vk;
+    snarkjs_bn_coef_t *coefs;
+    uint64_t n_coefs;
+    bn_g1_affine_t *a, *b1;
+    bn_g2_affine_t *b2;
+    bn_g1_affine_t *c;
+    bn_g1_affine_t *h;
+} snarkjs_bn_zkey_t;
+
+/* flags: SNARKJS_ZKEY_SUBGROUP checks the G2 points of section 7 for G2
+ * (every G1 point on the curve is in G1; the vk's points are always checked). */
+int snarkjs_bn_zkey_from_bytes(snarkjs_bn_zkey_t **out, const uint8_t *buf, size_t n, const char *what,
+                               snarkjs_zkey_flags_t flags, topo_pool_t *pool, err_t *err)
+    __attribute__((warn_unused_result));
+int snarkjs_bn_zkey_load(snarkjs_bn_zkey_t **out, const char *path, snarkjs_zkey_flags_t flags, topo_pool_t *pool,
+                         err_t *err) __attribute__((warn_unused_result));
+void snarkjs_bn_zkey_free(snarkjs_bn_zkey_t *zk);
+
+typedef struct snarkjs_bn_prover snarkjs_bn_prover_t;
+int snarkjs_bn_prover_create(snarkjs_bn_prover_t **out, const snarkjs_bn_zkey_t *zk, topo_pool_t *pool, err_t *err)
+    __attribute__((warn_unused_result));
+void snarkjs_bn_prover_destroy(snarkjs_bn_prover_t *pv);
+/* As snarkjs_prove (the CPU only). rs: NULL draws r and s from getrandom. */
+int snarkjs_bn_prove(snarkjs_bn_prover_t *pv, snarkjs_bn_proof_t *out, const bn_fr_t *w, size_t n, const bn_fr_t *rs,
+                     groth16_prove_flags_t flags, topo_pool_t *pool, groth16_timings_t *times, err_t *err)
+    __attribute__((warn_unused_result));
+
+int snarkjs_bn_proof_write_json(const char *path, const snarkjs_bn_proof_t *proof, err_t *err)
+    __attribute__((warn_unused_result));
+int snarkjs_bn_public_write_json(const char *path, const bn_fr_t *pub, size_t n, err_t *err)
+    __attribute__((warn_unused_result));
+int snarkjs_bn_proof_to_json(char **out, const snarkjs_bn_proof_t *proof, err_t *err)
+    __attribute__((warn_unused_result));
+int snarkjs_bn_public_to_json(char **out, const bn_fr_t *pub, size_t n, err_t *err)
+    __attribute__((warn_unused_result));
+int snarkjs_bn_proof_read_json(snarkjs_bn_proof_t *out, const char *path, err_t *err)
+    __attribute__((warn_unused_result));
+int snarkjs_bn_public_read_json(bn_fr_t **out, size_t *n, const char *path, err_t *err)
+    __attribute__((warn_unused_result));
+int snarkjs_bn_vk_read_json(snarkjs_bn_vk_t *out, const char *path, err_t *err) __attribute__((warn_unused_result));
+/* e(A, B) = e(alpha, beta) e(IC_0 + sum pub_i IC_i, gamma) e(C, delta), as
+ * one product of four Miller loops and one final exponentiation
+ * (bn_pairing_product_is_one). Returns 0, GM_EVERIFY or GM_EINVAL. */
+int snarkjs_bn_verify(const snarkjs_bn_vk_t *vk, const snarkjs_bn_proof_t *proof, const bn_fr_t *pub, size_t n,
+                      err_t *err) __attribute__((warn_unused_result));
 
 #endif /* GM_SNARKJS_H */

@@ -31,8 +31,17 @@ printf '["34", "3"]' >"$T/badpub.json"
 expect 1 "wrong public input" "$G" snarkjs verify $V/verification_key.json "$T/badpub.json" "$T/proof.json"
 grep -q "Invalid proof" "$T/err" && ok "says Invalid proof" || bad "message: $(cat "$T/err")"
 
-expect 1 "bn128 zkey refused" "$G" snarkjs prove $V/multiplier_bn128.zkey $V/multiplier.wtns "$T/x.json" "$T/y.json"
+expect 1 "bn128 zkey with a bls12381 witness refused" "$G" snarkjs prove $V/multiplier_bn128.zkey $V/multiplier.wtns \
+    "$T/x.json" "$T/y.json"
 grep -q "bn128" "$T/err" && [ "$(wc -l <"$T/err")" -eq 1 ] && ok "one line naming bn128" || bad "message: $(cat "$T/err")"
+expect 0 "verify snarkjs's bn128 proof" "$G" snarkjs verify $V/verification_key_bn128.json $V/public_bn128.json \
+    $V/proof_bn128.json
+expect 1 "bn128 proof, wrong public input" "$G" snarkjs verify $V/verification_key_bn128.json "$T/badpub.json" \
+    $V/proof_bn128.json
+expect 0 "check the bn128 witness" "$G" snarkjs check $V/multiplier_bn128.r1cs $V/multiplier_bn128.wtns
+expect 1 "bn128 r1cs with a bls12381 witness" "$G" snarkjs check $V/multiplier_bn128.r1cs $V/multiplier.wtns
+expect 0 "info bn128" "$G" snarkjs info $V/multiplier_bn128.zkey
+grep -q "bn128" "$T/out" && ok "info names bn128" || bad "info: $(cat "$T/out")"
 expect 1 "plonk zkey refused" "$G" snarkjs prove $V/multiplier_plonk.zkey $V/multiplier.wtns "$T/x.json" "$T/y.json"
 expect 1 "bn128 witness refused" "$G" snarkjs prove $V/multiplier.zkey $V/multiplier_bn128.wtns "$T/x.json" "$T/y.json"
 head -c 3000 $V/multiplier.zkey >"$T/trunc.zkey"

@@ -5,7 +5,8 @@
 # the peer (circom2, snarkjs), none of it by grothmpi:
 #   multiplier.{r1cs,wtns,zkey}, verification_key.json, proof.json,
 #   public.json                         bls12381, groth16 (the known answers)
-#   multiplier_bn128.{r1cs,wtns,zkey}   the same circuit on bn128 (rejected)
+#   multiplier_bn128.{r1cs,wtns,zkey}, verification_key_bn128.json,
+#   proof_bn128.json, public_bn128.json the same circuit on bn128
 #   multiplier_plonk.zkey               a bls12381 plonk key (rejected)
 # Usage: cd tests/interop && npm ci && sh make_vectors.sh
 # Proofs are randomized (fresh r, s), so a rerun changes the proof.json and
@@ -38,4 +39,8 @@ $SJ plonk setup m_bls12381.r1cs pf_bls12381.ptau "$out/multiplier_plonk.zkey" >/
 $SJ zkey export verificationkey "$out/multiplier.zkey" "$out/verification_key.json" >/dev/null
 $SJ groth16 prove "$out/multiplier.zkey" "$out/multiplier.wtns" "$out/proof.json" "$out/public.json"
 $SJ groth16 verify "$out/verification_key.json" "$out/public.json" "$out/proof.json"
+$SJ zkey export verificationkey "$out/multiplier_bn128.zkey" "$out/verification_key_bn128.json" >/dev/null
+$SJ groth16 prove "$out/multiplier_bn128.zkey" "$out/multiplier_bn128.wtns" "$out/proof_bn128.json" \
+    "$out/public_bn128.json"
+$SJ groth16 verify "$out/verification_key_bn128.json" "$out/public_bn128.json" "$out/proof_bn128.json"
 ls -l "$out"

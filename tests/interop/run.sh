@@ -2,11 +2,15 @@
 # tests/interop/run.sh — grothmpi against snarkjs, both directions.
 #
 #   BUILD=build sh tests/interop/run.sh [multiplier] [poseidon] [sha256] [sha256_192] [sha256_448]
+#                                        [multiplier@bn128] [poseidon@bn128] ...
 #
-# For each circuit (default: the first three; sha256_192 and sha256_448, the
-# 2^17 and 2^18 SHA-256 circuits, are for bench/interop.sh): circom2 compiles it with --prime
-# bls12381; `grothmpi snarkjs ptau` makes a development powers of tau
-# (snarkjs's `prepare phase2` needs hours at 2^16 on BLS12-381); snarkjs runs
+# For each circuit (default: the first three on bls12381, then multiplier and
+# poseidon on bn128; sha256_192 and sha256_448, the 2^17 and 2^18 SHA-256
+# circuits, are for bench/interop.sh; NAME@bn128 is the circuit on BN254):
+# circom2 compiles it with --prime bls12381 (or bn128); the powers of tau are
+# `grothmpi snarkjs ptau`'s development ceremony on bls12381 (snarkjs's
+# `prepare phase2` needs hours at 2^16 on BLS12-381) and snarkjs's own
+# (new, contribute, prepare phase2: seconds at these sizes) on bn128; snarkjs runs
 # groth16 setup (poseidon also a zkey contribution, so both section orders
 # occur), exports the verification key and computes the witness, which both
 # `snarkjs wtns check` and `grothmpi snarkjs check` accept. Then:
@@ -53,21 +57,34 @@ now() { date +%s.%N; }
 
 power_of() { case "$1" in multiplier) echo 4 ;; poseidon) echo 12 ;; sha256) echo 16 ;; sha256_192) echo 17 ;; sha256_448) echo 18 ;; esac; }
 
-ptau() { # ptau POWER -> path
-    p="$WORK/dev_$1.ptau"
-    [ -f "$p" ] || run "$G" snarkjs ptau --power "$1" --seed "$SEED" "$p"
+ptau() { # ptau POWER CURVE -> path
+    if [ "$2" = bls12381 ]; then
+        p="$WORK/dev_$1.ptau"
+        [ -f "$p" ] || run "$G" snarkjs ptau --power "$1" --seed "$SEED" "$p"
+    else
+        p="$WORK/$2_$1.ptau"
+        if [ ! -f "$p" ]; then
+            run $SJ powersoftau new "$2" "$1" "$p.0"
+            run $SJ powersoftau contribute "$p.0" "$p.1" --name=interop -e="grothmpi interop $SEED"
+            run $SJ powersoftau prepare phase2 "$p.1" "$p.2"
+            mv "$p.2" "$p"; rm -f "$p.0" "$p.1"
+        fi
+    fi
     echo "$p"
 }
 
-setup() { # setup CIRCUIT: compile, setup, witness (cached)
-    c=$1; d="$WORK/$c"; mkdir -p "$d"
+# dir_of CIRCUIT CURVE: its work directory (bls12381's as before the bn128 runs existed)
+dir_of() { if [ "$2" = bls12381 ]; then echo "$WORK/$1"; else echo "$WORK/$1_$2"; fi; }
+
+setup() { # setup CIRCUIT CURVE: compile, setup, witness (cached)
+    c=$1; cv=$2; d=$(dir_of "$c" "$cv"); mkdir -p "$d"
     key=$( (cat "$here/circuits/$c.circom" "$here/circuits/sha256_public.circom" "$here/package-lock.json"
-            echo "$SEED $(msg_of "$c") $SALT v1") | sha256sum | cut -c1-16)
+            echo "$SEED $(msg_of "$c") $SALT $cv v1") | sha256sum | cut -c1-16)
     if [ -f "$d/key" ] && [ "$(cat "$d/key")" = "$key" ]; then return 0; fi
     rm -rf "$d"; mkdir -p "$d"
     t0=$(now)
-    run npx --prefix "$here" circom2 "$here/circuits/$c.circom" --r1cs --wasm --prime bls12381 -o "$d"
-    pt=$(ptau "$(power_of "$c")")
+    run npx --prefix "$here" circom2 "$here/circuits/$c.circom" --r1cs --wasm --prime "$cv" -o "$d"
+    pt=$(ptau "$(power_of "$c")" "$cv")
     if [ "${c%%_*}" = sha256 ]; then
         run $TOOLS sha-input "$(msg_of "$c")" "$SALT" "$d/input.json"
     else
@@ -84,11 +101,11 @@ setup() { # setup CIRCUIT: compile, setup, witness (cached)
     fi
     run $SJ zkey export verificationkey "$d/$c.zkey" "$d/verification_key.json"
     echo "$key" >"$d/key"
-    echo "interop: $c: compiled and set up in $(awk -v a="$t0" -v b="$(now)" 'BEGIN {printf "%.0f", b - a}') s"
+    echo "interop: $c ($cv): compiled and set up in $(awk -v a="$t0" -v b="$(now)" 'BEGIN {printf "%.0f", b - a}') s"
 }
 
-check() { # check CIRCUIT
-    c=$1; d="$WORK/$c"; vk="$d/verification_key.json"
+check() { # check CIRCUIT CURVE
+    c=$1; cv=$2; d=$(dir_of "$c" "$cv"); vk="$d/verification_key.json"
     run "$G" snarkjs check "$d/$c.r1cs" "$d/$c.wtns"
     # 1. grothmpi proves, both verify.
     run "$G" snarkjs prove "$d/$c.zkey" "$d/$c.wtns" "$d/g_proof.json" "$d/g_public.json" --r1cs "$d/$c.r1cs"
@@ -102,11 +119,11 @@ check() { # check CIRCUIT
     # 3. altered proofs and inputs fail in both verifiers.
     for who in g s; do
         for kind in pi_a_x swap_ac neg_c; do
-            run $TOOLS tamper "$kind" "$d/${who}_proof.json" "$d/bad_proof.json"
+            run $TOOLS tamper "$kind" "$d/${who}_proof.json" "$d/bad_proof.json" "$cv"
             reject $SJ groth16 verify "$vk" "$d/${who}_public.json" "$d/bad_proof.json"
             reject "$G" snarkjs verify "$vk" "$d/${who}_public.json" "$d/bad_proof.json"
         done
-        run $TOOLS tamper public0 "$d/${who}_public.json" "$d/bad_public.json"
+        run $TOOLS tamper public0 "$d/${who}_public.json" "$d/bad_public.json" "$cv"
         reject $SJ groth16 verify "$vk" "$d/bad_public.json" "$d/${who}_proof.json"
         reject "$G" snarkjs verify "$vk" "$d/bad_public.json" "$d/${who}_proof.json"
     done
@@ -116,13 +133,16 @@ check() { # check CIRCUIT
     $TOOLS mask "$d/s_proof.json" >"$d/s_mask"
     cmp -s "$d/g_mask" "$d/s_mask" || { diff "$d/g_mask" "$d/s_mask"; fail "$c: proof.json layout differs"; }
     [ "${c%%_*}" != sha256 ] || run $TOOLS sha-check "$(msg_of "$c")" "$SALT" "$d/g_public.json"
-    echo "interop: $c: ok (grothmpi -> snarkjs, snarkjs -> grothmpi, 8 tampered variants rejected by both)"
+    echo "interop: $c ($cv): ok (grothmpi -> snarkjs, snarkjs -> grothmpi, 8 tampered variants rejected by both)"
 }
 
-circuits=${*:-multiplier poseidon sha256}
-for c in $circuits; do
+circuits=${*:-multiplier poseidon sha256 multiplier@bn128 poseidon@bn128}
+for cc in $circuits; do
+    c=${cc%@*}; cv=bls12381
+    [ "$c" = "$cc" ] || cv=${cc#*@}
     [ -f "$here/circuits/$c.circom" ] || fail "no circuit $c"
-    setup "$c"
-    check "$c"
+    case "$cv" in bls12381|bn128) ;; *) fail "$cc: the curve is bls12381 or bn128" ;; esac
+    setup "$c" "$cv"
+    check "$c" "$cv"
 done
 echo "interop: all passed"

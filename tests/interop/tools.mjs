@@ -3,7 +3,8 @@
 //                                                   UTF-8, n as the circuit fixes it) as bits,
 //                                                   MSB first in each byte
 //   node tools.mjs sha-check MSG SALT public.json    public.json is [hi, lo, salt^2, salt] of sha256(MSG)
-//   node tools.mjs tamper KIND in.json out.json      one alteration of a proof or public.json:
+//   node tools.mjs tamper KIND in.json out.json [CURVE]  one alteration of a proof or public.json
+//                                                   (CURVE bls12381, the default, or bn128: its q and r):
 //        pi_a_x    pi_a[0] + 1 (one coordinate; the point leaves the curve)
 //        swap_ac   pi_a and pi_c exchanged (valid points, wrong proof)
 //        neg_c     pi_c negated (pi_c[1] = q - y: a valid point)
@@ -12,9 +13,18 @@
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 
-const Q = 0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaabn;
-const R = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001n;
+const CURVES = {
+    bls12381: {
+        Q: 0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaabn,
+        R: 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001n,
+    },
+    bn128: {
+        Q: 0x30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd47n,
+        R: 0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001n,
+    },
+};
 const [cmd, ...a] = process.argv.slice(2);
+const { Q, R } = CURVES[cmd === "tamper" && a[3] ? a[3] : "bls12381"] ?? (() => { throw new Error(`unknown curve ${a[3]}`); })();
 
 function bytesOf(msg) {
     const b = Buffer.from(msg, "utf8");

@@ -958,3 +958,357 @@ Test(snarkjs, wtns_view_reads_the_values_of_the_whole_reader)
     unlink(path);
     gm_free(b);
 }
+
+/* ---- BN254 (snarkjs's bn128) ------------------------------------------------------------------------ */
+
+Test(snarkjs, bn_root_of_unity_is_ffjavascripts)
+{
+    /* ffjavascript's buildBn128 Fr.w[k] (node, snarkjs 0.7.6's ffjavascript):
+     * the prover's J = 1 rests on these being ours. */
+    static const struct {
+        unsigned k;
+        const char *w;
+    } want[] = {
+        {1, "21888242871839275222246405745257275088548364400416034343698204186575808495616"},
+        {4, "14940766826517323942636479241147756311199852622225275649687664389641784935947"},
+        {5, "4419234939496763621076330863786513495701855246241724391626358375488475697872"},
+        {28, "19103219067921713944291392827692070036145651957329286315305642004821462161904"},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        bn_fr_t w, e;
+        bn_fr_root_of_unity(&w, want[i].k);
+        cr_assert_eq(bn_fr_from_dec(&e, want[i].w), 0);
+        cr_assert(bn_fr_eq(&w, &e), "w[%u]", want[i].k);
+    }
+}
+
+Test(snarkjs, bn_readers_match_snarkjs_files)
+{
+    err_t err;
+    snarkjs_bn_zkey_t *zk;
+    snarkjs_bn_vk_t vk;
+    snarkjs_bn_r1cs_t *r;
+    snarkjs_bn_wtns_t w;
+    cr_assert_eq(snarkjs_bn_zkey_load(&zk, VDIR "multiplier_bn128.zkey", SNARKJS_ZKEY_SUBGROUP, NULL, &err), 0, "%s",
+                 err.msg);
+    cr_assert_eq(snarkjs_bn_vk_read_json(&vk, VDIR "verification_key_bn128.json", &err), 0, "%s", err.msg);
+    cr_assert(zk->n_vars == 4 && zk->n_public == 2 && zk->domain_size == 4 && zk->log_domain == 2);
+    cr_assert(bn_g1_affine_eq(&zk->vk.alpha_g1, &vk.alpha_g1));
+    cr_assert(bn_g2_affine_eq(&zk->vk.beta_g2, &vk.beta_g2));
+    cr_assert(bn_g2_affine_eq(&zk->vk.gamma_g2, &BN254_G2_GENERATOR), "snarkjs's gamma is the generator");
+    cr_assert(bn_g2_affine_eq(&zk->vk.delta_g2, &vk.delta_g2));
+    cr_assert_eq(vk.n_ic, 3);
+    for (size_t i = 0; i < 3; i++)
+        cr_assert(bn_g1_affine_eq(&zk->vk.ic[i], &vk.ic[i]), "IC[%zu]", i);
+    /* The coefficients as on BLS12-381: A(c0, s2, -1), B(c0, s3, 1), A(c1 + i, s i, 1). */
+    cr_assert_eq(zk->n_coefs, 5);
+    bn_fr_t m1;
+    bn_fr_neg(&m1, &BN254_FR_ONE);
+    cr_assert(zk->coefs[0].matrix == 0 && zk->coefs[0].signal == 2 && bn_fr_eq(&zk->coefs[0].value, &m1));
+    cr_assert(zk->coefs[1].matrix == 1 && zk->coefs[1].signal == 3 && bn_fr_eq(&zk->coefs[1].value, &BN254_FR_ONE));
+    /* delta1 and delta2 share the discrete log. */
+    bn_g1_affine_t p[2];
+    bn_g2_affine_t q[2] = {BN254_G2_GENERATOR, zk->vk.delta_g2};
+    p[0] = zk->vk.delta_g1;
+    bn_g1_affine_neg(&p[1], &BN254_G1_GENERATOR);
+    cr_assert(bn_pairing_product_is_one(p, q, 2));
+    /* The circuit and its witness: c = a b, 33 = 3 x 11. */
+    cr_assert_eq(snarkjs_bn_r1cs_load(&r, VDIR "multiplier_bn128.r1cs", &err), 0, "%s", err.msg);
+    cr_assert_eq(snarkjs_bn_wtns_load(&w, VDIR "multiplier_bn128.wtns", &err), 0, "%s", err.msg);
+    cr_assert_eq(w.n, 4);
+    cr_assert_eq(snarkjs_bn_r1cs_check(r, w.w, w.n, "w", &err), 0, "%s", err.msg);
+    bn_fr_t x;
+    bn_fr_set_u64(&x, 33);
+    cr_assert(bn_fr_eq(&w.w[1], &x));
+    bn_fr_add(&w.w[3], &w.w[3], &BN254_FR_ONE);
+    cr_assert_eq(snarkjs_bn_r1cs_check(r, w.w, w.n, "w", &err), GM_EVERIFY);
+    snarkjs_bn_r1cs_free(r);
+    snarkjs_bn_wtns_free(&w);
+    snarkjs_bn_vk_free(&vk);
+    snarkjs_bn_zkey_free(zk);
+}
+
+Test(snarkjs, bn_snarkjs_proof_verifies_and_tampering_fails)
+{
+    err_t err;
+    snarkjs_bn_vk_t vk;
+    snarkjs_bn_proof_t p, q;
+    bn_fr_t *pub;
+    size_t n;
+    cr_assert_eq(snarkjs_bn_vk_read_json(&vk, VDIR "verification_key_bn128.json", &err), 0, "%s", err.msg);
+    cr_assert_eq(snarkjs_bn_proof_read_json(&p, VDIR "proof_bn128.json", &err), 0, "%s", err.msg);
+    cr_assert_eq(snarkjs_bn_public_read_json(&pub, &n, VDIR "public_bn128.json", &err), 0, "%s", err.msg);
+    cr_assert_eq(n, 2);
+    cr_assert_eq(snarkjs_bn_verify(&vk, &p, pub, n, &err), 0, "%s", err.msg);
+    bn_fr_t bad[2] = {pub[0], pub[1]};
+    bn_fr_add(&bad[0], &bad[0], &BN254_FR_ONE);
+    cr_assert_eq(snarkjs_bn_verify(&vk, &p, bad, 2, &err), GM_EVERIFY);
+    cr_assert_eq(snarkjs_bn_verify(&vk, &p, pub, 1, &err), GM_EINVAL);
+    q = p;
+    q.a = p.c;
+    q.c = p.a;
+    cr_assert_eq(snarkjs_bn_verify(&vk, &q, pub, n, &err), GM_EVERIFY);
+    q = p;
+    bn_g1_affine_neg(&q.c, &p.c);
+    cr_assert_eq(snarkjs_bn_verify(&vk, &q, pub, n, &err), GM_EVERIFY);
+    /* The other curve's files are refused, naming the curve. */
+    groth16_vk_t bvk;
+    cr_assert_eq(snarkjs_vk_read_json(&bvk, VDIR "verification_key_bn128.json", &err), GM_ENOTSUP);
+    cr_assert(strstr(err.msg, "bn128"), "%s", err.msg);
+    cr_assert_eq(snarkjs_bn_proof_read_json(&q, VDIR "proof.json", &err), GM_ENOTSUP);
+    cr_assert(strstr(err.msg, "bls12381"), "%s", err.msg);
+    gm_free(pub);
+    snarkjs_bn_vk_free(&vk);
+}
+
+Test(snarkjs, bn_json_layout_is_snarkjs_byte_for_byte)
+{
+    err_t err;
+    snarkjs_bn_proof_t p;
+    bn_fr_t *pub;
+    size_t n, len;
+    char *t;
+    cr_assert_eq(snarkjs_bn_proof_read_json(&p, VDIR "proof_bn128.json", &err), 0, "%s", err.msg);
+    cr_assert_eq(snarkjs_bn_public_read_json(&pub, &n, VDIR "public_bn128.json", &err), 0, "%s", err.msg);
+    uint8_t *f = slurp(VDIR "proof_bn128.json", &len);
+    cr_assert_eq(snarkjs_bn_proof_to_json(&t, &p, &err), 0);
+    cr_assert_eq(strlen(t), len);
+    cr_assert_eq(memcmp(t, f, len), 0, "proof_bn128.json differs:\n%s", t);
+    gm_free(t);
+    gm_free(f);
+    f = slurp(VDIR "public_bn128.json", &len);
+    cr_assert_eq(snarkjs_bn_public_to_json(&t, pub, n, &err), 0);
+    cr_assert_eq(strlen(t), len);
+    cr_assert_eq(memcmp(t, f, len), 0, "public_bn128.json differs:\n%s", t);
+    gm_free(t);
+    gm_free(f);
+    gm_free(pub);
+}
+
+Test(snarkjs, curve_of_each_file_and_unknown_primes)
+{
+    static const struct {
+        const char *f;
+        snarkjs_curve_t c;
+    } files[] = {{"multiplier.zkey", SNARKJS_BLS12381},       {"multiplier.wtns", SNARKJS_BLS12381},
+                 {"multiplier.r1cs", SNARKJS_BLS12381},       {"multiplier_bn128.zkey", SNARKJS_BN128},
+                 {"multiplier_bn128.wtns", SNARKJS_BN128},    {"multiplier_bn128.r1cs", SNARKJS_BN128},
+                 {"verification_key_bn128.json", SNARKJS_BN128}, {"verification_key.json", SNARKJS_BLS12381}};
+    err_t err;
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char path[128];
+        snprintf(path, sizeof path, VDIR "%s", files[i].f);
+        snarkjs_curve_t c = (snarkjs_curve_t)-1;
+        int rc = strstr(path, ".json") ? snarkjs_json_curve_of_file(&c, path, &err)
+                                       : snarkjs_curve_of_file(&c, path, &err);
+        cr_assert_eq(rc, 0, "%s: %s", path, err.msg);
+        cr_assert_eq(c, files[i].c, "%s", path);
+    }
+    /* A prime of neither curve: one line naming file, section and field. */
+    size_t n;
+    uint64_t sz;
+    snarkjs_curve_t c;
+    snarkjs_bn_zkey_t *zk;
+    snarkjs_bn_wtns_t w;
+    uint8_t *b = slurp(VDIR "multiplier_bn128.zkey", &n);
+    size_t at = section_at(b, n, 2, &sz);
+    b[at + 4] ^= 2; /* q */
+    cr_assert_eq(snarkjs_curve_of_bytes(&c, b, n, "u.zkey", &err), GM_ENOTSUP);
+    cr_assert(strstr(err.msg, "u.zkey: section 2 (header): q") && strstr(err.msg, "neither") && !strchr(err.msg, '\n'),
+              "%s", err.msg);
+    cr_assert_eq(snarkjs_bn_zkey_from_bytes(&zk, b, n, "u.zkey", 0, NULL, &err), GM_ENOTSUP);
+    cr_assert(strstr(err.msg, "u.zkey: section 2 (header)"), "%s", err.msg);
+    gm_free(b);
+    b = slurp(VDIR "multiplier_bn128.wtns", &n);
+    at = section_at(b, n, 1, &sz);
+    b[at + 4 + 9] ^= 1; /* the prime */
+    cr_assert_eq(snarkjs_curve_of_bytes(&c, b, n, "u.wtns", &err), GM_ENOTSUP);
+    cr_assert(strstr(err.msg, "u.wtns: section 1 (header): prime"), "%s", err.msg);
+    cr_assert_eq(snarkjs_bn_wtns_from_bytes(&w, b, n, "u.wtns", &err), GM_ENOTSUP);
+    cr_assert(strstr(err.msg, "u.wtns: section 1 (header)") && strstr(err.msg, "unknown prime"), "%s", err.msg);
+    gm_free(b);
+    /* A witness of the other curve, named. */
+    cr_assert_eq(snarkjs_bn_wtns_load(&w, VDIR "multiplier.wtns", &err), GM_ENOTSUP);
+    cr_assert(strstr(err.msg, "bls12381") && strstr(err.msg, "bn128"), "%s", err.msg);
+    cr_assert_eq(snarkjs_bn_zkey_load(&zk, VDIR "multiplier.zkey", 0, NULL, &err), GM_ENOTSUP);
+    cr_assert(strstr(err.msg, "bls12381") && strstr(err.msg, "bn128"), "%s", err.msg);
+    /* Not a circom file. */
+    cr_assert_eq(snarkjs_curve_of_file(&c, VDIR "README.md", &err), GM_EFORMAT);
+    cr_assert(strstr(err.msg, "README.md"), "%s", err.msg);
+}
+
+/* A point on BN254's twist outside G2: x = 1, y a square root of 1 + 3/(9 + u) (computed
+ * independently, in Python; r times it is not the identity). */
+static void bn_g2_off_subgroup(bn_g2_affine_t *p)
+{
+    p->inf = false;
+    cr_assert_eq(bn_fp_from_dec(&p->x.c0, "1"), 0);
+    cr_assert_eq(bn_fp_from_dec(&p->x.c1, "0"), 0);
+    cr_assert_eq(bn_fp_from_dec(&p->y.c0, "18278151005453108793778860132295291098363647455926340152056652516292830556603"),
+                 0);
+    cr_assert_eq(bn_fp_from_dec(&p->y.c1, "5912654199736721486680175016176231956195085055698687135131307249486702594212"),
+                 0);
+    cr_assert(bn_g2_affine_on_curve(p));
+    cr_assert(!bn_g2_affine_in_subgroup(p));
+}
+
+Test(snarkjs, bn_zkey_errors_name_section_and_value)
+{
+    err_t err;
+    snarkjs_bn_zkey_t *zk;
+    size_t n;
+    uint64_t sz;
+    uint8_t *orig = slurp(VDIR "multiplier_bn128.zkey", &n), *b = gm_alloc(n);
+    /* A point of section 5 moved off the curve. */
+    memcpy(b, orig, n);
+    size_t at = section_at(b, n, 5, &sz);
+    cr_assert_eq(sz, 4 * 64);
+    b[at + 64 + 40] ^= 1; /* point 1, y */
+    cr_assert_eq(snarkjs_bn_zkey_from_bytes(&zk, b, n, "c.zkey", 0, NULL, &err), GM_ENOTONCURVE);
+    cr_assert(strstr(err.msg, "c.zkey: section 5 (PointsA): point 1: not on the curve"), "%s", err.msg);
+    /* A coordinate >= q in section 9. */
+    memcpy(b, orig, n);
+    at = section_at(b, n, 9, &sz);
+    memset(b + at + 2 * 64, 0xff, 32);
+    cr_assert_eq(snarkjs_bn_zkey_from_bytes(&zk, b, n, "c.zkey", 0, NULL, &err), GM_ENONCANON);
+    cr_assert(strstr(err.msg, "section 9 (PointsH): point 2"), "%s", err.msg);
+    /* A G2 point of section 7 on the twist but outside G2: found with the
+     * SUBGROUP flag only; in the header's beta2 always. */
+    bn_g2_affine_t off;
+    bn_g2_off_subgroup(&off);
+    memcpy(b, orig, n);
+    at = section_at(b, n, 7, &sz);
+    bn_g2_to_bytes_snarkjs(b + at + 3 * 128, &off);
+    cr_assert_eq(snarkjs_bn_zkey_from_bytes(&zk, b, n, "c.zkey", SNARKJS_ZKEY_SUBGROUP, NULL, &err), GM_ESUBGROUP);
+    cr_assert(strstr(err.msg, "c.zkey: section 7 (PointsB2): point 3: not in the subgroup"), "%s", err.msg);
+    cr_assert_eq(snarkjs_bn_zkey_from_bytes(&zk, b, n, "c.zkey", 0, NULL, &err), 0, "%s", err.msg);
+    snarkjs_bn_zkey_free(zk);
+    memcpy(b, orig, n);
+    at = section_at(b, n, 2, &sz);
+    cr_assert_eq(sz, 660);
+    bn_g2_to_bytes_snarkjs(b + at + 84 + 2 * 64, &off); /* beta2: after n8q, q, n8r, r, 3 counts, alpha1, beta1 */
+    cr_assert_eq(snarkjs_bn_zkey_from_bytes(&zk, b, n, "c.zkey", 0, NULL, &err), GM_ESUBGROUP);
+    cr_assert(strstr(err.msg, "c.zkey: section 2 (header): beta2: not in the subgroup"), "%s", err.msg);
+    /* A coefficient entry pointing past nVars. */
+    memcpy(b, orig, n);
+    at = section_at(b, n, 4, &sz);
+    b[at + 4 + 8] = 9;
+    cr_assert_eq(snarkjs_bn_zkey_from_bytes(&zk, b, n, "c.zkey", 0, NULL, &err), GM_EFORMAT);
+    cr_assert(strstr(err.msg, "section 4 (Coefs): entry 0") && strstr(err.msg, "signal 9"), "%s", err.msg);
+    /* nVars no longer matches the sections: the first one too short is named. */
+    memcpy(b, orig, n);
+    at = section_at(b, n, 2, &sz);
+    b[at + 4 + 32 + 4 + 32] = 5;
+    cr_assert_eq(snarkjs_bn_zkey_from_bytes(&zk, b, n, "c.zkey", 0, NULL, &err), GM_EFORMAT);
+    cr_assert(strstr(err.msg, "section 5 (PointsA): length 256, expected 320"), "%s", err.msg);
+    /* Truncated: the section that runs past the end is named. */
+    cr_assert_eq(snarkjs_bn_zkey_from_bytes(&zk, orig, n - 10, "c.zkey", 0, NULL, &err), GM_EFORMAT);
+    cr_assert(strstr(err.msg, "c.zkey: truncated: section"), "%s", err.msg);
+    gm_free(b);
+    gm_free(orig);
+}
+
+static int parse_bn_r1cs(const uint8_t *b, size_t n, err_t *err)
+{
+    snarkjs_bn_r1cs_t *r;
+    int rc = snarkjs_bn_r1cs_from_bytes(&r, b, n, "f.r1cs", err);
+    if (!rc) {
+        bn_fr_t w[64];
+        size_t k = r->n_wires < 64 ? r->n_wires : 64;
+        for (size_t i = 0; i < k; i++)
+            bn_fr_set_u64(&w[i], i + 1);
+        w[0] = BN254_FR_ONE;
+        int crc = snarkjs_bn_r1cs_check(r, w, k, "f", err);
+        cr_assert(crc == 0 || crc == GM_EVERIFY || crc == GM_EINVAL, "check: %d", crc);
+        snarkjs_bn_r1cs_free(r);
+    }
+    return rc;
+}
+
+static int parse_bn_wtns(const uint8_t *b, size_t n, err_t *err)
+{
+    snarkjs_bn_wtns_t w;
+    int rc = snarkjs_bn_wtns_from_bytes(&w, b, n, "f.wtns", err);
+    snarkjs_bn_wtns_free(&w);
+    return rc;
+}
+
+static int parse_bn_zkey(const uint8_t *b, size_t n, err_t *err)
+{
+    snarkjs_bn_zkey_t *zk;
+    int rc = snarkjs_bn_zkey_from_bytes(&zk, b, n, "f.zkey", SNARKJS_ZKEY_SUBGROUP, NULL, err);
+    if (!rc)
+        snarkjs_bn_zkey_free(zk);
+    return rc;
+}
+
+Test(snarkjs, bn_fuzz_r1cs_truncations_and_flips) { fuzz_file(VDIR "multiplier_bn128.r1cs", parse_bn_r1cs); }
+Test(snarkjs, bn_fuzz_wtns_truncations_and_flips) { fuzz_file(VDIR "multiplier_bn128.wtns", parse_bn_wtns); }
+Test(snarkjs, bn_fuzz_zkey_truncations_and_flips, .timeout = 600)
+{
+    fuzz_file(VDIR "multiplier_bn128.zkey", parse_bn_zkey);
+}
+
+Test(snarkjs, bn_prove_verifies_with_snarkjs_key)
+{
+    err_t err;
+    snarkjs_bn_zkey_t *zk;
+    snarkjs_bn_wtns_t w;
+    snarkjs_bn_vk_t vk;
+    snarkjs_bn_prover_t *pv, *pp;
+    topo_pool_t *pool;
+    cr_assert_eq(topo_pool_create_flat(&pool, 2, &err), 0, "%s", err.msg);
+    cr_assert_eq(snarkjs_bn_zkey_load(&zk, VDIR "multiplier_bn128.zkey", SNARKJS_ZKEY_DEFAULT, NULL, &err), 0, "%s",
+                 err.msg);
+    cr_assert_eq(snarkjs_bn_wtns_load(&w, VDIR "multiplier_bn128.wtns", &err), 0, "%s", err.msg);
+    cr_assert_eq(snarkjs_bn_vk_read_json(&vk, VDIR "verification_key_bn128.json", &err), 0, "%s", err.msg);
+    cr_assert_eq(snarkjs_bn_prover_create(&pv, zk, NULL, &err), 0, "%s", err.msg);
+    cr_assert_eq(snarkjs_bn_prover_create(&pp, zk, pool, &err), 0, "%s", err.msg);
+    /* r = s = 0: A = alpha + sum w_i A_i, B = beta2 + sum w_i B2_i, by naive sums. */
+    snarkjs_bn_proof_t p, q;
+    const bn_fr_t rs0[2] = {BN254_FR_ZERO, BN254_FR_ZERO};
+    cr_assert_eq(snarkjs_bn_prove(pv, &p, w.w, w.n, rs0, GROTH16_PROVE_DEFAULT, NULL, NULL, &err), 0, "%s", err.msg);
+    bn_g1_jac_t acc, t1, p1;
+    bn_g2_jac_t acc2, t2, p2;
+    bn_g1_jac_set_inf(&acc);
+    bn_g2_jac_set_inf(&acc2);
+    for (size_t i = 0; i < w.n; i++) {
+        bn_g1_from_affine(&p1, &zk->a[i]);
+        bn_g1_mul_fr(&t1, &p1, &w.w[i]);
+        bn_g1_add(&acc, &acc, &t1);
+        bn_g2_from_affine(&p2, &zk->b2[i]);
+        bn_g2_mul_fr(&t2, &p2, &w.w[i]);
+        bn_g2_add(&acc2, &acc2, &t2);
+    }
+    bn_g1_add_mixed(&acc, &acc, &zk->vk.alpha_g1);
+    bn_g2_add_mixed(&acc2, &acc2, &zk->vk.beta_g2);
+    bn_g1_affine_t wa;
+    bn_g2_affine_t wb;
+    bn_g1_to_affine(&wa, &acc);
+    bn_g2_to_affine(&wb, &acc2);
+    cr_assert(bn_g1_affine_eq(&wa, &p.a), "pi_a");
+    cr_assert(bn_g2_affine_eq(&wb, &p.b), "pi_b");
+    /* Fresh r, s: snarkjs's exported key accepts the proof; a pool gives the same proof. */
+    test_rng_t rng;
+    test_rng_init(&rng, "snarkjs/bn_prove_verifies_with_snarkjs_key");
+    bn_fr_t rs[2];
+    bn_fr_set_u64(&rs[0], test_rng_next(&rng));
+    bn_fr_set_u64(&rs[1], test_rng_next(&rng));
+    cr_assert_eq(snarkjs_bn_prove(pv, &p, w.w, w.n, rs, GROTH16_PROVE_DEFAULT, NULL, NULL, &err), 0, "%s", err.msg);
+    cr_assert_eq(snarkjs_bn_prove(pp, &q, w.w, w.n, rs, GROTH16_PROVE_DEFAULT, pool, NULL, &err), 0, "%s", err.msg);
+    cr_assert(bn_g1_affine_eq(&p.a, &q.a) && bn_g2_affine_eq(&p.b, &q.b) && bn_g1_affine_eq(&p.c, &q.c));
+    cr_assert_eq(snarkjs_bn_verify(&vk, &p, w.w + 1, 2, &err), 0, "%s", err.msg);
+    cr_assert_eq(snarkjs_bn_prove(pv, &p, w.w, w.n, NULL, GROTH16_PROVE_DEFAULT, NULL, NULL, &err), 0, "%s", err.msg);
+    cr_assert_eq(snarkjs_bn_verify(&vk, &p, w.w + 1, 2, &err), 0, "%s", err.msg);
+    /* A witness that does not satisfy the circuit, or of the wrong length: no proof. */
+    cr_assert_eq(snarkjs_bn_prove(pv, &p, w.w, w.n - 1, NULL, GROTH16_PROVE_DEFAULT, NULL, NULL, &err), GM_EINVAL);
+    cr_assert(strstr(err.msg, "nVars"), "%s", err.msg);
+    bn_fr_add(&w.w[3], &w.w[3], &BN254_FR_ONE);
+    cr_assert_eq(snarkjs_bn_prove(pv, &p, w.w, w.n, NULL, GROTH16_PROVE_DEFAULT, NULL, NULL, &err), GM_EVERIFY);
+    snarkjs_bn_prover_destroy(pv);
+    snarkjs_bn_prover_destroy(pp);
+    snarkjs_bn_vk_free(&vk);
+    snarkjs_bn_wtns_free(&w);
+    snarkjs_bn_zkey_free(zk);
+    topo_pool_destroy(pool);
+}

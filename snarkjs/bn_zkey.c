@@ -1,0 +1,21 @@
+/*
+ * snarkjs/bn_zkey.c — the .zkey reader (snarkjs/zkey_shape.h) for BN254
+ * (snarkjs's bn128), under the snarkjs_bn_ names of snarkjs/snarkjs.h.
+ */
+#define SJ_BN128
+#include "snarkjs/snarkjs_internal.h"
+#include "snarkjs/zkey_shape.h"
+
+void snarkjs_bn_zkey_free(snarkjs_bn_zkey_t *zk) { zkey_free(zk); }
+
+int snarkjs_bn_zkey_from_bytes(snarkjs_bn_zkey_t **out, const uint8_t *buf, size_t n, const char *what,
+                               snarkjs_zkey_flags_t flags, topo_pool_t *pool, err_t *err)
+{
+    return zkey_from_bytes(out, buf, n, what, flags, pool, err);
+}
+
+int snarkjs_bn_zkey_load(snarkjs_bn_zkey_t **out, const char *path, snarkjs_zkey_flags_t flags, topo_pool_t *pool,
+                         err_t *err)
+{
+    return zkey_load(out, path, flags, pool, err);
+}

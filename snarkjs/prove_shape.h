@@ -1,0 +1,406 @@
+/*
+ * snarkjs/prove_shape.h — the prover of `snarkjs groth16 prove`
+ * (src/groth16_prove.js) and rapidsnark over a decoded .zkey, written once
+ * for every curve. A template, not a header: snarkjs/prove.c (BLS12-381,
+ * with the device backends: SJ_DEVICE) and snarkjs/bn_prove.c (BN254)
+ * include it once after snarkjs_internal.h and wrap its static functions
+ * (prover_create, prover_destroy, prove) by name. Before the include the
+ * .c file defines
+ *   SJ_ROOT_J      J: snarkjs's primitive 2^k-th root of unity is ours to the power J mod 2^k
+ *   SJ_NTT(x)      ntt_x / bn_ntt_x (ntt/ntt.h),  SJ_MSM(g)  msm_g / bn_msm_g (ec/ec.h)
+ *   sj_pvk_t and static pvk_prepare, pvk_free, pvk_verify (the proof's check
+ *   against the zkey's key), proof_in_subgroup, random_rs (r and s from getrandom).
+ *
+ *   Aev[c] += value w[s] for each section-4 entry of matrix 0 (Bev: 1);
+ *   Cev = Aev . Bev rowwise (the zkey has no C matrix);
+ *   for X in A, B, C: coefficients by an inverse NTT over <w_n>, then the
+ *     evaluations on the odd coset g<w_n>, g = w_2n;
+ *   h[i] = Aodd[i] Bodd[i] - Codd[i]  (no division by Z: the H points of
+ *     the zkey absorb Z = -2 on the odd coset);
+ *   the MSMs over sections 5-9, and the proof from their sums
+ *   (groth16/assemble_shape.h, the one assembly of every prover).
+ *
+ * Roots of unity. snarkjs (ffjavascript) takes Fr.w[k] from the smallest
+ * quadratic non-residue: 5 on both curves. Our BN254 NTT takes the same
+ * root (bn_fr_root_of_unity; J = 1). Our BLS12-381 NTT (ntt/ntt.c) takes
+ * 7^((r-1)/2^32), bellperson's; both generate the same group of order 2^32,
+ * and 5's root is 7's raised to J = SNARKJS_ROOT_EXP (odd), so for every
+ * k <= 32 w5_k = w7_k^(J mod 2^k). Row c of the zkey is the point
+ * w5_n^c = w_n^(J c mod n), so the rows are scattered to index J c mod n of
+ * our NTT's natural order, and snarkjs's odd point
+ * w5_2n^(2i+1) = w_2n^(J (2i+1) mod 2n) is our coset point k with
+ * 2k + 1 = J (2i + 1) mod 2n. Two index permutations, no second NTT (both
+ * the identity when J = 1).
+ */
+#ifndef SJ_CURVE
+#error "prove_shape.h is a template: include snarkjs/snarkjs_internal.h first and this once"
+#endif
+
+struct SJ_API(prover) {
+    const SJ_API(zkey_t) *zk;
+    sj_pvk_t pvk;
+    unsigned log_n;
+    uint64_t n;
+    SJ_NTT(domain_t) *dom;
+    void *ntt_scratch, *msm_scratch;
+    SJ_FR(t) *a, *b, *c;
+    SJ_FR(t) shift; /* w_2n: multiplying coefficient j by shift^j moves to the odd coset */
+#ifdef SJ_DEVICE
+    groth16_backend_t *be;  /* NULL: the CPU */
+    gpu_g1_bases_t *gb[4];  /* resident A, B1, C, H; NULL: that MSM on the CPU */
+#endif
+};
+
+static void prover_destroy(SJ_API(prover_t) *pv)
+{
+    if (!pv)
+        return;
+#ifdef SJ_DEVICE
+    for (int i = 0; i < 4; i++)
+        if (pv->be)
+            groth16_backend_free_bases(pv->be, pv->gb[i]);
+#endif
+    pvk_free(&pv->pvk);
+    SJ_NTT(domain_destroy)(pv->dom);
+    gm_free(pv->ntt_scratch);
+    gm_free(pv->msm_scratch);
+    gm_free(pv->a);
+    gm_free(pv->b);
+    gm_free(pv->c);
+    gm_free(pv);
+}
+
+static size_t max_sz(size_t a, size_t b) { return a > b ? a : b; }
+
+static int prover_create(SJ_API(prover_t) **out, const SJ_API(zkey_t) *zk, topo_pool_t *pool, err_t *err)
+{
+    *out = NULL;
+    int rc;
+    SJ_API(prover_t) *pv = gm_calloc(1, sizeof *pv);
+    if (!pv)
+        return gm_err_set(err, GM_ENOMEM, "snarkjs prover: out of memory");
+    pv->zk = zk;
+    pv->log_n = zk->log_domain;
+    pv->n = zk->domain_size;
+    if ((rc = pvk_prepare(&pv->pvk, &zk->vk, err)))
+        goto fail;
+    if ((rc = SJ_NTT(domain_create)(&pv->dom, pv->log_n, err)))
+        goto fail;
+    unsigned nw = topo_pool_size(pool);
+    size_t nmax = max_sz(zk->n_vars, (size_t)pv->n);
+    size_t msm_sz = max_sz(SJ_MSM(g1_scratch_size)(nmax, nw, 0), SJ_MSM(g2_scratch_size)(zk->n_vars, nw, 0));
+    pv->ntt_scratch = gm_alloc(SJ_NTT(scratch_size)(pv->dom, nw) + 64);
+    pv->msm_scratch = gm_alloc(msm_sz);
+    pv->a = gm_alloc((size_t)pv->n * sizeof(SJ_FR(t)));
+    pv->b = gm_alloc((size_t)pv->n * sizeof(SJ_FR(t)));
+    pv->c = gm_alloc((size_t)pv->n * sizeof(SJ_FR(t)));
+    if (!pv->ntt_scratch || !pv->msm_scratch || !pv->a || !pv->b || !pv->c) {
+        rc = gm_err_set(err, GM_ENOMEM, "snarkjs prover: out of memory for the scratch of a 2^%u domain", pv->log_n);
+        goto fail;
+    }
+    SJ_FR(root_of_unity)(&pv->shift, pv->log_n + 1);
+    *out = pv;
+    return 0;
+fail:
+    prover_destroy(pv);
+    return rc;
+}
+
+/* ---- the evaluation vectors ------------------------------------------------------------------- */
+
+#define ROW_TASK 8192
+
+typedef struct {
+    SJ_API(prover_t) *pv;
+    const SJ_FR(t) *w;
+    SJ_FR(t) *vec[3];
+    uint64_t perm; /* J mod n */
+} abc_job_t;
+
+/* Task m (0 = A, 1 = B) accumulates its matrix's entries.
+ * (1) Why: snarkjs's buildABC1, with the row scattered to our NTT's order
+ *     (index J c mod n). Entries of one matrix go to one vector, so the two
+ *     tasks share nothing; coefficients 1 (most of circom's) skip the
+ *     multiplication.
+ * (2) Invariants: constraint < n and signal < nVars (checked at load);
+ *     values reduced.
+ * (3) The "abc" stage of `grothmpi snarkjs prove --verbose` (bench/README.md). */
+static void abc_task(void *arg, size_t task, unsigned worker)
+{
+    (void)worker;
+    abc_job_t *j = arg;
+    const SJ_API(zkey_t) *zk = j->pv->zk;
+    SJ_FR(t) *v = j->vec[task];
+    uint64_t mask = j->pv->n - 1;
+    memset(v, 0, (size_t)j->pv->n * sizeof(SJ_FR(t)));
+    for (uint64_t i = 0; i < zk->n_coefs; i++) {
+        const SJ_API(coef_t) *c = &zk->coefs[i];
+        if (c->matrix != task)
+            continue;
+        SJ_FR(t) *dst = &v[(j->perm * c->constraint) & mask];
+        const SJ_FR(t) *x = &j->w[c->signal];
+        if (SJ_FR(is_zero)(x))
+            continue;
+        if (SJ_FR(is_one)(&c->value)) {
+            SJ_FR(add)(dst, dst, x);
+        } else {
+            SJ_FR(t) t;
+            SJ_FR(mul)(&t, &c->value, x);
+            SJ_FR(add)(dst, dst, &t);
+        }
+    }
+}
+
+typedef struct {
+    SJ_FR(t) *a, *b, *c;
+    const SJ_FR(t) *shift;
+    uint64_t n, perm2; /* J mod 2n */
+} pw_job_t;
+
+static uint64_t task_end(uint64_t i0, uint64_t n) { return i0 + ROW_TASK < n ? i0 + ROW_TASK : n; }
+
+static void c_task(void *arg, size_t task, unsigned worker)
+{
+    (void)worker;
+    pw_job_t *j = arg;
+    for (uint64_t i = (uint64_t)task * ROW_TASK, e = task_end(i, j->n); i < e; i++)
+        SJ_FR(mul)(&j->c[i], &j->a[i], &j->b[i]);
+}
+
+/* a[i] *= shift^i for the three vectors (coefficients to the odd coset). */
+static void shift_task(void *arg, size_t task, unsigned worker)
+{
+    (void)worker;
+    pw_job_t *j = arg;
+    uint64_t i0 = (uint64_t)task * ROW_TASK;
+    SJ_FR(t) p;
+    SJ_FR(pow)(&p, j->shift, &i0, 1);
+    for (uint64_t i = i0, e = task_end(i0, j->n); i < e; i++) {
+        SJ_FR(mul)(&j->a[i], &j->a[i], &p);
+        SJ_FR(mul)(&j->b[i], &j->b[i], &p);
+        SJ_FR(mul)(&j->c[i], &j->c[i], &p);
+        SJ_FR(mul)(&p, &p, j->shift);
+    }
+}
+
+/* a[k] = a[k] b[k] - c[k] in our coset order (then read out permuted). */
+static void join_task(void *arg, size_t task, unsigned worker)
+{
+    (void)worker;
+    pw_job_t *j = arg;
+    for (uint64_t i = (uint64_t)task * ROW_TASK, e = task_end(i, j->n); i < e; i++) {
+        SJ_FR(mul)(&j->a[i], &j->a[i], &j->b[i]);
+        SJ_FR(sub)(&j->a[i], &j->a[i], &j->c[i]);
+    }
+}
+
+/* c[i] = a[k(i)], 2 k(i) + 1 = J (2i + 1) mod 2n: snarkjs's order of h. */
+static void perm_task(void *arg, size_t task, unsigned worker)
+{
+    (void)worker;
+    pw_job_t *j = arg;
+    uint64_t mask2 = 2 * j->n - 1;
+    for (uint64_t i = (uint64_t)task * ROW_TASK, e = task_end(i, j->n); i < e; i++)
+        j->c[i] = j->a[((j->perm2 * (2 * i + 1)) & mask2) >> 1];
+}
+
+/* ---- one proof ------------------------------------------------------------------------------------ */
+
+/* One transform on the device (gpu) or the CPU. false: the device failed
+ * (counted, logged). */
+static bool xform(SJ_API(prover_t) *pv, SJ_FR(t) *v, bool inverse, bool gpu, topo_pool_t *pool)
+{
+#ifdef SJ_DEVICE
+    if (gpu) {
+        err_t e;
+        if (groth16_backend_ntt(pv->be, v, pv->log_n, inverse ? GPU_NTT_INVERSE : GPU_NTT_FORWARD, &e) == 0)
+            return true;
+        groth16_backend_failed(pv->be, "snarkjs proof", &e);
+        return false;
+    }
+#else
+    (void)gpu;
+#endif
+    if (inverse)
+        SJ_NTT(inverse)(pv->dom, v, pv->ntt_scratch, pool);
+    else
+        SJ_NTT(forward)(pv->dom, v, pv->ntt_scratch, pool);
+    return true;
+}
+
+#ifdef SJ_DEVICE
+typedef struct {
+    SJ_API(prover_t) *pv;
+    const SJ_FR(t) *w;
+    topo_pool_t *pool;
+    SJ_G2(jac_t) *sb2;
+    uint64_t *ns;
+} g2_job_t;
+
+/* The G2 MSM on the CPU pool, while the device runs the G1 ones. */
+static void g2_job(void *arg)
+{
+    g2_job_t *j = arg;
+    const SJ_API(zkey_t) *zk = j->pv->zk;
+    uint64_t t0 = gm_now_ns();
+    SJ_MSM(g2)(j->sb2, zk->b2, j->w, NULL, zk->n_vars, 0, j->pv->msm_scratch, j->pool);
+    *j->ns += gm_now_ns() - t0;
+}
+#endif
+
+/* The proof for r_s, its transforms and G1 MSMs on the device when gpu.
+ * false: the device failed (the caller proves again on the CPU). */
+static bool prove_core(SJ_API(prover_t) *pv, SJ_PROOF_T *out, const SJ_FR(t) *w, const SJ_FR(t) r_s[2], bool gpu,
+                       topo_pool_t *pool, groth16_timings_t *tm)
+{
+    const SJ_API(zkey_t) *zk = pv->zk;
+    uint64_t t0 = gm_now_ns(), t1;
+
+    /* A, B, C evaluations. */
+    abc_job_t aj = {.pv = pv, .w = w, .vec = {pv->a, pv->b, NULL}, .perm = (uint64_t)SJ_ROOT_J & (pv->n - 1)};
+    topo_pool_run(pool, 2, abc_task, &aj);
+    pw_job_t pj = {.a = pv->a, .b = pv->b, .c = pv->c, .shift = &pv->shift, .n = pv->n,
+                   .perm2 = (uint64_t)SJ_ROOT_J & (2 * pv->n - 1)};
+    size_t ntasks = (size_t)((pv->n + ROW_TASK - 1) / ROW_TASK);
+    topo_pool_run(pool, ntasks, c_task, &pj);
+    t1 = gm_now_ns(), tm->abc += t1 - t0, t0 = t1;
+
+    /* h on the odd coset. */
+    SJ_FR(t) *v[3] = {pv->a, pv->b, pv->c};
+    for (int i = 0; i < 3; i++)
+        if (!xform(pv, v[i], true, gpu, pool))
+            return false;
+    topo_pool_run(pool, ntasks, shift_task, &pj);
+    for (int i = 0; i < 3; i++)
+        if (!xform(pv, v[i], false, gpu, pool))
+            return false;
+    topo_pool_run(pool, ntasks, join_task, &pj);
+    topo_pool_run(pool, ntasks, perm_task, &pj);
+    t1 = gm_now_ns(), tm->ntt += t1 - t0, t0 = t1;
+
+    /* MSMs. */
+    uint64_t np1 = (uint64_t)zk->n_public + 1;
+    SJ_G1(jac_t) sa, sb1, sc, sh;
+    SJ_G2(jac_t) sb2;
+#ifdef SJ_DEVICE
+    if (gpu) {
+        const SJ_FR(t) *wz[1] = {w}, *wp[1] = {w + np1}, *hc[1] = {pv->c};
+        const groth16_backend_msm_t m[4] = {{&sa, pv->gb[0], wz, NULL, zk->n_vars, 1, &tm->msm_a},
+                                            {&sb1, pv->gb[1], wz, NULL, zk->n_vars, 1, &tm->msm_b_g1},
+                                            {&sc, pv->gb[2], wp, NULL, (size_t)(zk->n_vars - np1), 1, &tm->msm_l},
+                                            {&sh, pv->gb[3], hc, NULL, (size_t)pv->n, 1, &tm->msm_h}};
+        g2_job_t g2 = {pv, w, pool, &sb2, &tm->msm_b_g2};
+        err_t e;
+        if (groth16_backend_msm_beside(pv->be, m, 4, g2_job, &g2, &e)) {
+            groth16_backend_failed(pv->be, "snarkjs proof", &e);
+            return false;
+        }
+    } else
+#endif
+    {
+        SJ_MSM(g1)(&sa, zk->a, w, NULL, zk->n_vars, 0, pv->msm_scratch, pool);
+        t1 = gm_now_ns(), tm->msm_a += t1 - t0, t0 = t1;
+        SJ_MSM(g1)(&sb1, zk->b1, w, NULL, zk->n_vars, 0, pv->msm_scratch, pool);
+        t1 = gm_now_ns(), tm->msm_b_g1 += t1 - t0, t0 = t1;
+        SJ_MSM(g2)(&sb2, zk->b2, w, NULL, zk->n_vars, 0, pv->msm_scratch, pool);
+        t1 = gm_now_ns(), tm->msm_b_g2 += t1 - t0, t0 = t1;
+        SJ_MSM(g1)(&sc, zk->c, w + np1, NULL, (size_t)(zk->n_vars - np1), 0, pv->msm_scratch, pool);
+        t1 = gm_now_ns(), tm->msm_l += t1 - t0, t0 = t1;
+        SJ_MSM(g1)(&sh, zk->h, pv->c, NULL, (size_t)pv->n, 0, pv->msm_scratch, pool);
+        t1 = gm_now_ns(), tm->msm_h += t1 - t0, t0 = t1;
+    }
+
+    proof_assemble(out, &zk->vk, &sa, &sb1, &sb2, &sc, &sh, &r_s[0], &r_s[1]);
+    return true;
+}
+
+static int prove(SJ_API(prover_t) *pv, SJ_PROOF_T *out, const SJ_FR(t) *w, size_t n, const SJ_FR(t) *rs,
+                 groth16_prove_flags_t flags, topo_pool_t *pool, groth16_timings_t *times, err_t *err)
+{
+    const SJ_API(zkey_t) *zk = pv->zk;
+    groth16_timings_t tm;
+    memset(&tm, 0, sizeof tm);
+    uint64_t start = gm_now_ns();
+    int rc = 0;
+#ifdef SJ_DEVICE
+    bool attached = pv->be && groth16_backend_kind(pv->be) != GROTH16_BACKEND_CPU;
+    bool gpu = groth16_backend_active(pv->be) && pv->gb[0] && pv->gb[1] && pv->gb[2] && pv->gb[3], fallback = false;
+#else
+    bool gpu = false;
+#endif
+    if (n != zk->n_vars) {
+        rc = gm_err_set(err, GM_EINVAL, "snarkjs prove: the witness has %zu values, the zkey's circuit %u (nVars)", n,
+                        zk->n_vars);
+        goto done;
+    }
+    if (!SJ_FR(is_one)(&w[0])) {
+        rc = gm_err_set(err, GM_EINVAL, "snarkjs prove: witness value 0 (the constant ONE) is not 1");
+        goto done;
+    }
+    SJ_FR(t) r_s[2];
+    if (rs) {
+        r_s[0] = rs[0];
+        r_s[1] = rs[1];
+    } else if ((rc = random_rs(r_s, err))) {
+        goto done;
+    }
+    for (;;) {
+        if (!prove_core(pv, out, w, r_s, gpu, pool, &tm)) {
+#ifdef SJ_DEVICE
+            gpu = false; /* the device failed: the whole proof again on the CPU */
+            fallback = true;
+            continue;
+#endif
+        }
+        /* A device's result is always verified. */
+        if ((flags & GROTH16_PROVE_NO_VERIFY) && !gpu)
+            break;
+        uint64_t t0 = gm_now_ns();
+        /* Sums over points outside the subgroup (a key decoded without
+         * SNARKJS_ZKEY_SUBGROUP) would leave it: the pairing needs G1/G2. */
+        if (!proof_in_subgroup(out)) {
+#ifdef SJ_DEVICE
+            if (gpu) {
+                err_t e;
+                gm_err_set(&e, GM_EVERIFY, "the proof made with the device is not in the subgroup");
+                groth16_backend_failed(pv->be, "snarkjs proof", &e);
+                gpu = false, fallback = true;
+                continue;
+            }
+#endif
+            rc = gm_err_set(err, GM_EVERIFY, "snarkjs prove: the proof is not in the subgroup: the zkey holds points "
+                            "outside it");
+            goto done;
+        }
+        err_t e2;
+        rc = pvk_verify(&pv->pvk, out, w + 1, zk->n_public, &e2);
+        tm.verify += gm_now_ns() - t0;
+#ifdef SJ_DEVICE
+        if (rc && gpu) {
+            err_t e;
+            gm_err_set(&e, rc, "the proof made with the device does not verify (%s)", e2.msg);
+            groth16_backend_failed(pv->be, "snarkjs proof", &e);
+            gpu = false, fallback = true;
+            rc = 0;
+            continue;
+        }
+#endif
+        if (rc) {
+            rc = gm_err_set(err, rc, "snarkjs prove: the proof does not verify against the zkey's key (%s): the "
+                            "witness does not satisfy the circuit, or the zkey is not for it", e2.msg);
+            goto done;
+        }
+        break;
+    }
+#ifdef SJ_DEVICE
+    if (attached)
+        groth16_backend_unit(pv->be, fallback);
+#endif
+done:
+    tm.total = gm_now_ns() - start;
+    if (times)
+        *times = tm;
+    return rc;
+}
+
+#undef ROW_TASK

@@ -1,0 +1,92 @@
+/*
+ * snarkjs/wtns_shape.h — circom's witness file (.wtns; circom_runtime's
+ * calculateWTNSBin, snarkjs src/wtns_utils.js), one reader for every curve:
+ *   section 1 (40 bytes): u32 n8 = 32, prime[32], u32 nWitness
+ *   section 2: nWitness x 32 bytes, standard form, little-endian
+ * A template, not a header: snarkjs/wtns.c (BLS12-381) and snarkjs/bn_wtns.c
+ * (BN254) include it once after snarkjs_internal.h, and wrap its static
+ * functions (wtns_free, wtns_header, wtns_decode, wtns_from_bytes,
+ * wtns_load) by name. The prime must be the instance's r: a witness of the
+ * other curve is named in the message.
+ */
+#ifndef SJ_CURVE
+#error "wtns_shape.h is a template: include snarkjs/snarkjs_internal.h first and this once"
+#endif
+
+static void wtns_free(SJ_API(wtns_t) *w)
+{
+    if (!w)
+        return;
+    gm_free(w->w);
+    w->w = NULL;
+    w->n = 0;
+}
+
+/* The container and section 1; *vals = section 2 (checked: nWitness x 32 bytes). */
+static int wtns_header(const uint8_t **vals, uint32_t *nw, const uint8_t *buf, size_t n, const char *what,
+                       err_t *err)
+{
+    sj_bin_t b;
+    int rc;
+    if ((rc = sj_bin_parse(&b, buf, n, "wtns", 2, what, err)))
+        return rc;
+    if ((rc = sj_bin_field_header(&b, 40, SJ_R_BYTES, SJ_CURVE, "", what, err)))
+        return rc;
+    *nw = sj_u32(b.sec[1] + 36);
+    if (*nw == 0)
+        return gm_err_set(err, GM_EFORMAT, "%s: section 1 (header): nWitness is 0", what);
+    if ((rc = sj_bin_need(&b, 2, 32 * (uint64_t)*nw, "witness values", what, err)))
+        return rc;
+    *vals = b.sec[2];
+    return 0;
+}
+
+/* out[0 .. hi - lo) = values [lo, hi) of section 2, each checked < r, and
+ * value 0 checked to be 1 when lo is 0. */
+static int wtns_decode(SJ_FR(t) *out, const uint8_t *vals, uint64_t lo, uint64_t hi, const char *what, err_t *err)
+{
+    for (uint64_t i = lo; i < hi; i++)
+        if (SJ_FR(from_bytes_le)(&out[i - lo], vals + 32 * (size_t)i))
+            return gm_err_set(err, GM_EFORMAT, "%s: section 2 (witness values): value %llu is not below r", what,
+                              (unsigned long long)i);
+    if (lo == 0 && hi > 0 && !SJ_FR(is_one)(&out[0]))
+        return gm_err_set(err, GM_EFORMAT, "%s: section 2 (witness values): value 0 (the constant ONE) is not 1",
+                          what);
+    return 0;
+}
+
+static int wtns_from_bytes(SJ_API(wtns_t) *out, const uint8_t *buf, size_t n, const char *what, err_t *err)
+{
+    out->w = NULL;
+    out->n = 0;
+    const uint8_t *vals;
+    uint32_t nw;
+    int rc = wtns_header(&vals, &nw, buf, n, what, err);
+    if (rc)
+        return rc;
+    SJ_FR(t) *w = gm_alloc((size_t)nw * sizeof(SJ_FR(t)));
+    if (!w)
+        return gm_err_set(err, GM_ENOMEM, "%s: out of memory for %u witness values", what, nw);
+    if ((rc = wtns_decode(w, vals, 0, nw, what, err))) {
+        gm_free(w);
+        return rc;
+    }
+    out->w = w;
+    out->n = nw;
+    return 0;
+}
+
+static int wtns_load(SJ_API(wtns_t) *out, const char *path, err_t *err)
+{
+    out->w = NULL;
+    out->n = 0;
+    uint8_t *buf;
+    size_t n;
+    int rc = gm_file_read(&buf, &n, path, err);
+    if (rc)
+        return rc;
+    rc = wtns_from_bytes(out, buf, n, path, err);
+    gm_free(buf);
+    return rc;
+}
+

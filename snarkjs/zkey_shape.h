@@ -1,0 +1,297 @@
+/*
+ * snarkjs/zkey_shape.h — snarkjs's Groth16 proving key (.zkey; snarkjs
+ * src/zkey_utils.js, src/zkey_new.js), one reader for every curve. A
+ * template, not a header: snarkjs/zkey.c (BLS12-381) and snarkjs/bn_zkey.c
+ * (BN254) include it once, after snarkjs_internal.h has set the curve's SJ_
+ * macros; it defines static functions (zkey_free, decode_points,
+ * zkey_header, zkey_coef, zkey_from_bytes, zkey_load) that the .c file
+ * wraps by name. With q of n8q bytes (48 / 32), G1 = 2 n8q, G2 = 4 n8q:
+ *   1  u32 protocol (1 = Groth16)
+ *   2  header, 20 + n8q + 32 + 3 G1 + 3 G2 bytes (964 / 660): u32 n8q, q,
+ *      u32 n8r = 32, r, u32 nVars, nPublic, domainSize, alpha1, beta1 (G1),
+ *      beta2, gamma2 (G2), delta1 (G1), delta2 (G2)
+ *   3  IC: (nPublic + 1) G1          4  u32 nCoef, nCoef x 44-byte entries
+ *   5  A: nVars G1    6  B1: nVars G1    7  B2: nVars G2
+ *   8  C: (nVars - nPublic - 1) G1     9  H: domainSize G1
+ *   10 MPC contributions (not read)
+ * Points are "LEM": affine, each Fq coordinate Montgomery (R = 2^(8 n8q))
+ * little-endian, which is exactly the limb layout of our fp_t / bn_fp_t, so
+ * decoding is a copy plus the range and curve checks; infinity is all zero
+ * bytes. Coefficients are coef 2^512 mod r ("Montgomery of Montgomery"):
+ * read as an Fr element's limbs they are the element coef 2^256, which one
+ * multiplication by the element with limbs {1, 0, 0, 0} (2^-256) turns into
+ * coef (both curves' Fr have R = 2^256).
+ *
+ * Points are decoded on the caller's pool in tasks of POINT_TASK points;
+ * each task remembers its first bad point and the report names the first
+ * one in file order, whatever the schedule.
+ */
+#ifndef SJ_CURVE
+#error "zkey_shape.h is a template: include snarkjs/snarkjs_internal.h first and this once"
+#endif
+
+#define HEADER_BYTES (20 + SJ_N8Q + 32 + 3 * SJ_G1_BYTES + 3 * SJ_G2_BYTES)
+#define COEF_BYTES 44
+#define POINT_TASK 1024
+
+static void zkey_free(SJ_API(zkey_t) *zk)
+{
+    if (!zk)
+        return;
+    SJ_VK_FREE(&zk->vk);
+    gm_free(zk->coefs);
+    gm_free(zk->a);
+    gm_free(zk->b1);
+    gm_free(zk->b2);
+    gm_free(zk->c);
+    gm_free(zk->h);
+    gm_free(zk);
+}
+
+/* ---- points, in parallel ------------------------------------------------------------------- */
+
+typedef struct {
+    const uint8_t *in;
+    void *out;        /* G1 or G2 affine array */
+    uint64_t n;
+    bool g2, subgroup;
+    uint64_t *bad;    /* per task: index of the first bad point, or UINT64_MAX */
+    int *code;        /* per task: its status */
+} pts_job_t;
+
+/* (1) Why: a copy plus canonical and on-curve checks per point (about 3 Fp
+ *     multiplications for G1), which is a fixed cost of every proof; split
+ *     over the pool because large keys hold 10^5..10^7 points.
+ * (2) Invariants: task t owns points [t POINT_TASK, (t+1) POINT_TASK); it
+ *     stops at its first bad point and records it.
+ * (3) The "load" stage of `grothmpi snarkjs prove --verbose` (bench/README.md). */
+static void pts_task(void *arg, size_t task, unsigned worker)
+{
+    (void)worker;
+    pts_job_t *j = arg;
+    uint64_t i0 = (uint64_t)task * POINT_TASK, i1 = i0 + POINT_TASK < j->n ? i0 + POINT_TASK : j->n;
+    j->bad[task] = UINT64_MAX;
+    j->code[task] = 0;
+    for (uint64_t i = i0; i < i1; i++) {
+        int rc = j->g2 ? SJ_LEM(g2)((SJ_G2(affine_t) *)j->out + i, j->in + i * SJ_G2_BYTES, j->subgroup)
+                       : SJ_LEM(g1)((SJ_G1(affine_t) *)j->out + i, j->in + i * SJ_G1_BYTES, j->subgroup);
+        if (rc) {
+            j->bad[task] = i;
+            j->code[task] = rc;
+            return;
+        }
+    }
+}
+
+static int decode_points(void **out, const uint8_t *in, uint64_t n, uint64_t first, bool g2, bool subgroup,
+                         unsigned sec, const char *name, const char *what, topo_pool_t *pool, err_t *err)
+{
+    size_t sz = g2 ? sizeof(SJ_G2(affine_t)) : sizeof(SJ_G1(affine_t));
+    *out = gm_alloc((size_t)(n ? n : 1) * sz);
+    size_t ntasks = (size_t)((n + POINT_TASK - 1) / POINT_TASK);
+    uint64_t *bad = gm_alloc((ntasks ? ntasks : 1) * sizeof(uint64_t));
+    int *code = gm_alloc((ntasks ? ntasks : 1) * sizeof(int));
+    int rc = 0;
+    if (!*out || !bad || !code) {
+        rc = gm_err_set(err, GM_ENOMEM, "%s: section %u (%s): out of memory for %llu points", what, sec, name,
+                        (unsigned long long)n);
+        goto done;
+    }
+    pts_job_t j = {.in = in, .out = *out, .n = n, .g2 = g2, .subgroup = subgroup, .bad = bad, .code = code};
+    topo_pool_run(pool, ntasks, pts_task, &j);
+    for (size_t t = 0; t < ntasks; t++)
+        if (code[t]) {
+            rc = gm_err_set(err, code[t], "%s: section %u (%s): point %llu: %s", what, sec, name,
+                            (unsigned long long)(first + bad[t]), sj_point_err(code[t]));
+            break;
+        }
+done:
+    gm_free(bad);
+    gm_free(code);
+    if (rc) {
+        gm_free(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
+/* ---- the key ----------------------------------------------------------------------------------- */
+
+static int vk_point(void *out, const uint8_t *in, bool g2, const char *field, const char *what, err_t *err)
+{
+    int rc = g2 ? SJ_LEM(g2)(out, in, true) : SJ_LEM(g1)(out, in, true);
+    if (rc)
+        return gm_err_set(err, rc, "%s: section 2 (header): %s: %s", what, field, sj_point_err(rc));
+    return 0;
+}
+
+static int zkey_header(SJ_API(zkey_t) *zk, sj_bin_t *b, const uint8_t *buf, size_t n, const char *what, err_t *err)
+{
+    int rc;
+    if ((rc = sj_bin_parse(b, buf, n, "zkey", 2, what, err)))
+        return rc;
+    if ((rc = sj_bin_need(b, 1, 4, "protocol", what, err)))
+        return rc;
+    uint32_t proto = sj_u32(b->sec[1]);
+    if (proto != 1)
+        return gm_err_set(err, proto == 2 || proto == 10 ? GM_ENOTSUP : GM_EFORMAT,
+                          "%s: section 1 (protocol): %u (%s), only Groth16 (1) is supported", what, proto,
+                          proto == 2 ? "plonk" : proto == 10 ? "fflonk" : "unknown");
+    if ((rc = sj_bin_need(b, 2, UINT64_MAX, "header", what, err)))
+        return rc;
+    const uint8_t *h = b->sec[2];
+    uint64_t hl = b->len[2];
+    if (hl < 4)
+        return gm_err_set(err, GM_EFORMAT, "%s: section 2 (header): length %llu, too short", what,
+                          (unsigned long long)hl);
+    uint32_t n8q = sj_u32(h);
+    if (n8q != SJ_N8Q) {
+        snarkjs_curve_t other;
+        err_t e;
+        bool known = snarkjs_curve_of_bytes(&other, buf, n, what, &e) == 0;
+        return gm_err_set(err, GM_ENOTSUP, "%s: section 2 (header): n8q = %u (%s), this reader is %s's (%u)", what,
+                          n8q, known ? snarkjs_curve_name(other) : "an unknown curve", SJ_CURVE, SJ_N8Q);
+    }
+    if (hl != HEADER_BYTES)
+        return gm_err_set(err, GM_EFORMAT, "%s: section 2 (header): length %llu, expected %d", what,
+                          (unsigned long long)hl, HEADER_BYTES);
+    const uint8_t *hr = h + 4 + SJ_N8Q; /* n8r, r, then the counts */
+    if (memcmp(h + 4, SJ_Q_BYTES, SJ_N8Q) != 0 || sj_u32(hr) != 32 || memcmp(hr + 4, SJ_R_BYTES, 32) != 0)
+        return gm_err_set(err, GM_ENOTSUP, "%s: section 2 (header): q or r is not %s's (a prime of neither "
+                          "bn128 nor bls12381)", what, SJ_CURVE);
+
+    const uint8_t *hc = hr + 36;
+    zk->n_vars = sj_u32(hc);
+    zk->n_public = sj_u32(hc + 4);
+    zk->domain_size = sj_u32(hc + 8);
+    if ((uint64_t)zk->n_public + 1 > zk->n_vars)
+        return gm_err_set(err, GM_EFORMAT, "%s: section 2 (header): nPublic %u + 1 exceeds nVars %u", what,
+                          zk->n_public, zk->n_vars);
+    uint32_t ds = zk->domain_size;
+    if (ds < 2 || (ds & (ds - 1)))
+        return gm_err_set(err, GM_EFORMAT, "%s: section 2 (header): domainSize %u is not a power of two >= 2", what,
+                          ds);
+    while ((1u << zk->log_domain) < ds)
+        zk->log_domain++;
+    if (zk->log_domain > SJ_MAX_LOG_DOMAIN)
+        return gm_err_set(err, GM_ENOTSUP, "%s: section 2 (header): domainSize 2^%u is above %s's 2^%u", what,
+                          zk->log_domain, SJ_CURVE, SJ_MAX_LOG_DOMAIN);
+    if ((uint64_t)zk->n_public + 1 > ds)
+        return gm_err_set(err, GM_EFORMAT, "%s: section 2 (header): domainSize %u cannot hold the nPublic + 1 = "
+                          "%llu input rows", what, ds, (unsigned long long)zk->n_public + 1);
+
+    /* Section sizes, all before any decoding. */
+    uint64_t nv = zk->n_vars, np1 = (uint64_t)zk->n_public + 1;
+    if ((rc = sj_bin_need(b, 3, np1 * SJ_G1_BYTES, "IC", what, err)) ||
+        (rc = sj_bin_need(b, 4, UINT64_MAX, "Coefs", what, err)) ||
+        (rc = sj_bin_need(b, 5, nv * SJ_G1_BYTES, "PointsA", what, err)) ||
+        (rc = sj_bin_need(b, 6, nv * SJ_G1_BYTES, "PointsB1", what, err)) ||
+        (rc = sj_bin_need(b, 7, nv * SJ_G2_BYTES, "PointsB2", what, err)) ||
+        (rc = sj_bin_need(b, 8, (nv - np1) * SJ_G1_BYTES, "PointsC", what, err)) ||
+        (rc = sj_bin_need(b, 9, (uint64_t)ds * SJ_G1_BYTES, "PointsH", what, err)))
+        return rc;
+    if (b->len[4] < 4)
+        return gm_err_set(err, GM_EFORMAT, "%s: section 4 (Coefs): length %llu, too short for nCoef", what,
+                          (unsigned long long)b->len[4]);
+    zk->n_coefs = sj_u32(b->sec[4]);
+    if (b->len[4] != 4 + zk->n_coefs * COEF_BYTES)
+        return gm_err_set(err, GM_EFORMAT, "%s: section 4 (Coefs): length %llu is not 4 + nCoef * 44 = %llu", what,
+                          (unsigned long long)b->len[4], (unsigned long long)(4 + zk->n_coefs * COEF_BYTES));
+
+    /* The verifying part: few points, all fully checked. */
+    zk->vk.ic = gm_alloc((size_t)np1 * sizeof(SJ_G1(affine_t)));
+    zk->vk.n_ic = (size_t)np1;
+    if (!zk->vk.ic)
+        return gm_err_set(err, GM_ENOMEM, "%s: out of memory", what);
+    const uint8_t *hp = hc + 12; /* alpha1, beta1, beta2, gamma2, delta1, delta2 */
+    if ((rc = vk_point(&zk->vk.alpha_g1, hp, false, "alpha1", what, err)) ||
+        (rc = vk_point(&zk->vk.beta_g1, hp + SJ_G1_BYTES, false, "beta1", what, err)) ||
+        (rc = vk_point(&zk->vk.beta_g2, hp + 2 * SJ_G1_BYTES, true, "beta2", what, err)) ||
+        (rc = vk_point(&zk->vk.gamma_g2, hp + 2 * SJ_G1_BYTES + SJ_G2_BYTES, true, "gamma2", what, err)) ||
+        (rc = vk_point(&zk->vk.delta_g1, hp + 2 * SJ_G1_BYTES + 2 * SJ_G2_BYTES, false, "delta1", what, err)) ||
+        (rc = vk_point(&zk->vk.delta_g2, hp + 3 * SJ_G1_BYTES + 2 * SJ_G2_BYTES, true, "delta2", what, err)))
+        return rc;
+    for (uint64_t i = 0; i < np1; i++)
+        if ((rc = SJ_LEM(g1)(&zk->vk.ic[i], b->sec[3] + SJ_G1_BYTES * i, true)))
+            return gm_err_set(err, rc, "%s: section 3 (IC): point %llu: %s", what, (unsigned long long)i,
+                              sj_point_err(rc));
+    return 0;
+}
+
+static int zkey_coef(SJ_API(coef_t) *c, const sj_bin_t *b, const SJ_API(zkey_t) *zk, uint64_t i, const char *what,
+                     err_t *err)
+{
+    const uint8_t *e = b->sec[4] + 4 + i * COEF_BYTES;
+    c->matrix = sj_u32(e);
+    c->constraint = sj_u32(e + 4);
+    c->signal = sj_u32(e + 8);
+    if (c->matrix > 1 || c->constraint >= zk->domain_size || c->signal >= zk->n_vars)
+        return gm_err_set(err, GM_EFORMAT, "%s: section 4 (Coefs): entry %llu: matrix %u, constraint %u, signal %u "
+                          "(need matrix 0 or 1, constraint < domainSize %u, signal < nVars %u)", what,
+                          (unsigned long long)i, c->matrix, c->constraint, c->signal, zk->domain_size, zk->n_vars);
+    SJ_FR(t) raw;
+    if (SJ_FR_FROM_MONT(&raw, e + 12))
+        return gm_err_set(err, GM_EFORMAT, "%s: section 4 (Coefs): entry %llu: value is not below r", what,
+                          (unsigned long long)i);
+    const SJ_FR(t) inv_r = {{1, 0, 0, 0}}; /* the element 2^-256 */
+    SJ_FR(mul)(&c->value, &raw, &inv_r);
+    return 0;
+}
+
+static int zkey_from_bytes(SJ_API(zkey_t) **out, const uint8_t *buf, size_t n, const char *what,
+                           snarkjs_zkey_flags_t flags, topo_pool_t *pool, err_t *err)
+{
+    *out = NULL;
+    SJ_API(zkey_t) *zk = gm_calloc(1, sizeof *zk);
+    if (!zk)
+        return gm_err_set(err, GM_ENOMEM, "%s: out of memory", what);
+    sj_bin_t b;
+    int rc = zkey_header(zk, &b, buf, n, what, err);
+    if (rc)
+        goto fail;
+
+    /* Coefficients. */
+    zk->coefs = gm_alloc((size_t)(zk->n_coefs ? zk->n_coefs : 1) * sizeof(SJ_API(coef_t)));
+    if (!zk->coefs) {
+        rc = gm_err_set(err, GM_ENOMEM, "%s: out of memory for %llu coefficients", what,
+                        (unsigned long long)zk->n_coefs);
+        goto fail;
+    }
+    for (uint64_t i = 0; i < zk->n_coefs; i++)
+        if ((rc = zkey_coef(&zk->coefs[i], &b, zk, i, what, err)))
+            goto fail;
+
+    /* The bases. */
+    bool sg = flags & SNARKJS_ZKEY_SUBGROUP;
+    uint64_t nv = zk->n_vars, np1 = (uint64_t)zk->n_public + 1;
+    if ((rc = decode_points((void **)&zk->a, b.sec[5], nv, 0, false, sg, 5, "PointsA", what, pool, err)) ||
+        (rc = decode_points((void **)&zk->b1, b.sec[6], nv, 0, false, sg, 6, "PointsB1", what, pool, err)) ||
+        (rc = decode_points((void **)&zk->b2, b.sec[7], nv, 0, true, sg, 7, "PointsB2", what, pool, err)) ||
+        (rc = decode_points((void **)&zk->c, b.sec[8], nv - np1, 0, false, sg, 8, "PointsC", what, pool, err)) ||
+        (rc = decode_points((void **)&zk->h, b.sec[9], zk->domain_size, 0, false, sg, 9, "PointsH", what, pool,
+                            err)))
+        goto fail;
+    *out = zk;
+    return 0;
+fail:
+    zkey_free(zk);
+    return rc;
+}
+
+static int zkey_load(SJ_API(zkey_t) **out, const char *path, snarkjs_zkey_flags_t flags, topo_pool_t *pool,
+                     err_t *err)
+{
+    *out = NULL;
+    gm_map_t m;
+    int rc = gm_file_map(&m, path, GM_MAP_WILLNEED, err);
+    if (rc)
+        return rc;
+    static const uint8_t empty[1];
+    rc = zkey_from_bytes(out, m.data ? m.data : empty, m.size, path, flags, pool, err);
+    gm_file_unmap(&m);
+    return rc;
+}
+
+#undef HEADER_BYTES
+#undef COEF_BYTES
+#undef POINT_TASK
