@@ -8,7 +8,8 @@
  *                              const r, s (Fr, reduced));
  *
  * and the .c file wraps it by name (groth16/prove.c: groth16_proof_assemble
- * for BLS12-381; snarkjs/bn_snarkjs.c: BN254's snarkjs prover).
+ * for BLS12-381; snarkjs/prove_shape.h, instantiated by snarkjs/prove.c and
+ * snarkjs/bn_prove.c, for the snarkjs provers of both curves).
  *
  *   A  = alpha1 + sum_A + r delta1
  *   B  = beta2 + sum_B2 + s delta2,   B1 = beta1 + sum_B1 + s delta1

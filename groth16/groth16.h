@@ -44,6 +44,24 @@
  *   b_g1/g2 = v_j G1 / v_j G2 for every non-empty column j of B.
  * "Empty" is the shape's density (bellperson's DensityTracker); the prover
  * uses the same bitmaps, so the file's counts must match the shape's.
+ *
+ * Curves. Filecoin's parameters are BLS12-381's only, so this header's
+ * types are; circom's keys come on BLS12-381 or BN254 (snarkjs/snarkjs.h).
+ * Everything that depends on the curve is written once as a template (a
+ * "*_shape.h" file that a .c file includes after defining its parameters,
+ * then wraps its static functions in public ones by name) and instantiated
+ * per curve:
+ *   ff/ff_internal.h     the 4- and 6-limb Montgomery fields (ff/bn_fp.c, bn_fr.c)
+ *   ec/ec_shape.h        affine, Jacobian and XYZZ point arithmetic (ec/bn_g1.c, bn_g2.c)
+ *   ec/msm_shape.h       the Pippenger MSM and batch-affine additions (ec/msm.c, bn_msm.c)
+ *   ntt/ntt_shape.h      the NTT and its cosets (ntt/ntt.c, bn_ntt.c)
+ *   groth16/assemble_shape.h   the proof from its MSM sums
+ *   snarkjs/ *_shape.h   the zkey, .wtns, .r1cs and JSON codecs and the prover
+ * A third curve (say BLS12-377) needs: its Fp, Fr and tower under one
+ * prefix, its pairing (ec/bn_pairing.c is the pattern: the Miller loop and
+ * final exponentiation are per curve), one .c file per template above with
+ * that prefix, its prime in snarkjs_curve_of_bytes, and its known answers
+ * (tests/vectors, from @noble/curves) and selfcheck lines.
  */
 #ifndef GM_GROTH16_H
 #define GM_GROTH16_H
@@ -716,11 +734,13 @@ int groth16_finish(groth16_prover_t *pv, groth16_proof_t *out, groth16_prepared_
                    const fr_t *rs, groth16_prove_flags_t flags, topo_pool_t *pool, groth16_timings_t *times,
                    err_t *err) __attribute__((warn_unused_result));
 
-/* The proof from the five MSM sums, bellperson's prover.rs: A = alpha +
- * sum_A + r delta, B = beta + sum_B2 + s delta, C = s sum_A + r sum_B1 +
- * rs delta + s alpha + r beta + sum_H + sum_L. Used by groth16_finish and by
- * the split prover (mpi/split.c), which reduces the sums over ranks first.
- * Sums are any Jacobian points (the identity allowed); r, s reduced. */
+/* The proof from the five MSM sums: A = alpha + sum_A + r delta, B = beta +
+ * sum_B2 + s delta, C = sum_L + sum_H + s A + r B1 - rs delta with B1 =
+ * beta + sum_B1 + s delta (bellperson's prover.rs's C, rewritten over A and
+ * B1: groth16/assemble_shape.h, the one assembly of every prover and curve).
+ * Used by groth16_finish and by the split prover (mpi/split.c), which
+ * reduces the sums over ranks first. Sums are any Jacobian points (the
+ * identity allowed); r, s reduced. */
 void groth16_proof_assemble(groth16_proof_t *out, const groth16_vk_t *vk, const g1_jac_t *sa, const g1_jac_t *sb1,
                             const g2_jac_t *sb2, const g1_jac_t *sl, const g1_jac_t *shh, const fr_t *r,
                             const fr_t *s);
