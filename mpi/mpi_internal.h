@@ -375,6 +375,12 @@ int mr_split_state_init(mr_state_t *s, const jobs_campaign_t *c, int rank, int n
  * (counts, errors, every rank's metrics in cm->all). */
 void mr_split_run(mr_comm_t *cm, const mr_split_env_t *env);
 
+/* zkey_campaign.c: phase 4 of a "circuit": "snarkjs" campaign on every rank
+ * (see there): each rank proves one unit at a time from its sector's .zkey
+ * and .wtns on cm->s->pool (the state from mr_split_state_init with one
+ * group per rank); rank 0 set up and ending as for mr_comm_root. */
+void mr_zkey_run(mr_comm_t *cm);
+
 /* gather.c: fills s->m's identity, memory and counters (after the roles). */
 void mr_metrics_finish(mr_state_t *s);
 
