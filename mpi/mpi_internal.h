@@ -336,6 +336,11 @@ void mr_root_buffers_free(mr_comm_t *cm);
 /* Rank 0: checks (per the verify policy) and writes one of its own results,
  * unless the run is stopping on an error. */
 void mr_root_local(mr_comm_t *cm, const mr_result_t *r);
+/* Rank 0 of a main-thread loop (split_campaign.c, zkey_campaign.c), after
+ * its own units: serves the other ranks (results, errors, requests) until
+ * each of the size - 1 sent DONE, asleep 2 ms when nothing came; then
+ * cm->wall_s and the last progress call. */
+void mr_root_wait_done(mr_comm_t *cm, int size);
 /* Rank 0: an error: hand out nothing more; the first error is the run's. */
 void mr_root_fail(mr_comm_t *cm, int code, const err_t *e);
 /* Rank 0: acts on its own stop request (cm->interrupt), once. */

@@ -242,15 +242,7 @@ void mr_zkey_run(mr_comm_t *cm)
         MPI_Send(&s->m, (int)sizeof s->m, MPI_BYTE, 0, MR_TAG_DONE, world);
         return;
     }
-    while (cm->ndone < size - 1) {
-        mr_root_check_stop(cm);
-        if (mr_root_serve(cm))
-            mr_progress(cm, false);
-        else
-            nap();
-    }
-    cm->wall_s = (double)(gm_now_ns() - cm->t0) * 1e-9;
-    mr_progress(cm, true);
+    mr_root_wait_done(cm, size);
     finish_metrics(s); /* again: the serving above is rank 0's io */
     cm->all[0] = s->m;
     mr_root_buffers_free(cm);
