@@ -383,8 +383,17 @@ void mr_split_run(mr_comm_t *cm, const mr_split_env_t *env);
 /* zkey_campaign.c: phase 4 of a "circuit": "snarkjs" campaign on every rank
  * (see there): each rank proves one unit at a time from its sector's .zkey
  * and .wtns on cm->s->pool (the state from mr_split_state_init with one
- * group per rank); rank 0 set up and ending as for mr_comm_root. */
-void mr_zkey_run(mr_comm_t *cm);
+ * group per rank); rank 0 set up and ending as for mr_comm_root. resident:
+ * zkeys are taken from and left in the rank's store of kept zkeys. */
+void mr_zkey_run(mr_comm_t *cm, bool resident);
+/* The kept zkeys: their bytes; the use time (mr_resident_tick) of the least
+ * recently used (false: none kept); freeing it; freeing all. */
+uint64_t mr_zkey_kept_bytes(void);
+bool mr_zkey_oldest(uint64_t *used);
+void mr_zkey_evict_oldest(void);
+void mr_zkey_release(void);
+/* run.c: the next value of the clock both stores of kept set-ups use. */
+uint64_t mr_resident_tick(void);
 
 /* gather.c: fills s->m's identity, memory and counters (after the roles). */
 void mr_metrics_finish(mr_state_t *s);

@@ -316,10 +316,12 @@ static void resident_drop(int i)
     ctx_free(&t);
 }
 
-/* The bytes every kept set-up holds together. */
+uint64_t mr_resident_tick(void) { return ++resident_clock; }
+
+/* The bytes every kept set-up (and kept zkey: zkey_campaign.c) holds together. */
 static uint64_t resident_bytes(void)
 {
-    uint64_t b = 0;
+    uint64_t b = mr_zkey_kept_bytes();
     for (int i = 0; i < RESIDENT_MAX; i++)
         b += resident[i].have ? resident[i].bytes : 0;
     return b;
@@ -335,6 +337,12 @@ static unsigned resident_evict(uint64_t need, uint64_t budget)
         for (int i = 0; i < RESIDENT_MAX; i++)
             if (resident[i].have && (lru < 0 || resident[i].used < resident[lru].used))
                 lru = i;
+        uint64_t zused;
+        if (mr_zkey_oldest(&zused) && (lru < 0 || zused < resident[lru].used)) {
+            mr_zkey_evict_oldest();
+            n++;
+            continue;
+        }
         if (lru < 0)
             break;
         gm_log(GM_LOG_DEBUG, "resident: %s evicted (%llu bytes; budget %llu, %llu more needed)", resident[lru].key,
@@ -362,7 +370,7 @@ static void resident_keep(rank_ctx_t *x, const char *key, uint64_t prep_extra)
         i = lru;
     resident_drop(i);
     uint64_t bytes = groth16_params_memory(x->params) + groth16_prover_memory(x->prover) + prep_extra;
-    resident[i] = (resident_t){.have = true, .used = ++resident_clock, .bytes = bytes, .topo = x->topo,
+    resident[i] = (resident_t){.have = true, .used = mr_resident_tick(), .bytes = bytes, .topo = x->topo,
                                .pool = x->pool, .roles = x->roles, .prep = x->prep, .nprep = x->nprep,
                                .prep_provers = x->prep_provers, .prep_own = x->prep_own,
                                .prep_leaders = x->prep_leaders, .shape = x->shape, .params = x->params,
@@ -411,6 +419,7 @@ void mpi_resident_release(void)
 {
     for (int i = 0; i < RESIDENT_MAX; i++)
         resident_drop(i);
+    mr_zkey_release();
 }
 
 
@@ -1015,7 +1024,7 @@ static void phase_dispatch(mr_comm_t *cm, rank_ctx_t *x, root_t *r, job_t *j, co
     }
     x->st.t_start = gm_now_ns();
     if (wp->zkey) {
-        mr_zkey_run(cm);
+        mr_zkey_run(cm, opts && opts->resident);
         return;
     }
     if (x->c.split > 1) {
@@ -1154,6 +1163,10 @@ int mpi_campaign_run(const char *campaign_path, const mpi_opts_t *opts, mpi_prog
     phase_dispatch(&cm, &x, &r, &j, &wp, opts, progress, arg, res);
     rc = phase_report(&cm, &x, &r, &j, res, err);
     free(cm.split);
+    if (wp.zkey && opts && opts->resident) { /* the zkeys just kept, within the budget with the rest */
+        const char *bname;
+        resident_evict(0, rank_budget(&bname, &x.c, opts, j.node_size));
+    }
 
 finish:
     if (!rc && keep && x.prover)

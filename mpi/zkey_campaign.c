@@ -18,6 +18,13 @@
  *  - Every proof is verified by the proving rank against its own zkey's
  *    verifying key before it is sent (the campaign's verify is "rank"): rank
  *    0 holds no key for units of other zkeys.
+ *  - Resident keys (mpi_opts_t.resident, grothmpi serve): the rank's
+ *    loaded zkeys (key and prover) are kept between runs, each keyed by the
+ *    file's path, device, inode, size and mtime (a changed file is loaded
+ *    again), and counted with run.c's kept shapes in the rank's memory
+ *    budget: run.c's resident_evict frees the least recently used of both
+ *    stores (one clock, mr_resident_tick). Without the flag a rank keeps
+ *    only its current zkey, freed at the end of the run.
  *  - zkey_prove_unit is the one place that reads a unit's files and proves.
  */
 #include <mpi.h>
@@ -31,19 +38,99 @@
 
 #define UNIT_STOP UINT64_MAX
 
-/* The zkey a rank keeps between units. */
+/* A loaded zkey: the rank's current one, or one kept between runs. */
 typedef struct {
     char path[JOBS_PATH_LEN];
+    dev_t dev;
+    ino_t ino;
     off_t size;
     struct timespec mtime;
     snarkjs_zkey_t *zk;
     snarkjs_prover_t *pv;
+    uint64_t bytes; /* the key's points and coefficients */
+    uint64_t used;  /* mr_resident_tick when last taken (kept slots) */
 } zkey_slot_t;
+
+#define ZKEY_KEEP 16
+static zkey_slot_t kept[ZKEY_KEEP];
 
 static void slot_free(zkey_slot_t *z)
 {
     snarkjs_prover_destroy(z->pv);
     snarkjs_zkey_free(z->zk);
+    memset(z, 0, sizeof *z);
+}
+
+static bool slot_is(const zkey_slot_t *z, const char *path, const struct stat *st)
+{
+    return z->zk && !strcmp(z->path, path) && z->dev == st->st_dev && z->ino == st->st_ino &&
+           z->size == st->st_size && z->mtime.tv_sec == st->st_mtim.tv_sec &&
+           z->mtime.tv_nsec == st->st_mtim.tv_nsec;
+}
+
+static uint64_t zkey_bytes(const snarkjs_zkey_t *zk)
+{
+    uint64_t g1 = 2ull * zk->n_vars + (zk->n_vars - zk->n_public - 1) + zk->domain_size;
+    return g1 * sizeof(g1_affine_t) + (uint64_t)zk->n_vars * sizeof(g2_affine_t) +
+           zk->n_coefs * sizeof(snarkjs_coef_t);
+}
+
+uint64_t mr_zkey_kept_bytes(void)
+{
+    uint64_t b = 0;
+    for (int i = 0; i < ZKEY_KEEP; i++)
+        b += kept[i].zk ? kept[i].bytes : 0;
+    return b;
+}
+
+bool mr_zkey_oldest(uint64_t *used)
+{
+    int o = -1;
+    for (int i = 0; i < ZKEY_KEEP; i++)
+        if (kept[i].zk && (o < 0 || kept[i].used < kept[o].used))
+            o = i;
+    if (o >= 0)
+        *used = kept[o].used;
+    return o >= 0;
+}
+
+void mr_zkey_evict_oldest(void)
+{
+    int o = -1;
+    for (int i = 0; i < ZKEY_KEEP; i++)
+        if (kept[i].zk && (o < 0 || kept[i].used < kept[o].used))
+            o = i;
+    if (o >= 0) {
+        gm_log(GM_LOG_DEBUG, "resident: zkey %s evicted (%llu bytes)", kept[o].path, (unsigned long long)kept[o].bytes);
+        slot_free(&kept[o]);
+    }
+}
+
+void mr_zkey_release(void)
+{
+    for (int i = 0; i < ZKEY_KEEP; i++)
+        slot_free(&kept[i]);
+}
+
+/* Keeps z (emptied) in the store: a free place, else the least recently
+ * used's; the budget is run.c's to enforce (resident_evict, before each
+ * run's loads). */
+static void slot_keep(zkey_slot_t *z)
+{
+    if (!z->zk)
+        return;
+    int i = 0;
+    for (int k = 0; k < ZKEY_KEEP; k++) {
+        if (!kept[k].zk) {
+            i = k;
+            break;
+        }
+        if (kept[k].used < kept[i].used)
+            i = k;
+    }
+    slot_free(&kept[i]);
+    kept[i] = *z;
+    kept[i].used = mr_resident_tick();
     memset(z, 0, sizeof *z);
 }
 
@@ -53,15 +140,24 @@ static void nap(void)
     nanosleep(&t, NULL);
 }
 
-/* Loads sec's zkey into z unless z already holds that file unchanged. */
-static int slot_take(zkey_slot_t *z, const jobs_sector_t *sec, topo_pool_t *pool, err_t *err)
+/* Makes z sec's zkey: z itself when it holds that file unchanged, a kept
+ * one (resident: z goes to the store in its place), else loaded. */
+static int slot_take(zkey_slot_t *z, const jobs_sector_t *sec, bool resident, topo_pool_t *pool, err_t *err)
 {
     struct stat st;
     if (stat(sec->path, &st) != 0)
         return gm_err_set(err, GM_EIO, "sector %s: zkey '%s': cannot stat", sec->id, sec->path);
-    if (z->zk && !strcmp(z->path, sec->path) && z->size == st.st_size && z->mtime.tv_sec == st.st_mtim.tv_sec &&
-        z->mtime.tv_nsec == st.st_mtim.tv_nsec)
+    if (slot_is(z, sec->path, &st))
         return 0;
+    if (resident) {
+        slot_keep(z);
+        for (int i = 0; i < ZKEY_KEEP; i++)
+            if (slot_is(&kept[i], sec->path, &st)) {
+                *z = kept[i];
+                memset(&kept[i], 0, sizeof kept[i]);
+                return 0;
+            }
+    }
     slot_free(z);
     int rc = snarkjs_zkey_load(&z->zk, sec->path, SNARKJS_ZKEY_DEFAULT, pool, err);
     if (!rc)
@@ -72,21 +168,25 @@ static int slot_take(zkey_slot_t *z, const jobs_sector_t *sec, topo_pool_t *pool
         return gm_err_set(err, rc, "sector %s: %s", sec->id, e.msg);
     }
     snprintf(z->path, sizeof z->path, "%s", sec->path);
+    z->dev = st.st_dev;
+    z->ino = st.st_ino;
     z->size = st.st_size;
     z->mtime = st.st_mtim;
+    z->bytes = zkey_bytes(z->zk);
     return 0;
 }
 
 /* Unit u: its zkey (kept in z), its .wtns, the proof checked against the
  * zkey's verifying key; res filled (res->pub malloc'd: w[1 .. nPublic]).
  * Stage times go to s's metrics. */
-static int zkey_prove_unit(mr_state_t *s, zkey_slot_t *z, uint64_t u, int rank, mr_result_t *res, err_t *err)
+static int zkey_prove_unit(mr_state_t *s, zkey_slot_t *z, bool resident, uint64_t u, int rank, mr_result_t *res,
+                           err_t *err)
 {
     const jobs_campaign_t *c = s->c;
     const jobs_sector_t *sec = &c->sectors[jobs_unit_get(c, (size_t)u).sector];
     snarkjs_wtns_t w = {0};
     uint64_t t0 = gm_now_ns(), c0 = gm_thread_cpu_ns(), p0 = topo_pool_cpu_ns(s->pool);
-    int rc = slot_take(z, sec, s->pool, err);
+    int rc = slot_take(z, sec, resident, s->pool, err);
     if (!rc && (rc = snarkjs_wtns_load(&w, sec->wtns, err))) {
         err_t e = *err;
         gm_err_set(err, rc, "sector %s: %s", sec->id, e.msg);
@@ -185,7 +285,7 @@ static void finish_metrics(mr_state_t *s)
         s->m.cpu_known[st] = st == MR_WITNESS || st == MR_PROVE || st == MR_IO || st == MR_WAIT;
 }
 
-void mr_zkey_run(mr_comm_t *cm)
+void mr_zkey_run(mr_comm_t *cm, bool resident)
 {
     mr_state_t *s = cm->s;
     MPI_Comm world = *(MPI_Comm *)cm->comm;
@@ -213,7 +313,7 @@ void mr_zkey_run(mr_comm_t *cm)
         memset(&res, 0, sizeof res);
         err_t e;
         gm_err_clear(&e);
-        int rc = zkey_prove_unit(s, &z, u, rank, &res, &e);
+        int rc = zkey_prove_unit(s, &z, resident, u, rank, &res, &e);
         uint64_t t1 = gm_now_ns(), c1 = gm_thread_cpu_ns();
         if (rc && root) {
             err_t e2;
@@ -235,7 +335,10 @@ void mr_zkey_run(mr_comm_t *cm)
     }
     if (sig_sent)
         cm->interrupted = sig_sent;
-    slot_free(&z);
+    if (resident)
+        slot_keep(&z);
+    else
+        slot_free(&z);
     free(buf);
     finish_metrics(s);
     if (!root) {
