@@ -189,10 +189,39 @@ static int check_keys(json_t *obj, const char *const *known, const char *file, c
 
 /* ---- sectors ------------------------------------------------------------------------ */
 
+/* A "snarkjs" sector's file key: resolved, and (unless flags say not)
+ * a readable regular file. */
+static int zkey_file(char out[JOBS_PATH_LEN], json_t *s, const char *key, const char *file, const char *pre,
+                     const char *base, jobs_parse_flags_t flags, err_t *err)
+{
+    const char *v = NULL;
+    int rc;
+    if ((rc = get_string(&v, s, key, file, pre, err)))
+        return rc;
+    if (!v || !v[0])
+        return gm_err_set(err, GM_EINVAL, "%s: %s%s: missing (circuit snarkjs: every sector names a .zkey and a .wtns)",
+                          file, pre, key);
+    char what[JOBS_PATH_LEN + 96];
+    snprintf(what, sizeof what, "%s: %s%s", file, pre, key);
+    if ((rc = resolve(out, base, v, what, err)))
+        return rc;
+    struct stat st;
+    if (!(flags & JOBS_PARSE_NO_FILES)) {
+        if (stat(out, &st) != 0)
+            return gm_err_set(err, GM_EINVAL, "%s: '%s': %s", what, out, strerror(errno));
+        if (!S_ISREG(st.st_mode) || access(out, R_OK) != 0)
+            return gm_err_set(err, GM_EINVAL, "%s: '%s' is not a readable file", what, out);
+    }
+    return 0;
+}
+
 static int parse_sectors(jobs_campaign_t *c, json_t *sv, const char *file, const char *base, bool porep,
                          jobs_parse_flags_t flags, err_t *err)
 {
     int rc;
+    if (json_is_object(sv) && c->zkey)
+        return gm_err_set(err, GM_EINVAL, "%s: sectors: circuit snarkjs needs an array of {\"id\", \"zkey\", \"wtns\"}",
+                          file);
     if (json_is_object(sv)) {
         /* The generator form: {"count": N, "prefix": "s", "first_seed": 1}. */
         static const char *const keys[] = {"count", "prefix", "first_seed", NULL};
@@ -243,7 +272,8 @@ static int parse_sectors(jobs_campaign_t *c, json_t *sv, const char *file, const
         if (!json_is_object(s))
             return gm_err_set(err, GM_EINVAL, "%s: sectors[%zu]: not an object", file, i);
         static const char *const keys[] = {"id", "seed", "sealed", "c1", NULL};
-        if ((rc = check_keys(s, keys, file, pre, err)))
+        static const char *const zkeys[] = {"id", "zkey", "wtns", NULL};
+        if ((rc = check_keys(s, c->zkey ? zkeys : keys, file, pre, err)))
             return rc;
         const char *id = NULL, *sealed = NULL, *c1 = NULL;
         uint64_t seed = i + 1;
@@ -261,7 +291,12 @@ static int parse_sectors(jobs_campaign_t *c, json_t *sv, const char *file, const
                 return gm_err_set(err, GM_EINVAL, "%s: %sid: '%s' is also sectors[%zu].id", file, pre, id, j);
         snprintf(sec->id, JOBS_ID_LEN, "%s", id);
         sec->seed = seed;
-        if (porep) {
+        if (c->zkey) {
+            sec->kind = JOBS_SOURCE_ZKEY;
+            if ((rc = zkey_file(sec->path, s, "zkey", file, pre, base, flags, err)) ||
+                (rc = zkey_file(sec->wtns, s, "wtns", file, pre, base, flags, err)))
+                return rc;
+        } else if (porep) {
             if ((sealed != NULL) == (c1 != NULL))
                 return gm_err_set(err, GM_EINVAL, "%s: sectors[%zu]: circuit porep needs exactly one of \"sealed\" "
                                   "(a `grothmpi porep seal` directory) and \"c1\" (a C1 JSON file)", file, i);
@@ -328,8 +363,9 @@ static int parse_obj(jobs_campaign_t *c, json_t *root, const char *file, const c
         (rc = get_string(&sector_size, root, "sector_size", file, "", err)))
         return rc;
     if (!circ)
-        return gm_err_set(err, GM_EINVAL, "%s: circuit: missing (test-mul, test-synthetic, test-sha256, porep)", file);
+        return gm_err_set(err, GM_EINVAL, "%s: circuit: missing (test-mul, test-synthetic, test-sha256, porep, snarkjs)", file);
     bool porep = !strcmp(circ, "porep");
+    c->zkey = !strcmp(circ, "snarkjs");
     uint64_t constraints = 0, compressions = 0;
     if ((rc = get_uint(&constraints, root, "constraints", 8, 1ULL << 28, file, "", err)) ||
         (rc = get_uint(&compressions, root, "compressions", 1, 4096, file, "", err)))
@@ -360,8 +396,13 @@ static int parse_obj(jobs_campaign_t *c, json_t *root, const char *file, const c
     }
     err_t e2;
     gm_err_clear(&e2);
-    if (circuit_parse(&c->circuit, circ, constraints ? constraints : compressions, sector_size, &e2))
+    if (c->zkey) /* no circuit_t of its own: each sector's zkey is its circuit */
+        snprintf(c->circuit.id, sizeof c->circuit.id, "snarkjs");
+    else if (circuit_parse(&c->circuit, circ, constraints ? constraints : compressions, sector_size, &e2))
         return gm_err_set(err, GM_EINVAL, "%s: circuit: '%s': %s", file, circ, e2.msg);
+    if (c->zkey && (json_object_get(root, "constraints") || json_object_get(root, "compressions")))
+        return gm_err_set(err, GM_EINVAL, "%s: %s: not for circuit snarkjs (each sector's zkey is its circuit)", file,
+                          json_object_get(root, "constraints") ? "constraints" : "compressions");
 
     /* parameters */
     const char *params = NULL, *setup = "auto", *seed = NULL;
@@ -377,8 +418,15 @@ static int parse_obj(jobs_campaign_t *c, json_t *root, const char *file, const c
         c->mode = JOBS_MODE_CHECK;
     else if (strcmp(mode, "prove"))
         return gm_err_set(err, GM_EINVAL, "%s: mode: '%s' is not \"prove\" or \"check\"", file, mode);
-    if (!params && c->mode == JOBS_MODE_CHECK)
-        params = "."; /* a check needs no parameters; the key stays optional */
+    if (c->zkey && c->mode == JOBS_MODE_CHECK)
+        return gm_err_set(err, GM_EINVAL, "%s: mode: \"check\" is not for circuit snarkjs (a .wtns is checked by "
+                          "`grothmpi snarkjs check`)", file);
+    if (c->zkey && (params || json_object_get(root, "setup") || seed || json_object_get(root, "trust_params")))
+        return gm_err_set(err, GM_EINVAL, "%s: %s: not for circuit snarkjs (its keys are the sectors' zkeys)", file,
+                          params ? "params" : json_object_get(root, "setup") ? "setup" : seed ? "setup_seed"
+                                                                                                : "trust_params");
+    if (!params && (c->mode == JOBS_MODE_CHECK || c->zkey))
+        params = "."; /* a check needs no parameters, nor a zkey campaign; the key stays optional */
     if (!params)
         return gm_err_set(err, GM_EINVAL, "%s: params: missing (the parameter cache directory)", file);
     if (!strcmp(setup, "auto"))
@@ -420,6 +468,9 @@ static int parse_obj(jobs_campaign_t *c, json_t *root, const char *file, const c
             return gm_err_set(err, GM_EINVAL, "%s: partitions: %llu, but a %s sector has %u partition(s)", file,
                               (unsigned long long)partitions, c->circuit.id, sh.partitions);
     }
+    if (c->zkey && partitions != 1)
+        return gm_err_set(err, GM_EINVAL, "%s: partitions: %llu, but a snarkjs sector is one proof (1)", file,
+                          (unsigned long long)partitions);
     c->partitions = (unsigned)partitions;
     c->batch_size = (unsigned)batch;
     json_t *sv = json_object_get(root, "sectors");
@@ -449,6 +500,9 @@ static int parse_obj(jobs_campaign_t *c, json_t *root, const char *file, const c
         c->verify = JOBS_VERIFY_BOTH;
     else
         return gm_err_set(err, GM_EINVAL, "%s: verify: '%s' is not \"rank\", \"root\" or \"both\"", file, verify);
+    if (c->zkey && c->verify != JOBS_VERIFY_RANK)
+        return gm_err_set(err, GM_EINVAL, "%s: verify: '%s', but circuit snarkjs is checked by the proving rank "
+                          "against its zkey (\"rank\")", file, verify);
 
     /* resources */
     json_t *res = json_object_get(root, "resources");
@@ -514,6 +568,9 @@ static int parse_obj(jobs_campaign_t *c, json_t *root, const char *file, const c
     if ((rc = get_uint(&split, root, "split", 1, JOBS_MAX_SPLIT, file, "", err)))
         return rc;
     c->split = (unsigned)split;
+    if (split > 1 && c->zkey)
+        return gm_err_set(err, GM_EINVAL, "%s: split: %llu is not for circuit snarkjs campaigns (1); `grothmpi snarkjs "
+                          "prove --split` splits one proof", file, (unsigned long long)split);
     if (split > 1 && c->mode != JOBS_MODE_PROVE)
         return gm_err_set(err, GM_EINVAL, "%s: split: %llu, but a \"check\" campaign proves nothing (split needs "
                           "mode \"prove\")", file, (unsigned long long)split);
@@ -529,7 +586,7 @@ static int parse_obj(jobs_campaign_t *c, json_t *root, const char *file, const c
         c->progress_interval = json_number_value(pi);
     }
     /* Last, so that a bad key is reported before a missing cache. */
-    if (!(flags & JOBS_PARSE_NO_FILES) && !c->setup_auto && c->mode == JOBS_MODE_PROVE) {
+    if (!(flags & JOBS_PARSE_NO_FILES) && !c->setup_auto && c->mode == JOBS_MODE_PROVE && !c->zkey) {
         static const char *const ext[] = {"params", "vk", "shape"};
         for (int i = 0; i < 3; i++) {
             char p[JOBS_PATH_LEN + 80];
@@ -631,7 +688,7 @@ char *jobs_campaign_to_text(const jobs_campaign_t *c)
                         : c->circuit.kind == CIRCUIT_TEST_SYNTHETIC ? "test-synthetic"
                         : c->circuit.kind == CIRCUIT_TEST_SHA256    ? "test-sha256"
                                                                             : "porep";
-    json_object_set_new(o, "circuit", json_string(cname));
+    json_object_set_new(o, "circuit", json_string(c->zkey ? "snarkjs" : cname));
     if (c->circuit.kind == CIRCUIT_TEST_SYNTHETIC)
         json_object_set_new(o, "constraints", json_integer((json_int_t)c->circuit.size));
     if (c->circuit.kind == CIRCUIT_TEST_SHA256)
@@ -643,19 +700,27 @@ char *jobs_campaign_to_text(const jobs_campaign_t *c)
         porep_sector_size_format(ssize, sizeof ssize, c->circuit.size);
         json_object_set_new(o, "sector_size", json_string(ssize));
     }
-    json_object_set_new(o, "params", json_string(c->params_dir));
-    json_object_set_new(o, "setup", json_string(c->setup_auto ? "auto" : "never"));
+    if (!c->zkey) {
+        json_object_set_new(o, "params", json_string(c->params_dir));
+        json_object_set_new(o, "setup", json_string(c->setup_auto ? "auto" : "never"));
+        json_object_set_new(o, "trust_params", json_boolean(c->trust_params));
+    }
     if (c->has_setup_seed) {
         char hex[2 * GROTH16_SEED_BYTES + 1];
         gm_hex_encode(hex, c->setup_seed, GROTH16_SEED_BYTES);
         json_object_set_new(o, "setup_seed", json_string(hex));
     }
-    json_object_set_new(o, "trust_params", json_boolean(c->trust_params));
     json_t *secs = json_array();
     for (size_t i = 0; i < c->nsectors; i++) {
         const jobs_sector_t *s = &c->sectors[i];
         json_t *so = json_object();
         json_object_set_new(so, "id", json_string(s->id));
+        if (s->kind == JOBS_SOURCE_ZKEY) {
+            json_object_set_new(so, "zkey", json_string(s->path));
+            json_object_set_new(so, "wtns", json_string(s->wtns));
+            json_array_append_new(secs, so);
+            continue;
+        }
         if (s->kind != JOBS_SOURCE_C1)
             json_object_set_new(so, "seed", json_integer((json_int_t)s->seed));
         if (s->kind != JOBS_SOURCE_TEST)

@@ -50,13 +50,15 @@ typedef enum {
     JOBS_SOURCE_TEST = 0,   /* a built-in test circuit, deterministic witness per unit seed */
     JOBS_SOURCE_SEALED = 1, /* porep: a directory written by `grothmpi porep seal` */
     JOBS_SOURCE_C1 = 2,     /* porep: a C1 (SealCommitPhase1Output) JSON file */
+    JOBS_SOURCE_ZKEY = 3,   /* snarkjs: a .zkey and a .wtns (one unit; proved by mpi/zkey_campaign.c) */
 } jobs_source_kind_t;
 
 typedef struct {
     char id[JOBS_ID_LEN];      /* names its proof files */
     jobs_source_kind_t kind;
     uint64_t seed;             /* TEST: the sector's witness seed */
-    char path[JOBS_PATH_LEN];  /* SEALED / C1: absolute (resolved against the campaign's directory) */
+    char path[JOBS_PATH_LEN];  /* SEALED / C1 / ZKEY (the .zkey): absolute (resolved against the campaign's directory) */
+    char wtns[JOBS_PATH_LEN];  /* ZKEY: the .wtns, absolute */
 } jobs_sector_t;
 
 /* What a campaign does with each unit. */
@@ -70,7 +72,11 @@ typedef struct {
     char name[JOBS_ID_LEN];
     char file[JOBS_PATH_LEN];       /* where it was read from (messages), "" when parsed from text */
     jobs_mode_t mode;
-    circuit_t circuit;      /* id is the parameter cache key */
+    circuit_t circuit;      /* id is the parameter cache key ("snarkjs" for zkey campaigns: no cache) */
+    /* "circuit": "snarkjs": every sector a JOBS_SOURCE_ZKEY ({"id", "zkey",
+     * "wtns"}), one unit each, each with its own key; no parameter cache,
+     * partitions 1, verify "rank". */
+    bool zkey;
     char params_dir[JOBS_PATH_LEN]; /* absolute */
     bool setup_auto;                /* "setup": "auto": generate missing parameters (test setup) */
     bool has_setup_seed;
@@ -224,7 +230,7 @@ int jobs_split_tasks_read(jobs_split_task_t **out, size_t *n, const char *dir, e
 typedef struct jobs_source jobs_source_t;
 
 /* Opens the source of campaign c (c must outlive it). Returns 0, GM_ENOMEM,
- * or another status with err naming the campaign, the sector and the key. */
+ * GM_ENOTSUP (a "snarkjs" campaign: no synthesis), or another status with err naming the campaign, the sector and the key. */
 int jobs_source_open(jobs_source_t **out, const jobs_campaign_t *c, err_t *err) __attribute__((warn_unused_result));
 
 /* Synthesizes unit u's witness into a new CS_WITNESS cs_t (*out; the caller

@@ -101,6 +101,9 @@ static int witness_porep(jobs_source_t *s, size_t u, cs_mode_t mode, cs_t **out,
 int jobs_source_open(jobs_source_t **out, const jobs_campaign_t *c, err_t *err)
 {
     *out = NULL;
+    if (c->zkey) /* a zkey unit's witness is its .wtns, read by the prover (mpi/zkey_campaign.c) */
+        return gm_err_set(err, GM_ENOTSUP, "%s: circuit snarkjs: units have no synthesized witness",
+                          c->file[0] ? c->file : "campaign");
     jobs_source_t *s = calloc(1, sizeof *s);
     if (!s)
         return gm_err_set(err, GM_ENOMEM, "unit source: out of memory");

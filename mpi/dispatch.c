@@ -513,6 +513,20 @@ bool mr_root_serve(mr_comm_t *cm)
     return did;
 }
 
+void mr_root_wait_done(mr_comm_t *cm, int size)
+{
+    const struct timespec nap = {0, 2 * 1000 * 1000};
+    while (cm->ndone < size - 1) {
+        mr_root_check_stop(cm);
+        if (mr_root_serve(cm))
+            mr_progress(cm, false);
+        else
+            nanosleep(&nap, NULL);
+    }
+    cm->wall_s = (double)(gm_now_ns() - cm->t0) * 1e-9;
+    mr_progress(cm, true);
+}
+
 void mr_comm_root(void *arg)
 {
     mr_comm_t *cm = arg;

@@ -83,7 +83,8 @@ typedef struct {
      * would exceed it; a shape that alone exceeds it is kept alone. A failed
      * run frees its own; mpi_resident_release frees them all at the end.
      * Every rank must pass the same flag. Not for split or check campaigns
-     * (ignored). */
+     * (ignored). "snarkjs" campaigns keep each rank's loaded zkeys instead,
+     * in the same budget (mpi/zkey_campaign.c). */
     bool resident;
 } mpi_opts_t;
 

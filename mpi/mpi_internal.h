@@ -336,6 +336,11 @@ void mr_root_buffers_free(mr_comm_t *cm);
 /* Rank 0: checks (per the verify policy) and writes one of its own results,
  * unless the run is stopping on an error. */
 void mr_root_local(mr_comm_t *cm, const mr_result_t *r);
+/* Rank 0 of a main-thread loop (split_campaign.c, zkey_campaign.c), after
+ * its own units: serves the other ranks (results, errors, requests) until
+ * each of the size - 1 sent DONE, asleep 2 ms when nothing came; then
+ * cm->wall_s and the last progress call. */
+void mr_root_wait_done(mr_comm_t *cm, int size);
 /* Rank 0: an error: hand out nothing more; the first error is the run's. */
 void mr_root_fail(mr_comm_t *cm, int code, const err_t *e);
 /* Rank 0: acts on its own stop request (cm->interrupt), once. */
@@ -374,6 +379,21 @@ int mr_split_state_init(mr_state_t *s, const jobs_campaign_t *c, int rank, int n
  * = the job's size entries) for the accounts, and ends as mr_comm_root does
  * (counts, errors, every rank's metrics in cm->all). */
 void mr_split_run(mr_comm_t *cm, const mr_split_env_t *env);
+
+/* zkey_campaign.c: phase 4 of a "circuit": "snarkjs" campaign on every rank
+ * (see there): each rank proves one unit at a time from its sector's .zkey
+ * and .wtns on cm->s->pool (the state from mr_split_state_init with one
+ * group per rank); rank 0 set up and ending as for mr_comm_root. resident:
+ * zkeys are taken from and left in the rank's store of kept zkeys. */
+void mr_zkey_run(mr_comm_t *cm, bool resident);
+/* The kept zkeys: their bytes; the use time (mr_resident_tick) of the least
+ * recently used (false: none kept); freeing it; freeing all. */
+uint64_t mr_zkey_kept_bytes(void);
+bool mr_zkey_oldest(uint64_t *used);
+void mr_zkey_evict_oldest(void);
+void mr_zkey_release(void);
+/* run.c: the next value of the clock both stores of kept set-ups use. */
+uint64_t mr_resident_tick(void);
 
 /* gather.c: fills s->m's identity, memory and counters (after the roles). */
 void mr_metrics_finish(mr_state_t *s);

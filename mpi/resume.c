@@ -278,6 +278,18 @@ fail:
     return rc;
 }
 
+/* A "snarkjs" unit's proof also as snarkjs's proof.json ("<name>.proof.json"
+ * beside "<name>.public.json", which is already snarkjs's public.json), so
+ * `snarkjs groth16 verify` reads the pair as they are. */
+static int zkey_proof_json(const mr_out_t *o, const char *name, const uint8_t proof[GROTH16_PROOF_BYTES], err_t *err)
+{
+    char path[JOBS_PATH_LEN + 128];
+    snprintf(path, sizeof path, "%s/%s.proof.json", o->proofs, name);
+    groth16_proof_t pf;
+    int rc = groth16_proof_from_bytes(&pf, proof, path, err);
+    return rc ? rc : snarkjs_proof_write_json(path, &pf, err);
+}
+
 int mr_out_write(mr_out_t *o, size_t u, const uint8_t proof[GROTH16_PROOF_BYTES], const char *pub_json, int rank,
                  err_t *err)
 {
@@ -289,6 +301,8 @@ int mr_out_write(mr_out_t *o, size_t u, const uint8_t proof[GROTH16_PROOF_BYTES]
     size_t ql = strlen(pub_json);
     if ((rc = gm_file_write(qp, pub_json, ql, err)) ||
         (rc = gm_file_write(pp, proof, GROTH16_PROOF_BYTES, err)))
+        return rc;
+    if (o->c->zkey && (rc = zkey_proof_json(o, name, proof, err)))
         return rc;
     uint8_t s1[32], s2[32];
     SHA256(proof, GROTH16_PROOF_BYTES, s1);

@@ -100,6 +100,7 @@ typedef struct {
     uint8_t stamped;                    /* a file with this digest passed every check before */
     uint8_t trust;                      /* the campaign's trust_params (known even where parsing failed) */
     uint8_t full;                       /* --check-params: no stamps anywhere */
+    uint8_t zkey;                       /* a "snarkjs" campaign: no parameter file (zkey_campaign.c) */
     params_ident_t ident;               /* rank 0's copy as it was hashed */
 } wire_params_t;
 
@@ -159,6 +160,37 @@ static int vk_digest(uint8_t out[32], const params_paths_t *pp, err_t *err)
         return rc;
     SHA256(buf, len, out);
     gm_free(buf);
+    return 0;
+}
+
+/* The journal's key digest of a "snarkjs" campaign: SHA-256 over the
+ * SHA-256 of each sector's zkey file, in sector order (a changed key makes
+ * the journal refuse to resume, as a changed .vk does). */
+static int zkey_digest(uint8_t out[32], const jobs_campaign_t *c, err_t *err)
+{
+    uint8_t *all = malloc(c->nsectors * 32 + 1);
+    if (!all)
+        return gm_err_set(err, GM_ENOMEM, "out of memory for %zu zkey digests", c->nsectors);
+    const char *prev = NULL;
+    for (size_t i = 0; i < c->nsectors; i++) {
+        const char *p = c->sectors[i].path;
+        if (prev && !strcmp(prev, p)) {
+            memcpy(all + 32 * i, all + 32 * (i - 1), 32);
+            continue;
+        }
+        uint8_t *buf;
+        size_t len;
+        int rc = gm_file_read(&buf, &len, p, err);
+        if (rc) {
+            free(all);
+            return rc;
+        }
+        SHA256(buf, len, all + 32 * i);
+        gm_free(buf);
+        prev = p;
+    }
+    SHA256(all, c->nsectors * 32, out);
+    free(all);
     return 0;
 }
 
@@ -284,10 +316,12 @@ static void resident_drop(int i)
     ctx_free(&t);
 }
 
-/* The bytes every kept set-up holds together. */
+uint64_t mr_resident_tick(void) { return ++resident_clock; }
+
+/* The bytes every kept set-up (and kept zkey: zkey_campaign.c) holds together. */
 static uint64_t resident_bytes(void)
 {
-    uint64_t b = 0;
+    uint64_t b = mr_zkey_kept_bytes();
     for (int i = 0; i < RESIDENT_MAX; i++)
         b += resident[i].have ? resident[i].bytes : 0;
     return b;
@@ -303,6 +337,12 @@ static unsigned resident_evict(uint64_t need, uint64_t budget)
         for (int i = 0; i < RESIDENT_MAX; i++)
             if (resident[i].have && (lru < 0 || resident[i].used < resident[lru].used))
                 lru = i;
+        uint64_t zused;
+        if (mr_zkey_oldest(&zused) && (lru < 0 || zused < resident[lru].used)) {
+            mr_zkey_evict_oldest();
+            n++;
+            continue;
+        }
         if (lru < 0)
             break;
         gm_log(GM_LOG_DEBUG, "resident: %s evicted (%llu bytes; budget %llu, %llu more needed)", resident[lru].key,
@@ -330,7 +370,7 @@ static void resident_keep(rank_ctx_t *x, const char *key, uint64_t prep_extra)
         i = lru;
     resident_drop(i);
     uint64_t bytes = groth16_params_memory(x->params) + groth16_prover_memory(x->prover) + prep_extra;
-    resident[i] = (resident_t){.have = true, .used = ++resident_clock, .bytes = bytes, .topo = x->topo,
+    resident[i] = (resident_t){.have = true, .used = mr_resident_tick(), .bytes = bytes, .topo = x->topo,
                                .pool = x->pool, .roles = x->roles, .prep = x->prep, .nprep = x->nprep,
                                .prep_provers = x->prep_provers, .prep_own = x->prep_own,
                                .prep_leaders = x->prep_leaders, .shape = x->shape, .params = x->params,
@@ -379,6 +419,7 @@ void mpi_resident_release(void)
 {
     for (int i = 0; i < RESIDENT_MAX; i++)
         resident_drop(i);
+    mr_zkey_release();
 }
 
 
@@ -738,6 +779,31 @@ budget:;
     return 0;
 }
 
+/* Phase 3 on one rank of a "snarkjs" campaign: the topology and the pool
+ * (each unit's zkey is loaded by zkey_campaign.c) and the rank state. */
+static int zkey_setup(rank_ctx_t *x, const mpi_opts_t *o, int rank, int size, int node_size, err_t *err)
+{
+    const jobs_campaign_t *c = &x->c;
+    int rc = topo_load(&x->topo, c->topology, err);
+    if (rc) {
+        err_t e2 = *err;
+        return gm_err_set(err, rc, "%s: resources.topology: %s", c->file[0] ? c->file : "campaign", e2.msg);
+    }
+    unsigned threads = o && o->threads ? o->threads : c->threads;
+    if (!threads)
+        threads = topo_core_count(x->topo) / (unsigned)(node_size > 0 ? node_size : 1);
+    if ((rc = topo_pool_create_flat(&x->pool, threads ? threads : 1, err)) ||
+        (rc = mr_split_state_init(&x->st, c, rank, size, err)))
+        return rc;
+    x->have_state = true;
+    x->st.topo = x->topo;
+    x->st.pool = x->pool;
+    x->st.rank_verifies = true;
+    const char *bname;
+    x->st.m.mem_budget = rank_budget(&bname, c, o, node_size);
+    return 0;
+}
+
 /* ---- the phases of mpi_campaign_run ---------------------------------------------------- */
 
 /* The job as this rank sees it (phase 1). */
@@ -819,6 +885,12 @@ static int root_prepare(rank_ctx_t *x, root_t *r, wire_params_t *wp, char **text
                         campaign_path, x->c.split, size, size == 1 ? "" : "s", x->c.split);
     bool full = opts && opts->check_params;
     wp->full = full;
+    uint8_t vk_sha[32];
+    if (!rc && x->c.zkey) {
+        wp->zkey = 1;
+        if (!(rc = zkey_digest(vk_sha, &x->c, e)))
+            goto units;
+    }
     if (!rc)
         rc = params_paths(&x->paths, x->c.params_dir, x->c.circuit.id, e);
     unsigned sthreads = opts && opts->threads ? opts->threads : x->c.threads;
@@ -833,9 +905,9 @@ static int root_prepare(rank_ctx_t *x, root_t *r, wire_params_t *wp, char **text
                  wp->digest, x->c.circuit.id);
         note(progress, arg, line);
     }
-    uint8_t vk_sha[32];
     if (!rc && x->c.mode == JOBS_MODE_PROVE)
         rc = vk_digest(vk_sha, &x->paths, e);
+units:
     if (!rc) {
         r->total = jobs_unit_count(&x->c);
         r->done = calloc(r->total, sizeof *r->done);
@@ -891,9 +963,11 @@ static int phase_setup(rank_ctx_t *x, int prior, err_t *e, const job_t *j, const
                        const char *campaign_path, const mpi_opts_t *opts, err_t *err)
 {
     int rc = prior;
-    if (!rc)
+    if (!rc && wp->zkey)
+        rc = zkey_setup(x, opts, j->rank, j->size, j->node_size, e);
+    else if (!rc)
         rc = rank_setup(x, opts, campaign_path, j->rank, j->size, j->node, j->node_size, wp, e);
-    else
+    else if (!wp->zkey)
         (void)load_params_node(x, wp, j->node, j->rank, rc, e); /* the node's ranks meet there */
     wire_status_t ws;
     memset(&ws, 0, sizeof ws);
@@ -949,6 +1023,10 @@ static void phase_dispatch(mr_comm_t *cm, rank_ctx_t *x, root_t *r, job_t *j, co
         res->resumed = r->ndone;
     }
     x->st.t_start = gm_now_ns();
+    if (wp->zkey) {
+        mr_zkey_run(cm, opts && opts->resident);
+        return;
+    }
     if (x->c.split > 1) {
         mr_split_env_t env = {.params_path = x->paths.params, .ident = &x->ident,
                               .trust = wp->trust || wp->stamped, .shape = x->shape, .src = x->src,
@@ -1053,7 +1131,7 @@ int mpi_campaign_run(const char *campaign_path, const mpi_opts_t *opts, mpi_prog
         x.notes = (note_ctx_t){.fn = progress, .arg = arg};
     /* The resident set-up: taken only when every rank has it for this key
      * (the node's parameter load is collective), else dropped everywhere. */
-    keep = opts && opts->resident && x.c.mode == JOBS_MODE_PROVE && x.c.split <= 1;
+    keep = opts && opts->resident && x.c.mode == JOBS_MODE_PROVE && x.c.split <= 1 && !wp.zkey;
     if (keep && !prc)
         resident_key(rkey, sizeof rkey, &x, opts, wp.digest);
     int slot = keep && !prc ? resident_find(rkey) : -1;
@@ -1085,6 +1163,10 @@ int mpi_campaign_run(const char *campaign_path, const mpi_opts_t *opts, mpi_prog
     phase_dispatch(&cm, &x, &r, &j, &wp, opts, progress, arg, res);
     rc = phase_report(&cm, &x, &r, &j, res, err);
     free(cm.split);
+    if (wp.zkey && opts && opts->resident) { /* the zkeys just kept, within the budget with the rest */
+        const char *bname;
+        resident_evict(0, rank_budget(&bname, &x.c, opts, j.node_size));
+    }
 
 finish:
     if (!rc && keep && x.prover)

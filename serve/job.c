@@ -1,7 +1,7 @@
 /*
  * serve/job.c — one job file of the spool (docs/serve.md, "Submitting a
- * job"): a bare C1, {"c1": PATH, ...}, or a test circuit {"circuit",
- * "seed", ...}; each checked here on rank 0 before it joins a batch, so a bad
+ * job"): a bare C1, {"c1": PATH, ...}, a snarkjs proof {"zkey": PATH,
+ * "wtns": PATH, ...}, or a test circuit {"circuit", "seed", ...}; each checked here on rank 0 before it joins a batch, so a bad
  * file goes to failed/ with its own line and never reaches a campaign.
  */
 #include <errno.h>
@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "serve/serve_internal.h"
+#include "snarkjs/snarkjs.h"
 #include "synth/porep/porep.h"
 
 /* Above this size a job file is a C1 (small forms are a few hundred bytes;
@@ -18,7 +19,7 @@
 #define SMALL_JOB_MAX (64u << 10)
 
 static const char *const small_keys[] = {"c1", "circuit", "seed", "constraints", "compressions", "priority",
-                                          "deadline"};
+                                          "deadline", "zkey", "wtns"};
 
 /* The job's name as messages show it: "incoming/NAME.json". */
 #define WHAT "incoming/%s.json"
@@ -62,6 +63,57 @@ static int check_c1(sv_job_t *j, const char *what, err_t *err)
     return 0;
 }
 
+const char *sv_kind_name(sv_kind_t k)
+{
+    return k == SV_JOB_POREP ? "porep" : k == SV_JOB_ZKEY ? "zkey" : "test";
+}
+
+/* A path key of a small job: absolute, or made so against the spool root. */
+static int job_path(char *out, size_t n, json_t *o, const char *key, const sv_job_t *j, const sv_spool_t *s,
+                    err_t *err)
+{
+    json_t *v = json_object_get(o, key);
+    if (!json_is_string(v) || !json_string_value(v)[0])
+        return gm_err_set(err, GM_EINVAL, WHAT ": %s: %s", j->name, key, v ? "not a path" : "missing");
+    const char *p = json_string_value(v);
+    if ((size_t)snprintf(out, n, "%s%s%s", p[0] == '/' ? "" : s->root, p[0] == '/' ? "" : "/", p) >= n)
+        return gm_err_set(err, GM_EINVAL, WHAT ": %s: path too long", j->name, key);
+    return 0;
+}
+
+/* {"zkey": PATH, "wtns": PATH}: both readable files, the witness of
+ * BLS12-381's field (its header: the prime; whether its length fits the
+ * zkey is known when the zkey is loaded, and a job whose proof fails is
+ * proved alone and goes to failed/ with that line). */
+static int zkey_job(sv_job_t *j, json_t *o, const sv_spool_t *s, err_t *err)
+{
+    if (json_object_get(o, "c1") || json_object_get(o, "circuit") || json_object_get(o, "seed"))
+        return gm_err_set(err, GM_EINVAL, WHAT ": a zkey job takes no %s", j->name,
+                          json_object_get(o, "c1") ? "c1" : json_object_get(o, "circuit") ? "circuit" : "seed");
+    int rc;
+    if ((rc = job_path(j->zkey, sizeof j->zkey, o, "zkey", j, s, err)) ||
+        (rc = job_path(j->wtns, sizeof j->wtns, o, "wtns", j, s, err)))
+        return rc;
+    for (int k = 0; k < 2; k++) {
+        const char *p = k ? j->wtns : j->zkey;
+        struct stat st;
+        if (stat(p, &st) != 0)
+            return gm_err_set(err, GM_EINVAL, WHAT ": %s '%s': %s", j->name, k ? "wtns" : "zkey", p, strerror(errno));
+        if (!S_ISREG(st.st_mode))
+            return gm_err_set(err, GM_EINVAL, WHAT ": %s '%s': not a file", j->name, k ? "wtns" : "zkey", p);
+    }
+    snarkjs_wtns_view_t v;
+    err_t e;
+    if ((rc = snarkjs_wtns_open(&v, j->wtns, &e)))
+        return gm_err_set(err, rc, WHAT ": wtns: %s", j->name, e.msg);
+    snarkjs_wtns_close(&v);
+    snprintf(j->circuit.id, sizeof j->circuit.id, "snarkjs");
+    snprintf(j->circuit_name, sizeof j->circuit_name, "snarkjs");
+    j->partitions = 1;
+    j->kind = SV_JOB_ZKEY;
+    return 0;
+}
+
 static int small_job(sv_job_t *j, json_t *o, const sv_spool_t *s, err_t *err)
 {
     const char *key;
@@ -71,12 +123,14 @@ static int small_job(sv_job_t *j, json_t *o, const sv_spool_t *s, err_t *err)
         for (size_t i = 0; i < sizeof small_keys / sizeof *small_keys; i++)
             known |= !strcmp(key, small_keys[i]);
         if (!known)
-            return gm_err_set(err, GM_EINVAL, WHAT ": %s: unknown key (a job is a C1, {\"c1\": PATH} or "
-                              "{\"circuit\", \"seed\"}; docs/serve.md)", j->name, key);
+            return gm_err_set(err, GM_EINVAL, WHAT ": %s: unknown key (a job is a C1, {\"c1\": PATH}, "
+                              "{\"zkey\": PATH, \"wtns\": PATH} or {\"circuit\", \"seed\"}; docs/serve.md)", j->name, key);
     }
     int rc = get_options(j, o, err);
     if (rc)
         return rc;
+    if (json_object_get(o, "zkey") || json_object_get(o, "wtns"))
+        return zkey_job(j, o, s, err);
     json_t *c1 = json_object_get(o, "c1"), *circ = json_object_get(o, "circuit");
     if (c1) {
         if (circ || json_object_get(o, "seed"))
@@ -142,7 +196,8 @@ int sv_job_parse(sv_job_t *j, const sv_spool_t *s, err_t *err)
     int rc;
     if (!json_is_object(o))
         rc = gm_err_set(err, GM_EFORMAT, WHAT ": not a JSON object", j->name);
-    else if (json_object_get(o, "c1") || json_object_get(o, "circuit"))
+    else if (json_object_get(o, "c1") || json_object_get(o, "circuit") || json_object_get(o, "zkey") ||
+             json_object_get(o, "wtns"))
         rc = small_job(j, o, s, err);
     else {
         /* A small C1 (the lotus-bench wrapper, say): the C1 parser names

@@ -82,7 +82,8 @@ int serve_run(const serve_opts_t *opts, serve_result_t *res, err_t *err) __attri
 /* Copies the job file `file` into spool/incoming/ under a new unique name
  * (its stem, "-", the time in ns and the pid; or `name` when not NULL) and
  * writes that name into name_out (SERVE_NAME_LEN). A small JSON job's
- * relative "c1" path is made absolute against file's directory first.
+ * relative "c1", "zkey" or "wtns" path is made absolute against file's
+ * directory first.
  * Returns 0, GM_EIO (unreadable file, the spool is not a spool or not
  * writable), GM_EINVAL (a bad name, a name already in the spool). */
 int serve_submit(char *name_out, const char *spool, const char *file, const char *name, err_t *err)

@@ -103,7 +103,11 @@ void sv_rmtree(const char *dir);
 typedef enum {
     SV_JOB_POREP = 0, /* a C1: a bare C1 file or {"c1": PATH} */
     SV_JOB_TEST = 1,  /* {"circuit": "test-...", "seed": N} */
+    SV_JOB_ZKEY = 2,  /* {"zkey": PATH, "wtns": PATH}: a snarkjs circuit's proof */
 } sv_kind_t;
+
+/* A kind's name in receipts, jobs.csv and notes: "porep", "test", "zkey". */
+const char *sv_kind_name(sv_kind_t k);
 
 /* A claimed job. */
 typedef struct {
@@ -115,6 +119,8 @@ typedef struct {
     const char *size_key;       /* TEST: "constraints", "compressions" or NULL */
     char sector_size[16];       /* POREP: the campaign's "sector_size" */
     char c1[SERVE_PATH_LEN + 4 * SERVE_NAME_LEN + 128]; /* POREP: the C1 file */
+    char zkey[SERVE_PATH_LEN + 4 * SERVE_NAME_LEN + 128]; /* ZKEY: the .zkey, absolute */
+    char wtns[SERVE_PATH_LEN + 4 * SERVE_NAME_LEN + 128]; /* ZKEY: the .wtns, absolute */
     uint64_t seed;              /* TEST */
     unsigned partitions;
     long long priority;
@@ -124,7 +130,7 @@ typedef struct {
 } sv_job_t;
 
 /* Reads and checks the claimed job file j->path (j->name set), relative
- * "c1" paths against the spool root. Returns 0, or GM_EFORMAT / GM_EINVAL /
+ * "c1", "zkey" and "wtns" paths against the spool root. Returns 0, or GM_EFORMAT / GM_EINVAL /
  * GM_EIO with the one-line reason in err ("incoming/NAME.json: ..."). */
 int sv_job_parse(sv_job_t *j, const sv_spool_t *s, err_t *err) __attribute__((warn_unused_result));
 

@@ -302,7 +302,7 @@ static void fail_job(root_t *r, sv_job_t *j, const char *reason)
     r->failed++;
     say(r, "serve: failed %s: %s", j->name, reason);
     char row[SERVE_NAME_LEN + 128];
-    const char *kind = !j->circuit.id[0] ? "" : j->kind == SV_JOB_POREP ? "porep" : "test";
+    const char *kind = !j->circuit.id[0] ? "" : sv_kind_name(j->kind);
     snprintf(row, sizeof row, "%s,failed,%s,%s,,,,,%.3f,%.3f,,,,,,,,,\n", j->name, kind, j->circuit.id, j->submitted,
              j->claimed);
     csv_add(r, row);
@@ -369,14 +369,20 @@ static int write_campaign(root_t *r, const sv_job_t *jobs, size_t n, const char 
         json_object_set_new(c, "sector_size", json_string(jobs[0].sector_size));
     else if (jobs[0].size_key)
         json_object_set_new(c, jobs[0].size_key, json_integer((json_int_t)jobs[0].circuit.size));
-    json_object_set_new(c, "params", json_string(r->params));
-    json_object_set_new(c, "setup", json_string(o->setup_auto ? "auto" : "never"));
-    json_object_set_new(c, "trust_params", json_boolean(o->trust_params));
+    bool zkey = jobs[0].kind == SV_JOB_ZKEY; /* no parameter cache: each job's zkey is its key */
+    if (!zkey) {
+        json_object_set_new(c, "params", json_string(r->params));
+        json_object_set_new(c, "setup", json_string(o->setup_auto ? "auto" : "never"));
+        json_object_set_new(c, "trust_params", json_boolean(o->trust_params));
+    }
     json_t *secs = json_array();
     for (size_t i = 0; i < n; i++) {
         json_t *s = json_object();
         json_object_set_new(s, "id", json_string(jobs[i].name));
-        if (jobs[i].kind == SV_JOB_POREP)
+        if (zkey) {
+            json_object_set_new(s, "zkey", json_string(jobs[i].zkey));
+            json_object_set_new(s, "wtns", json_string(jobs[i].wtns));
+        } else if (jobs[i].kind == SV_JOB_POREP)
             json_object_set_new(s, "c1", json_string(jobs[i].c1));
         else
             json_object_set_new(s, "seed", json_integer((json_int_t)jobs[i].seed));
@@ -385,7 +391,8 @@ static int write_campaign(root_t *r, const sv_job_t *jobs, size_t n, const char 
     json_object_set_new(c, "sectors", secs);
     json_object_set_new(c, "batch_size", json_integer(o->rank_batch ? o->rank_batch : 1));
     json_object_set_new(c, "output", json_string(out));
-    json_object_set_new(c, "verify", json_string(o->verify ? o->verify : "rank"));
+    /* a zkey's proof is checked by its proving rank, against that zkey */
+    json_object_set_new(c, "verify", json_string(o->verify && !zkey ? o->verify : "rank"));
     json_object_set_new(c, "backend", json_string(o->backend ? o->backend : "auto"));
     json_object_set_new(c, "progress_interval", json_integer(0));
     char *text = json_dumps(c, JSON_INDENT(1));
@@ -447,9 +454,11 @@ static int commit_done(root_t *r, sv_job_t *j, const batch_info_t *b, err_t *err
     if (j->partitions > 1 && gm_grow((void **)&pub, &qcap, 2, 1, 4096)) {
         pub[qlen++] = '[';
     }
+    /* A zkey job's proof as snarkjs's proof.json (beside its public.json). */
+    const char *pext = j->kind == SV_JOB_ZKEY ? "proof.json" : "proof";
     for (unsigned k = 0; k < j->partitions && !rc; k++) {
         char p[GM_PATH_MAX], q[GM_PATH_MAX];
-        snprintf(p, sizeof p, "%s/proofs/%s-p%u.proof", b->out, j->name, k);
+        snprintf(p, sizeof p, "%s/proofs/%s-p%u.%s", b->out, j->name, k, pext);
         snprintf(q, sizeof q, "%s/proofs/%s-p%u.public.json", b->out, j->name, k);
         if (!(rc = append_file(&proof, &plen, &pcap, p, err)) && j->partitions > 1 && k > 0 &&
             gm_grow((void **)&pub, &qcap, qlen + 2, 1, 4096))
@@ -467,7 +476,7 @@ static int commit_done(root_t *r, sv_job_t *j, const batch_info_t *b, err_t *err
     }
     char pp[SERVE_PATH_LEN + SERVE_NAME_LEN + 32], qp[SERVE_PATH_LEN + SERVE_NAME_LEN + 32],
         rp[SERVE_PATH_LEN + SERVE_NAME_LEN + 32];
-    snprintf(pp, sizeof pp, "%s/%s.proof", r->sp.done, j->name);
+    snprintf(pp, sizeof pp, "%s/%s.%s", r->sp.done, j->name, pext);
     snprintf(qp, sizeof qp, "%s/%s.public.json", r->sp.done, j->name);
     snprintf(rp, sizeof rp, "%s/%s.receipt.json", r->sp.done, j->name);
     if (!rc)
@@ -489,12 +498,12 @@ static int commit_done(root_t *r, sv_job_t *j, const batch_info_t *b, err_t *err
     if (!rc) {
         json_t *o = json_object();
         char pf[SERVE_NAME_LEN + 16], qf[SERVE_NAME_LEN + 16];
-        snprintf(pf, sizeof pf, "%s.proof", j->name);
+        snprintf(pf, sizeof pf, "%s.%s", j->name, pext);
         snprintf(qf, sizeof qf, "%s.public.json", j->name);
         json_object_set_new(o, "format", json_string("grothmpi-receipt"));
         json_object_set_new(o, "version", json_integer(1));
         json_object_set_new(o, "job", json_string(j->name));
-        json_object_set_new(o, "kind", json_string(j->kind == SV_JOB_POREP ? "porep" : "test"));
+        json_object_set_new(o, "kind", json_string(sv_kind_name(j->kind)));
         json_object_set_new(o, "circuit", json_string(j->circuit.id));
         json_object_set_new(o, "server", json_string(r->id));
         json_object_set_new(o, "batch", json_integer((json_int_t)b->batch));
@@ -505,7 +514,8 @@ static int commit_done(root_t *r, sv_job_t *j, const batch_info_t *b, err_t *err
         json_object_set_new(o, "proof", json_string(pf));
         json_object_set_new(o, "public", json_string(qf));
         json_object_set_new(o, "proof_sha256", json_string(shahex));
-        json_object_set_new(o, "verified", json_string(r->o->verify ? r->o->verify : "rank"));
+        json_object_set_new(o, "verified",
+                            json_string(r->o->verify && j->kind != SV_JOB_ZKEY ? r->o->verify : "rank"));
         json_object_set_new(o, "setup", json_string(b->resident ? "resident" : "loaded"));
         json_object_set_new(o, "submitted", json_real(j->submitted));
         json_object_set_new(o, "claimed", json_real(j->claimed));
@@ -538,7 +548,7 @@ static int commit_done(root_t *r, sv_job_t *j, const batch_info_t *b, err_t *err
         r->rank_jobs[rank]++;
     char row[2 * SERVE_NAME_LEN + 400];
     snprintf(row, sizeof row, "%s,done,%s,%s,%llu,%d,%s,%u,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%s,%.3f\n",
-             j->name, j->kind == SV_JOB_POREP ? "porep" : "test", j->circuit.id, (unsigned long long)b->batch, rank,
+             j->name, sv_kind_name(j->kind), j->circuit.id, (unsigned long long)b->batch, rank,
              backend, j->partitions, j->submitted, j->claimed, b->proved, written, j->claimed - j->submitted,
              b->started - j->claimed, b->proved - b->started, written - b->proved, written - j->submitted,
              b->resident ? "resident" : "loaded", b->load_s);

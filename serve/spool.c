@@ -355,10 +355,10 @@ static void dir_of(char *out, size_t n, const char *path)
         snprintf(out, n, "%.*s", (int)(sl - path), path);
 }
 
-/* A small job's text with a relative "c1" made absolute against base (a new
- * malloc'd string in *out), or NULL in *out when the file is not a small
- * JSON object with a relative "c1". */
-static int absolute_c1(char **out, const uint8_t *buf, size_t len, const char *file, err_t *err)
+/* A small job's text with its relative paths ("c1", "zkey", "wtns") made
+ * absolute against base (a new malloc'd string in *out), or NULL in *out
+ * when the file is not a small JSON object with a relative path. */
+static int absolute_paths(char **out, const uint8_t *buf, size_t len, const char *file, err_t *err)
 {
     *out = NULL;
     if (len > (64u << 10))
@@ -367,25 +367,30 @@ static int absolute_c1(char **out, const uint8_t *buf, size_t len, const char *f
     json_t *o = json_loadb((const char *)buf, len, 0, &je);
     if (!o)
         return 0; /* the server says why, in failed/ */
-    json_t *c1 = json_object_get(o, "c1");
+    static const char *const keys[] = {"c1", "zkey", "wtns"};
     int rc = 0;
-    if (json_is_object(o) && json_is_string(c1) && json_string_value(c1)[0] != '/') {
+    bool changed = false;
+    for (size_t k = 0; k < sizeof keys / sizeof *keys && !rc && json_is_object(o); k++) {
+        json_t *v = json_object_get(o, keys[k]);
+        if (!json_is_string(v) || json_string_value(v)[0] == '/')
+            continue;
         char base[SERVE_PATH_LEN], cwd[SERVE_PATH_LEN] = "", abs[3 * SERVE_PATH_LEN];
         dir_of(base, sizeof base, file);
         if (base[0] == '/')
-            snprintf(abs, sizeof abs, "%s/%s", base, json_string_value(c1));
+            snprintf(abs, sizeof abs, "%s/%s", base, json_string_value(v));
         else if (getcwd(cwd, sizeof cwd) && !strcmp(base, "."))
-            snprintf(abs, sizeof abs, "%s/%s", cwd, json_string_value(c1));
+            snprintf(abs, sizeof abs, "%s/%s", cwd, json_string_value(v));
         else if (cwd[0])
-            snprintf(abs, sizeof abs, "%s/%s/%s", cwd, base, json_string_value(c1));
+            snprintf(abs, sizeof abs, "%s/%s/%s", cwd, base, json_string_value(v));
         else
-            rc = gm_err_set(err, GM_EIO, "%s: c1: cannot resolve: getcwd: %s", file, strerror(errno));
+            rc = gm_err_set(err, GM_EIO, "%s: %s: cannot resolve: getcwd: %s", file, keys[k], strerror(errno));
         if (!rc) {
-            json_object_set_new(o, "c1", json_string(abs));
-            if (!(*out = json_dumps(o, JSON_INDENT(1))))
-                rc = gm_err_set(err, GM_ENOMEM, "%s: out of memory", file);
+            json_object_set_new(o, keys[k], json_string(abs));
+            changed = true;
         }
     }
+    if (!rc && changed && !(*out = json_dumps(o, JSON_INDENT(1))))
+        rc = gm_err_set(err, GM_ENOMEM, "%s: out of memory", file);
     json_decref(o);
     return rc;
 }
@@ -455,7 +460,7 @@ int serve_submit(char *name_out, const char *spool, const char *file, const char
     if ((rc = gm_file_read(&buf, &len, file, err)))
         return rc;
     char *text = NULL;
-    if (!(rc = absolute_c1(&text, buf, len, file, err))) {
+    if (!(rc = absolute_paths(&text, buf, len, file, err))) {
         char to[SERVE_PATH_LEN + SERVE_NAME_LEN + 32];
         snprintf(to, sizeof to, "%s/%s.json", s.incoming, nm);
         rc = text ? gm_file_write(to, text, strlen(text), err) : gm_file_write(to, buf, len, err);

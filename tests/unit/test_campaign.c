@@ -366,6 +366,68 @@ Test(campaign, normalized_round_trip_porep)
     }
 }
 
+#define ZK "{\"circuit\": \"snarkjs\", \"output\": \"o\", \"sectors\": "
+#define ZS "[{\"id\": \"m\", \"zkey\": \"c.zkey\", \"wtns\": \"/w/m.wtns\"}]"
+
+Test(campaign, snarkjs_sectors)
+{
+    jobs_campaign_t a, b;
+    err_t e;
+    cr_assert_eq(parse(&a, ZK "[" "{\"id\": \"m\", \"zkey\": \"c.zkey\", \"wtns\": \"/w/m.wtns\"},"
+                          "{\"id\": \"n\", \"zkey\": \"/k/d.zkey\", \"wtns\": \"n.wtns\"}]}", &e), 0, "%s", e.msg);
+    cr_expect(a.zkey);
+    cr_expect_str_eq(a.circuit.id, "snarkjs");
+    cr_expect_eq(a.nsectors, 2);
+    cr_expect_eq(a.partitions, 1);
+    cr_expect_eq(jobs_unit_count(&a), 2);
+    cr_expect_eq(a.sectors[0].kind, JOBS_SOURCE_ZKEY);
+    cr_expect_str_eq(a.sectors[0].path, "/base/c.zkey");
+    cr_expect_str_eq(a.sectors[0].wtns, "/w/m.wtns");
+    cr_expect_str_eq(a.sectors[1].path, "/k/d.zkey");
+    cr_expect_str_eq(a.sectors[1].wtns, "/base/n.wtns");
+    char *text = jobs_campaign_to_text(&a);
+    cr_assert_not_null(text);
+    cr_expect(strstr(text, "\"params\"") == NULL, "a snarkjs campaign has no params: %s", text);
+    gm_err_clear(&e);
+    cr_assert_eq(jobs_campaign_parse(&b, text, "n", NULL, JOBS_PARSE_NO_FILES, &e), 0, "%s: %s", text, e.msg);
+    cr_expect(b.zkey);
+    for (size_t i = 0; i < 2; i++) {
+        cr_expect_eq(b.sectors[i].kind, JOBS_SOURCE_ZKEY);
+        cr_expect_str_eq(b.sectors[i].path, a.sectors[i].path);
+        cr_expect_str_eq(b.sectors[i].wtns, a.sectors[i].wtns);
+    }
+    char *text2 = jobs_campaign_to_text(&b);
+    cr_assert_not_null(text2);
+    cr_expect_str_eq(text2, text, "normalization is not stable");
+    jobs_source_t *src = NULL;
+    gm_err_clear(&e);
+    cr_expect_eq(jobs_source_open(&src, &a, &e), GM_ENOTSUP, "a snarkjs campaign has no synthesized witnesses");
+    cr_expect_null(src);
+    free(text);
+    free(text2);
+    jobs_campaign_free(&a);
+    jobs_campaign_free(&b);
+
+    bad(ZK "[{\"id\": \"m\", \"zkey\": \"c.zkey\"}]}", GM_EINVAL, "t.json: sectors[0].wtns: missing");
+    bad(ZK "[{\"id\": \"m\", \"wtns\": \"w\"}]}", GM_EINVAL, "t.json: sectors[0].zkey: missing");
+    bad(ZK "[{\"id\": \"m\", \"zkey\": \"c\", \"wtns\": \"w\", \"seed\": 1}]}", GM_EINVAL,
+        "t.json: sectors[0].seed: unknown key");
+    bad(ZK "{\"count\": 2}}", GM_EINVAL, "t.json: sectors: circuit snarkjs needs an array");
+    bad(ZK ZS ", \"params\": \"p\"}", GM_EINVAL, "t.json: params: not for circuit snarkjs");
+    bad(ZK ZS ", \"trust_params\": true}", GM_EINVAL, "t.json: trust_params: not for circuit snarkjs");
+    bad(ZK ZS ", \"partitions\": 2}", GM_EINVAL, "t.json: partitions: 2, but a snarkjs sector is one proof");
+    bad(ZK ZS ", \"verify\": \"both\"}", GM_EINVAL, "t.json: verify: 'both'");
+    bad(ZK ZS ", \"split\": 2}", GM_EINVAL, "t.json: split: 2 is not for circuit snarkjs");
+    bad(ZK ZS ", \"mode\": \"check\"}", GM_EINVAL, "t.json: mode: \"check\" is not for circuit snarkjs");
+    bad(ZK ZS ", \"constraints\": 64}", GM_EINVAL, "t.json: constraints");
+    /* files are checked unless JOBS_PARSE_NO_FILES */
+    gm_err_clear(&e);
+    cr_expect_eq(jobs_campaign_parse(&a, ZK "[{\"id\": \"m\", \"zkey\": \"/nonexistent/c.zkey\", \"wtns\": "
+                                     "\"/nonexistent/w\"}]}", "t.json", "/base", JOBS_PARSE_DEFAULT, &e), GM_EINVAL);
+    cr_expect(strstr(e.msg, "t.json: sectors[0].zkey: '/nonexistent/c.zkey': No such file") != NULL, "%s", e.msg);
+    jobs_campaign_free(&a);
+}
+
 Test(campaign, units_partition_major)
 {
     jobs_campaign_t c;
