@@ -167,7 +167,8 @@ test: deps
 # test-mul proofs on 4 ranks under random SIGKILLs and SIGTERMs, rerun until
 # done, then every proof checked. SOAK_UNITS, SOAK_RANKS, SOAK_SEED. Then the
 # service's (tests/soak/serve.sh): SOAK_JOBS jobs (1,000) from 4 submitters
-# into one spool while the server on SOAK_RANKS ranks is killed and restarted.
+# into one spool while the server on SOAK_RANKS ranks is killed (a rank, or
+# the whole job) or stopped, and restarted.
 soak: deps
 	@$(MAKE) --no-print-directory -j$$(nproc) all
 	@BUILD=$(BUILD) sh tests/soak/soak.sh
@@ -224,3 +225,10 @@ include fuzz/fuzz.mk
 bench-interop: deps
 	@$(MAKE) --no-print-directory -j$$(nproc) all
 	BUILD=$(BUILD) sh bench/interop.sh
+
+# The proving service against its goals (bench/serve.sh): COUNT 2 KiB PoRep jobs
+# (default 200) from 4 submitters on 2 ranks, against a campaign of the same units.
+.PHONY: bench-serve
+bench-serve: deps
+	@$(MAKE) --no-print-directory -j$$(nproc) all
+	BUILD=$(BUILD) sh bench/serve.sh $(COUNT)

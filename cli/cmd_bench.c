@@ -11,7 +11,7 @@ static const struct {
     const char *help;
 } benches[] = {
     {"field", bench_field_main, "ns per field, curve and pairing operation, against blst"},
-    {"msm", bench_msm_main, "µs per point of the G1/G2 MSM on 1 and N threads, against blst"},
+    {"msm", bench_msm_main, "µs per point of the G1/G2 MSM on 1 and N threads, against blst (--curve bn254: BN254)"},
     {"ntt", bench_ntt_main, "ns per butterfly of the Fr NTT on 1 and N threads"},
     {"poseidon", bench_poseidon_main, "µs per native Poseidon hash (arity 2, 4, 8, 11), optimized and plain"},
     {"prove", bench_prove_main, "ms per Groth16 proof stage (2^16..2^20 rows) on 1 and 2 threads"},

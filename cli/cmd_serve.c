@@ -33,7 +33,10 @@ static void serve_usage(FILE *f)
             "  --rank-batch K        units a rank finishes at once (the campaign's batch_size; default 1)\n"
             "  --verify rank|root|both   who checks each proof (default rank)\n"
             "  --backend auto|cpu|cuda|emulate   (default auto)\n"
-            "  --mem-budget SIZE     per rank, e.g. 4GiB\n"
+            "  --mem-budget SIZE     per rank, e.g. 4GiB: the shapes kept resident and the batch in\n"
+            "                        flight (default: half the node's RAM over its ranks)\n"
+            "  --jobs-csv-max SIZE   rotate SPOOL/servers/ID.jobs.csv to .jobs.csv.1 at this size\n"
+            "                        (default 4MiB)\n"
             "  --threads N           worker threads per rank\n"
             "  --report-interval S   seconds between rewrites of SPOOL/servers/ID.json (default 5)\n"
             "  --exit-when-idle S    exit 0 after S seconds with nothing to do\n"
@@ -92,8 +95,14 @@ static int serve_status(int argc, char **argv)
         printf(", %d rank%s, %llu proved, %llu failed, %.0f proofs/h\n", v->ranks, v->ranks == 1 ? "" : "s",
                (unsigned long long)v->proved, (unsigned long long)v->failed, v->proofs_per_hour);
         for (unsigned k = 0; v->alive && k < v->nranks; k++)
-            printf("    rank %d (%s): %llu jobs, backend %s\n", v->rank[k].rank, v->rank[k].host,
-                   (unsigned long long)v->rank[k].jobs, v->rank[k].backend);
+            printf("    rank %d (%s): %llu jobs, backend %s, %llu parameter load%s in %.2f s\n", v->rank[k].rank,
+                   v->rank[k].host, (unsigned long long)v->rank[k].jobs, v->rank[k].backend,
+                   (unsigned long long)v->rank[k].loads, v->rank[k].loads == 1 ? "" : "s", v->rank[k].load_s);
+        for (unsigned k = 0; v->alive && k < v->nshapes; k++)
+            printf("    shape %s: %llu batch%s, %llu load%s in %.2f s, %.1f MiB per rank\n", v->shape[k].circuit,
+                   (unsigned long long)v->shape[k].batches, v->shape[k].batches == 1 ? "" : "es",
+                   (unsigned long long)v->shape[k].loads, v->shape[k].loads == 1 ? "" : "s", v->shape[k].load_s,
+                   (double)v->shape[k].bytes / 1048576.0);
     }
     serve_status_free(&st);
     return 0;
@@ -116,6 +125,7 @@ int cmd_serve(int argc, char **argv)
                                          {"threads", required_argument, 0, 't'},
                                          {"report-interval", required_argument, 0, 'r'},
                                          {"exit-when-idle", required_argument, 0, 'i'},
+                                         {"jobs-csv-max", required_argument, 0, 'J'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     serve_opts_t o;
@@ -171,6 +181,10 @@ int cmd_serve(int argc, char **argv)
                 bad = err.code ? err.msg : "--mem-budget: below 1 MiB";
             break;
         case 't': o.threads = (unsigned)strtoul(optarg, NULL, 0); break;
+        case 'J':
+            if (jobs_size_parse(&o.jobs_csv_max, optarg, "--jobs-csv-max", &err) || o.jobs_csv_max < 1024)
+                bad = err.code ? err.msg : "--jobs-csv-max: below 1 KiB";
+            break;
         case 'r':
             if ((v = seconds(optarg, 0.1, 86400)) < 0)
                 bad = "--report-interval: seconds in 0.1..86400";

@@ -61,21 +61,13 @@ size_t g16_stream_buf_bytes(void);
 int g16_stream_buf_init(g16_stream_buf_t *b, err_t *err);
 void g16_stream_buf_free(g16_stream_buf_t *b);
 
-/* Reads and decodes points [i0, i1) of section sec of streamed parameters
- * into dst (g1_affine_t or g2_affine_t), through raw (at least (i1 - i0) ×
- * the point size bytes), checking as the load would (p->trust: no subgroup
- * check). Returns 0, GM_EIO (err: path, section, byte offset) or a point
- * decoder's code (err: "path: section s: point i: text"). */
-int g16_stream_read(const groth16_params_t *p, int sec, uint64_t i0, uint64_t i1, void *dst, uint8_t *raw,
-                    topo_pool_t *pool, err_t *err);
-
 /* One MSM over a streamed section, a chunk of columns at a time: *out (a
  * g1_jac_t, or g2_jac_t for b_g2) = sum over the columns j < ncols whose
  * density bit is set (all when density NULL) of z_j · base, the bases being
  * section sec's points from index b0 on, in column order. The scalars are
  * scalars[j], or the compact values cz (scalars NULL). Each base is read from
  * the file once. gather and scratch as g16_msm_compact's and msm_gX's for
- * one chunk. Returns as g16_stream_read. */
+ * one chunk. Returns as g16_read_points. */
 int g16_stream_msm(void *out, const groth16_params_t *p, int sec, uint64_t b0, const uint64_t *density,
                    uint64_t ncols, const fr_t *scalars, const cs_compact_t *cz, g16_stream_buf_t *buf, void *gather,
                    void *scratch, topo_pool_t *pool, err_t *err);
@@ -104,6 +96,23 @@ const char *g16_point_err_text(int code);
  * queries hold none). Returns 0 or the decoder's status (GM_EFLAGS,
  * GM_ENONCANON, GM_ENOTONCURVE, GM_ESUBGROUP), GM_EFORMAT for the identity. */
 int g16_point_decode(void *dst, const uint8_t *src, bool g2, bool trust);
+
+/* The one decoder of a run of parameter points (the whole load, a rank's
+ * slice, a streamed chunk): the n encodings of section sec at raw into dst
+ * (g1_affine_t, or g2_affine_t for GROTH16_SEC_B_G2) by g16_point_decode,
+ * in tasks of 4096 points on pool (the subgroup check is the cost). first
+ * is raw's first index in the section, for messages. Returns 0 or the
+ * status of the first bad point in section order, err "path: section s:
+ * point i: text" whatever the pool's schedule. */
+int g16_decode_range(void *dst, const uint8_t *raw, uint64_t n, int sec, uint64_t first, bool trust,
+                     const char *path, topo_pool_t *pool, err_t *err) __attribute__((warn_unused_result));
+
+/* Points [i0, i1) of section sec (its point 0 at file offset sec_off of fd)
+ * read with pread into raw (at least (i1 - i0) encodings) and decoded into
+ * dst by g16_decode_range. Returns 0, GM_EIO (err: path, section, points,
+ * byte offset) or g16_decode_range's status. */
+int g16_read_points(int fd, uint64_t sec_off, int sec, uint64_t i0, uint64_t i1, void *dst, uint8_t *raw,
+                    bool trust, const char *path, topo_pool_t *pool, err_t *err) __attribute__((warn_unused_result));
 
 /* Frees a key's vk and its five query arrays (NULLs allowed): the whole
  * parameters (params.c) and a rank's slices of them (params_slice.c). */

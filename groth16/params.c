@@ -324,42 +324,74 @@ int g16_point_decode(void *dst, const uint8_t *src, bool g2, bool trust)
 #define POINTS_PER_TASK 4096
 
 typedef struct {
-    const uint8_t *data[GROTH16_NSEC];
-    uint64_t count[GROTH16_NSEC];
-    void *dst[GROTH16_NSEC];
-    uint64_t task_first[GROTH16_NSEC + 1]; /* first task of each section */
-    bool trust;
-    int *task_rc;                  /* per task: first error code, 0 */
-    uint64_t *task_idx;            /* per task: index of that point */
+    const uint8_t *raw;
+    void *dst;
+    uint64_t n;
+    bool g2, trust;
+    int *task_rc;       /* per task: first error code, 0 */
+    uint64_t *task_idx; /* per task: index (from raw) of that point */
 } decode_job_t;
 
-/* Hot loop of the loader: decoding and checking POINTS_PER_TASK points.
+/* Hot loop of every parameter load: decoding and checking POINTS_PER_TASK
+ * points.
  * (1) Why: the subgroup check dominates (one endomorphism check per point);
  *     tasks of 4096 points spread it over the pool with no shared state.
- * (2) Invariants: task t covers points [i0, i1) of one section, bounds
- *     checked against the file size before any task runs; the task writes
- *     only its own slice of dst and its own task_rc / task_idx slot.
+ * (2) Invariants: task t covers points [t·4096, min(n, (t+1)·4096)), whose
+ *     bytes the caller has checked against the file size; it writes only
+ *     its own slice of dst and its own task_rc / task_idx slot.
  * (3) The "load" stage of `grothmpi prove --verbose` (bench/README.md). */
 static void decode_task(void *arg, size_t task, unsigned worker)
 {
     (void)worker;
-    decode_job_t *j = arg;
-    int s = 0;
-    while (task >= j->task_first[s + 1])
-        s++;
-    uint64_t i0 = (uint64_t)(task - j->task_first[s]) * POINTS_PER_TASK;
-    uint64_t i1 = i0 + POINTS_PER_TASK < j->count[s] ? i0 + POINTS_PER_TASK : j->count[s];
-    bool g2 = s == GROTH16_SEC_B_G2;
-    size_t sz = g2 ? G2_UNCOMPRESSED_BYTES : G1_UNCOMPRESSED_BYTES;
+    const decode_job_t *j = arg;
+    uint64_t i0 = (uint64_t)task * POINTS_PER_TASK;
+    uint64_t i1 = i0 + POINTS_PER_TASK < j->n ? i0 + POINTS_PER_TASK : j->n;
+    size_t sz = j->g2 ? G2_UNCOMPRESSED_BYTES : G1_UNCOMPRESSED_BYTES;
+    size_t psz = j->g2 ? sizeof(g2_affine_t) : sizeof(g1_affine_t);
     for (uint64_t i = i0; i < i1; i++) {
-        void *d = g2 ? (void *)((g2_affine_t *)j->dst[s] + i) : (void *)((g1_affine_t *)j->dst[s] + i);
-        int rc = g16_point_decode(d, j->data[s] + i * sz, g2, j->trust);
+        int rc = g16_point_decode((uint8_t *)j->dst + i * psz, j->raw + i * sz, j->g2, j->trust);
         if (rc) {
             j->task_rc[task] = rc;
             j->task_idx[task] = i;
             return;
         }
     }
+}
+
+int g16_decode_range(void *dst, const uint8_t *raw, uint64_t n, int sec, uint64_t first, bool trust,
+                     const char *path, topo_pool_t *pool, err_t *err)
+{
+    if (!n)
+        return 0;
+    size_t ntasks = (size_t)((n + POINTS_PER_TASK - 1) / POINTS_PER_TASK);
+    decode_job_t j = {raw, dst, n, sec == GROTH16_SEC_B_G2, trust, gm_calloc(ntasks, sizeof(int)),
+                      gm_calloc(ntasks, sizeof(uint64_t))};
+    int rc = 0;
+    if (!j.task_rc || !j.task_idx) {
+        rc = gm_err_set(err, GM_ENOMEM, "%s: section %s: out of memory", path, g16_sec_names[sec]);
+    } else {
+        topo_pool_run(pool, ntasks, decode_task, &j);
+        for (size_t t = 0; t < ntasks && !rc; t++)
+            if (j.task_rc[t])
+                rc = gm_err_set(err, j.task_rc[t], "%s: section %s: point %llu: %s", path, g16_sec_names[sec],
+                                (unsigned long long)(first + j.task_idx[t]), g16_point_err_text(j.task_rc[t]));
+    }
+    gm_free(j.task_rc);
+    gm_free(j.task_idx);
+    return rc;
+}
+
+int g16_read_points(int fd, uint64_t sec_off, int sec, uint64_t i0, uint64_t i1, void *dst, uint8_t *raw,
+                    bool trust, const char *path, topo_pool_t *pool, err_t *err)
+{
+    size_t sz = sec == GROTH16_SEC_B_G2 ? G2_UNCOMPRESSED_BYTES : G1_UNCOMPRESSED_BYTES;
+    uint64_t off = sec_off + i0 * sz;
+    int e = gm_pread_full(fd, raw, (size_t)((i1 - i0) * sz), off);
+    if (e)
+        return gm_err_set(err, GM_EIO, "%s: section %s: cannot read points %llu to %llu (byte %llu): %s", path,
+                          g16_sec_names[sec], (unsigned long long)i0, (unsigned long long)i1, (unsigned long long)off,
+                          strerror(e));
+    return g16_decode_range(dst, raw, i1 - i0, sec, i0, trust, path, pool, err);
 }
 
 void groth16_params_free(groth16_params_t *p)
@@ -438,7 +470,8 @@ static int stream_check(groth16_params_t *p, topo_pool_t *pool, err_t *err)
     for (int s = 0; !rc && s < GROTH16_NSEC; s++) {
         uint64_t chunk = s == GROTH16_SEC_B_G2 ? b.chunk_g2 : b.chunk_g1;
         for (uint64_t i = 0; !rc && i < n[s]; i += chunk)
-            rc = g16_stream_read(p, s, i, n[s] - i < chunk ? n[s] : i + chunk, b.pts, b.raw, pool, err);
+            rc = g16_read_points(p->fd, p->off[s], s, i, n[s] - i < chunk ? n[s] : i + chunk, b.pts, b.raw, p->trust,
+                                 p->path, pool, err);
     }
     g16_stream_buf_free(&b);
     return rc;
@@ -450,8 +483,7 @@ int groth16_params_load(groth16_params_t **out, const char *path, const cs_shape
     *out = NULL;
     int rc = 0;
     gm_map_t fm = {0};
-    decode_job_t j;
-    memset(&j, 0, sizeof j);
+    bool trust = (flags & GROTH16_LOAD_TRUST) != 0;
     groth16_params_t *p = gm_calloc(1, sizeof *p);
     if (!p)
         return gm_err_set(err, GM_ENOMEM, "%s: out of memory", path);
@@ -463,9 +495,8 @@ int groth16_params_load(groth16_params_t **out, const char *path, const cs_shape
     }
     if ((rc = g16_params_header(&p->vk, &p->n, p->off, p->fd, (uint64_t)st.st_size, path, shape, err)))
         goto fail;
-    j.trust = (flags & GROTH16_LOAD_TRUST) != 0;
     if (flags & GROTH16_LOAD_STREAM) {
-        p->trust = j.trust;
+        p->trust = trust;
         snprintf(p->path, sizeof p->path, "%s", path);
         if (!p->trust && (rc = stream_check(p, pool, err)))
             goto fail;
@@ -482,11 +513,6 @@ int groth16_params_load(groth16_params_t **out, const char *path, const cs_shape
         rc = gm_err_set(err, GM_EVERIFY, "%s: changed while it was being loaded", path);
         goto fail;
     }
-    const uint64_t cnt[GROTH16_NSEC] = {p->n.h, p->n.l, p->n.a, p->n.b_g1, p->n.b_g2};
-    for (int s = 0; s < GROTH16_NSEC; s++) {
-        j.data[s] = (const uint8_t *)fm.data + p->off[s];
-        j.count[s] = cnt[s];
-    }
     p->h = gm_alloc((size_t)(p->n.h + 1) * sizeof(g1_affine_t));
     p->l = gm_alloc((size_t)(p->n.l + 1) * sizeof(g1_affine_t));
     p->a = gm_alloc((size_t)(p->n.a + 1) * sizeof(g1_affine_t));
@@ -496,39 +522,17 @@ int groth16_params_load(groth16_params_t **out, const char *path, const cs_shape
         rc = gm_err_set(err, GM_ENOMEM, "%s: out of memory for the decoded points", path);
         goto fail;
     }
-    j.dst[GROTH16_SEC_H] = p->h;
-    j.dst[GROTH16_SEC_L] = p->l;
-    j.dst[GROTH16_SEC_A] = p->a;
-    j.dst[GROTH16_SEC_B_G1] = p->b_g1;
-    j.dst[GROTH16_SEC_B_G2] = p->b_g2;
+    const uint64_t cnt[GROTH16_NSEC] = {p->n.h, p->n.l, p->n.a, p->n.b_g1, p->n.b_g2};
+    void *dst[GROTH16_NSEC] = {p->h, p->l, p->a, p->b_g1, p->b_g2};
     for (int s = 0; s < GROTH16_NSEC; s++)
-        j.task_first[s + 1] = j.task_first[s] + (j.count[s] + POINTS_PER_TASK - 1) / POINTS_PER_TASK;
-    size_t ntasks = (size_t)j.task_first[GROTH16_NSEC];
-    j.task_rc = gm_calloc(ntasks + 1, sizeof(int));
-    j.task_idx = gm_calloc(ntasks + 1, sizeof(uint64_t));
-    if (!j.task_rc || !j.task_idx) {
-        rc = gm_err_set(err, GM_ENOMEM, "%s: out of memory", path);
-        goto fail;
-    }
-    topo_pool_run(pool, ntasks, decode_task, &j);
-    for (size_t t = 0; t < ntasks; t++)
-        if (j.task_rc[t]) {
-            int s = 0;
-            while (t >= j.task_first[s + 1])
-                s++;
-            rc = gm_err_set(err, j.task_rc[t], "%s: section %s: point %llu: %s", path, g16_sec_names[s],
-                            (unsigned long long)j.task_idx[t], g16_point_err_text(j.task_rc[t]));
+        if ((rc = g16_decode_range(dst[s], (const uint8_t *)fm.data + p->off[s], cnt[s], s, 0, trust, path, pool,
+                                   err)))
             goto fail;
-        }
-    gm_free(j.task_rc);
-    gm_free(j.task_idx);
     gm_file_unmap(&fm);
     *out = p;
     return 0;
 
 fail:
-    gm_free(j.task_rc);
-    gm_free(j.task_idx);
     gm_file_unmap(&fm);
     groth16_params_free(p);
     return rc;

@@ -8,11 +8,10 @@
  * Order of the work: the header (vk, then the five counts, each found by
  * skipping the previous section's bytes) is read and checked against the
  * file size and the shape first, exactly as groth16_params_load checks it;
- * then the slices are decoded by tasks of SLICE_TASK_POINTS points on the
- * pool. Each task preads its points into its worker's buffer (so the raw
- * bytes never exist for the whole slice at once), decodes them with the
- * loader's own point decoder (g16_point_decode) and keeps its first
- * failure; the one reported is the first in file order, whatever the pool.
+ * then each slice is read with pread and decoded SLICE_CHUNK_POINTS points
+ * at a time by the loader's own decoder (g16_read_points), so the raw bytes
+ * never exist for the whole slice at once and the failure reported is the
+ * first in file order, whatever the pool.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,8 +21,9 @@
 
 #include "groth16/groth16_internal.h"
 
-#define SLICE_TASK_POINTS 4096
-
+/* Points read and decoded at a time: 2^16 (12 MiB of G2 encodings), so the
+ * raw bytes never exist for the whole slice. */
+#define SLICE_CHUNK_POINTS ((uint64_t)1 << 16)
 
 void groth16_slice_range(uint64_t *lo, uint64_t *hi, uint64_t n, unsigned part, unsigned parts)
 {
@@ -47,58 +47,6 @@ size_t groth16_params_slice_memory(const groth16_params_slice_t *p)
     for (int s = 0; s < GROTH16_NSEC; s++)
         b += (size_t)(p->hi[s] - p->lo[s]) * (s == GROTH16_SEC_B_G2 ? sizeof(g2_affine_t) : sizeof(g1_affine_t));
     return b + p->vk.n_ic * sizeof(g1_affine_t);
-}
-
-/* pread of exactly n bytes at off. Returns 0, or errno (EIO for a short file). */
-typedef struct {
-    int fd;
-    bool trust;
-    uint64_t off[GROTH16_NSEC];   /* file offset of the section's first point */
-    uint64_t lo[GROTH16_NSEC], count[GROTH16_NSEC]; /* the slice: first index, points */
-    void *dst[GROTH16_NSEC];
-    uint64_t task_first[GROTH16_NSEC + 1];
-    uint8_t *buf;                 /* per worker: SLICE_TASK_POINTS G2 points */
-    int *task_rc;                 /* per task: first error (a status, or -errno-like GM_EIO) */
-    uint64_t *task_idx;           /* per task: the section index of that point */
-    int *task_errno;              /* per task: errno of a failed pread */
-} slice_job_t;
-
-/* Reads and decodes the points of one task.
- * (1) Why: pread per task keeps the raw bytes to one buffer per worker, and
- *     the subgroup check (the cost of loading) spreads over the pool.
- * (2) Invariants: task t covers slice points [i0, i1) of one section, whose
- *     file bytes were checked against the file size before any task ran;
- *     the task writes only its points of dst, its worker's buffer and its
- *     own task_* slots.
- * (3) Same per-point cost as groth16_params_load's decode_task (the stage
- *     "load" of grothmpi prove --verbose, bench/README.md). */
-static void slice_task(void *arg, size_t task, unsigned worker)
-{
-    slice_job_t *j = arg;
-    int s = 0;
-    while (task >= j->task_first[s + 1])
-        s++;
-    bool g2 = s == GROTH16_SEC_B_G2;
-    size_t sz = g2 ? G2_UNCOMPRESSED_BYTES : G1_UNCOMPRESSED_BYTES;
-    uint64_t i0 = (uint64_t)(task - j->task_first[s]) * SLICE_TASK_POINTS;
-    uint64_t i1 = i0 + SLICE_TASK_POINTS < j->count[s] ? i0 + SLICE_TASK_POINTS : j->count[s];
-    uint8_t *buf = j->buf + (size_t)worker * SLICE_TASK_POINTS * G2_UNCOMPRESSED_BYTES;
-    int e = gm_pread_full(j->fd, buf, (size_t)(i1 - i0) * sz, j->off[s] + (j->lo[s] + i0) * sz);
-    if (e) {
-        j->task_rc[task] = GM_EIO;
-        j->task_errno[task] = e;
-        j->task_idx[task] = j->lo[s] + i0;
-        return;
-    }
-    for (uint64_t i = i0; i < i1; i++) {
-        void *d = g2 ? (void *)((g2_affine_t *)j->dst[s] + i) : (void *)((g1_affine_t *)j->dst[s] + i);
-        int rc = g16_point_decode(d, buf + (i - i0) * sz, g2, j->trust);
-        if (rc) {
-            j->task_rc[task] = rc;
-            j->task_idx[task] = j->lo[s] + i;
-            return;
-        }
-    }
 }
 
 /* g16_params_header without the cleanup of *vk. */
@@ -175,67 +123,45 @@ int groth16_params_load_slice(groth16_params_slice_t *out, const char *path, con
                               err_t *err)
 {
     memset(out, 0, sizeof *out);
-    slice_job_t j;
-    memset(&j, 0, sizeof j);
     int rc = 0;
-    j.fd = open(path, O_RDONLY);
-    if (j.fd < 0)
+    uint8_t *raw = NULL;
+    uint64_t off[GROTH16_NSEC];
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
         return gm_err_set(err, GM_EIO, "%s: cannot open: %s", path, strerror(errno));
     struct stat st;
-    if (fstat(j.fd, &st) != 0) {
+    if (fstat(fd, &st) != 0) {
         rc = gm_err_set(err, GM_EIO, "%s: cannot stat: %s", path, strerror(errno));
         goto fail;
     }
-    if ((rc = g16_params_header(&out->vk, &out->n, j.off, j.fd, (uint64_t)st.st_size, path, shape, err)))
+    if ((rc = g16_params_header(&out->vk, &out->n, off, fd, (uint64_t)st.st_size, path, shape, err)))
         goto fail;
-    const uint64_t n[GROTH16_NSEC] = {out->n.h, out->n.l, out->n.a, out->n.b_g1, out->n.b_g2};
-    void **dst[GROTH16_NSEC] = {(void **)&out->h, (void **)&out->l, (void **)&out->a, (void **)&out->b_g1,
-                                (void **)&out->b_g2};
-    for (int s = 0; s < GROTH16_NSEC; s++) {
-        groth16_slice_range(&out->lo[s], &out->hi[s], n[s], part, parts);
-        j.lo[s] = out->lo[s];
-        j.count[s] = out->hi[s] - out->lo[s];
-        size_t psz = s == GROTH16_SEC_B_G2 ? sizeof(g2_affine_t) : sizeof(g1_affine_t);
-        *dst[s] = gm_alloc((size_t)(j.count[s] + 1) * psz);
-        if (!*dst[s]) {
-            rc = gm_err_set(err, GM_ENOMEM, "%s: section %s: out of memory for %llu points", path,
-                            g16_sec_names[s], (unsigned long long)j.count[s]);
-            goto fail;
-        }
-        j.dst[s] = *dst[s];
-        j.task_first[s + 1] = j.task_first[s] + (j.count[s] + SLICE_TASK_POINTS - 1) / SLICE_TASK_POINTS;
-    }
-    size_t ntasks = (size_t)j.task_first[GROTH16_NSEC];
-    unsigned nw = topo_pool_size(pool);
-    j.trust = (flags & GROTH16_LOAD_TRUST) != 0;
-    j.buf = gm_alloc((size_t)(nw ? nw : 1) * SLICE_TASK_POINTS * G2_UNCOMPRESSED_BYTES);
-    j.task_rc = gm_calloc(ntasks + 1, sizeof(int));
-    j.task_errno = gm_calloc(ntasks + 1, sizeof(int));
-    j.task_idx = gm_calloc(ntasks + 1, sizeof(uint64_t));
-    if (!j.buf || !j.task_rc || !j.task_errno || !j.task_idx) {
+    bool trust = (flags & GROTH16_LOAD_TRUST) != 0;
+    if (!(raw = gm_alloc((size_t)SLICE_CHUNK_POINTS * G2_UNCOMPRESSED_BYTES))) {
         rc = gm_err_set(err, GM_ENOMEM, "%s: out of memory", path);
         goto fail;
     }
-    topo_pool_run(pool, ntasks, slice_task, &j);
-    for (size_t t = 0; t < ntasks && !rc; t++) {
-        if (!j.task_rc[t])
-            continue;
-        int s = 0;
-        while (t >= j.task_first[s + 1])
-            s++;
-        if (j.task_rc[t] == GM_EIO)
-            rc = gm_err_set(err, GM_EIO, "%s: section %s: cannot read from point %llu: %s", path, g16_sec_names[s],
-                            (unsigned long long)j.task_idx[t], strerror(j.task_errno[t]));
-        else
-            rc = gm_err_set(err, j.task_rc[t], "%s: section %s: point %llu: %s", path, g16_sec_names[s],
-                            (unsigned long long)j.task_idx[t], g16_point_err_text(j.task_rc[t]));
+    const uint64_t n[GROTH16_NSEC] = {out->n.h, out->n.l, out->n.a, out->n.b_g1, out->n.b_g2};
+    void **dst[GROTH16_NSEC] = {(void **)&out->h, (void **)&out->l, (void **)&out->a, (void **)&out->b_g1,
+                                (void **)&out->b_g2};
+    for (int s = 0; s < GROTH16_NSEC && !rc; s++) {
+        groth16_slice_range(&out->lo[s], &out->hi[s], n[s], part, parts);
+        uint64_t lo = out->lo[s], hi = out->hi[s];
+        size_t psz = s == GROTH16_SEC_B_G2 ? sizeof(g2_affine_t) : sizeof(g1_affine_t);
+        if (!(*dst[s] = gm_alloc((size_t)(hi - lo + 1) * psz))) {
+            rc = gm_err_set(err, GM_ENOMEM, "%s: section %s: out of memory for %llu points", path,
+                            g16_sec_names[s], (unsigned long long)(hi - lo));
+            goto fail;
+        }
+        for (uint64_t i = lo; i < hi && !rc; i += SLICE_CHUNK_POINTS) {
+            uint64_t e = hi - i < SLICE_CHUNK_POINTS ? hi : i + SLICE_CHUNK_POINTS;
+            rc = g16_read_points(fd, off[s], s, i, e, (uint8_t *)*dst[s] + (i - lo) * psz, raw, trust, path, pool,
+                                 err);
+        }
     }
 fail:
-    gm_free(j.buf);
-    gm_free(j.task_rc);
-    gm_free(j.task_errno);
-    gm_free(j.task_idx);
-    close(j.fd);
+    gm_free(raw);
+    close(fd);
     if (rc)
         groth16_params_slice_free(out);
     return rc;

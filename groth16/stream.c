@@ -24,7 +24,6 @@
 
 /* Raw bytes per chunk: 2^23 G1 points or 2^22 G2 points (768 MiB). */
 #define STREAM_RAW_BYTES ((uint64_t)768 << 20)
-#define DECODE_PER_TASK 4096
 
 void g16_stream_chunks(uint64_t *g1, uint64_t *g2)
 {
@@ -95,63 +94,6 @@ uint64_t g16_io_read_bytes(void)
     return v;
 }
 
-typedef struct {
-    const uint8_t *raw;
-    void *dst;
-    uint64_t n, i0;
-    bool g2, trust;
-    int *task_rc;
-    uint64_t *task_idx;
-} decode_t;
-
-static void decode_task(void *arg, size_t task, unsigned worker)
-{
-    (void)worker;
-    decode_t *d = arg;
-    uint64_t a = (uint64_t)task * DECODE_PER_TASK, b = a + DECODE_PER_TASK < d->n ? a + DECODE_PER_TASK : d->n;
-    size_t sz = d->g2 ? G2_UNCOMPRESSED_BYTES : G1_UNCOMPRESSED_BYTES;
-    size_t psz = d->g2 ? sizeof(g2_affine_t) : sizeof(g1_affine_t);
-    for (uint64_t i = a; i < b; i++) {
-        int rc = g16_point_decode((uint8_t *)d->dst + i * psz, d->raw + i * sz, d->g2, d->trust);
-        if (rc) {
-            d->task_rc[task] = rc;
-            d->task_idx[task] = d->i0 + i;
-            return;
-        }
-    }
-}
-
-int g16_stream_read(const groth16_params_t *p, int sec, uint64_t i0, uint64_t i1, void *dst, uint8_t *raw,
-                    topo_pool_t *pool, err_t *err)
-{
-    bool g2 = sec == GROTH16_SEC_B_G2;
-    size_t sz = g2 ? G2_UNCOMPRESSED_BYTES : G1_UNCOMPRESSED_BYTES;
-    uint64_t n = i1 - i0;
-    uint64_t off = p->off[sec] + i0 * sz;
-    int e = gm_pread_full(p->fd, raw, (size_t)(n * sz), off);
-    if (e)
-        return gm_err_set(err, GM_EIO, "%s: section %s: cannot read points %llu to %llu (byte %llu): %s", p->path,
-                          g16_sec_names[sec], (unsigned long long)i0, (unsigned long long)i1, (unsigned long long)off,
-                          strerror(e));
-    if (!n)
-        return 0;
-    int rc = 0;
-    size_t ntasks = (size_t)((n + DECODE_PER_TASK - 1) / DECODE_PER_TASK);
-    decode_t d = {raw, dst, n, i0, g2, p->trust, gm_calloc(ntasks, sizeof(int)), gm_calloc(ntasks, sizeof(uint64_t))};
-    if (!d.task_rc || !d.task_idx) {
-        rc = gm_err_set(err, GM_ENOMEM, "%s: out of memory", p->path);
-    } else {
-        topo_pool_run(pool, ntasks, decode_task, &d);
-        for (size_t t = 0; t < ntasks && !rc; t++)
-            if (d.task_rc[t])
-                rc = gm_err_set(err, d.task_rc[t], "%s: section %s: point %llu: %s", p->path, g16_sec_names[sec],
-                                (unsigned long long)d.task_idx[t], g16_point_err_text(d.task_rc[t]));
-    }
-    gm_free(d.task_rc);
-    gm_free(d.task_idx);
-    return rc;
-}
-
 /* The compact values of columns [j0, j1) of c as a form of their own
  * (j0 a multiple of 64): the word arrays from word j0 / 64 and the dense
  * values from the first one at or after j0. Its rank array is c's, offset,
@@ -195,7 +137,7 @@ int g16_stream_msm(void *out, const groth16_params_t *p, int sec, uint64_t b0, c
     for (uint64_t j0 = 0; j0 < ncols; j0 += chunk) {
         uint64_t j1 = ncols - j0 < chunk ? ncols : j0 + chunk;
         uint64_t nb = density ? popcount_range(density, j0, j1) : j1 - j0;
-        int rc = g16_stream_read(p, sec, bi, bi + nb, buf->pts, buf->raw, pool, err);
+        int rc = g16_read_points(p->fd, p->off[sec], sec, bi, bi + nb, buf->pts, buf->raw, p->trust, p->path, pool, err);
         if (rc)
             return rc;
         bi += nb;

@@ -77,10 +77,13 @@ typedef struct {
      * parameters, provers, rank 0's prepared vk) after a run that succeeds,
      * and take it in the next run with this flag of the same circuit,
      * parameter file and digest, threads, topology, domains and pin instead
-     * of loading again (grothmpi serve: one campaign per batch). One shape
-     * is kept at a time; a failed run, or a run of another key, frees it;
-     * mpi_resident_release frees it at the end. Every rank must pass the
-     * same flag. Not for split or check campaigns (ignored). */
+     * of loading again (grothmpi serve: one campaign per batch). Several
+     * shapes are kept, within the rank's memory budget (mem_budget, else the
+     * campaign's): the least recently used are freed when another's load
+     * would exceed it; a shape that alone exceeds it is kept alone. A failed
+     * run frees its own; mpi_resident_release frees them all at the end.
+     * Every rank must pass the same flag. Not for split or check campaigns
+     * (ignored). */
     bool resident;
 } mpi_opts_t;
 
@@ -95,6 +98,7 @@ typedef struct {
     char report_json[1100]; /* paths of the written report files (rank 0), "" otherwise; mode "check": check.json */
     char report_csv[1100];
     char *check_text;       /* mode "check", rank 0: the per-unit table (malloc'd; the caller frees it); else NULL */
+    bool resident;          /* mpi_opts_t.resident: the shape's set-up was kept from an earlier run (not loaded) */
 } mpi_result_t;
 
 /* A campaign with "mode": "check" runs no prover: every rank checks its
@@ -295,6 +299,10 @@ typedef struct {
     uint32_t pipeline_depth, pipeline_depth_wanted;
     uint64_t units;
     double busy_s, run_s, proofs_per_hour;
+    /* Seconds this run spent loading the shape's set-up (topology, pools,
+     * shape, parameters, provers); 0 when it was resident (mpi_opts_t). */
+    double load_s;
+    bool resident;
     mpi_report_memory_t memory;
     mpi_report_time_t stages[MPI_NSTAGES];
     /* The events this rank counted (the keys of its counters objects; rank

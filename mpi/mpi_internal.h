@@ -90,6 +90,8 @@ typedef struct {
     uint32_t depth, depth_wanted;  /* pipeline depth used, and the campaign's */
     uint64_t alloc_peak, rss_peak;
     uint64_t params_streamed, params_read; /* streamed parameters: groth16_timings_t's params_bytes, read_* */
+    uint64_t load_ns;                      /* the set-up's load (run.c); 0 when resident */
+    uint8_t resident;                      /* the set-up was kept from an earlier run */
     char ev_name[MR_MAX_EVENTS][MR_EV_NAME];
     uint8_t ev_avail[MR_MAX_EVENTS];
     double ev[MR_NCS][MR_MAX_EVENTS];                   /* rank totals per counter stage */

@@ -113,6 +113,8 @@ static void rank_build(mpi_report_rank_t *o, const mr_metrics_t *m, int rk)
     o->busy_s = (double)m->busy_ns * 1e-9;
     o->run_s = (double)m->run_ns * 1e-9;
     o->proofs_per_hour = o->busy_s > 0 ? (double)m->units / o->busy_s * 3600.0 : NAN;
+    o->load_s = (double)m->load_ns * 1e-9;
+    o->resident = m->resident != 0;
     o->memory = (mpi_report_memory_t){.budget_bytes = m->mem_budget,
                                       .params_bytes = m->params_bytes,
                                       .prover_bytes = m->prover_bytes,
@@ -343,6 +345,8 @@ static json_t *rank_json(const mpi_report_rank_t *rk)
     json_object_set_new(o, "busy_s", num_or_null(rk->busy_s));
     json_object_set_new(o, "run_s", num_or_null(rk->run_s));
     json_object_set_new(o, "proofs_per_hour", num_or_null(rk->proofs_per_hour));
+    json_object_set_new(o, "load_s", json_real(rk->load_s));
+    json_object_set_new(o, "resident", json_boolean(rk->resident));
     const mpi_report_memory_t *m = &rk->memory;
     json_t *mem = json_object();
     json_object_set_new(mem, "budget_bytes", u64_json(m->budget_bytes));
@@ -703,6 +707,13 @@ static void rd_rank(rd_t *c, mpi_report_rank_t *o, json_t *rk)
     o->busy_s = rd_num(c, rk, "busy_s");
     o->run_s = rd_num(c, rk, "run_s");
     o->proofs_per_hour = rd_num_or_null(c, rk, "proofs_per_hour");
+    if (json_object_get(rk, "load_s")) { /* reports before the load time lack both */
+        o->load_s = rd_num(c, rk, "load_s");
+        json_t *v = rd_get(c, rk, "resident");
+        if (v && !json_is_boolean(v))
+            rd_fail(c, "resident", "not a boolean");
+        o->resident = v && json_is_true(v);
+    }
     json_t *mem = rd_obj(c, rk, "memory");
     size_t at = rd_enter(c, "memory");
     mpi_report_memory_t *m = &o->memory;

@@ -194,21 +194,32 @@ typedef struct {
     params_ident_t ident; /* split campaigns: the parameter file as this node digested it */
     note_ctx_t notes;     /* params_load's lines: rank 0's progress, elsewhere the debug log */
     bool lent;            /* the set-up of the shape comes from the resident store (resident_lend) */
+    bool resident;        /* mpi_opts_t.resident: others may be kept beside this run's (the budget) */
     uint64_t prep_extra;  /* the prepare-only provers' bytes (prep_provers) */
+    uint64_t load_ns;     /* phase 3's loading of the shape's set-up (0 when lent) */
 } rank_ctx_t;
 
-/* ---- the set-up kept between runs (mpi_opts_t.resident; grothmpi serve) ----
+/* ---- the set-ups kept between runs (mpi_opts_t.resident; grothmpi serve) ----
  * What phase 3 makes for one circuit shape and does not depend on the
  * campaign's sectors: the topology and pools, the shape, the parameters,
  * the provers, rank 0's prepared vk, the counters. Kept after a run that
  * succeeded when the caller asks, and taken by the next resident run of the
  * same key (circuit, parameter file and digest, threads, topology, domains,
- * pin) instead of loading again; one shape at a time (a run of another shape
- * frees it). Every rank decides to take it or not the same way (phase_setup
- * agrees first), since the node's parameter load is collective. */
+ * pin) instead of loading again. Several shapes are kept, their bytes
+ * (parameters and provers) within the rank's memory budget: before a load
+ * (by the parameter file's decoded size) and again before the run's
+ * pipeline is sized (by what the run needs), the least recently used are
+ * freed until the others and the new one fit; a shape that alone exceeds
+ * the budget is kept alone. Every rank decides to take a set-up or not the
+ * same way (mpi_campaign_run agrees first), since the node's parameter load
+ * is collective; eviction is by the same sizes and order on every rank. */
+#define RESIDENT_MAX 8
+
 typedef struct {
     bool have;
     char key[3 * JOBS_PATH_LEN + 256];
+    uint64_t used;  /* the run that last took it (LRU) */
+    uint64_t bytes; /* parameters + provers */
     topo_t *topo;
     topo_pool_t *pool, *roles, **prep;
     unsigned nprep;
@@ -225,7 +236,8 @@ typedef struct {
     uint64_t prep_extra;
 } resident_t;
 
-static resident_t resident;
+static resident_t resident[RESIDENT_MAX];
+static uint64_t resident_clock;
 
 static void resident_key(char *out, size_t n, const rank_ctx_t *x, const mpi_opts_t *o, const char *digest)
 {
@@ -236,42 +248,95 @@ static void resident_key(char *out, size_t n, const rank_ctx_t *x, const mpi_opt
 
 static void ctx_free(rank_ctx_t *x);
 
-/* Frees the kept set-up (none: nothing). */
-static void resident_drop(void)
+/* The slot kept under key, or -1. */
+static int resident_find(const char *key)
 {
-    if (!resident.have)
+    for (int i = 0; i < RESIDENT_MAX; i++)
+        if (resident[i].have && !strcmp(resident[i].key, key))
+            return i;
+    return -1;
+}
+
+/* Frees slot i (empty: nothing). */
+static void resident_drop(int i)
+{
+    resident_t *s = &resident[i];
+    if (!s->have)
         return;
     rank_ctx_t t;
     memset(&t, 0, sizeof t);
-    t.topo = resident.topo;
-    t.pool = resident.pool;
-    t.roles = resident.roles;
-    t.prep = resident.prep;
-    t.nprep = resident.nprep;
-    t.prep_provers = resident.prep_provers;
-    t.prep_own = resident.prep_own;
-    t.prep_leaders = resident.prep_leaders;
-    t.shape = resident.shape;
-    t.params = resident.params;
-    t.prover = resident.prover;
-    t.pvk = resident.pvk;
-    t.have_pvk = resident.have_pvk;
-    t.evset = resident.evset;
-    t.ctr = resident.ctr;
-    memset(&resident, 0, sizeof resident);
+    t.topo = s->topo;
+    t.pool = s->pool;
+    t.roles = s->roles;
+    t.prep = s->prep;
+    t.nprep = s->nprep;
+    t.prep_provers = s->prep_provers;
+    t.prep_own = s->prep_own;
+    t.prep_leaders = s->prep_leaders;
+    t.shape = s->shape;
+    t.params = s->params;
+    t.prover = s->prover;
+    t.pvk = s->pvk;
+    t.have_pvk = s->have_pvk;
+    t.evset = s->evset;
+    t.ctr = s->ctr;
+    memset(s, 0, sizeof *s);
     ctx_free(&t);
 }
 
-/* Moves x's shape-wide set-up into the store (x keeps the per-run parts). */
+/* The bytes every kept set-up holds together. */
+static uint64_t resident_bytes(void)
+{
+    uint64_t b = 0;
+    for (int i = 0; i < RESIDENT_MAX; i++)
+        b += resident[i].have ? resident[i].bytes : 0;
+    return b;
+}
+
+/* Frees the least recently used set-ups until they and `need` more bytes
+ * fit in budget (or none is left). Returns how many it freed. */
+static unsigned resident_evict(uint64_t need, uint64_t budget)
+{
+    unsigned n = 0;
+    while (resident_bytes() + need > budget) {
+        int lru = -1;
+        for (int i = 0; i < RESIDENT_MAX; i++)
+            if (resident[i].have && (lru < 0 || resident[i].used < resident[lru].used))
+                lru = i;
+        if (lru < 0)
+            break;
+        gm_log(GM_LOG_DEBUG, "resident: %s evicted (%llu bytes; budget %llu, %llu more needed)", resident[lru].key,
+               (unsigned long long)resident[lru].bytes, (unsigned long long)budget, (unsigned long long)need);
+        resident_drop(lru);
+        n++;
+    }
+    return n;
+}
+
+/* Moves x's shape-wide set-up into the store (x keeps the per-run parts),
+ * into a free slot or the least recently used one. */
 static void resident_keep(rank_ctx_t *x, const char *key, uint64_t prep_extra)
 {
-    resident_drop();
-    resident = (resident_t){.have = true, .topo = x->topo, .pool = x->pool, .roles = x->roles, .prep = x->prep,
-                            .nprep = x->nprep, .prep_provers = x->prep_provers, .prep_own = x->prep_own,
-                            .prep_leaders = x->prep_leaders, .shape = x->shape, .params = x->params,
-                            .prover = x->prover, .pvk = x->pvk, .have_pvk = x->have_pvk, .evset = x->evset,
-                            .ctr = x->ctr, .cstage = x->cstage, .prep_extra = prep_extra};
-    snprintf(resident.key, sizeof resident.key, "%s", key);
+    int i = resident_find(key), lru = 0;
+    for (int k = 0; i < 0 && k < RESIDENT_MAX; k++) {
+        if (!resident[k].have) {
+            i = k;
+            break;
+        }
+        if (resident[k].used < resident[lru].used)
+            lru = k;
+    }
+    if (i < 0)
+        i = lru;
+    resident_drop(i);
+    uint64_t bytes = groth16_params_memory(x->params) + groth16_prover_memory(x->prover) + prep_extra;
+    resident[i] = (resident_t){.have = true, .used = ++resident_clock, .bytes = bytes, .topo = x->topo,
+                               .pool = x->pool, .roles = x->roles, .prep = x->prep, .nprep = x->nprep,
+                               .prep_provers = x->prep_provers, .prep_own = x->prep_own,
+                               .prep_leaders = x->prep_leaders, .shape = x->shape, .params = x->params,
+                               .prover = x->prover, .pvk = x->pvk, .have_pvk = x->have_pvk, .evset = x->evset,
+                               .ctr = x->ctr, .cstage = x->cstage, .prep_extra = prep_extra};
+    snprintf(resident[i].key, sizeof resident[i].key, "%s", key);
     x->topo = NULL;
     x->pool = x->roles = NULL;
     x->prep = NULL;
@@ -285,29 +350,37 @@ static void resident_keep(rank_ctx_t *x, const char *key, uint64_t prep_extra)
     x->ctr = NULL;
 }
 
-/* Lends the store's set-up to x for one run. */
-static void resident_lend(rank_ctx_t *x)
+/* Lends slot i's set-up to x for one run (the slot is emptied: x owns it
+ * until resident_keep). */
+static void resident_lend(rank_ctx_t *x, int i)
 {
-    x->topo = resident.topo;
-    x->pool = resident.pool;
-    x->roles = resident.roles;
-    x->prep = resident.prep;
-    x->nprep = resident.nprep;
-    x->prep_provers = resident.prep_provers;
-    x->prep_own = resident.prep_own;
-    x->prep_leaders = resident.prep_leaders;
-    x->shape = resident.shape;
-    x->params = resident.params;
-    x->prover = resident.prover;
-    x->pvk = resident.pvk;
-    x->have_pvk = resident.have_pvk;
-    x->evset = resident.evset;
-    x->ctr = resident.ctr;
-    x->cstage = resident.cstage;
-    memset(&resident, 0, sizeof resident); /* x owns it until resident_keep */
+    resident_t *s = &resident[i];
+    x->topo = s->topo;
+    x->pool = s->pool;
+    x->roles = s->roles;
+    x->prep = s->prep;
+    x->nprep = s->nprep;
+    x->prep_provers = s->prep_provers;
+    x->prep_own = s->prep_own;
+    x->prep_leaders = s->prep_leaders;
+    x->shape = s->shape;
+    x->params = s->params;
+    x->prover = s->prover;
+    x->pvk = s->pvk;
+    x->have_pvk = s->have_pvk;
+    x->evset = s->evset;
+    x->ctr = s->ctr;
+    x->cstage = s->cstage;
+    x->prep_extra = s->prep_extra;
+    memset(s, 0, sizeof *s);
 }
 
-void mpi_resident_release(void) { resident_drop(); }
+void mpi_resident_release(void)
+{
+    for (int i = 0; i < RESIDENT_MAX; i++)
+        resident_drop(i);
+}
+
 
 static void ctx_free(rank_ctx_t *x)
 {
@@ -529,12 +602,25 @@ static int split_setup(rank_ctx_t *x, int rank, int size, err_t *err)
     return rc;
 }
 
+/* A rank's memory budget: --mem-budget, else the campaign's
+ * resources.mem_budget, else half the node's RAM over its ranks; *what
+ * names it in messages. */
+static uint64_t rank_budget(const char **what, const jobs_campaign_t *c, const mpi_opts_t *o, int node_size)
+{
+    *what = o && o->mem_budget ? "--mem-budget"
+            : c->mem_budget    ? "resources.mem_budget"
+                               : "memory budget (half the node's RAM over its ranks)";
+    uint64_t budget = o && o->mem_budget ? o->mem_budget : c->mem_budget;
+    return budget ? budget : node_ram() / 2 / (uint64_t)(node_size > 0 ? node_size : 1);
+}
+
 /* Phase 3 on one rank. file: the campaign's path (messages). */
 static int rank_setup(rank_ctx_t *x, const mpi_opts_t *o, const char *file, int rank, int size, MPI_Comm node,
                       int node_size, const wire_params_t *wp, err_t *err)
 {
     jobs_campaign_t *c = &x->c;
     uint64_t prep_extra = x->prep_extra;
+    uint64_t t_load = gm_now_ns();
     int rc;
     if (x->lent) { /* the shape's set-up is resident: only this run's parts */
         if ((rc = params_paths(&x->paths, c->params_dir, c->circuit.id, err)) ||
@@ -580,16 +666,16 @@ static int rank_setup(rank_ctx_t *x, const mpi_opts_t *o, const char *file, int 
         x->have_pvk = true;
     }
     x->prep_extra = prep_extra;
-budget:
+    x->load_ns = gm_now_ns() - t_load;
+budget:;
     /* The memory budget: parameters + prover scratch (the rank's prover and
      * the other domains' prepare scratch, since N prepares run at once) +
-     * the units in flight (pipeline.c: witnesses and prepared units). */
-    uint64_t budget = o && o->mem_budget ? o->mem_budget : c->mem_budget;
-    const char *bname = o && o->mem_budget ? "--mem-budget" : c->mem_budget ? "resources.mem_budget" : NULL;
-    if (!budget)
-        budget = node_ram() / 2 / (uint64_t)(node_size > 0 ? node_size : 1);
+     * the units in flight (pipeline.c: witnesses and prepared units), and
+     * the other shapes' set-ups kept resident beside it. */
+    const char *bname;
+    uint64_t budget = rank_budget(&bname, c, o, node_size);
     mr_budget_t bu = {.budget = budget,
-                      .what = bname ? bname : "memory budget (half the node's RAM over its ranks)",
+                      .what = bname,
                       .params = groth16_params_memory(x->params),
                       .prover = groth16_prover_memory(x->prover) + prep_extra,
                       /* PoRep witnesses come compact (jobs_source_witness_compact):
@@ -598,11 +684,19 @@ budget:
                                   groth16_witness_bytes(x->shape->n_aux, jobs_source_witness_compact(c),
                                                         GROTH16_COMPACT_DENSE_FRAC)) * 2 + 4096,
                       .unit = groth16_prepared_bytes(x->prover)};
+    if (x->resident) { /* the least recently used others make room for this run's least */
+        uint64_t need = bu.params + bu.prover + (uint64_t)c->batch_size * (bu.witness + bu.unit) + bu.witness;
+        resident_evict(need, budget);
+        uint64_t others = resident_bytes();
+        bu.budget = others < budget ? budget - others : 0;
+    }
     unsigned depth;
     if ((rc = mr_pipeline_depth(&depth, &bu, c->batch_size, c->pipeline_depth, err)) ||
         (rc = mr_state_init(&x->st, c, rank, size, depth, x->prover, err)))
         return rc;
     x->have_state = true;
+    x->st.m.load_ns = x->load_ns;
+    x->st.m.resident = x->lent;
     MPI_Comm_rank(node, &x->st.node_rank);
     x->st.node_size = node_size;
     x->st.topo = x->topo;
@@ -944,7 +1038,7 @@ int mpi_campaign_run(const char *campaign_path, const mpi_opts_t *opts, mpi_prog
     memset(&r, 0, sizeof r);
     char *text = NULL;
     wire_params_t wp;
-    char rkey[sizeof resident.key] = "";
+    char rkey[sizeof resident[0].key] = "";
     bool keep = false;
     if ((rc = phase_validate(&x, &r, &wp, &text, &j, campaign_path, opts, progress, arg, err)))
         goto finish;
@@ -962,15 +1056,25 @@ int mpi_campaign_run(const char *campaign_path, const mpi_opts_t *opts, mpi_prog
     keep = opts && opts->resident && x.c.mode == JOBS_MODE_PROVE && x.c.split <= 1;
     if (keep && !prc)
         resident_key(rkey, sizeof rkey, &x, opts, wp.digest);
-    int take = keep && !prc && resident.have && !strcmp(resident.key, rkey);
+    int slot = keep && !prc ? resident_find(rkey) : -1;
+    int take = slot >= 0;
     if (opts && opts->resident) {
         MPI_Allreduce(MPI_IN_PLACE, &take, 1, MPI_INT, MPI_MIN, j.comm);
+        x.resident = keep;
         if (take) {
-            x.prep_extra = resident.prep_extra;
-            resident_lend(&x);
+            resident_lend(&x, slot);
             x.lent = true;
-        } else {
-            resident_drop();
+        } else if (slot >= 0) {
+            resident_drop(slot); /* not on every rank: loaded again everywhere */
+        }
+        if (!take && keep && !prc) { /* room for the parameters about to be loaded */
+            params_paths_t pp;
+            uint64_t est = 0;
+            const char *bname;
+            err_t e2;
+            if (params_paths(&pp, x.c.params_dir, x.c.circuit.id, &e2) == 0 &&
+                groth16_params_decoded_bytes(&est, pp.params, &e2) == 0)
+                resident_evict(est, rank_budget(&bname, &x.c, opts, j.node_size));
         }
     }
     if ((rc = phase_setup(&x, prc, &e, &j, &wp, campaign_path, opts, err)))
@@ -985,6 +1089,7 @@ int mpi_campaign_run(const char *campaign_path, const mpi_opts_t *opts, mpi_prog
 finish:
     if (!rc && keep && x.prover)
         resident_keep(&x, rkey, x.prep_extra);
+    res->resident = x.lent;
     root_free(&r);
     free(text);
     ctx_free(&x);

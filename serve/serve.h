@@ -48,6 +48,7 @@ typedef struct {
     unsigned threads;        /* per rank; 0: the campaign default */
     double report_interval_s;/* seconds between rewrites of servers/SERVER.json; 0: 5 */
     double exit_when_idle_s; /* > 0: exit 0 after this long with nothing to do */
+    uint64_t jobs_csv_max;   /* servers/ID.jobs.csv's size at which it becomes .jobs.csv.1; 0: 4 MiB */
     /* Set by a signal handler to the signal's number: stop taking jobs,
      * finish the batch in flight, exit with GM_ECANCELED. Read only. */
     const volatile sig_atomic_t *interrupt;
@@ -113,7 +114,16 @@ typedef struct {
         int rank;
         char host[64], backend[16];
         uint64_t jobs;
+        uint64_t loads; /* batches whose set-up this rank loaded (not resident) */
+        double load_s;  /* the seconds those loads took */
     } rank[64];
+    unsigned nshapes; /* the circuit shapes proved (at most 16 rows) */
+    struct {
+        char circuit[64];
+        uint64_t batches, loads;
+        double load_s; /* the slowest rank's, summed over the loads */
+        uint64_t bytes; /* parameters and provers per rank (rank 0's) */
+    } shape[16];
 } serve_server_status_t;
 
 /* The spool's state for `grothmpi serve status`. */

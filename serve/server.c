@@ -25,8 +25,11 @@
  *    server then stops with GM_ECANCELED.
  *  - Reports: after every batch and at exit, rank 0 rewrites
  *    servers/ID.report.json (the batches' cluster reports summed: units,
- *    busy and stage times per rank) and servers/ID.jobs.csv (one row per
- *    job), and every report_interval servers/ID.json (serve status).
+ *    busy, stage and parameter load times per rank) and servers/ID.jobs.csv
+ *    (one row per job; at jobs_csv_max bytes it becomes ID.jobs.csv.1 and
+ *    a new one starts, so a server that runs for months holds and writes
+ *    at most that much), and every report_interval servers/ID.json (serve
+ *    status, with each rank's and each shape's parameter loads).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -59,6 +62,16 @@ typedef struct {
 
 #define RECOVER_EVERY_S 30.0
 #define MAX_RANK_ROWS 64
+#define MAX_SHAPE_ROWS 16
+#define JOBS_CSV_MAX (4u << 20)
+
+/* A circuit shape the server proved: its batches and parameter loads. */
+typedef struct {
+    char circuit[64];
+    uint64_t batches, loads;
+    double load_s;   /* the slowest rank's per load, summed */
+    uint64_t bytes;  /* rank 0's parameters and provers */
+} shape_row_t;
 
 /* Rank 0's state. */
 typedef struct {
@@ -80,7 +93,11 @@ typedef struct {
     size_t in_flight;
     mpi_report_t *total; /* the batches' reports summed */
     uint64_t rank_jobs[MAX_RANK_ROWS];
-    char *csv; /* the per-job rows */
+    uint64_t rank_loads[MAX_RANK_ROWS];
+    double rank_load_s[MAX_RANK_ROWS];
+    shape_row_t shapes[MAX_SHAPE_ROWS];
+    unsigned nshapes;
+    char *csv; /* the per-job rows since jobs.csv was last rotated */
     size_t csv_len;
     uint64_t csv_cap;
 } root_t;
@@ -100,18 +117,41 @@ static void say(const root_t *r, const char *fmt, ...)
 
 static bool stop_asked(const root_t *r) { return r->o->interrupt && *r->o->interrupt; }
 
+#define CSV_HEADER                                                                                               \
+    "job,status,kind,circuit,batch,rank,backend,partitions,submitted,claimed,proved,written,queue_s,batch_wait_s," \
+    "prove_s,write_s,total_s,setup,load_s\n"
+
+/* The per-job rows as a whole file (header first) to path, atomically. */
+static int csv_write(const root_t *r, const char *path, err_t *err)
+{
+    gm_afile_t a;
+    int rc = gm_afile_open(&a, path, 0, err);
+    if (rc)
+        return rc;
+    gm_afile_write(&a, CSV_HEADER, strlen(CSV_HEADER));
+    gm_afile_write(&a, r->csv, r->csv_len);
+    return gm_afile_commit(&a, err);
+}
+
 static void csv_add(root_t *r, const char *row)
 {
     size_t l = strlen(row);
+    uint64_t max = r->o->jobs_csv_max ? r->o->jobs_csv_max : JOBS_CSV_MAX;
+    if (r->csv_len && strlen(CSV_HEADER) + r->csv_len + l > max) {
+        /* The rows so far become the previous file (replacing the one
+         * before), and the current file starts again. */
+        char p[SERVE_PATH_LEN + 200];
+        err_t e;
+        snprintf(p, sizeof p, "%s/%s.jobs.csv.1", r->sp.servers, r->id);
+        if (csv_write(r, p, &e))
+            say(r, "serve: %s", e.msg);
+        r->csv_len = 0;
+    }
     if (!gm_grow((void **)&r->csv, &r->csv_cap, r->csv_len + l + 1, 1, 4096))
         return; /* the row is lost from the report, not the proof */
     memcpy(r->csv + r->csv_len, row, l + 1);
     r->csv_len += l;
 }
-
-#define CSV_HEADER                                                                                               \
-    "job,status,kind,circuit,batch,rank,backend,partitions,submitted,claimed,proved,written,queue_s,batch_wait_s," \
-    "prove_s,write_s,total_s\n"
 
 /* ---- the status file and the reports ---- */
 
@@ -141,9 +181,22 @@ static void write_status(root_t *r)
         json_object_set_new(x, "host", json_string(rr ? rr->host : "?"));
         json_object_set_new(x, "backend", json_string(rr ? rr->backend : "-"));
         json_object_set_new(x, "jobs", json_integer((json_int_t)r->rank_jobs[i]));
+        json_object_set_new(x, "loads", json_integer((json_int_t)r->rank_loads[i]));
+        json_object_set_new(x, "load_s", json_real(r->rank_load_s[i]));
         json_array_append_new(rs, x);
     }
     json_object_set_new(o, "rank_state", rs);
+    json_t *sh = json_array();
+    for (unsigned i = 0; i < r->nshapes; i++) {
+        json_t *x = json_object();
+        json_object_set_new(x, "circuit", json_string(r->shapes[i].circuit));
+        json_object_set_new(x, "batches", json_integer((json_int_t)r->shapes[i].batches));
+        json_object_set_new(x, "loads", json_integer((json_int_t)r->shapes[i].loads));
+        json_object_set_new(x, "load_s", json_real(r->shapes[i].load_s));
+        json_object_set_new(x, "bytes", json_integer((json_int_t)r->shapes[i].bytes));
+        json_array_append_new(sh, x);
+    }
+    json_object_set_new(o, "shapes", sh);
     char *text = json_dumps(o, JSON_INDENT(1));
     json_decref(o);
     char p[SERVE_PATH_LEN + 200];
@@ -165,12 +218,7 @@ static void write_reports(root_t *r)
             say(r, "serve: %s", e.msg);
     }
     snprintf(p, sizeof p, "%s/%s.jobs.csv", r->sp.servers, r->id);
-    gm_afile_t a;
-    if (gm_afile_open(&a, p, 0, &e) == 0) {
-        gm_afile_write(&a, CSV_HEADER, strlen(CSV_HEADER));
-        gm_afile_write(&a, r->csv, r->csv_len);
-    }
-    if (!a.f || gm_afile_commit(&a, &e))
+    if (csv_write(r, p, &e))
         say(r, "serve: %s", e.msg);
 }
 
@@ -203,6 +251,8 @@ static void report_add(root_t *r, mpi_report_t *b)
         x->units += y->units;
         x->busy_s += y->busy_s;
         x->run_s += y->run_s;
+        x->load_s += y->load_s;
+        x->resident = x->resident && y->resident;
         x->proofs_per_hour = x->run_s > 0 ? (double)x->units * 3600.0 / x->run_s : NAN;
         for (unsigned s = 0; s < MPI_NSTAGES; s++)
             add_time(&x->stages[s], &y->stages[s]);
@@ -253,7 +303,7 @@ static void fail_job(root_t *r, sv_job_t *j, const char *reason)
     say(r, "serve: failed %s: %s", j->name, reason);
     char row[SERVE_NAME_LEN + 128];
     const char *kind = !j->circuit.id[0] ? "" : j->kind == SV_JOB_POREP ? "porep" : "test";
-    snprintf(row, sizeof row, "%s,failed,%s,%s,,,,,%.3f,%.3f,,,,,,,\n", j->name, kind, j->circuit.id, j->submitted,
+    snprintf(row, sizeof row, "%s,failed,%s,%s,,,,,%.3f,%.3f,,,,,,,,,\n", j->name, kind, j->circuit.id, j->submitted,
              j->claimed);
     csv_add(r, row);
 }
@@ -382,6 +432,8 @@ typedef struct {
     double started, proved;
     const char *out;
     const mpi_report_t *rep;
+    bool resident;  /* the shape's set-up was resident on every rank */
+    double load_s;  /* else the slowest rank's load of it */
 } batch_info_t;
 
 /* Moves a proved job to done/: proof, public inputs, receipt (the commit
@@ -454,6 +506,7 @@ static int commit_done(root_t *r, sv_job_t *j, const batch_info_t *b, err_t *err
         json_object_set_new(o, "public", json_string(qf));
         json_object_set_new(o, "proof_sha256", json_string(shahex));
         json_object_set_new(o, "verified", json_string(r->o->verify ? r->o->verify : "rank"));
+        json_object_set_new(o, "setup", json_string(b->resident ? "resident" : "loaded"));
         json_object_set_new(o, "submitted", json_real(j->submitted));
         json_object_set_new(o, "claimed", json_real(j->claimed));
         json_object_set_new(o, "proved", json_real(b->proved));
@@ -462,6 +515,7 @@ static int commit_done(root_t *r, sv_job_t *j, const batch_info_t *b, err_t *err
         json_object_set_new(t, "queue_s", json_real(j->claimed - j->submitted));
         json_object_set_new(t, "batch_wait_s", json_real(b->started - j->claimed));
         json_object_set_new(t, "prove_s", json_real(b->proved - b->started));
+        json_object_set_new(t, "load_s", json_real(b->load_s));
         json_object_set_new(t, "write_s", json_real(written - b->proved));
         json_object_set_new(t, "total_s", json_real(written - j->submitted));
         json_object_set_new(o, "timings", t);
@@ -483,14 +537,46 @@ static int commit_done(root_t *r, sv_job_t *j, const batch_info_t *b, err_t *err
     if (rank >= 0 && rank < MAX_RANK_ROWS)
         r->rank_jobs[rank]++;
     char row[2 * SERVE_NAME_LEN + 400];
-    snprintf(row, sizeof row, "%s,done,%s,%s,%llu,%d,%s,%u,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f\n", j->name,
-             j->kind == SV_JOB_POREP ? "porep" : "test", j->circuit.id, (unsigned long long)b->batch, rank, backend,
-             j->partitions, j->submitted, j->claimed, b->proved, written, j->claimed - j->submitted,
-             b->started - j->claimed, b->proved - b->started, written - b->proved, written - j->submitted);
+    snprintf(row, sizeof row, "%s,done,%s,%s,%llu,%d,%s,%u,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%s,%.3f\n",
+             j->name, j->kind == SV_JOB_POREP ? "porep" : "test", j->circuit.id, (unsigned long long)b->batch, rank,
+             backend, j->partitions, j->submitted, j->claimed, b->proved, written, j->claimed - j->submitted,
+             b->started - j->claimed, b->proved - b->started, written - b->proved, written - j->submitted,
+             b->resident ? "resident" : "loaded", b->load_s);
     csv_add(r, row);
-    say(r, "serve: proved %s (batch %llu, rank %d, %s, %.2f s after submission)", j->name,
-        (unsigned long long)b->batch, rank, backend, written - j->submitted);
+    say(r, "serve: proved %s (batch %llu, rank %d, %s, %s, %.2f s after submission)", j->name,
+        (unsigned long long)b->batch, rank, backend, b->resident ? "resident" : "loaded", written - j->submitted);
     return 0;
+}
+
+/* Counts a batch's parameter loads (per rank, per shape) from its report,
+ * and sets b->load_s. */
+static void note_loads(root_t *r, const char *circuit, batch_info_t *b, const mpi_report_t *rep)
+{
+    double slowest = 0;
+    for (unsigned i = 0; i < rep->nranks && i < MAX_RANK_ROWS; i++) {
+        if (rep->ranks[i].resident)
+            continue;
+        r->rank_loads[i]++;
+        r->rank_load_s[i] += rep->ranks[i].load_s;
+        slowest = fmax(slowest, rep->ranks[i].load_s);
+    }
+    b->load_s = b->resident ? 0 : slowest;
+    unsigned k = 0;
+    while (k < r->nshapes && strcmp(r->shapes[k].circuit, circuit) != 0)
+        k++;
+    if (k == r->nshapes) {
+        if (k == MAX_SHAPE_ROWS)
+            return; /* the status lists the first shapes only */
+        memset(&r->shapes[k], 0, sizeof r->shapes[k]);
+        snprintf(r->shapes[k].circuit, sizeof r->shapes[k].circuit, "%s", circuit);
+        r->nshapes++;
+    }
+    shape_row_t *s = &r->shapes[k];
+    s->batches++;
+    s->loads += !b->resident;
+    s->load_s += b->load_s;
+    if (rep->nranks)
+        s->bytes = rep->ranks[0].memory.params_bytes + rep->ranks[0].memory.prover_bytes;
 }
 
 /* Runs jobs pending[0 .. n) as one campaign on every rank. Returns the
@@ -523,6 +609,9 @@ static int run_batch(root_t *r, size_t n)
     }
     b.proved = sv_now();
     b.rep = res.report;
+    b.resident = res.resident;
+    if (res.report)
+        note_loads(r, jobs[0].circuit.id, &b, res.report);
     size_t keep = 0;
     for (size_t i = 0; i < n; i++) {
         sv_job_t *j = &jobs[i];

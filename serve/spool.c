@@ -554,7 +554,20 @@ static void read_server(serve_server_status_t *v, const sv_spool_t *s, const cha
             snprintf(v->rank[v->nranks].backend, sizeof v->rank[0].backend, "%s",
                      json_string_value(json_object_get(r, "backend")) ?: "-");
             v->rank[v->nranks].jobs = (uint64_t)json_integer_value(json_object_get(r, "jobs"));
+            v->rank[v->nranks].loads = (uint64_t)json_integer_value(json_object_get(r, "loads"));
+            v->rank[v->nranks].load_s = json_number_value(json_object_get(r, "load_s"));
             v->nranks++;
+        }
+        json_t *sh = json_object_get(o, "shapes");
+        for (size_t i = 0; i < json_array_size(sh) && v->nshapes < 16; i++) {
+            json_t *x = json_array_get(sh, i);
+            snprintf(v->shape[v->nshapes].circuit, sizeof v->shape[0].circuit, "%s",
+                     json_string_value(json_object_get(x, "circuit")) ?: "?");
+            v->shape[v->nshapes].batches = (uint64_t)json_integer_value(json_object_get(x, "batches"));
+            v->shape[v->nshapes].loads = (uint64_t)json_integer_value(json_object_get(x, "loads"));
+            v->shape[v->nshapes].load_s = json_number_value(json_object_get(x, "load_s"));
+            v->shape[v->nshapes].bytes = (uint64_t)json_integer_value(json_object_get(x, "bytes"));
+            v->nshapes++;
         }
         json_decref(o);
     } else {

@@ -1,18 +1,19 @@
 #!/bin/sh
 # tests/soak/serve.sh — the proving service's long reliability run (not in
-# `make test`; `make soak` runs it after tests/soak/soak.sh): SOAK_JOBS
-# test-mul jobs (default 1000) from 4 concurrent submitters into one spool,
-# while a server on SOAK_RANKS ranks (default 2) is stopped again and again
-# at random moments, by SIGKILL of one random rank (mpirun aborts the job)
-# or SIGTERM of every rank (a clean drain, exit 75), and started again until
-# every job is in done/. Then: every job has its receipt, none is left in
+# `make test`; `make soak` runs it after tests/soak/soak.sh): JOBS
+# test-mul jobs (the first argument, else SOAK_JOBS, default 1000) from 4
+# concurrent submitters into one spool, while a server on SOAK_RANKS ranks
+# (default 2) is stopped again and again at random moments, by SIGKILL of
+# one random rank (mpirun aborts the job), SIGKILL of the whole job (mpirun
+# and every rank at once) or SIGTERM of every rank (a clean drain, exit 75),
+# and started again until every job is in done/. Then: every job has its receipt, none is left in
 # incoming/ or active/, no job was proved twice (its "proved" line in all
 # the runs' logs together), every proof verifies. SOAK_SEED replays the
 # schedule of delays and victims.
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/../integration/lib/common.sh"
-JOBS=${SOAK_JOBS:-1000}
+JOBS=${1:-${SOAK_JOBS:-1000}}
 RANKS=${SOAK_RANKS:-2}
 SEED=${SOAK_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 MAX_RUNS=${SOAK_MAX_RUNS:-400}
@@ -42,7 +43,7 @@ for s in 1 2 3 4; do
    done) &
   eval "SUB$s=\$!"
 done
-runs=0; kills=0; terms=0; finished=0
+runs=0; kills=0; jobkills=0; terms=0; finished=0
 : > all.log
 while [ $runs -lt $MAX_RUNS ]; do
   runs=$((runs + 1))
@@ -58,11 +59,11 @@ while [ $runs -lt $MAX_RUNS ]; do
   if kill -0 $M 2>/dev/null && [ -n "$MR" ]; then
     set -- $(pgrep -P "$MR")
     if [ $# -gt 0 ]; then
-      if [ "$(rnd 2)" -eq 0 ]; then
-        shift $(( $(rnd $#) )); kill -9 "$1" 2>/dev/null && kills=$((kills + 1))
-      else
-        kill -TERM "$@" 2>/dev/null && terms=$((terms + 1))
-      fi
+      case $(rnd 3) in
+      0) shift $(( $(rnd $#) )); kill -9 "$1" 2>/dev/null && kills=$((kills + 1)) ;;
+      1) kill -9 "$MR" "$@" 2>/dev/null && jobkills=$((jobkills + 1)) ;;
+      *) kill -TERM "$@" 2>/dev/null && terms=$((terms + 1)) ;;
+      esac
     fi
   fi
   set +e; wait $M; rc=$?; set -e
@@ -74,5 +75,6 @@ done
 for p in $SUB1 $SUB2 $SUB3 $SUB4; do wait "$p" || fail "a submitter failed"; done
 all_done "$S" "$JOBS" all.log
 proved=$(grep -c '^serve: proved ' all.log || true)
-echo "soak serve: OK: $JOBS jobs, $runs server runs ($kills SIGKILLs of a rank, $terms SIGTERMs), 0 lost, 0 twice," \
+echo "soak serve: OK: $JOBS jobs, $runs server runs ($kills SIGKILLs of a rank, $jobkills of the whole job," \
+  "$terms SIGTERMs), 0 lost, 0 twice," \
   "$proved proved lines, every proof verified, $(( $(date +%s) - t0 )) s"
