@@ -567,6 +567,28 @@ int mpi_split_ntt_transform(mpi_split_ntt_t *t, fr_t *v, mpi_split_ntt_kind_t ki
 int mpi_split_ntt_odd_permute(mpi_split_ntt_t *t, fr_t *out, const fr_t *v, uint64_t mult, mpi_split_exchange_fn ex,
                               void *ex_arg, err_t *err) __attribute__((warn_unused_result));
 
+/* The same transform over BN254's Fr (mpi/split_ntt_bn.c, the one body of
+ * mpi/split_ntt_shape.h): every function below has the contract of its
+ * mpi_split_ntt_* namesake, with bn_fr_t values, BN254_FR_GENERATOR the
+ * coset until set, and bn_fr_root_of_unity's roots, which are snarkjs's on
+ * bn128 (so snarkjs's h needs no permutation there: mult 1). */
+typedef int (*mpi_split_bn_exchange_fn)(void *arg, const bn_fr_t *send, const uint64_t *scount,
+                                        const uint64_t *sdispl, bn_fr_t *recv, const uint64_t *rcount,
+                                        const uint64_t *rdispl, err_t *err);
+typedef struct mpi_split_bn_ntt mpi_split_bn_ntt_t;
+int mpi_split_bn_ntt_create(mpi_split_bn_ntt_t **out, unsigned log_n, unsigned rank, unsigned nranks,
+                            unsigned nworkers, err_t *err) __attribute__((warn_unused_result));
+void mpi_split_bn_ntt_destroy(mpi_split_bn_ntt_t *t);
+void mpi_split_bn_ntt_set_coset(mpi_split_bn_ntt_t *t, const bn_fr_t *g);
+void mpi_split_bn_ntt_range(const mpi_split_bn_ntt_t *t, uint64_t *lo, uint64_t *hi);
+size_t mpi_split_bn_ntt_memory(const mpi_split_bn_ntt_t *t);
+int mpi_split_bn_ntt_transform(mpi_split_bn_ntt_t *t, bn_fr_t *v, mpi_split_ntt_kind_t kind,
+                               mpi_split_bn_exchange_fn ex, void *ex_arg, topo_pool_t *pool, err_t *err)
+    __attribute__((warn_unused_result));
+int mpi_split_bn_ntt_odd_permute(mpi_split_bn_ntt_t *t, bn_fr_t *out, const bn_fr_t *v, uint64_t mult,
+                                 mpi_split_bn_exchange_fn ex, void *ex_arg, err_t *err)
+    __attribute__((warn_unused_result));
+
 /* Prints the per-rank table of a split proof (rank 0's *ranks, n entries). */
 void mpi_split_print(const mpi_split_rank_t *ranks, int n, FILE *f);
 

@@ -3,9 +3,13 @@
  * the zkey's slices (snarkjs_bn_zkey_load_slice) against the whole reader
  * (snarkjs_bn_zkey_load) for every R in 1..5, their refusal of truncated
  * and damaged keys, and the mapped .wtns view (snarkjs_bn_wtns_open /
- * _values) against the whole witness, on the committed bn128 multiplier.
+ * _values) against the whole witness, on the committed bn128 multiplier;
+ * and the split NTT over BN254's Fr (mpi_split_bn_ntt_*) against
+ * bn_ntt's whole-vector transforms, its ranks as threads as in
+ * tests/unit/test_split.c (random inputs; replay with GM_TEST_SEED).
  */
 #include <criterion/criterion.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +18,13 @@
 #include "base/base.h"
 #include "ec/ec.h"
 #include "ff/ff.h"
+#include "mpi/mpi.h"
+#include "ntt/ntt.h"
 #include "snarkjs/snarkjs.h"
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wcomment"
+#include "tests/unit/testutil.h"
+#pragma GCC diagnostic pop
 
 #define VDIR "tests/vectors/snarkjs/"
 
@@ -215,4 +225,157 @@ Test(split_bn, wtns_view_reads_the_values_of_the_whole_reader)
     unlink(path);
     free(path);
     gm_free(b);
+}
+
+/* ---- the split NTT over BN254's Fr ---- */
+
+#define MAX_R 4
+
+typedef struct {
+    unsigned R;
+    pthread_barrier_t bar;
+    const bn_fr_t *send[MAX_R];
+    const uint64_t *scount[MAX_R], *sdispl[MAX_R];
+    int bad;
+} world_t;
+
+typedef struct {
+    world_t *wd;
+    unsigned rank, log_n;
+    mpi_split_ntt_kind_t kind;
+    const bn_fr_t *x, *want;
+    uint64_t mult; /* non-zero: mpi_split_bn_ntt_odd_permute by mult instead of a transform */
+    int rc;
+    uint64_t lo, hi;
+    int mismatch; /* first differing index + 1 */
+} rank_t;
+
+static int fake_alltoallv(void *arg, const bn_fr_t *send, const uint64_t *scount, const uint64_t *sdispl,
+                          bn_fr_t *recv, const uint64_t *rcount, const uint64_t *rdispl, err_t *err)
+{
+    (void)err;
+    rank_t *me = arg;
+    world_t *wd = me->wd;
+    wd->send[me->rank] = send, wd->scount[me->rank] = scount, wd->sdispl[me->rank] = sdispl;
+    pthread_barrier_wait(&wd->bar);
+    for (unsigned r = 0; r < wd->R; r++) {
+        uint64_t n = wd->scount[r][me->rank];
+        if (n != rcount[r])
+            wd->bad = 1;
+        else
+            memcpy(recv + rdispl[r], wd->send[r] + wd->sdispl[r][me->rank], n * sizeof(bn_fr_t));
+    }
+    pthread_barrier_wait(&wd->bar);
+    return 0;
+}
+
+static void *rank_main(void *arg)
+{
+    rank_t *me = arg;
+    err_t err;
+    mpi_split_bn_ntt_t *t = NULL;
+    me->rc = mpi_split_bn_ntt_create(&t, me->log_n, me->rank, me->wd->R, 1, &err);
+    if (me->rc)
+        return NULL;
+    mpi_split_bn_ntt_range(t, &me->lo, &me->hi);
+    uint64_t n = me->hi - me->lo;
+    bn_fr_t *v = gm_alloc((n + 1) * sizeof(bn_fr_t)), *res = v;
+    memcpy(v, me->x + me->lo, n * sizeof(bn_fr_t));
+    if (me->mult) {
+        groth16_slice_range(&me->lo, &me->hi, 1ULL << me->log_n, me->rank, me->wd->R);
+        n = me->hi - me->lo;
+        res = gm_alloc((n + 1) * sizeof(bn_fr_t));
+        me->rc = mpi_split_bn_ntt_odd_permute(t, res, v, me->mult, fake_alltoallv, me, &err);
+    } else {
+        me->rc = mpi_split_bn_ntt_transform(t, v, me->kind, fake_alltoallv, me, NULL, &err);
+    }
+    for (uint64_t i = 0; i < n && !me->mismatch; i++)
+        if (!bn_fr_eq(&res[i], &me->want[me->lo + i]))
+            me->mismatch = (int)(me->lo + i) + 1;
+    if (res != v)
+        gm_free(res);
+    gm_free(v);
+    mpi_split_bn_ntt_destroy(t);
+    return NULL;
+}
+
+static void run_ranks(unsigned R, const rank_t *tmpl, const char *what)
+{
+    world_t wd;
+    memset(&wd, 0, sizeof wd);
+    wd.R = R;
+    pthread_barrier_init(&wd.bar, NULL, R);
+    rank_t rk[MAX_R];
+    pthread_t th[MAX_R];
+    for (unsigned r = 0; r < R; r++) {
+        rk[r] = *tmpl;
+        rk[r].wd = &wd, rk[r].rank = r;
+        cr_assert_eq(pthread_create(&th[r], NULL, rank_main, &rk[r]), 0);
+    }
+    for (unsigned r = 0; r < R; r++)
+        pthread_join(th[r], NULL);
+    pthread_barrier_destroy(&wd.bar);
+    cr_assert_eq(wd.bad, 0, "%s, %u ranks: send and receive counts differ", what, R);
+    uint64_t next = 0;
+    for (unsigned r = 0; r < R; r++) {
+        cr_assert_eq(rk[r].rc, 0, "%s, %u ranks: rank %u failed", what, R, r);
+        cr_assert_eq(rk[r].lo, next, "%s, %u ranks: the slices do not tile", what, R);
+        next = rk[r].hi;
+        cr_assert_eq(rk[r].mismatch, 0, "%s, %u ranks: element %d differs", what, R, rk[r].mismatch - 1);
+    }
+    cr_assert_eq(next, 1ULL << tmpl->log_n, "%s, %u ranks: the slices do not cover the vector", what, R);
+}
+
+Test(split_bn, ntt_matches_the_whole_vector)
+{
+    test_rng_t rng;
+    test_rng_init(&rng, "split bn ntt");
+    static const char *const names[4] = {"forward", "inverse", "coset_forward", "coset_inverse"};
+    for (unsigned log_n = 3; log_n <= 11; log_n++) {
+        uint64_t N = 1ULL << log_n;
+        bn_fr_t *x = gm_alloc(N * sizeof(bn_fr_t)), *want = gm_alloc(N * sizeof(bn_fr_t));
+        for (uint64_t i = 0; i < N; i++) {
+            bn_fr_set_u64(&x[i], test_rng_next(&rng));
+            bn_fr_mul(&x[i], &x[i], &x[i]); /* full-width values */
+        }
+        bn_ntt_domain_t *d;
+        err_t err;
+        cr_assert_eq(bn_ntt_domain_create(&d, log_n, &err), 0);
+        void *sc = gm_alloc(bn_ntt_scratch_size(d, 1) + 64);
+        for (int kind = 0; kind < 4; kind++) {
+            memcpy(want, x, N * sizeof(bn_fr_t));
+            if (kind == MPI_SPLIT_NTT_FORWARD)
+                bn_ntt_forward(d, want, sc, NULL);
+            else if (kind == MPI_SPLIT_NTT_INVERSE)
+                bn_ntt_inverse(d, want, sc, NULL);
+            else if (kind == MPI_SPLIT_NTT_COSET_FORWARD)
+                bn_ntt_coset_forward(d, want, sc, NULL);
+            else
+                bn_ntt_coset_inverse(d, want, sc, NULL);
+            rank_t tmpl = {.log_n = log_n, .kind = (mpi_split_ntt_kind_t)kind, .x = x, .want = want};
+            char what[64];
+            snprintf(what, sizeof what, "2^%u, %s", log_n, names[kind]);
+            for (unsigned R = 1; R <= MAX_R; R++)
+                run_ranks(R, &tmpl, what);
+        }
+        /* the odd-coset redistribution: out[i] = x[k], 2k + 1 = mult (2i + 1) mod 2N */
+        static const uint64_t mults[3] = {SNARKJS_BN_ROOT_EXP, 3, 0x1234567u};
+        for (int m = 0; m < 3; m++) {
+            for (uint64_t i = 0; i < N; i++)
+                want[i] = x[((mults[m] * (2 * i + 1)) & (2 * N - 1)) >> 1];
+            rank_t tmpl = {.log_n = log_n, .x = x, .want = want, .mult = mults[m]};
+            char what[64];
+            snprintf(what, sizeof what, "2^%u, odd permutation by %llu", log_n, (unsigned long long)mults[m]);
+            for (unsigned R = 1; R <= MAX_R; R++)
+                run_ranks(R, &tmpl, what);
+        }
+        gm_free(sc);
+        bn_ntt_domain_destroy(d);
+        gm_free(x);
+        gm_free(want);
+    }
+    mpi_split_bn_ntt_t *t;
+    err_t err;
+    cr_assert_eq(mpi_split_bn_ntt_create(&t, 1, 0, 1, 1, &err), GM_EINVAL);
+    cr_assert_null(t);
 }
