@@ -34,7 +34,8 @@ static void usage(FILE *f)
             "       grothmpi snarkjs verify verification_key.json public.json proof.json [--verbose]\n"
             "       grothmpi snarkjs check circuit.r1cs witness.wtns\n"
             "       grothmpi snarkjs info FILE.r1cs|FILE.wtns|FILE.zkey\n"
-            "       grothmpi snarkjs ptau --power P [--seed HEX] [--threads N] out.ptau\n\n"
+            "       grothmpi snarkjs ptau --power P [--curve bls12381|bn128] [--seed HEX] [--threads N]\n"
+            "                              out.ptau\n\n"
             "Groth16 on BLS12-381 with circom's and snarkjs's files (circom --prime bls12381).\n"
             "  prove    proves like `snarkjs groth16 prove` (and rapidsnark): proof.json and\n"
             "           public.json in snarkjs's layout, checked against the zkey's key first\n"
@@ -58,7 +59,8 @@ static void usage(FILE *f)
             "  check    like `snarkjs wtns check`: every constraint of the r1cs holds\n"
             "  info     the header fields of a circom/snarkjs file\n"
             "  ptau     a prepared powers of tau for 2^P constraints from a seed (64 hex digits;\n"
-            "           default random, printed): INSECURE, for development and tests only\n");
+            "           default random, printed), on --curve (default bls12381): INSECURE, for\n"
+            "           development and tests only\n");
 }
 
 static double sec(uint64_t ns) { return (double)ns * 1e-9; }
@@ -387,9 +389,10 @@ static int snark_info(int argc, char **argv)
 static int snark_ptau(int argc, char **argv)
 {
     static const struct option opts[] = {{"power", required_argument, 0, 'p'}, {"seed", required_argument, 0, 's'},
-                                         {"threads", required_argument, 0, 't'}, {"help", no_argument, 0, 'h'},
-                                         {0, 0, 0, 0}};
+                                         {"threads", required_argument, 0, 't'}, {"curve", required_argument, 0, 'c'},
+                                         {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     long power = 0;
+    snarkjs_curve_t curve = SNARKJS_BLS12381;
     unsigned threads = 0;
     const char *seedhex = NULL;
     int c;
@@ -399,6 +402,14 @@ static int snark_ptau(int argc, char **argv)
         case 'p': power = strtol(optarg, NULL, 0); break;
         case 's': seedhex = optarg; break;
         case 't': threads = (unsigned)strtoul(optarg, NULL, 0); break;
+        case 'c':
+            if (strcmp(optarg, "bn128") == 0) {
+                curve = SNARKJS_BN128;
+            } else if (strcmp(optarg, "bls12381") != 0) {
+                fprintf(stderr, "grothmpi: snarkjs ptau: --curve: '%s' is neither bls12381 nor bn128\n", optarg);
+                return 2;
+            }
+            break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
@@ -423,9 +434,10 @@ static int snark_ptau(int argc, char **argv)
     int rc = 1;
     uint64_t t0 = gm_now_ns();
     if (!topo_pool_create_flat(&pool, threads, &err) &&
-        !snarkjs_ptau_write(argv[optind], (unsigned)power, seed, pool, &err)) {
-        printf("snarkjs ptau: %s: power %ld, %.1f s, INSECURE development ceremony, seed ", argv[optind], power,
-               sec(gm_now_ns() - t0));
+        !(curve == SNARKJS_BN128 ? snarkjs_bn_ptau_write : snarkjs_ptau_write)(argv[optind], (unsigned)power, seed,
+                                                                                pool, &err)) {
+        printf("snarkjs ptau: %s: %s, power %ld, %.1f s, INSECURE development ceremony, seed ", argv[optind],
+               snarkjs_curve_name(curve), power, sec(gm_now_ns() - t0));
         for (int i = 0; i < GROTH16_SEED_BYTES; i++)
             printf("%02x", seed[i]);
         printf("\n");

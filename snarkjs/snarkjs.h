@@ -325,7 +325,7 @@ const char *snarkjs_curve_name(snarkjs_curve_t c);
  * snarkjs's roots of unity on bn128 are ours (bn_fr_root_of_unity: both
  * from the non-residue 5), so the prover needs no index permutation:
  * constraint c is row SNARKJS_BN_ROOT_EXP c = c of a split proof's slices.
- * Not (yet) for BN254: device backends, the .ptau writer. */
+ * Not (yet) for BN254: device backends. */
 #define SNARKJS_BN_ROOT_EXP 1u
 typedef struct {
     bn_g1_affine_t alpha_g1, beta_g1;
@@ -447,6 +447,11 @@ int snarkjs_bn_vk_read_json(snarkjs_bn_vk_t *out, const char *path, err_t *err) 
 /* e(A, B) = e(alpha, beta) e(IC_0 + sum pub_i IC_i, gamma) e(C, delta), as
  * one product of four Miller loops and one final exponentiation
  * (bn_pairing_product_is_one). Returns 0, GM_EVERIFY or GM_EINVAL. */
+/* As snarkjs_ptau_write, on bn128 (n8q 32: G1 points 64 bytes, G2 128):
+ * the same seed's toxic waste, each value reduced mod BN254's r.
+ * `snarkjs groth16 setup` accepts it. */
+int snarkjs_bn_ptau_write(const char *path, unsigned power, const uint8_t seed[GROTH16_SEED_BYTES],
+                          topo_pool_t *pool, err_t *err) __attribute__((warn_unused_result));
 int snarkjs_bn_verify(const snarkjs_bn_vk_t *vk, const snarkjs_bn_proof_t *proof, const bn_fr_t *pub, size_t n,
                       err_t *err) __attribute__((warn_unused_result));
 
