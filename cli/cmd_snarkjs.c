@@ -1,4 +1,5 @@
-/* cli/cmd_snarkjs.c — `grothmpi snarkjs`: circom / snarkjs files on BLS12-381.
+/* cli/cmd_snarkjs.c — `grothmpi snarkjs`: circom / snarkjs files on BLS12-381
+ * and BN254 (bn128), the curve read from each file.
  *
  *   grothmpi snarkjs prove circuit.zkey witness.wtns proof.json public.json
  *       rapidsnark's shape; writes what `snarkjs groth16 prove` writes
@@ -36,7 +37,8 @@ static void usage(FILE *f)
             "       grothmpi snarkjs info FILE.r1cs|FILE.wtns|FILE.zkey\n"
             "       grothmpi snarkjs ptau --power P [--curve bls12381|bn128] [--seed HEX] [--threads N]\n"
             "                              out.ptau\n\n"
-            "Groth16 on BLS12-381 with circom's and snarkjs's files (circom --prime bls12381).\n"
+            "Groth16 on BN254 (bn128, circom's default) and BLS12-381 (circom --prime bls12381) with\n"
+            "circom's and snarkjs's files; the curve is read from each file (bn128: the CPU, no --split).\n"
             "  prove    proves like `snarkjs groth16 prove` (and rapidsnark): proof.json and\n"
             "           public.json in snarkjs's layout, checked against the zkey's key first\n"
             "  --threads N        worker threads (default: all CPUs)\n"
@@ -64,6 +66,80 @@ static void usage(FILE *f)
 }
 
 static double sec(uint64_t ns) { return (double)ns * 1e-9; }
+
+/* The --verbose account of one prove, either curve. */
+static void print_prove(uint32_t n_vars, uint32_t n_public, uint32_t log_domain, uint64_t n_coefs, unsigned threads,
+                        uint64_t t_load, bool r1cs, const groth16_timings_t *tm, uint64_t t_write)
+{
+    printf("snarkjs prove: nVars %u, nPublic %u, domain 2^%u, %llu coefficients, %u threads\n", n_vars, n_public,
+           log_domain, (unsigned long long)n_coefs, threads);
+    printf("snarkjs prove: %-10s %9.3f s   (zkey, witness%s, prover)\n", "load", sec(t_load),
+           r1cs ? ", r1cs check" : "");
+    cli_print_stages("snarkjs prove", tm, true);
+    printf("snarkjs prove: %-10s %9.3f s\n", "write", sec(t_write));
+    printf("snarkjs prove: %-10s %9.3f s   (load + prove + write)\n", "total", sec(t_load + tm->total + t_write));
+    printf("snarkjs prove: memory peak %.1f MiB (allocator), rss peak %.1f MiB\n", (double)gm_mem_peak() / 1048576.0,
+           (double)gm_rss_peak() / 1048576.0);
+}
+
+/* `snarkjs prove` of a bn128 zkey (snarkjs_bn_*, on the CPU). rs: the
+ * --proof-seed's r and s (reduced into BN254's Fr), or NULL. */
+static int prove_bn(const char *zkp, const char *wp, const char *pp, const char *pubp, const char *r1cs_path,
+                    unsigned threads, bool subgroup, bool noverify, bool verbose, const fr_t *rs)
+{
+    err_t err;
+    gm_err_clear(&err);
+    int rc = 1;
+    topo_pool_t *pool = NULL;
+    snarkjs_bn_zkey_t *zk = NULL;
+    snarkjs_bn_wtns_t w = {0};
+    snarkjs_bn_r1cs_t *r1cs = NULL;
+    snarkjs_bn_prover_t *pv = NULL;
+    bn_fr_t brs[2];
+    for (int i = 0; rs && i < 2; i++) {
+        uint8_t b[32];
+        fr_to_bytes_le(b, &rs[i]);
+        bn_fr_from_bytes_le_mod(&brs[i], b);
+    }
+    uint64_t t0 = gm_now_ns(), t1;
+    if (topo_pool_create_flat(&pool, threads, &err) || snarkjs_bn_wtns_load(&w, wp, &err) ||
+        snarkjs_bn_zkey_load(&zk, zkp, subgroup ? SNARKJS_ZKEY_SUBGROUP : SNARKJS_ZKEY_DEFAULT, pool, &err))
+        goto fail;
+    if (w.n != zk->n_vars) {
+        gm_err_set(&err, GM_EINVAL, "%s: %zu witness values, %s's circuit has nVars = %u", wp, w.n, zkp, zk->n_vars);
+        goto fail;
+    }
+    if (r1cs_path &&
+        (snarkjs_bn_r1cs_load(&r1cs, r1cs_path, &err) || snarkjs_bn_r1cs_check(r1cs, w.w, w.n, wp, &err)))
+        goto fail;
+    if (snarkjs_bn_prover_create(&pv, zk, pool, &err))
+        goto fail;
+    t1 = gm_now_ns();
+    uint64_t t_load = t1 - t0;
+    snarkjs_bn_proof_t proof;
+    groth16_timings_t tm;
+    if (snarkjs_bn_prove(pv, &proof, w.w, w.n, rs ? brs : NULL,
+                         noverify ? GROTH16_PROVE_NO_VERIFY : GROTH16_PROVE_DEFAULT, pool, &tm, &err))
+        goto fail;
+    t0 = gm_now_ns();
+    /* public.json first: a proof file never exists without its inputs. */
+    if (snarkjs_bn_public_write_json(pubp, w.w + 1, zk->n_public, &err) ||
+        snarkjs_bn_proof_write_json(pp, &proof, &err))
+        goto fail;
+    if (verbose)
+        print_prove(zk->n_vars, zk->n_public, zk->log_domain, zk->n_coefs, topo_pool_size(pool), t_load, r1cs, &tm,
+                    gm_now_ns() - t0);
+    rc = 0;
+fail:
+    if (rc)
+        fprintf(stderr, "grothmpi: snarkjs prove: %s\n", err.msg);
+    snarkjs_bn_prover_destroy(pv);
+    snarkjs_bn_r1cs_free(r1cs);
+    snarkjs_bn_wtns_free(&w);
+    snarkjs_bn_zkey_free(zk);
+    topo_pool_destroy(pool);
+    return rc;
+}
 
 static int snark_prove(int argc, char **argv)
 {
@@ -105,6 +181,25 @@ static int snark_prove(int argc, char **argv)
         fprintf(stderr, "grothmpi: snarkjs prove: --proof-seed: '%s' is not a number\n", proof_seed);
         return 2;
     }
+    fr_t rs[2];
+    if (proof_seed)
+        cli_proof_rs(rs, rs_seed);
+    /* The zkey's curve; a file that cannot tell is left to the reader's own message. */
+    snarkjs_curve_t curve = SNARKJS_BLS12381;
+    err_t cerr;
+    int crc = snarkjs_curve_of_file(&curve, zkp, &cerr);
+    if (crc == GM_ENOTSUP) {
+        fprintf(stderr, "grothmpi: snarkjs prove: %s\n", cerr.msg);
+        return 1;
+    }
+    if (crc == 0 && curve == SNARKJS_BN128) {
+        if (split || json || (backend && strcmp(backend, "cpu") != 0 && strcmp(backend, "auto") != 0)) {
+            fprintf(stderr, "grothmpi: snarkjs prove: %s is a bn128 zkey, proved on one node's CPU: %s is for "
+                            "bls12381 zkeys\n", zkp, split ? "--split" : json ? "--json" : "--backend");
+            return 2;
+        }
+        return prove_bn(zkp, wp, pp, pubp, r1cs_path, threads, subgroup, noverify, verbose, proof_seed ? rs : NULL);
+    }
     if (split) {
         if (r1cs_path || backend) {
             fprintf(stderr, "grothmpi: snarkjs prove: --split proves on the CPU from the zkey and witness only "
@@ -121,9 +216,6 @@ static int snark_prove(int argc, char **argv)
         fprintf(stderr, "grothmpi: snarkjs prove: --json goes with --split\n");
         return 2;
     }
-    fr_t rs[2];
-    if (proof_seed)
-        cli_proof_rs(rs, rs_seed);
     err_t err;
     gm_err_clear(&err);
     int rc = 1;
@@ -169,17 +261,9 @@ static int snark_prove(int argc, char **argv)
     if (snarkjs_public_write_json(pubp, w.w + 1, zk->n_public, &err) || snarkjs_proof_write_json(pp, &proof, &err))
         goto fail;
     t1 = gm_now_ns();
-    if (verbose) {
-        printf("snarkjs prove: nVars %u, nPublic %u, domain 2^%u, %llu coefficients, %u threads\n", zk->n_vars,
-               zk->n_public, zk->log_domain, (unsigned long long)zk->n_coefs, topo_pool_size(pool));
-        printf("snarkjs prove: %-10s %9.3f s   (zkey, witness%s, prover)\n", "load", sec(t_load),
-               r1cs ? ", r1cs check" : "");
-        cli_print_stages("snarkjs prove", &tm, true);
-        printf("snarkjs prove: %-10s %9.3f s\n", "write", sec(t1 - t0));
-        printf("snarkjs prove: %-10s %9.3f s   (load + prove + write)\n", "total", sec(t_load + tm.total + t1 - t0));
-        printf("snarkjs prove: memory peak %.1f MiB (allocator), rss peak %.1f MiB\n",
-               (double)gm_mem_peak() / 1048576.0, (double)gm_rss_peak() / 1048576.0);
-    }
+    if (verbose)
+        print_prove(zk->n_vars, zk->n_public, zk->log_domain, zk->n_coefs, topo_pool_size(pool), t_load, r1cs, &tm,
+                    t1 - t0);
     cli_backend_summary(be, "snarkjs prove", verbose);
     rc = 0;
 fail:

@@ -38,6 +38,20 @@ static void bn_one(const uint8_t *data, size_t size, snarkjs_zkey_flags_t flags)
     for (uint64_t i = 0; i < zk->n_coefs; i++)
         FUZZ_CHECK(zk->coefs[i].matrix <= 1 && zk->coefs[i].constraint < zk->domain_size &&
                        zk->coefs[i].signal < zk->n_vars, "coefficient entry out of range");
+    if (zk->domain_size <= 1024 && zk->n_vars <= 1024) {
+        snarkjs_bn_prover_t *pv;
+        if (snarkjs_bn_prover_create(&pv, zk, NULL, &err) == 0) {
+            bn_fr_t *w = calloc(zk->n_vars, sizeof(bn_fr_t));
+            FUZZ_CHECK(w != NULL, "out of memory");
+            w[0] = BN254_FR_ONE;
+            bn_fr_t rs[2] = {BN254_FR_ONE, BN254_FR_ONE};
+            snarkjs_bn_proof_t proof;
+            int p = snarkjs_bn_prove(pv, &proof, w, zk->n_vars, rs, GROTH16_PROVE_NO_VERIFY, NULL, NULL, &err);
+            FUZZ_CHECK(p == 0 || p == GM_EVERIFY, "snarkjs_bn_prove: undocumented status");
+            free(w);
+            snarkjs_bn_prover_destroy(pv);
+        }
+    }
     snarkjs_bn_zkey_free(zk);
 }
 
