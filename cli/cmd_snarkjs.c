@@ -38,7 +38,7 @@ static void usage(FILE *f)
             "       grothmpi snarkjs ptau --power P [--curve bls12381|bn128] [--seed HEX] [--threads N]\n"
             "                              out.ptau\n\n"
             "Groth16 on BN254 (bn128, circom's default) and BLS12-381 (circom --prime bls12381) with\n"
-            "circom's and snarkjs's files; the curve is read from each file (bn128: the CPU, no --split).\n"
+            "circom's and snarkjs's files; the curve is read from each file (bn128: the CPU).\n"
             "  prove    proves like `snarkjs groth16 prove` (and rapidsnark): proof.json and\n"
             "           public.json in snarkjs's layout, checked against the zkey's key first\n"
             "  --threads N        worker threads (default: all CPUs)\n"
@@ -193,12 +193,13 @@ static int snark_prove(int argc, char **argv)
         return 1;
     }
     if (crc == 0 && curve == SNARKJS_BN128) {
-        if (split || json || (backend && strcmp(backend, "cpu") != 0 && strcmp(backend, "auto") != 0)) {
-            fprintf(stderr, "grothmpi: snarkjs prove: %s is a bn128 zkey, proved on one node's CPU: %s is for "
-                            "bls12381 zkeys\n", zkp, split ? "--split" : json ? "--json" : "--backend");
+        if ((json && !split) || (backend && strcmp(backend, "cpu") != 0 && strcmp(backend, "auto") != 0)) {
+            fprintf(stderr, "grothmpi: snarkjs prove: %s is a bn128 zkey, proved on the CPU: %s is for "
+                            "bls12381 zkeys\n", zkp, json ? "--json" : "--backend");
             return 2;
         }
-        return prove_bn(zkp, wp, pp, pubp, r1cs_path, threads, subgroup, noverify, verbose, proof_seed ? rs : NULL);
+        if (!split)
+            return prove_bn(zkp, wp, pp, pubp, r1cs_path, threads, subgroup, noverify, verbose, proof_seed ? rs : NULL);
     }
     if (split) {
         if (r1cs_path || backend) {

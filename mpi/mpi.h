@@ -482,6 +482,7 @@ int mpi_split_prove(groth16_proof_t *proof, mpi_split_rank_t **ranks, const mpi_
 typedef struct {
     const char *zkey_path, *wtns_path; /* the same paths on every rank */
     const fr_t *rs;                    /* as mpi_split_job_t's */
+    const bn_fr_t *bn_rs;              /* the same for a bn128 zkey (mpi_split_prove_snarkjs_bn) */
     snarkjs_zkey_flags_t zkey_flags;   /* SNARKJS_ZKEY_SUBGROUP: the slices' points checked for the subgroup */
     groth16_prove_flags_t prove_flags;
     topo_pool_t *pool;
@@ -496,6 +497,13 @@ typedef struct {
  * "rank R: " first on every rank. */
 int mpi_split_prove_snarkjs(groth16_proof_t *proof, fr_t **pub, size_t *n_pub, mpi_split_rank_t **ranks,
                             const mpi_split_snarkjs_job_t *job, err_t *err) __attribute__((warn_unused_result));
+/* The same for a bn128 zkey (mpi/split_snarkjs_bn.c, one body with the
+ * above): snarkjs_bn_zkey_load_slice, snarkjs_bn_wtns_open, BN254's split
+ * NTT with no permutation of h (snarkjs's roots are ours), job->bn_rs, and
+ * the check of snarkjs_bn_prove (B in G2, snarkjs_bn_verify). The proof's
+ * bytes are snarkjs_bn_prove's with the same r and s. */
+int mpi_split_prove_snarkjs_bn(snarkjs_bn_proof_t *proof, bn_fr_t **pub, size_t *n_pub, mpi_split_rank_t **ranks,
+                               const mpi_split_snarkjs_job_t *job, err_t *err) __attribute__((warn_unused_result));
 
 /* One status for all ranks of comm (an MPI_Comm *, NULL: MPI_COMM_WORLD;
  * collective: every rank of it calls it): 0 when rc is 0 on every rank, else the lowest failing rank's rc with
