@@ -320,27 +320,6 @@ int mpi_split_run(groth16_proof_t *proof, mpi_split_rank_t **ranks, const mpi_sp
     return bls_split_run(proof, ranks, src, rs, comm, pool, err);
 }
 
-/* r and s for bn128: 64 random bytes each, lo + hi 2^256 reduced mod r. */
-static int bn_random_rs(bn_fr_t rs[2], err_t *err)
-{
-    bn_fr_t two, k;
-    const uint64_t e256 = 256;
-    bn_fr_set_u64(&two, 2);
-    bn_fr_pow(&k, &two, &e256, 1);
-    for (int i = 0; i < 2; i++) {
-        uint8_t lo[GROTH16_SEED_BYTES], hi[GROTH16_SEED_BYTES];
-        int rc;
-        if ((rc = groth16_seed_random(lo, err)) || (rc = groth16_seed_random(hi, err)))
-            return rc;
-        bn_fr_t x, y;
-        bn_fr_from_bytes_le_mod(&x, lo);
-        bn_fr_from_bytes_le_mod(&y, hi);
-        bn_fr_mul(&y, &y, &k);
-        bn_fr_add(&rs[i], &x, &y);
-    }
-    return 0;
-}
-
 #define SR(x) bn_##x
 #define SR_FR(x) bn_fr_##x
 #define SR_G1(x) bn_g1_##x
@@ -353,7 +332,7 @@ static int bn_random_rs(bn_fr_t rs[2], err_t *err)
 #define SR_SOURCE_T mpi_split_bn_source_t
 #define SR_PROOF_T snarkjs_bn_proof_t
 #define SR_ROOT_EXP SNARKJS_BN_ROOT_EXP
-#define SR_RANDOM_RS(rs, err) bn_random_rs(rs, err)
+#define SR_RANDOM_RS(rs, err) snarkjs_bn_random_rs(rs, err)
 #include "mpi/split_run_shape.h"
 
 int mpi_split_bn_run(snarkjs_bn_proof_t *proof, mpi_split_rank_t **ranks, const mpi_split_bn_source_t *src,

@@ -431,6 +431,10 @@ int snarkjs_bn_prove(snarkjs_bn_prover_t *pv, snarkjs_bn_proof_t *out, const bn_
                      groth16_prove_flags_t flags, topo_pool_t *pool, groth16_timings_t *times, err_t *err)
     __attribute__((warn_unused_result));
 
+/* r and s as snarkjs_bn_prove draws them when given none (getrandom;
+ * for the ranks of a split proof, mpi/split.c). Returns 0 or GM_ESYS. */
+int snarkjs_bn_random_rs(bn_fr_t rs[2], err_t *err) __attribute__((warn_unused_result));
+
 int snarkjs_bn_proof_write_json(const char *path, const snarkjs_bn_proof_t *proof, err_t *err)
     __attribute__((warn_unused_result));
 int snarkjs_bn_public_write_json(const char *path, const bn_fr_t *pub, size_t n, err_t *err)
