@@ -35,9 +35,10 @@ static void usage(FILE *f)
             "       grothmpi snarkjs verify verification_key.json public.json proof.json [--verbose]\n"
             "       grothmpi snarkjs check circuit.r1cs witness.wtns\n"
             "       grothmpi snarkjs info FILE.r1cs|FILE.wtns|FILE.zkey\n"
-            "       grothmpi snarkjs ptau --power P [--seed HEX] [--threads N] out.ptau\n\n"
+            "       grothmpi snarkjs ptau --power P [--curve bls12381|bn128] [--seed HEX] [--threads N]\n"
+            "                              out.ptau\n\n"
             "Groth16 on BN254 (bn128, circom's default) and BLS12-381 (circom --prime bls12381) with\n"
-            "circom's and snarkjs's files; the curve is read from each file (bn128: the CPU, no --split).\n"
+            "circom's and snarkjs's files; the curve is read from each file (bn128: the CPU).\n"
             "  prove    proves like `snarkjs groth16 prove` (and rapidsnark): proof.json and\n"
             "           public.json in snarkjs's layout, checked against the zkey's key first\n"
             "  --threads N        worker threads (default: all CPUs)\n"
@@ -60,7 +61,8 @@ static void usage(FILE *f)
             "  check    like `snarkjs wtns check`: every constraint of the r1cs holds\n"
             "  info     the header fields of a circom/snarkjs file\n"
             "  ptau     a prepared powers of tau for 2^P constraints from a seed (64 hex digits;\n"
-            "           default random, printed): INSECURE, for development and tests only\n");
+            "           default random, printed), on --curve (default bls12381): INSECURE, for\n"
+            "           development and tests only\n");
 }
 
 static double sec(uint64_t ns) { return (double)ns * 1e-9; }
@@ -191,12 +193,13 @@ static int snark_prove(int argc, char **argv)
         return 1;
     }
     if (crc == 0 && curve == SNARKJS_BN128) {
-        if (split || json || (backend && strcmp(backend, "cpu") != 0 && strcmp(backend, "auto") != 0)) {
-            fprintf(stderr, "grothmpi: snarkjs prove: %s is a bn128 zkey, proved on one node's CPU: %s is for "
-                            "bls12381 zkeys\n", zkp, split ? "--split" : json ? "--json" : "--backend");
+        if ((json && !split) || (backend && strcmp(backend, "cpu") != 0 && strcmp(backend, "auto") != 0)) {
+            fprintf(stderr, "grothmpi: snarkjs prove: %s is a bn128 zkey, proved on the CPU: %s is for "
+                            "bls12381 zkeys\n", zkp, json ? "--json" : "--backend");
             return 2;
         }
-        return prove_bn(zkp, wp, pp, pubp, r1cs_path, threads, subgroup, noverify, verbose, proof_seed ? rs : NULL);
+        if (!split)
+            return prove_bn(zkp, wp, pp, pubp, r1cs_path, threads, subgroup, noverify, verbose, proof_seed ? rs : NULL);
     }
     if (split) {
         if (r1cs_path || backend) {
@@ -471,9 +474,10 @@ static int snark_info(int argc, char **argv)
 static int snark_ptau(int argc, char **argv)
 {
     static const struct option opts[] = {{"power", required_argument, 0, 'p'}, {"seed", required_argument, 0, 's'},
-                                         {"threads", required_argument, 0, 't'}, {"help", no_argument, 0, 'h'},
-                                         {0, 0, 0, 0}};
+                                         {"threads", required_argument, 0, 't'}, {"curve", required_argument, 0, 'c'},
+                                         {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     long power = 0;
+    snarkjs_curve_t curve = SNARKJS_BLS12381;
     unsigned threads = 0;
     const char *seedhex = NULL;
     int c;
@@ -483,6 +487,14 @@ static int snark_ptau(int argc, char **argv)
         case 'p': power = strtol(optarg, NULL, 0); break;
         case 's': seedhex = optarg; break;
         case 't': threads = (unsigned)strtoul(optarg, NULL, 0); break;
+        case 'c':
+            if (strcmp(optarg, "bn128") == 0) {
+                curve = SNARKJS_BN128;
+            } else if (strcmp(optarg, "bls12381") != 0) {
+                fprintf(stderr, "grothmpi: snarkjs ptau: --curve: '%s' is neither bls12381 nor bn128\n", optarg);
+                return 2;
+            }
+            break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
@@ -507,9 +519,10 @@ static int snark_ptau(int argc, char **argv)
     int rc = 1;
     uint64_t t0 = gm_now_ns();
     if (!topo_pool_create_flat(&pool, threads, &err) &&
-        !snarkjs_ptau_write(argv[optind], (unsigned)power, seed, pool, &err)) {
-        printf("snarkjs ptau: %s: power %ld, %.1f s, INSECURE development ceremony, seed ", argv[optind], power,
-               sec(gm_now_ns() - t0));
+        !(curve == SNARKJS_BN128 ? snarkjs_bn_ptau_write : snarkjs_ptau_write)(argv[optind], (unsigned)power, seed,
+                                                                                pool, &err)) {
+        printf("snarkjs ptau: %s: %s, power %ld, %.1f s, INSECURE development ceremony, seed ", argv[optind],
+               snarkjs_curve_name(curve), power, sec(gm_now_ns() - t0));
         for (int i = 0; i < GROTH16_SEED_BYTES; i++)
             printf("%02x", seed[i]);
         printf("\n");

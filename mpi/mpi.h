@@ -483,6 +483,7 @@ int mpi_split_prove(groth16_proof_t *proof, mpi_split_rank_t **ranks, const mpi_
 typedef struct {
     const char *zkey_path, *wtns_path; /* the same paths on every rank */
     const fr_t *rs;                    /* as mpi_split_job_t's */
+    const bn_fr_t *bn_rs;              /* the same for a bn128 zkey (mpi_split_prove_snarkjs_bn) */
     snarkjs_zkey_flags_t zkey_flags;   /* SNARKJS_ZKEY_SUBGROUP: the slices' points checked for the subgroup */
     groth16_prove_flags_t prove_flags;
     topo_pool_t *pool;
@@ -497,6 +498,13 @@ typedef struct {
  * "rank R: " first on every rank. */
 int mpi_split_prove_snarkjs(groth16_proof_t *proof, fr_t **pub, size_t *n_pub, mpi_split_rank_t **ranks,
                             const mpi_split_snarkjs_job_t *job, err_t *err) __attribute__((warn_unused_result));
+/* The same for a bn128 zkey (mpi/split_snarkjs_bn.c, one body with the
+ * above): snarkjs_bn_zkey_load_slice, snarkjs_bn_wtns_open, BN254's split
+ * NTT with no permutation of h (snarkjs's roots are ours), job->bn_rs, and
+ * the check of snarkjs_bn_prove (B in G2, snarkjs_bn_verify). The proof's
+ * bytes are snarkjs_bn_prove's with the same r and s. */
+int mpi_split_prove_snarkjs_bn(snarkjs_bn_proof_t *proof, bn_fr_t **pub, size_t *n_pub, mpi_split_rank_t **ranks,
+                               const mpi_split_snarkjs_job_t *job, err_t *err) __attribute__((warn_unused_result));
 
 /* One status for all ranks of comm (an MPI_Comm *, NULL: MPI_COMM_WORLD;
  * collective: every rank of it calls it): 0 when rc is 0 on every rank, else the lowest failing rank's rc with
@@ -567,6 +575,28 @@ int mpi_split_ntt_transform(mpi_split_ntt_t *t, fr_t *v, mpi_split_ntt_kind_t ki
  * Returns 0 or ex's status. */
 int mpi_split_ntt_odd_permute(mpi_split_ntt_t *t, fr_t *out, const fr_t *v, uint64_t mult, mpi_split_exchange_fn ex,
                               void *ex_arg, err_t *err) __attribute__((warn_unused_result));
+
+/* The same transform over BN254's Fr (mpi/split_ntt_bn.c, the one body of
+ * mpi/split_ntt_shape.h): every function below has the contract of its
+ * mpi_split_ntt_* namesake, with bn_fr_t values, BN254_FR_GENERATOR the
+ * coset until set, and bn_fr_root_of_unity's roots, which are snarkjs's on
+ * bn128 (so snarkjs's h needs no permutation there: mult 1). */
+typedef int (*mpi_split_bn_exchange_fn)(void *arg, const bn_fr_t *send, const uint64_t *scount,
+                                        const uint64_t *sdispl, bn_fr_t *recv, const uint64_t *rcount,
+                                        const uint64_t *rdispl, err_t *err);
+typedef struct mpi_split_bn_ntt mpi_split_bn_ntt_t;
+int mpi_split_bn_ntt_create(mpi_split_bn_ntt_t **out, unsigned log_n, unsigned rank, unsigned nranks,
+                            unsigned nworkers, err_t *err) __attribute__((warn_unused_result));
+void mpi_split_bn_ntt_destroy(mpi_split_bn_ntt_t *t);
+void mpi_split_bn_ntt_set_coset(mpi_split_bn_ntt_t *t, const bn_fr_t *g);
+void mpi_split_bn_ntt_range(const mpi_split_bn_ntt_t *t, uint64_t *lo, uint64_t *hi);
+size_t mpi_split_bn_ntt_memory(const mpi_split_bn_ntt_t *t);
+int mpi_split_bn_ntt_transform(mpi_split_bn_ntt_t *t, bn_fr_t *v, mpi_split_ntt_kind_t kind,
+                               mpi_split_bn_exchange_fn ex, void *ex_arg, topo_pool_t *pool, err_t *err)
+    __attribute__((warn_unused_result));
+int mpi_split_bn_ntt_odd_permute(mpi_split_bn_ntt_t *t, bn_fr_t *out, const bn_fr_t *v, uint64_t mult,
+                                 mpi_split_bn_exchange_fn ex, void *ex_arg, err_t *err)
+    __attribute__((warn_unused_result));
 
 /* Prints the per-rank table of a split proof (rank 0's *ranks, n entries). */
 void mpi_split_print(const mpi_split_rank_t *ranks, int n, FILE *f);

@@ -67,4 +67,32 @@ int mpi_split_msm_scratch(void **scratch, uint64_t *nmax, const uint64_t *lo, co
 int mpi_split_run(groth16_proof_t *proof, mpi_split_rank_t **ranks, const mpi_split_source_t *src, const fr_t *rs,
                   const void *comm, topo_pool_t *pool, err_t *err) __attribute__((warn_unused_result));
 
+/* The same for BN254 (a bn128 zkey; only snarkjs's h): the sums, the
+ * source and the driver (mpi/split.c's second instance of
+ * mpi/split_run_shape.h) with bn_ types, each member's contract its
+ * namesake's above. */
+typedef struct {
+    bn_g1_jac_t a, b_g1, l, h;
+    bn_g2_jac_t b_g2;
+} mpi_split_bn_sums_t;
+
+typedef struct {
+    void *arg;
+    mpi_split_h_kind_t h_kind;
+    int (*load)(void *arg, int rank, int nranks, topo_pool_t *pool, unsigned *log_m, uint64_t *key_bytes,
+                uint64_t *points, err_t *err);
+    void (*rows)(void *arg, bn_fr_t *a, bn_fr_t *b, bn_fr_t *c, uint64_t lo, uint64_t hi, topo_pool_t *pool);
+    int (*msms)(void *arg, mpi_split_bn_sums_t *sums, const bn_fr_t *h, topo_pool_t *pool, err_t *err);
+    int (*assemble)(void *arg, snarkjs_bn_proof_t *proof, const mpi_split_bn_sums_t *sum, const bn_fr_t rs[2],
+                    err_t *err);
+} mpi_split_bn_source_t;
+
+/* As mpi_split_msm_scratch, for BN254's MSMs. */
+int mpi_split_bn_msm_scratch(void **scratch, uint64_t *nmax, const uint64_t *lo, const uint64_t *hi, int n,
+                             topo_pool_t *pool, err_t *err) __attribute__((warn_unused_result));
+
+int mpi_split_bn_run(snarkjs_bn_proof_t *proof, mpi_split_rank_t **ranks, const mpi_split_bn_source_t *src,
+                     const bn_fr_t *rs, const void *comm, topo_pool_t *pool, err_t *err)
+    __attribute__((warn_unused_result));
+
 #endif /* GM_MPI_SPLIT_INTERNAL_H */

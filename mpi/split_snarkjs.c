@@ -1,200 +1,43 @@
 /*
- * mpi/split_snarkjs.c — the source of a split proof of a zkey and a .wtns
- * (mpi_split_prove_snarkjs, `grothmpi snarkjs prove --split`) for the
- * driver of mpi/split.c: the rank's slices of the zkey
- * (snarkjs_zkey_load_slice), the witness values it needs read from the
- * mapped .wtns, its rows of A·z and B·z accumulated from its section-4
- * entries as snarkjs/prove.c does for all rows, its five partial MSMs, and
- * rank 0's assembly and check.
+ * mpi/split_snarkjs.c — the source of a split proof of a BLS12-381 zkey
+ * (mpi/split_snarkjs_shape.h) under mpi_split_prove_snarkjs: the proof is
+ * groth16_proof_assemble's, checked for the subgroup and by
+ * groth16_verify.
  */
-#include <stdlib.h>
-#include <string.h>
-
 #include "mpi/split_internal.h"
 
-typedef struct {
-    const mpi_split_snarkjs_job_t *job;
-    int rank;
-    snarkjs_zkey_slice_t zs;
-    fr_t *zab;  /* z[lo .. hi) of the A slice (B1 and B2 are sliced alike) */
-    fr_t *zc;   /* z[nPublic + 1 + lo .. + hi) of the C slice */
-    fr_t *zrow; /* the values the rows' entries name; each entry's signal is its index here */
-    fr_t *pub;  /* rank 0: z[1 .. nPublic] */
-} sj_src_t;
+#define SS_API(x) snarkjs_##x
+#define SS_FR(x) fr_##x
+#define SS_MSM(g) msm_##g
+#define SS_ROOT_EXP SNARKJS_ROOT_EXP
+#define SS_SUMS_T mpi_split_sums_t
+#define SS_SOURCE_T mpi_split_source_t
+#define SS_PROOF_T groth16_proof_t
+#define SS_RUN mpi_split_run
+#define SS_MSM_SCRATCH mpi_split_msm_scratch
+#define SS_JOB_RS(job) ((job)->rs)
+#define proof_assemble groth16_proof_assemble
 
-static int u32_cmp(const void *a, const void *b)
+static bool proof_in_subgroup(const groth16_proof_t *p)
 {
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? -1 : x > y;
+    return g1_affine_in_subgroup(&p->a) && g2_affine_in_subgroup(&p->b) && g1_affine_in_subgroup(&p->c);
 }
 
-/* The distinct signals of the rows' entries, their values, and each entry's
- * signal replaced by its index among them. */
-static int load_row_values(sj_src_t *s, const snarkjs_wtns_view_t *v, err_t *err)
+static int proof_verify(const groth16_vk_t *vk, const groth16_proof_t *p, const fr_t *pub, size_t n, err_t *err)
 {
-    snarkjs_zkey_slice_t *zs = &s->zs;
-    uint64_t n = zs->n_coefs, k = 0;
-    uint32_t *sig = gm_alloc((size_t)(n ? n : 1) * sizeof *sig);
-    if (!sig)
-        return gm_err_set(err, GM_ENOMEM, "split: out of memory for %llu signals", (unsigned long long)n);
-    for (uint64_t i = 0; i < n; i++)
-        sig[i] = zs->coefs[i].signal;
-    qsort(sig, (size_t)n, sizeof *sig, u32_cmp);
-    for (uint64_t i = 0; i < n; i++)
-        if (k == 0 || sig[k - 1] != sig[i])
-            sig[k++] = sig[i];
-    int rc = 0;
-    s->zrow = gm_alloc((size_t)(k ? k : 1) * sizeof(fr_t));
-    if (!s->zrow) {
-        rc = gm_err_set(err, GM_ENOMEM, "split: out of memory for %llu witness values", (unsigned long long)k);
-        goto out;
-    }
-    /* Runs of consecutive signals are read as one range. */
-    for (uint64_t i = 0, j; i < k && !rc; i = j) {
-        for (j = i + 1; j < k && sig[j] == sig[j - 1] + 1; j++)
-            ;
-        rc = snarkjs_wtns_values(v, s->zrow + i, sig[i], (uint64_t)sig[j - 1] + 1, err);
-    }
-    for (uint64_t i = 0; i < n && !rc; i++) {
-        uint32_t *p = bsearch(&zs->coefs[i].signal, sig, (size_t)k, sizeof *sig, u32_cmp);
-        zs->coefs[i].signal = (uint32_t)(p - sig);
-    }
-out:
-    gm_free(sig);
-    return rc;
-}
-
-static int sj_load(void *arg, int rank, int nranks, topo_pool_t *pool, unsigned *log_m, uint64_t *key_bytes,
-                   uint64_t *points, err_t *err)
-{
-    sj_src_t *s = arg;
-    const mpi_split_snarkjs_job_t *job = s->job;
-    snarkjs_zkey_slice_t *zs = &s->zs;
-    s->rank = rank;
-    int rc = snarkjs_zkey_load_slice(zs, job->zkey_path, (unsigned)rank, (unsigned)nranks, job->zkey_flags, pool,
-                                     err);
-    if (rc)
-        return rc;
-    snarkjs_wtns_view_t v;
-    if ((rc = snarkjs_wtns_open(&v, job->wtns_path, err)))
-        return rc;
-    if (v.n != zs->n_vars) {
-        rc = gm_err_set(err, GM_EINVAL, "%s: %llu witness values, %s's circuit has nVars = %u", job->wtns_path,
-                        (unsigned long long)v.n, job->zkey_path, zs->n_vars);
-        goto out;
-    }
-    uint64_t np1 = (uint64_t)zs->n_public + 1;
-    uint64_t alo = zs->lo[SNARKJS_SEC_A], ahi = zs->hi[SNARKJS_SEC_A];
-    uint64_t clo = zs->lo[SNARKJS_SEC_C], chi = zs->hi[SNARKJS_SEC_C];
-    GM_ASSERT(zs->lo[SNARKJS_SEC_B1] == alo && zs->hi[SNARKJS_SEC_B2] == ahi);
-    s->zab = gm_alloc((size_t)(ahi - alo + 1) * sizeof(fr_t));
-    s->zc = gm_alloc((size_t)(chi - clo + 1) * sizeof(fr_t));
-    s->pub = rank == 0 ? gm_alloc((size_t)np1 * sizeof(fr_t)) : NULL;
-    if (!s->zab || !s->zc || (rank == 0 && !s->pub)) {
-        rc = gm_err_set(err, GM_ENOMEM, "split: out of memory for the witness slices");
-        goto out;
-    }
-    if ((rc = snarkjs_wtns_values(&v, s->zab, alo, ahi, err)) ||
-        (rc = snarkjs_wtns_values(&v, s->zc, np1 + clo, np1 + chi, err)) ||
-        (rank == 0 && (rc = snarkjs_wtns_values(&v, s->pub, 1, np1, err))) || (rc = load_row_values(s, &v, err)))
-        goto out;
-    *log_m = zs->log_domain;
-    *key_bytes = snarkjs_zkey_slice_memory(zs);
-    *points = 0;
-    for (int i = 0; i < SNARKJS_NSEC; i++)
-        *points += zs->hi[i] - zs->lo[i];
-out:
-    snarkjs_wtns_close(&v);
-    return rc;
-}
-
-/* a (matrix 0) and b (matrix 1) at the rows [lo, hi) from the entries, c = a·b. */
-static void sj_rows(void *arg, fr_t *a, fr_t *b, fr_t *c, uint64_t lo, uint64_t hi, topo_pool_t *pool)
-{
-    (void)pool;
-    sj_src_t *s = arg;
-    const snarkjs_zkey_slice_t *zs = &s->zs;
-    uint64_t n = hi - lo, mask = zs->domain_size - 1;
-    GM_ASSERT(lo == zs->row_lo && hi == zs->row_hi);
-    memset(a, 0, (size_t)n * sizeof(fr_t));
-    memset(b, 0, (size_t)n * sizeof(fr_t));
-    for (uint64_t i = 0; i < zs->n_coefs; i++) {
-        const snarkjs_coef_t *e = &zs->coefs[i];
-        fr_t *dst = (e->matrix ? b : a) + ((((uint64_t)SNARKJS_ROOT_EXP * e->constraint) & mask) - lo);
-        const fr_t *x = &s->zrow[e->signal];
-        if (fr_is_zero(x))
-            continue;
-        fr_t t;
-        fr_mul(&t, &e->value, x);
-        fr_add(dst, dst, &t);
-    }
-    for (uint64_t i = 0; i < n; i++)
-        fr_mul(&c[i], &a[i], &b[i]);
-}
-
-static int sj_msms(void *arg, mpi_split_sums_t *sums, const fr_t *h, topo_pool_t *pool, err_t *err)
-{
-    sj_src_t *s = arg;
-    const snarkjs_zkey_slice_t *zs = &s->zs;
-    void *scratch;
-    uint64_t nmax;
-    int rc = mpi_split_msm_scratch(&scratch, &nmax, zs->lo, zs->hi, SNARKJS_NSEC, pool, err);
-    if (rc)
-        return rc;
-    size_t nab = (size_t)(zs->hi[SNARKJS_SEC_A] - zs->lo[SNARKJS_SEC_A]);
-    msm_g1(&sums->a, zs->a, s->zab, NULL, nab, 0, scratch, pool);
-    msm_g1(&sums->b_g1, zs->b1, s->zab, NULL, nab, 0, scratch, pool);
-    msm_g2(&sums->b_g2, zs->b2, s->zab, NULL, nab, 0, scratch, pool);
-    msm_g1(&sums->l, zs->c, s->zc, NULL, (size_t)(zs->hi[SNARKJS_SEC_C] - zs->lo[SNARKJS_SEC_C]), 0, scratch, pool);
-    msm_g1(&sums->h, zs->h, h, NULL, (size_t)(zs->hi[SNARKJS_SEC_H] - zs->lo[SNARKJS_SEC_H]), 0, scratch, pool);
-    gm_free(scratch);
-    return 0;
-}
-
-/* Rank 0: the proof and snarkjs_prove's checks (sums over points outside
- * the subgroup, which a zkey read without SNARKJS_ZKEY_SUBGROUP may hold,
- * would leave it: the pairing needs G1/G2). */
-static int sj_assemble(void *arg, groth16_proof_t *proof, const mpi_split_sums_t *t, const fr_t rs[2], err_t *err)
-{
-    sj_src_t *s = arg;
-    const snarkjs_zkey_slice_t *zs = &s->zs;
-    groth16_proof_assemble(proof, &zs->vk, &t->a, &t->b_g1, &t->b_g2, &t->l, &t->h, &rs[0], &rs[1]);
-    if (s->job->prove_flags & GROTH16_PROVE_NO_VERIFY)
-        return 0;
-    if (!g1_affine_in_subgroup(&proof->a) || !g2_affine_in_subgroup(&proof->b) || !g1_affine_in_subgroup(&proof->c))
-        return gm_err_set(err, GM_EVERIFY, "split: the proof is not in the subgroup: %s holds points outside it",
-                          s->job->zkey_path);
     groth16_pvk_t pvk;
-    int rc = groth16_pvk_prepare(&pvk, &zs->vk, err);
+    int rc = groth16_pvk_prepare(&pvk, vk, err);
     if (rc)
         return rc;
-    err_t e2;
-    rc = groth16_verify(&pvk, proof, s->pub, zs->n_public, &e2);
+    rc = groth16_verify(&pvk, p, pub, n, err);
     groth16_pvk_free(&pvk);
-    if (rc)
-        return gm_err_set(err, rc, "split: the proof does not verify against the zkey's key (%s): the witness does "
-                          "not satisfy the circuit, or the zkey is not for it", e2.msg);
-    return 0;
+    return rc;
 }
+
+#include "mpi/split_snarkjs_shape.h"
 
 int mpi_split_prove_snarkjs(groth16_proof_t *proof, fr_t **pub, size_t *n_pub, mpi_split_rank_t **ranks,
                             const mpi_split_snarkjs_job_t *job, err_t *err)
 {
-    *pub = NULL;
-    *n_pub = 0;
-    sj_src_t s = {.job = job};
-    mpi_split_source_t src = {.arg = &s, .h_kind = MPI_SPLIT_H_SNARKJS, .load = sj_load, .rows = sj_rows,
-                              .msms = sj_msms, .assemble = sj_assemble};
-    int rc = mpi_split_run(proof, ranks, &src, job->rs, job->comm, job->pool, err);
-    if (!rc && s.rank == 0) {
-        *pub = s.pub;
-        *n_pub = s.zs.n_public;
-        s.pub = NULL;
-    }
-    gm_free(s.pub);
-    gm_free(s.zab);
-    gm_free(s.zc);
-    gm_free(s.zrow);
-    snarkjs_zkey_slice_free(&s.zs);
-    return rc;
+    return prove_snarkjs(proof, pub, n_pub, ranks, job, err);
 }

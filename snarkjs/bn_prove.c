@@ -80,3 +80,5 @@ int snarkjs_bn_prove(snarkjs_bn_prover_t *pv, snarkjs_bn_proof_t *out, const bn_
 {
     return prove(pv, out, w, n, rs, flags, pool, times, err);
 }
+
+int snarkjs_bn_random_rs(bn_fr_t rs[2], err_t *err) { return random_rs(rs, err); }

@@ -1,6 +1,8 @@
 /*
  * snarkjs/bn_wtns.c — the .wtns reader (snarkjs/wtns_shape.h) for BN254
- * (circom's default prime), under the snarkjs_bn_ names of snarkjs/snarkjs.h.
+ * (circom's default prime), whole or through a mapping (snarkjs_bn_wtns_open,
+ * closed by snarkjs_wtns_close), under the snarkjs_bn_ names of
+ * snarkjs/snarkjs.h.
  */
 #define SJ_BN128
 #include "snarkjs/snarkjs_internal.h"
@@ -14,3 +16,10 @@ int snarkjs_bn_wtns_from_bytes(snarkjs_bn_wtns_t *out, const uint8_t *buf, size_
 }
 
 int snarkjs_bn_wtns_load(snarkjs_bn_wtns_t *out, const char *path, err_t *err) { return wtns_load(out, path, err); }
+
+int snarkjs_bn_wtns_open(snarkjs_wtns_view_t *v, const char *path, err_t *err) { return wtns_open(v, path, err); }
+
+int snarkjs_bn_wtns_values(const snarkjs_wtns_view_t *v, bn_fr_t *out, uint64_t lo, uint64_t hi, err_t *err)
+{
+    return wtns_values(v, out, lo, hi, err);
+}

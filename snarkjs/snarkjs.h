@@ -78,7 +78,8 @@ int snarkjs_wtns_load(snarkjs_wtns_t *out, const char *path, err_t *err) __attri
 void snarkjs_wtns_free(snarkjs_wtns_t *w);   /* NULL allowed; zeroes *w */
 
 /* A .wtns mapped, for reading ranges of values (a split proof's ranks read
- * only the values they need; snarkjs/wtns.c). Nothing but the section
+ * only the values they need; snarkjs/wtns_shape.h; BN254's through
+ * snarkjs_bn_wtns_open and _values). Nothing but the section
  * table, section 1 and value 0 is read by snarkjs_wtns_open. */
 typedef struct {
     gm_map_t map;
@@ -145,7 +146,7 @@ int snarkjs_zkey_load(snarkjs_zkey_t **out, const char *path, snarkjs_zkey_flags
                       err_t *err) __attribute__((warn_unused_result));
 void snarkjs_zkey_free(snarkjs_zkey_t *zk);   /* NULL allowed */
 
-/* ---- one rank's share of a zkey (snarkjs/zkey_slice.c) ---------------------------
+/* ---- one rank's share of a zkey (snarkjs/zkey_slice_shape.h) ---------------------
  * For a proof split over R ranks (mpi/split.c, `grothmpi snarkjs prove
  * --split`): part `part` of `parts` of each point section, lo = n·part/R,
  * hi = n·(part+1)/R (groth16_slice_range of the section's count), and the
@@ -322,9 +323,10 @@ const char *snarkjs_curve_name(snarkjs_curve_t c);
  * bytes), "curve": "bn128" in JSON, and a zkey domain of at most 2^27
  * (BN254's Fr has two-adicity 28 and the odd coset needs the 2n-th root).
  * snarkjs's roots of unity on bn128 are ours (bn_fr_root_of_unity: both
- * from the non-residue 5), so the prover needs no index permutation.
- * Not (yet) for BN254: zkey slices (split proofs), device backends, the
- * .ptau writer. */
+ * from the non-residue 5), so the prover needs no index permutation:
+ * constraint c is row SNARKJS_BN_ROOT_EXP c = c of a split proof's slices.
+ * Not (yet) for BN254: device backends. */
+#define SNARKJS_BN_ROOT_EXP 1u
 typedef struct {
     bn_g1_affine_t alpha_g1, beta_g1;
     bn_g2_affine_t beta_g2, gamma_g2;
@@ -367,6 +369,11 @@ int snarkjs_bn_wtns_from_bytes(snarkjs_bn_wtns_t *out, const uint8_t *buf, size_
     __attribute__((warn_unused_result));
 int snarkjs_bn_wtns_load(snarkjs_bn_wtns_t *out, const char *path, err_t *err) __attribute__((warn_unused_result));
 void snarkjs_bn_wtns_free(snarkjs_bn_wtns_t *w);
+/* The mapped view (snarkjs_wtns_view_t, closed by snarkjs_wtns_close), as
+ * snarkjs_wtns_open and snarkjs_wtns_values with BN254's r. */
+int snarkjs_bn_wtns_open(snarkjs_wtns_view_t *v, const char *path, err_t *err) __attribute__((warn_unused_result));
+int snarkjs_bn_wtns_values(const snarkjs_wtns_view_t *v, bn_fr_t *out, uint64_t lo, uint64_t hi, err_t *err)
+    __attribute__((warn_unused_result));
 
 typedef struct {
     uint32_t matrix, constraint, signal;
@@ -393,6 +400,28 @@ int snarkjs_bn_zkey_load(snarkjs_bn_zkey_t **out, const char *path, snarkjs_zkey
                          err_t *err) __attribute__((warn_unused_result));
 void snarkjs_bn_zkey_free(snarkjs_bn_zkey_t *zk);
 
+/* Part `part` of `parts` of a bn128 zkey, as snarkjs_zkey_load_slice
+ * (the same sections, ranges and checks; rows counted with
+ * SNARKJS_BN_ROOT_EXP, that is, row = constraint). */
+typedef struct {
+    uint32_t n_vars, n_public, domain_size, log_domain;
+    snarkjs_bn_vk_t vk;
+    uint64_t n_coefs_file;
+    uint64_t row_lo, row_hi;
+    snarkjs_bn_coef_t *coefs;
+    uint64_t n_coefs;
+    uint64_t lo[SNARKJS_NSEC], hi[SNARKJS_NSEC];
+    bn_g1_affine_t *a, *b1;
+    bn_g2_affine_t *b2;
+    bn_g1_affine_t *c, *h;
+} snarkjs_bn_zkey_slice_t;
+
+int snarkjs_bn_zkey_load_slice(snarkjs_bn_zkey_slice_t *out, const char *path, unsigned part, unsigned parts,
+                               snarkjs_zkey_flags_t flags, topo_pool_t *pool, err_t *err)
+    __attribute__((warn_unused_result));
+void snarkjs_bn_zkey_slice_free(snarkjs_bn_zkey_slice_t *zs);
+size_t snarkjs_bn_zkey_slice_memory(const snarkjs_bn_zkey_slice_t *zs);
+
 typedef struct snarkjs_bn_prover snarkjs_bn_prover_t;
 int snarkjs_bn_prover_create(snarkjs_bn_prover_t **out, const snarkjs_bn_zkey_t *zk, topo_pool_t *pool, err_t *err)
     __attribute__((warn_unused_result));
@@ -401,6 +430,10 @@ void snarkjs_bn_prover_destroy(snarkjs_bn_prover_t *pv);
 int snarkjs_bn_prove(snarkjs_bn_prover_t *pv, snarkjs_bn_proof_t *out, const bn_fr_t *w, size_t n, const bn_fr_t *rs,
                      groth16_prove_flags_t flags, topo_pool_t *pool, groth16_timings_t *times, err_t *err)
     __attribute__((warn_unused_result));
+
+/* r and s as snarkjs_bn_prove draws them when given none (getrandom;
+ * for the ranks of a split proof, mpi/split.c). Returns 0 or GM_ESYS. */
+int snarkjs_bn_random_rs(bn_fr_t rs[2], err_t *err) __attribute__((warn_unused_result));
 
 int snarkjs_bn_proof_write_json(const char *path, const snarkjs_bn_proof_t *proof, err_t *err)
     __attribute__((warn_unused_result));
@@ -418,6 +451,11 @@ int snarkjs_bn_vk_read_json(snarkjs_bn_vk_t *out, const char *path, err_t *err) 
 /* e(A, B) = e(alpha, beta) e(IC_0 + sum pub_i IC_i, gamma) e(C, delta), as
  * one product of four Miller loops and one final exponentiation
  * (bn_pairing_product_is_one). Returns 0, GM_EVERIFY or GM_EINVAL. */
+/* As snarkjs_ptau_write, on bn128 (n8q 32: G1 points 64 bytes, G2 128):
+ * the same seed's toxic waste, each value reduced mod BN254's r.
+ * `snarkjs groth16 setup` accepts it. */
+int snarkjs_bn_ptau_write(const char *path, unsigned power, const uint8_t seed[GROTH16_SEED_BYTES],
+                          topo_pool_t *pool, err_t *err) __attribute__((warn_unused_result));
 int snarkjs_bn_verify(const snarkjs_bn_vk_t *vk, const snarkjs_bn_proof_t *proof, const bn_fr_t *pub, size_t n,
                       err_t *err) __attribute__((warn_unused_result));
 

@@ -180,27 +180,4 @@ int sj_json_load(struct json_t **out, const char *path, err_t *err);
 /* Member key of object o, or NULL with GM_EFORMAT in err ("what: key is missing"). */
 const struct json_t *sj_json_key(const struct json_t *o, const char *key, const char *what, err_t *err);
 
-/* ---- shared by zkey.c and zkey_slice.c ---- */
-
-/* The zkey's container, sections 1 and 2 (protocol, header: the fields of
- * zk up to log_domain), the sizes of sections 3-9, nCoef (zk->n_coefs) and
- * the vk (zk->vk, allocated here: the caller frees it, also on failure),
- * all checked as snarkjs_zkey_from_bytes documents. *b points into buf.
- * Returns 0, GM_EFORMAT, GM_ENOTSUP, GM_ENONCANON, GM_ENOTONCURVE,
- * GM_ESUBGROUP, GM_ENOMEM. */
-int sj_zkey_header(snarkjs_zkey_t *zk, sj_bin_t *b, const uint8_t *buf, size_t n, const char *what, err_t *err);
-
-/* Entry i (< zk->n_coefs) of section 4 into *c, checked (matrix, constraint,
- * signal, value < r). Returns 0 or GM_EFORMAT naming the entry. */
-int sj_zkey_coef(snarkjs_coef_t *c, const sj_bin_t *b, const snarkjs_zkey_t *zk, uint64_t i, const char *what,
-                 err_t *err);
-
-/* n points at in (96 or 192 bytes each) decoded on pool into *out
- * (gm_alloc'd; NULL on failure); the first bad one in file order is
- * reported as point first + its index ("what: section 5 (PointsA): point
- * 17: not on the curve"). Returns 0, GM_ENONCANON, GM_ENOTONCURVE,
- * GM_ESUBGROUP or GM_ENOMEM. */
-int sj_decode_points(void **out, const uint8_t *in, uint64_t n, uint64_t first, bool g2, bool subgroup, unsigned sec,
-                     const char *name, const char *what, topo_pool_t *pool, err_t *err);
-
 #endif /* GM_SNARKJS_INTERNAL_H */

@@ -2,7 +2,8 @@
  * snarkjs/wtns.c — the .wtns reader (snarkjs/wtns_shape.h) for BLS12-381
  * under the names of snarkjs/snarkjs.h: read whole (snarkjs_wtns_load) or
  * through a mapping, a range of values at a time (snarkjs_wtns_open: the
- * ranks of a split proof).
+ * ranks of a split proof), and the mapping's closer, which serves both
+ * curves' views.
  */
 #include "snarkjs/snarkjs_internal.h"
 #include "snarkjs/wtns_shape.h"
@@ -24,27 +25,9 @@ void snarkjs_wtns_close(snarkjs_wtns_view_t *v)
     memset(v, 0, sizeof *v);
 }
 
-int snarkjs_wtns_open(snarkjs_wtns_view_t *v, const char *path, err_t *err)
-{
-    memset(v, 0, sizeof *v);
-    int rc = gm_file_map(&v->map, path, GM_MAP_NORMAL, err);
-    if (rc)
-        return rc;
-    static const uint8_t empty[1];
-    uint32_t nw = 0;
-    fr_t one;
-    if ((rc = wtns_header(&v->vals, &nw, v->map.data ? v->map.data : empty, v->map.size, path, err)) ||
-        (rc = wtns_decode(&one, v->vals, 0, 1, path, err))) {
-        snarkjs_wtns_close(v);
-        return rc;
-    }
-    v->n = nw;
-    v->path = path;
-    return 0;
-}
+int snarkjs_wtns_open(snarkjs_wtns_view_t *v, const char *path, err_t *err) { return wtns_open(v, path, err); }
 
 int snarkjs_wtns_values(const snarkjs_wtns_view_t *v, fr_t *out, uint64_t lo, uint64_t hi, err_t *err)
 {
-    GM_ASSERT(lo <= hi && hi <= v->n);
-    return wtns_decode(out, v->vals, lo, hi, v->path, err);
+    return wtns_values(v, out, lo, hi, err);
 }

@@ -5,8 +5,9 @@
  *   section 2: nWitness x 32 bytes, standard form, little-endian
  * A template, not a header: snarkjs/wtns.c (BLS12-381) and snarkjs/bn_wtns.c
  * (BN254) include it once after snarkjs_internal.h, and wrap its static
- * functions (wtns_free, wtns_header, wtns_decode, wtns_from_bytes,
- * wtns_load) by name. The prime must be the instance's r: a witness of the
+ * functions (wtns_free, wtns_from_bytes, wtns_load, and the mapped view's
+ * wtns_open, wtns_values) by name; the view itself (snarkjs_wtns_view_t,
+ * closed by snarkjs_wtns_close) holds no field element and serves both. The prime must be the instance's r: a witness of the
  * other curve is named in the message.
  */
 #ifndef SJ_CURVE
@@ -90,3 +91,28 @@ static int wtns_load(SJ_API(wtns_t) *out, const char *path, err_t *err)
     return rc;
 }
 
+
+static int wtns_open(snarkjs_wtns_view_t *v, const char *path, err_t *err)
+{
+    memset(v, 0, sizeof *v);
+    int rc = gm_file_map(&v->map, path, GM_MAP_NORMAL, err);
+    if (rc)
+        return rc;
+    static const uint8_t empty[1];
+    uint32_t nw = 0;
+    SJ_FR(t) one;
+    if ((rc = wtns_header(&v->vals, &nw, v->map.data ? v->map.data : empty, v->map.size, path, err)) ||
+        (rc = wtns_decode(&one, v->vals, 0, 1, path, err))) {
+        snarkjs_wtns_close(v);
+        return rc;
+    }
+    v->n = nw;
+    v->path = path;
+    return 0;
+}
+
+static int wtns_values(const snarkjs_wtns_view_t *v, SJ_FR(t) *out, uint64_t lo, uint64_t hi, err_t *err)
+{
+    GM_ASSERT(lo <= hi && hi <= v->n);
+    return wtns_decode(out, v->vals, lo, hi, v->path, err);
+}

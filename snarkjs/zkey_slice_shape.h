@@ -1,0 +1,128 @@
+/*
+ * snarkjs/zkey_slice_shape.h — one rank's share of a .zkey for a split
+ * proof, one reader for every curve. A template, not a header: included
+ * once after snarkjs/zkey_shape.h, whose static parsing and decoding it
+ * shares (zkey_header, zkey_coef, decode_points), by snarkjs/zkey.c
+ * (BLS12-381) and snarkjs/bn_zkey.c (BN254), which wrap its static
+ * functions (zkey_slice_free, zkey_slice_memory, zkey_load_slice) by name
+ * and define SJ_ROOT_J first: snarkjs's root of unity is ours to the power
+ * J, so constraint c is row J c mod domainSize in our NTT's order.
+ *
+ * The file is mapped, not read, so only the pages touched are: the section
+ * table, sections 1-3, section 4 (every rank must find its rows' entries,
+ * which the file orders by constraint, not by our rows), and the rank's
+ * slices of sections 5-9.
+ */
+#ifndef SJ_ROOT_J
+#error "zkey_slice_shape.h is a template: define SJ_ROOT_J and include snarkjs/zkey_shape.h first"
+#endif
+
+#define COEF_BYTES 44 /* a section-4 entry (snarkjs/zkey_shape.h) */
+
+static void zkey_slice_free(SJ_API(zkey_slice_t) *zs)
+{
+    if (!zs)
+        return;
+    SJ_VK_FREE(&zs->vk);
+    gm_free(zs->coefs);
+    gm_free(zs->a);
+    gm_free(zs->b1);
+    gm_free(zs->b2);
+    gm_free(zs->c);
+    gm_free(zs->h);
+    memset(zs, 0, sizeof *zs);
+}
+
+static size_t zkey_slice_memory(const SJ_API(zkey_slice_t) *zs)
+{
+    size_t b = zs->vk.n_ic * sizeof(SJ_G1(affine_t)) + (size_t)zs->n_coefs * sizeof(SJ_API(coef_t));
+    for (int s = 0; s < SNARKJS_NSEC; s++)
+        b += (size_t)(zs->hi[s] - zs->lo[s]) *
+             (s == SNARKJS_SEC_B2 ? sizeof(SJ_G2(affine_t)) : sizeof(SJ_G1(affine_t)));
+    return b;
+}
+
+/* The row of constraint c in our NTT's order. */
+static uint64_t slice_row_of(uint32_t c, uint64_t mask) { return ((uint64_t)SJ_ROOT_J * c) & mask; }
+
+/* The part's entries of section 4: counted, then decoded (only they are
+ * checked; the other parts check theirs). */
+static int slice_load_coefs(SJ_API(zkey_slice_t) *zs, const sj_bin_t *b, const SJ_API(zkey_t) *hdr,
+                            const char *what, err_t *err)
+{
+    uint64_t mask = zs->domain_size - 1, n = 0;
+    const uint8_t *sec = b->sec[4] + 4;
+    for (uint64_t i = 0; i < hdr->n_coefs; i++) {
+        uint64_t row = slice_row_of(sj_u32(sec + i * COEF_BYTES + 4), mask);
+        n += row >= zs->row_lo && row < zs->row_hi;
+    }
+    zs->coefs = gm_alloc((size_t)(n ? n : 1) * sizeof(SJ_API(coef_t)));
+    if (!zs->coefs)
+        return gm_err_set(err, GM_ENOMEM, "%s: section 4 (Coefs): out of memory for %llu entries", what,
+                          (unsigned long long)n);
+    uint64_t k = 0;
+    for (uint64_t i = 0; i < hdr->n_coefs; i++) {
+        uint64_t row = slice_row_of(sj_u32(sec + i * COEF_BYTES + 4), mask);
+        if (row < zs->row_lo || row >= zs->row_hi)
+            continue;
+        int rc = zkey_coef(&zs->coefs[k++], b, hdr, i, what, err);
+        if (rc)
+            return rc;
+    }
+    zs->n_coefs = n;
+    return 0;
+}
+
+static int zkey_load_slice(SJ_API(zkey_slice_t) *out, const char *path, unsigned part, unsigned parts,
+                           snarkjs_zkey_flags_t flags, topo_pool_t *pool, err_t *err)
+{
+    memset(out, 0, sizeof *out);
+    GM_ASSERT(parts >= 1 && part < parts);
+    gm_map_t m;
+    int rc = gm_file_map(&m, path, GM_MAP_NORMAL, err);
+    if (rc)
+        return rc;
+    static const uint8_t empty[1];
+    SJ_API(zkey_t) hdr;
+    memset(&hdr, 0, sizeof hdr);
+    sj_bin_t b;
+    rc = zkey_header(&hdr, &b, m.data ? m.data : empty, m.size, path, err);
+    out->vk = hdr.vk; /* owned by the slice from here: freed with it */
+    if (rc)
+        goto fail;
+    out->n_vars = hdr.n_vars, out->n_public = hdr.n_public;
+    out->domain_size = hdr.domain_size, out->log_domain = hdr.log_domain;
+    out->n_coefs_file = hdr.n_coefs;
+    uint64_t nv = hdr.n_vars, np1 = (uint64_t)hdr.n_public + 1, ds = hdr.domain_size;
+    groth16_slice_range(&out->row_lo, &out->row_hi, ds - 1, part, parts);
+    if (part == parts - 1)
+        out->row_hi = ds;
+    if ((rc = slice_load_coefs(out, &b, &hdr, path, err)))
+        goto fail;
+
+    static const struct {
+        unsigned id;
+        const char *name;
+        bool g2;
+    } secs[SNARKJS_NSEC] = {{5, "PointsA", false}, {6, "PointsB1", false}, {7, "PointsB2", true},
+                            {8, "PointsC", false}, {9, "PointsH", false}};
+    const uint64_t counts[SNARKJS_NSEC] = {nv, nv, nv, nv - np1, ds};
+    void **dst[SNARKJS_NSEC] = {(void **)&out->a, (void **)&out->b1, (void **)&out->b2, (void **)&out->c,
+                                (void **)&out->h};
+    bool sg = flags & SNARKJS_ZKEY_SUBGROUP;
+    for (int s = 0; s < SNARKJS_NSEC; s++) {
+        groth16_slice_range(&out->lo[s], &out->hi[s], counts[s], part, parts);
+        size_t psz = secs[s].g2 ? SJ_G2_BYTES : SJ_G1_BYTES;
+        if ((rc = decode_points(dst[s], b.sec[secs[s].id] + out->lo[s] * psz, out->hi[s] - out->lo[s], out->lo[s],
+                                secs[s].g2, sg, secs[s].id, secs[s].name, path, pool, err)))
+            goto fail;
+    }
+    gm_file_unmap(&m);
+    return 0;
+fail:
+    gm_file_unmap(&m);
+    zkey_slice_free(out);
+    return rc;
+}
+
+#undef COEF_BYTES
