@@ -1,18 +1,24 @@
 #!/bin/sh
 # bench/interop.sh — `make bench-interop`: grothmpi and `snarkjs groth16 prove`
-# on the same zkey and witness, side by side: wall time of the whole command
-# (process start, reading the zkey and witness, proving, writing proof.json and
-# public.json), median and min of RUNS runs each, and the ratio of medians.
-# Circuits: circomlib SHA-256 of 64, 192 and 448 bytes (2^16, 2^17 and 2^18
-# domains) and 7 chained Poseidon (3.6 k, 2^12); artifacts from tests/interop/run.sh (set up
-# on the first run, cached in $BUILD/interop). Both use every CPU (snarkjs's
-# wasm workers, grothmpi's pool). Benchmarks measure, never assert.
-#   BUILD=build RUNS=5 sh bench/interop.sh [sha256] [sha256_192] [sha256_448] [poseidon]
+# (and rapidsnark, when RAPIDSNARK names its prover) on the same zkey and
+# witness, side by side: wall time of the whole command (process start,
+# reading the zkey and witness, proving, writing proof.json and public.json),
+# median and min of RUNS runs each, the median CPU time, the peak resident
+# memory, and the ratios of medians. Circuits: circomlib SHA-256 of 64, 192
+# and 448 bytes (2^16, 2^17 and 2^18 domains) and 7 chained Poseidon (3.6 k,
+# 2^12), on BLS12-381 (NAME) or BN254 (NAME@bn128, circom's default curve);
+# artifacts from tests/interop/run.sh (set up on the first run, cached in
+# $BUILD/interop). All use every CPU (snarkjs's wasm workers, rapidsnark's
+# OpenMP threads, grothmpi's pool). Benchmarks measure, never assert.
+#   BUILD=build RUNS=5 [RAPIDSNARK=/path/to/prover] sh bench/interop.sh [sha256] [sha256@bn128] ...
+# rapidsnark proves bn128 only; build it from its public source
+# (github.com/iden3/rapidsnark, `make host`), never into this repository.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-build}
 case "$BUILD" in /*) ;; *) BUILD="$root/$BUILD" ;; esac
 RUNS=${RUNS:-5}
+RAPIDSNARK=${RAPIDSNARK:-}
 G="$BUILD/grothmpi"
 WORK=${GM_INTEROP_DIR:-$BUILD/interop}
 SJ="node $root/tests/interop/node_modules/snarkjs/build/cli.cjs"
@@ -21,39 +27,48 @@ circuits=${*:-sha256 sha256_192 sha256_448 poseidon}
 # Artifacts (and the interop check itself) first.
 BUILD="$BUILD" GM_INTEROP_DIR="$WORK" sh "$root/tests/interop/run.sh" $circuits >/dev/null
 
-# median_min CMD...: runs CMD $RUNS times; prints "median-wall min-wall
-# median-cpu" in seconds (cpu = user + system of the process and its threads,
-# which on a shared machine says more than the wall time).
-median_min() {
+# stats CMD...: runs CMD $RUNS times; prints "median-wall min-wall
+# median-cpu max-rss-MiB" (cpu = user + system of the process and its
+# threads, which on a shared machine says more than the wall time).
+stats() {
     : >"$WORK/times"
     : >"$WORK/cpus"
+    : >"$WORK/rss"
     i=0
     while [ $i -lt "$RUNS" ]; do
-        /usr/bin/time -f "%e %U %S" -o "$WORK/one" "$@" >/dev/null 2>&1
+        /usr/bin/time -f "%e %U %S %M" -o "$WORK/one" "$@" >/dev/null 2>&1
         awk '{print $1}' "$WORK/one" >>"$WORK/times"
         awk '{print $2 + $3}' "$WORK/one" >>"$WORK/cpus"
+        awk '{print $4 / 1024}' "$WORK/one" >>"$WORK/rss"
         i=$((i + 1))
     done
     med='{v[NR] = $1} END {m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.3f", m}'
-    printf '%s %s %s\n' "$(sort -g "$WORK/times" | awk "$med")" "$(sort -g "$WORK/times" | head -1)" \
-        "$(sort -g "$WORK/cpus" | awk "$med")"
+    printf '%s %s %s %s\n' "$(sort -g "$WORK/times" | awk "$med")" "$(sort -g "$WORK/times" | head -1)" \
+        "$(sort -g "$WORK/cpus" | awk "$med")" "$(sort -g "$WORK/rss" | tail -1 | awk '{printf "%.0f", $1}')"
 }
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.1fx", a / b}'; }
 
 cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')
 echo "bench-interop: $cpu, $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $RUNS runs each, $(date -u +%Y-%m-%d)"
-echo "bench-interop: grothmpi $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?'), snarkjs $(node -p "require('$root/tests/interop/node_modules/snarkjs/package.json').version")"
-printf '%-9s %9s %9s %9s %11s %11s %11s %7s %7s\n' circuit "gm med" "gm min" "gm cpu" "snarkjs med" "snarkjs min" \
-    "snarkjs cpu" ratio "cpu rat"
-for c in $circuits; do
-    d="$WORK/$c"
-    set -- $(median_min "$G" snarkjs prove "$d/$c.zkey" "$d/$c.wtns" "$d/b_proof.json" "$d/b_public.json")
-    gmed=$1 gmin=$2 gcpu=$3
-    set -- $(median_min $SJ groth16 prove "$d/$c.zkey" "$d/$c.wtns" "$d/b_sproof.json" "$d/b_spublic.json")
-    smed=$1 smin=$2 scpu=$3
-    ratio=$(awk -v a="$smed" -v b="$gmed" 'BEGIN {print a / b}')
-    cratio=$(awk -v a="$scpu" -v b="$gcpu" 'BEGIN {print a / b}')
-    printf '%-9s %9s %9s %9s %11s %11s %11s %6.1fx %6.1fx\n' "$c" "$gmed" "$gmin" "$gcpu" "$smed" "$smin" "$scpu" \
-        "$ratio" "$cratio"
+echo "bench-interop: grothmpi $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?'), snarkjs $(node -p "require('$root/tests/interop/node_modules/snarkjs/package.json').version")${RAPIDSNARK:+, rapidsnark $RAPIDSNARK}"
+echo "bench-interop: seconds (median / min / median CPU), peak RSS in MiB; ratio = peer median / grothmpi median"
+printf '%-16s %-25s %-25s %-8s %-25s %-8s\n' circuit "grothmpi" "snarkjs" "ratio" "rapidsnark" "ratio"
+for cc in $circuits; do
+    c=${cc%@*}
+    if [ "$c" = "$cc" ]; then d="$WORK/$c" cv=bls12381; else d="$WORK/${c}_${cc#*@}" cv=${cc#*@}; fi
+    set -- $(stats "$G" snarkjs prove "$d/$c.zkey" "$d/$c.wtns" "$d/b_proof.json" "$d/b_public.json")
+    g="$1 / $2 / $3, $4" gmed=$1
+    set -- $(stats $SJ groth16 prove "$d/$c.zkey" "$d/$c.wtns" "$d/b_sproof.json" "$d/b_spublic.json")
+    s="$1 / $2 / $3, $4" sr=$(ratio "$1" "$gmed")
+    r="-" rr="-"
+    if [ -n "$RAPIDSNARK" ] && [ "$cv" = bn128 ]; then
+        set -- $(stats "$RAPIDSNARK" "$d/$c.zkey" "$d/$c.wtns" "$d/b_rproof.json" "$d/b_rpublic.json")
+        r="$1 / $2 / $3, $4" rr=$(ratio "$1" "$gmed")
+        $SJ groth16 verify "$d/verification_key.json" "$d/b_rpublic.json" "$d/b_rproof.json" >/dev/null ||
+            echo "bench-interop: $cc: rapidsnark's proof does not verify"
+    fi
+    printf '%-16s %-25s %-25s %-8s %-25s %-8s\n' "$cc" "$g" "$s" "$sr" "$r" "$rr"
 done
 echo "bench-interop: grothmpi stages of the last circuit (one run, --verbose):"
 "$G" snarkjs prove --verbose "$d/$c.zkey" "$d/$c.wtns" "$d/b_proof.json" "$d/b_public.json" | sed 's/^/  /'

@@ -8,9 +8,9 @@
 # poseidon on bn128; sha256_192 and sha256_448, the 2^17 and 2^18 SHA-256
 # circuits, are for bench/interop.sh; NAME@bn128 is the circuit on BN254):
 # circom2 compiles it with --prime bls12381 (or bn128); the powers of tau are
-# `grothmpi snarkjs ptau`'s development ceremony on bls12381 (snarkjs's
-# `prepare phase2` needs hours at 2^16 on BLS12-381) and snarkjs's own
-# (new, contribute, prepare phase2: seconds at these sizes) on bn128; snarkjs runs
+# `grothmpi snarkjs ptau`'s development ceremony on either curve (snarkjs's
+# `prepare phase2` needs hours at 2^16 on BLS12-381, and minutes already at
+# 2^12 on bn128 on a loaded machine); snarkjs runs
 # groth16 setup (poseidon also a zkey contribution, so both section orders
 # occur), exports the verification key and computes the witness, which both
 # `snarkjs wtns check` and `grothmpi snarkjs check` accept. Then:
@@ -58,18 +58,9 @@ now() { date +%s.%N; }
 power_of() { case "$1" in multiplier) echo 4 ;; poseidon) echo 12 ;; sha256) echo 16 ;; sha256_192) echo 17 ;; sha256_448) echo 18 ;; esac; }
 
 ptau() { # ptau POWER CURVE -> path
-    if [ "$2" = bls12381 ]; then
-        p="$WORK/dev_$1.ptau"
-        [ -f "$p" ] || run "$G" snarkjs ptau --power "$1" --seed "$SEED" "$p"
-    else
-        p="$WORK/$2_$1.ptau"
-        if [ ! -f "$p" ]; then
-            run $SJ powersoftau new "$2" "$1" "$p.0"
-            run $SJ powersoftau contribute "$p.0" "$p.1" --name=interop -e="grothmpi interop $SEED"
-            run $SJ powersoftau prepare phase2 "$p.1" "$p.2"
-            mv "$p.2" "$p"; rm -f "$p.0" "$p.1"
-        fi
-    fi
+    p="$WORK/dev_$1.ptau"
+    [ "$2" = bls12381 ] || p="$WORK/dev_$2_$1.ptau"
+    [ -f "$p" ] || run "$G" snarkjs ptau --curve "$2" --power "$1" --seed "$SEED" "$p"
     echo "$p"
 }
 

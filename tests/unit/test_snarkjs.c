@@ -808,7 +808,7 @@ Test(snarkjs, ptau_lagrange_blocks_sum_to_the_generator)
     cr_assert_eq(system(cmd), 0);
 }
 
-/* ---- one rank's share (snarkjs/zkey_slice.c, the .wtns view) ------------------------------------ */
+/* ---- one rank's share (snarkjs/zkey_slice_shape.h, the .wtns view) ------------------------------------ */
 
 /* Offset of section id's data in a container, or 0. */
 static size_t section_offset(const uint8_t *b, size_t n, uint32_t id)
