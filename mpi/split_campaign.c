@@ -428,15 +428,7 @@ void mr_split_run(mr_comm_t *cm, const mr_split_env_t *env)
     } else {
         int size;
         MPI_Comm_size(g.world, &size);
-        while (cm->ndone < size - 1) {
-            mr_root_check_stop(cm);
-            if (mr_root_serve(cm))
-                mr_progress(cm, false);
-            else
-                nap();
-        }
-        cm->wall_s = (double)(gm_now_ns() - cm->t0) * 1e-9;
-        mr_progress(cm, true);
+        mr_root_wait_done(cm, size);
         finish_metrics(&g); /* again: the serving above is rank 0's io */
         cm->all[0] = s->m;
         mr_root_buffers_free(cm);
