@@ -15,7 +15,10 @@ set -eu
 . "$(dirname "$0")/../integration/lib/netns.sh"
 NETNS_DIR=$(cd "$(dirname "$0")/../integration" && pwd)/netns
 K=${1:-22}
-SJ="node --max-old-space-size=4096 $(pwd)/tests/interop/node_modules/snarkjs/build/cli.cjs"
+# snarkjs setup holds about 2.9 GB at 2^20 and scales with the rows: node's
+# heap limit follows (SJ_HEAP_MB overrides)
+HEAP=${SJ_HEAP_MB:-$(( K <= 20 ? 4096 : 4096 << (K - 20) ))}
+SJ="node --max-old-space-size=$HEAP $(pwd)/tests/interop/node_modules/snarkjs/build/cli.cjs"
 need python3 node
 P=gmb
 netns_hosts 2 $P 10.78.0
