@@ -10,8 +10,10 @@
  *      WORK   0 -> r        uint64[n]: unit numbers; n = 0 means "no more";
  *                           the single value UINT64_MAX means "retry when
  *                           your queue is shorter" (the tail rule below)
- *      RESULT r -> 0        header (unit, rank, verified, n_pub) + 192-byte
- *                           proof + n_pub * 32 bytes of public inputs (Fr LE)
+ *      RESULT r -> 0        header (unit, rank, verified, n_pub, curve,
+ *                           proof_len) + the proof (192 bytes; a bn128
+ *                           unit's 256) + n_pub * 32 bytes of public inputs
+ *                           (Fr LE, of the unit's curve)
  *      ERROR  r -> 0        int32 code + message text
  *      DONE   r -> 0        mr_metrics_t (last message of a rank)
  *      INTR   r -> 0        int32 signal number: the rank was asked to stop
@@ -64,8 +66,20 @@
 
 typedef struct {
     uint64_t unit;
-    uint32_t rank, verified, n_pub, pad;
+    uint32_t rank, verified, n_pub, curve, proof_len, pad;
 } wire_hdr_t;
+
+static wire_hdr_t wire_hdr(const mr_result_t *r)
+{
+    wire_hdr_t h = {r->unit, r->rank, r->verified, r->n_pub, r->curve, r->proof_len, 0};
+    return h;
+}
+
+/* The proof length of a curve's units; 0 for a value no rank sends. */
+static uint32_t curve_proof_len(uint32_t curve)
+{
+    return curve == SNARKJS_BLS12381 ? GROTH16_PROOF_BYTES : curve == SNARKJS_BN128 ? SNARKJS_BN_PROOF_BYTES : 0;
+}
 
 static void timed_wait(mr_state_t *s, uint64_t ns)
 {
@@ -123,20 +137,55 @@ static int stop_requested(const mr_comm_t *cm)
 
 /* ==== ranks other than 0 ============================================================ */
 
+static int result_pub(mr_result_t *r, uint64_t unit, int rank, bool verified, uint32_t curve, uint32_t n_pub)
+{
+    memset(r, 0, sizeof *r);
+    r->unit = unit;
+    r->rank = (uint32_t)rank;
+    r->verified = verified;
+    r->n_pub = n_pub;
+    r->curve = curve;
+    r->proof_len = curve_proof_len(curve);
+    r->pub = malloc((size_t)n_pub * FR_BYTES + 1);
+    return r->pub ? 0 : GM_ENOMEM;
+}
+
+int mr_result_bls(mr_result_t *r, uint64_t unit, int rank, bool verified, const groth16_proof_t *proof,
+                  const fr_t *pub, uint32_t n_pub)
+{
+    if (result_pub(r, unit, rank, verified, SNARKJS_BLS12381, n_pub))
+        return GM_ENOMEM;
+    groth16_proof_to_bytes(r->proof, proof);
+    for (uint32_t j = 0; j < n_pub; j++)
+        fr_to_bytes_le(r->pub + (size_t)j * FR_BYTES, &pub[j]);
+    return 0;
+}
+
+int mr_result_bn(mr_result_t *r, uint64_t unit, int rank, bool verified, const snarkjs_bn_proof_t *proof,
+                 const bn_fr_t *pub, uint32_t n_pub)
+{
+    if (result_pub(r, unit, rank, verified, SNARKJS_BN128, n_pub))
+        return GM_ENOMEM;
+    snarkjs_bn_proof_to_bytes(r->proof, proof);
+    for (uint32_t j = 0; j < n_pub; j++)
+        bn_fr_to_bytes_le(r->pub + (size_t)j * FR_BYTES, &pub[j]);
+    return 0;
+}
+
 void mr_send_result(void *comm, const mr_result_t *r, uint8_t **buf, size_t *buflen)
 {
-    size_t len = sizeof(wire_hdr_t) + GROTH16_PROOF_BYTES + (size_t)r->n_pub * FR_BYTES;
+    size_t len = sizeof(wire_hdr_t) + r->proof_len + (size_t)r->n_pub * FR_BYTES;
     if (len > *buflen) {
         uint8_t *nb = realloc(*buf, len);
         if (nb)
             *buf = nb, *buflen = len;
     }
-    wire_hdr_t h = {r->unit, r->rank, r->verified, r->n_pub, 0};
+    wire_hdr_t h = wire_hdr(r);
     if (!*buf || len > *buflen)
         return; /* out of memory: rank 0 never sees the unit, which stays unjournaled */
     memcpy(*buf, &h, sizeof h);
-    memcpy(*buf + sizeof h, r->proof, GROTH16_PROOF_BYTES);
-    memcpy(*buf + sizeof h + GROTH16_PROOF_BYTES, r->pub, (size_t)r->n_pub * FR_BYTES);
+    memcpy(*buf + sizeof h, r->proof, r->proof_len);
+    memcpy(*buf + sizeof h + r->proof_len, r->pub, (size_t)r->n_pub * FR_BYTES);
     MPI_Send(*buf, (int)len, MPI_BYTE, 0, TAG_RESULT, *(MPI_Comm *)comm);
 }
 
@@ -161,7 +210,7 @@ void mr_comm_worker(void *arg)
     int32_t req[2] = {(int32_t)s->batch, 0};
     bool req_out = false, error_sent = false;
     size_t refused = 0; /* pending count at the last "retry": ask again below it */
-    size_t buflen = sizeof(wire_hdr_t) + GROTH16_PROOF_BYTES + 64 * FR_BYTES;
+    size_t buflen = sizeof(wire_hdr_t) + MR_PROOF_MAX + 64 * FR_BYTES;
     uint8_t *buf = malloc(buflen);
     uint64_t *units = malloc((size_t)JOBS_MAX_BATCH * 4 * sizeof *units);
     for (;;) {
@@ -347,16 +396,29 @@ static void root_take(mr_comm_t *cm, const wire_hdr_t *h, const uint8_t *proof, 
         goto out;
     }
     for (uint32_t j = 0; j < h->n_pub; j++) {
-        if (fr_from_bytes_le(&in[j], pub + (size_t)j * FR_BYTES)) {
+        char dec[FR_DEC_MAX > BN254_DEC_MAX ? FR_DEC_MAX : BN254_DEC_MAX];
+        bn_fr_t bj;
+        bool bad = h->curve == SNARKJS_BN128 ? bn_fr_from_bytes_le(&bj, pub + (size_t)j * FR_BYTES) != 0
+                                             : fr_from_bytes_le(&in[j], pub + (size_t)j * FR_BYTES) != 0;
+        if (bad) {
             gm_err_set(&e, GM_ENONCANON, "unit %s from rank %u: public input %u is not canonical", name, h->rank, j);
             mr_root_fail(cm, GM_ENONCANON, &e);
             goto out;
         }
-        char dec[FR_DEC_MAX];
-        fr_to_dec(dec, &in[j]);
+        if (h->curve == SNARKJS_BN128)
+            bn_fr_to_dec(dec, &bj);
+        else
+            fr_to_dec(dec, &in[j]);
         json_array_append_new(arr, json_string(dec));
     }
     bool check = cm->c->verify != JOBS_VERIFY_RANK || !h->verified;
+    if (check && (h->curve != SNARKJS_BLS12381 || !s->pvk)) {
+        /* a zkey unit's key is its proving rank's alone: that rank checks every proof */
+        gm_err_set(&e, GM_EINVAL, "unit %s from rank %u: unchecked, and rank 0 holds no key to check it", name,
+                   h->rank);
+        mr_root_fail(cm, GM_EINVAL, &e);
+        goto out;
+    }
     if (check) {
         uint64_t t0 = gm_now_ns(), c0 = gm_thread_cpu_ns();
         groth16_proof_t pf;
@@ -382,7 +444,7 @@ static void root_take(mr_comm_t *cm, const wire_hdr_t *h, const uint8_t *proof, 
         goto out;
     }
     uint64_t t0 = gm_now_ns(), c0 = gm_thread_cpu_ns();
-    int rc = mr_out_write(cm->out, h->unit, proof, text, (int)h->rank, &e);
+    int rc = mr_out_write(cm->out, h->unit, proof, h->proof_len, (snarkjs_curve_t)h->curve, text, (int)h->rank, &e);
     s->m.wall_ns[MR_IO] += gm_now_ns() - t0;
     s->m.cpu_ns[MR_IO] += gm_thread_cpu_ns() - c0;
     if (rc) {
@@ -406,7 +468,7 @@ void mr_root_check_stop(mr_comm_t *cm)
 
 void mr_root_local(mr_comm_t *cm, const mr_result_t *r)
 {
-    wire_hdr_t h = {r->unit, r->rank, r->verified, r->n_pub, 0};
+    wire_hdr_t h = wire_hdr(r);
     if (!cm->stop)
         root_take(cm, &h, r->proof, r->pub);
 }
@@ -417,7 +479,7 @@ static int root_buffers(mr_comm_t *cm)
     if (!cm->units)
         cm->units = malloc((size_t)JOBS_MAX_BATCH * 4 * sizeof *cm->units);
     if (!cm->rbuf) {
-        cm->rbuflen = sizeof(wire_hdr_t) + GROTH16_PROOF_BYTES + 64 * FR_BYTES;
+        cm->rbuflen = sizeof(wire_hdr_t) + MR_PROOF_MAX + 64 * FR_BYTES;
         cm->rbuf = malloc(cm->rbuflen);
     }
     return cm->units && cm->rbuf ? 0 : GM_ENOMEM;
@@ -474,11 +536,12 @@ bool mr_root_serve(mr_comm_t *cm)
             MPI_Recv(rbuf, n, MPI_BYTE, src, TAG_RESULT, comm, MPI_STATUS_IGNORE);
             wire_hdr_t h;
             memcpy(&h, rbuf, sizeof h);
-            if ((size_t)n != sizeof h + GROTH16_PROOF_BYTES + (size_t)h.n_pub * FR_BYTES) {
+            if ((size_t)n < sizeof h || !h.proof_len || h.proof_len != curve_proof_len(h.curve) ||
+                (size_t)n != sizeof h + h.proof_len + (size_t)h.n_pub * FR_BYTES) {
                 gm_err_set(&e, GM_EMPI, "rank %d: a result message of %d bytes does not match its header", src, n);
                 mr_root_fail(cm, GM_EMPI, &e);
             } else if (!cm->stop) {
-                root_take(cm, &h, rbuf + sizeof h, rbuf + sizeof h + GROTH16_PROOF_BYTES);
+                root_take(cm, &h, rbuf + sizeof h, rbuf + sizeof h + h.proof_len);
             }
         } else if (st.MPI_TAG == TAG_ERROR) {
             char msg[sizeof(int32_t) + GM_ERR_MSG_LEN + 1];

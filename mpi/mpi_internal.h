@@ -31,6 +31,7 @@
 #include "jobs/jobs.h"
 #include "mpi/mpi.h"
 #include "params/params.h"
+#include "snarkjs/snarkjs.h"
 #include "topo/topo.h"
 
 /* ---- stages and metrics ---------------------------------------------------------- */
@@ -123,14 +124,22 @@ typedef struct mr_out mr_out_t;
 
 /* ---- the rank state ------------------------------------------------------------------ */
 
-/* A finished proof on its way to rank 0's writer. */
+/* The longest proof a unit makes: a bn128 one (SNARKJS_BN_PROOF_BYTES). */
+#define MR_PROOF_MAX SNARKJS_BN_PROOF_BYTES
+
+/* A finished proof on its way to rank 0's writer. Units of parameter files
+ * and BLS12-381 zkeys make 192-byte bellperson proofs (GROTH16_PROOF_BYTES),
+ * bn128 zkeys 256-byte ones (snarkjs_bn_proof_to_bytes); both curves' Fr
+ * elements are 32 bytes. Filled by mr_result_bls or mr_result_bn. */
 typedef struct {
     uint64_t unit;
     uint32_t rank;
     uint32_t verified;   /* 1: the proving rank checked it */
     uint32_t n_pub;      /* public inputs without ONE */
+    uint32_t curve;      /* snarkjs_curve_t of the proof and the public inputs */
+    uint32_t proof_len;  /* bytes of proof[] used */
     uint32_t pad;
-    uint8_t proof[GROTH16_PROOF_BYTES];
+    uint8_t proof[MR_PROOF_MAX];
     uint8_t *pub;        /* n_pub * 32 bytes, Fr little-endian (malloc'd) */
 } mr_result_t;
 
@@ -352,6 +361,13 @@ void mr_progress(mr_comm_t *cm, bool force);
 /* Other ranks: one result (RESULT) or error (ERROR) to rank 0 over comm (an
  * MPI_Comm *); *buf grows as needed (the caller frees it). */
 void mr_send_result(void *comm, const mr_result_t *r, uint8_t **buf, size_t *buflen);
+/* r as unit's result made on rank (verified: that rank checked the proof):
+ * its proof's bytes and the public inputs pub[0 .. n_pub) (without ONE),
+ * copied. Returns 0 or GM_ENOMEM (r->pub NULL). */
+int mr_result_bls(mr_result_t *r, uint64_t unit, int rank, bool verified, const groth16_proof_t *proof,
+                  const fr_t *pub, uint32_t n_pub) __attribute__((warn_unused_result));
+int mr_result_bn(mr_result_t *r, uint64_t unit, int rank, bool verified, const snarkjs_bn_proof_t *proof,
+                 const bn_fr_t *pub, uint32_t n_pub) __attribute__((warn_unused_result));
 void mr_send_error(void *comm, const char *host, const err_t *e);
 
 /* run.c: waits for a non-blocking collective (an MPI_Request *), asleep
@@ -407,8 +423,8 @@ int mr_out_open(mr_out_t **out, const jobs_campaign_t *c, const uint8_t vk_sha[3
                 err_t *err) __attribute__((warn_unused_result));
 /* Writes unit u's proof and public inputs (decimal strings) and appends the
  * journal line. Returns 0 or GM_EIO. */
-int mr_out_write(mr_out_t *o, size_t u, const uint8_t proof[GROTH16_PROOF_BYTES], const char *pub_json, int rank,
-                 err_t *err) __attribute__((warn_unused_result));
+int mr_out_write(mr_out_t *o, size_t u, const uint8_t *proof, size_t proof_len, snarkjs_curve_t curve,
+                 const char *pub_json, int rank, err_t *err) __attribute__((warn_unused_result));
 void mr_out_close(mr_out_t *o);
 /* The journal's path (for messages). */
 const char *mr_out_journal_path(const mr_out_t *o);

@@ -468,19 +468,8 @@ static int batch_results(mr_state_t *s, mr_result_t *res, const mr_ready_t *item
     for (size_t i = 0; i < n; i++) {
         size_t nin;
         const fr_t *in = groth16_prepared_inputs(items[i].prep, &nin);
-        memset(&res[i], 0, sizeof res[i]);
-        res[i].unit = items[i].unit;
-        res[i].rank = (uint32_t)s->rank;
-        res[i].verified = s->rank_verifies;
-        res[i].n_pub = (uint32_t)(nin - 1);
-        groth16_proof_to_bytes(res[i].proof, &proofs[i]);
-        res[i].pub = malloc(res[i].n_pub * FR_BYTES + 1);
-        if (!res[i].pub) {
+        if (mr_result_bls(&res[i], items[i].unit, s->rank, s->rank_verifies, &proofs[i], in + 1, (uint32_t)(nin - 1)))
             rc = GM_ENOMEM;
-            continue;
-        }
-        for (uint32_t j = 0; j < res[i].n_pub; j++)
-            fr_to_bytes_le(res[i].pub + (size_t)j * FR_BYTES, &in[j + 1]);
     }
     if (rc)
         for (size_t i = 0; i < n; i++)

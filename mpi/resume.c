@@ -172,7 +172,8 @@ static void resume_line(void *arg, const char *line, size_t ll, const journal_li
     uint8_t s1[32], s2[32];
     if ((size_t)snprintf(pp, sizeof pp, "%s/%s.proof", r->o->proofs, e->name) < sizeof pp &&
         (size_t)snprintf(qp, sizeof qp, "%s/%s.public.json", r->o->proofs, e->name) < sizeof qp &&
-        file_sha(s1, pp, GROTH16_PROOF_BYTES) == 0 && file_sha(s2, qp, 0) == 0) {
+        /* a snarkjs unit's proof is 192 or 256 bytes (its zkey's curve): the digest decides */
+        file_sha(s1, pp, r->o->c->zkey ? 0 : GROTH16_PROOF_BYTES) == 0 && file_sha(s2, qp, 0) == 0) {
         gm_hex_encode(h1, s1, 32);
         gm_hex_encode(h2, s2, 32);
         if (!strcmp(h1, e->proof_sha) && !strcmp(h2, e->pub_sha)) {
@@ -281,17 +282,23 @@ fail:
 /* A "snarkjs" unit's proof also as snarkjs's proof.json ("<name>.proof.json"
  * beside "<name>.public.json", which is already snarkjs's public.json), so
  * `snarkjs groth16 verify` reads the pair as they are. */
-static int zkey_proof_json(const mr_out_t *o, const char *name, const uint8_t proof[GROTH16_PROOF_BYTES], err_t *err)
+static int zkey_proof_json(const mr_out_t *o, const char *name, const uint8_t *proof, snarkjs_curve_t curve,
+                           err_t *err)
 {
     char path[JOBS_PATH_LEN + 128];
     snprintf(path, sizeof path, "%s/%s.proof.json", o->proofs, name);
+    if (curve == SNARKJS_BN128) {
+        snarkjs_bn_proof_t pf;
+        int rc = snarkjs_bn_proof_from_bytes(&pf, proof, path, err);
+        return rc ? rc : snarkjs_bn_proof_write_json(path, &pf, err);
+    }
     groth16_proof_t pf;
     int rc = groth16_proof_from_bytes(&pf, proof, path, err);
     return rc ? rc : snarkjs_proof_write_json(path, &pf, err);
 }
 
-int mr_out_write(mr_out_t *o, size_t u, const uint8_t proof[GROTH16_PROOF_BYTES], const char *pub_json, int rank,
-                 err_t *err)
+int mr_out_write(mr_out_t *o, size_t u, const uint8_t *proof, size_t proof_len, snarkjs_curve_t curve,
+                 const char *pub_json, int rank, err_t *err)
 {
     char name[JOBS_ID_LEN + 16], pp[JOBS_PATH_LEN + 128], qp[JOBS_PATH_LEN + 128];
     jobs_unit_name(name, sizeof name, o->c, u);
@@ -300,12 +307,12 @@ int mr_out_write(mr_out_t *o, size_t u, const uint8_t proof[GROTH16_PROOF_BYTES]
     int rc;
     size_t ql = strlen(pub_json);
     if ((rc = gm_file_write(qp, pub_json, ql, err)) ||
-        (rc = gm_file_write(pp, proof, GROTH16_PROOF_BYTES, err)))
+        (rc = gm_file_write(pp, proof, proof_len, err)))
         return rc;
-    if (o->c->zkey && (rc = zkey_proof_json(o, name, proof, err)))
+    if (o->c->zkey && (rc = zkey_proof_json(o, name, proof, curve, err)))
         return rc;
     uint8_t s1[32], s2[32];
-    SHA256(proof, GROTH16_PROOF_BYTES, s1);
+    SHA256(proof, proof_len, s1);
     SHA256((const uint8_t *)pub_json, ql, s2);
     char h1[65], h2[65], line[400];
     gm_hex_encode(h1, s1, 32);

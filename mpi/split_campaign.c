@@ -281,18 +281,8 @@ static int prove_unit(sc_t *g, uint64_t u, mr_result_t *res, bool *agreed, err_t
     *agreed = false;
     if (g->acc)
         acc_add(g, ranks);
-    memset(res, 0, sizeof *res);
-    res->unit = u;
-    res->rank = (uint32_t)g->rank;
-    res->verified = s->rank_verifies;
-    res->n_pub = (uint32_t)(w.n_inputs - 1);
-    groth16_proof_to_bytes(res->proof, &proof);
-    if (!(res->pub = malloc((size_t)res->n_pub * FR_BYTES + 1))) {
+    if (mr_result_bls(res, u, g->rank, s->rank_verifies, &proof, w.inputs + 1, (uint32_t)(w.n_inputs - 1)))
         rc = gm_err_set(err, GM_ENOMEM, "rank %d: out of memory for a result", g->rank);
-        goto out;
-    }
-    for (uint32_t j = 0; j < res->n_pub; j++)
-        fr_to_bytes_le(res->pub + (size_t)j * FR_BYTES, &w.inputs[j + 1]);
 out:
     free(ranks);
     cs_destroy(cs);

@@ -26,6 +26,10 @@
  *    stores (one clock, mr_resident_tick). Without the flag a rank keeps
  *    only its current zkey, freed at the end of the run.
  *  - zkey_prove_unit is the one place that reads a unit's files and proves.
+ *    Each zkey's curve is read from its prime (snarkjs_curve_of_file), so
+ *    one campaign may mix BLS12-381 and bn128 sectors; a unit's result
+ *    carries its curve (mr_result_t), and its .wtns is read by that curve's
+ *    reader, which names a witness of the other curve.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -38,15 +42,19 @@
 
 #define UNIT_STOP UINT64_MAX
 
-/* A loaded zkey: the rank's current one, or one kept between runs. */
+/* A loaded zkey: the rank's current one, or one kept between runs; zk and
+ * pv (BLS12-381) or bzk and bpv (bn128) as curve says. */
 typedef struct {
     char path[JOBS_PATH_LEN];
     dev_t dev;
     ino_t ino;
     off_t size;
     struct timespec mtime;
+    snarkjs_curve_t curve;
     snarkjs_zkey_t *zk;
     snarkjs_prover_t *pv;
+    snarkjs_bn_zkey_t *bzk;
+    snarkjs_bn_prover_t *bpv;
     uint64_t bytes; /* the key's points and coefficients */
     uint64_t used;  /* mr_resident_tick when last taken (kept slots) */
 } zkey_slot_t;
@@ -58,28 +66,36 @@ static void slot_free(zkey_slot_t *z)
 {
     snarkjs_prover_destroy(z->pv);
     snarkjs_zkey_free(z->zk);
+    snarkjs_bn_prover_destroy(z->bpv);
+    snarkjs_bn_zkey_free(z->bzk);
     memset(z, 0, sizeof *z);
 }
 
+static bool slot_loaded(const zkey_slot_t *z) { return z->zk || z->bzk; }
+
 static bool slot_is(const zkey_slot_t *z, const char *path, const struct stat *st)
 {
-    return z->zk && !strcmp(z->path, path) && z->dev == st->st_dev && z->ino == st->st_ino &&
+    return slot_loaded(z) && !strcmp(z->path, path) && z->dev == st->st_dev && z->ino == st->st_ino &&
            z->size == st->st_size && z->mtime.tv_sec == st->st_mtim.tv_sec &&
            z->mtime.tv_nsec == st->st_mtim.tv_nsec;
 }
 
-static uint64_t zkey_bytes(const snarkjs_zkey_t *zk)
+/* A decoded key's bytes: points A, B1, C, H (G1), B2 (G2) and coefficients. */
+#define ZKEY_BYTES(zk, g1_t, g2_t, coef_t)                                                                           \
+    ((2ull * (zk)->n_vars + ((zk)->n_vars - (zk)->n_public - 1) + (zk)->domain_size) * sizeof(g1_t) +                \
+     (uint64_t)(zk)->n_vars * sizeof(g2_t) + (zk)->n_coefs * sizeof(coef_t))
+
+static uint64_t zkey_bytes(const zkey_slot_t *z)
 {
-    uint64_t g1 = 2ull * zk->n_vars + (zk->n_vars - zk->n_public - 1) + zk->domain_size;
-    return g1 * sizeof(g1_affine_t) + (uint64_t)zk->n_vars * sizeof(g2_affine_t) +
-           zk->n_coefs * sizeof(snarkjs_coef_t);
+    return z->zk ? ZKEY_BYTES(z->zk, g1_affine_t, g2_affine_t, snarkjs_coef_t)
+                 : ZKEY_BYTES(z->bzk, bn_g1_affine_t, bn_g2_affine_t, snarkjs_bn_coef_t);
 }
 
 uint64_t mr_zkey_kept_bytes(void)
 {
     uint64_t b = 0;
     for (int i = 0; i < ZKEY_KEEP; i++)
-        b += kept[i].zk ? kept[i].bytes : 0;
+        b += slot_loaded(&kept[i]) ? kept[i].bytes : 0;
     return b;
 }
 
@@ -87,7 +103,7 @@ bool mr_zkey_oldest(uint64_t *used)
 {
     int o = -1;
     for (int i = 0; i < ZKEY_KEEP; i++)
-        if (kept[i].zk && (o < 0 || kept[i].used < kept[o].used))
+        if (slot_loaded(&kept[i]) && (o < 0 || kept[i].used < kept[o].used))
             o = i;
     if (o >= 0)
         *used = kept[o].used;
@@ -98,7 +114,7 @@ void mr_zkey_evict_oldest(void)
 {
     int o = -1;
     for (int i = 0; i < ZKEY_KEEP; i++)
-        if (kept[i].zk && (o < 0 || kept[i].used < kept[o].used))
+        if (slot_loaded(&kept[i]) && (o < 0 || kept[i].used < kept[o].used))
             o = i;
     if (o >= 0) {
         gm_log(GM_LOG_DEBUG, "resident: zkey %s evicted (%llu bytes)", kept[o].path, (unsigned long long)kept[o].bytes);
@@ -117,11 +133,11 @@ void mr_zkey_release(void)
  * run's loads). */
 static void slot_keep(zkey_slot_t *z)
 {
-    if (!z->zk)
+    if (!slot_loaded(z))
         return;
     int i = 0;
     for (int k = 0; k < ZKEY_KEEP; k++) {
-        if (!kept[k].zk) {
+        if (!slot_loaded(&kept[k])) {
             i = k;
             break;
         }
@@ -159,8 +175,10 @@ static int slot_take(zkey_slot_t *z, const jobs_sector_t *sec, bool resident, to
             }
     }
     slot_free(z);
-    int rc = snarkjs_zkey_load(&z->zk, sec->path, SNARKJS_ZKEY_DEFAULT, pool, err);
-    if (!rc)
+    int rc = snarkjs_curve_of_file(&z->curve, sec->path, err);
+    if (!rc && z->curve == SNARKJS_BN128 && !(rc = snarkjs_bn_zkey_load(&z->bzk, sec->path, SNARKJS_ZKEY_DEFAULT, pool, err)))
+        rc = snarkjs_bn_prover_create(&z->bpv, z->bzk, pool, err);
+    if (!rc && z->curve == SNARKJS_BLS12381 && !(rc = snarkjs_zkey_load(&z->zk, sec->path, SNARKJS_ZKEY_DEFAULT, pool, err)))
         rc = snarkjs_prover_create(&z->pv, z->zk, pool, err);
     if (rc) {
         err_t e = *err;
@@ -172,37 +190,43 @@ static int slot_take(zkey_slot_t *z, const jobs_sector_t *sec, bool resident, to
     z->ino = st.st_ino;
     z->size = st.st_size;
     z->mtime = st.st_mtim;
-    z->bytes = zkey_bytes(z->zk);
+    z->bytes = zkey_bytes(z);
     return 0;
 }
 
-/* Unit u: its zkey (kept in z), its .wtns, the proof checked against the
- * zkey's verifying key; res filled (res->pub malloc'd: w[1 .. nPublic]).
- * Stage times go to s's metrics. */
+/* Unit u: its zkey (kept in z), its .wtns (read by the zkey's curve's
+ * reader), the proof checked against the zkey's verifying key; res filled
+ * (res->pub malloc'd: w[1 .. nPublic]). Stage times go to s's metrics. */
 static int zkey_prove_unit(mr_state_t *s, zkey_slot_t *z, bool resident, uint64_t u, int rank, mr_result_t *res,
                            err_t *err)
 {
     const jobs_campaign_t *c = s->c;
     const jobs_sector_t *sec = &c->sectors[jobs_unit_get(c, (size_t)u).sector];
     snarkjs_wtns_t w = {0};
+    snarkjs_bn_wtns_t bw = {0};
     uint64_t t0 = gm_now_ns(), c0 = gm_thread_cpu_ns(), p0 = topo_pool_cpu_ns(s->pool);
     int rc = slot_take(z, sec, resident, s->pool, err);
-    if (!rc && (rc = snarkjs_wtns_load(&w, sec->wtns, err))) {
+    bool bn = z->curve == SNARKJS_BN128;
+    if (!rc && (rc = bn ? snarkjs_bn_wtns_load(&bw, sec->wtns, err) : snarkjs_wtns_load(&w, sec->wtns, err))) {
         err_t e = *err;
         gm_err_set(err, rc, "sector %s: %s", sec->id, e.msg);
     }
-    if (!rc && w.n != z->zk->n_vars)
+    size_t nw = bn ? bw.n : w.n;
+    uint32_t n_vars = rc ? 0 : bn ? z->bzk->n_vars : z->zk->n_vars, n_pub = rc ? 0 : bn ? z->bzk->n_public : z->zk->n_public;
+    if (!rc && nw != n_vars)
         rc = gm_err_set(err, GM_EINVAL, "sector %s: '%s' has %zu values, its zkey '%s' nVars %u", sec->id, sec->wtns,
-                        w.n, sec->path, z->zk->n_vars);
+                        nw, sec->path, n_vars);
     s->m.wall_ns[MR_WITNESS] += gm_now_ns() - t0;
     s->m.cpu_ns[MR_WITNESS] += gm_thread_cpu_ns() - c0 + topo_pool_cpu_ns(s->pool) - p0;
     if (rc)
         goto out;
     groth16_proof_t proof;
+    snarkjs_bn_proof_t bproof;
     groth16_timings_t tm;
     memset(&tm, 0, sizeof tm);
     t0 = gm_now_ns(), c0 = gm_thread_cpu_ns(), p0 = topo_pool_cpu_ns(s->pool);
-    rc = snarkjs_prove(z->pv, &proof, w.w, w.n, NULL, GROTH16_PROVE_DEFAULT, s->pool, &tm, err);
+    rc = bn ? snarkjs_bn_prove(z->bpv, &bproof, bw.w, bw.n, NULL, GROTH16_PROVE_DEFAULT, s->pool, &tm, err)
+            : snarkjs_prove(z->pv, &proof, w.w, w.n, NULL, GROTH16_PROVE_DEFAULT, s->pool, &tm, err);
     s->m.wall_ns[MR_PROVE] += gm_now_ns() - t0;
     s->m.cpu_ns[MR_PROVE] += gm_thread_cpu_ns() - c0 + topo_pool_cpu_ns(s->pool) - p0;
     if (rc) {
@@ -218,20 +242,12 @@ static int zkey_prove_unit(mr_state_t *s, zkey_slot_t *z, bool resident, uint64_
     if (!s->t_first)
         s->t_first = t0;
     s->t_last = gm_now_ns();
-    memset(res, 0, sizeof *res);
-    res->unit = u;
-    res->rank = (uint32_t)rank;
-    res->verified = 1;
-    res->n_pub = z->zk->n_public;
-    groth16_proof_to_bytes(res->proof, &proof);
-    if (!(res->pub = malloc((size_t)res->n_pub * FR_BYTES + 1))) {
+    if (bn ? mr_result_bn(res, u, rank, true, &bproof, bw.w + 1, n_pub)
+           : mr_result_bls(res, u, rank, true, &proof, w.w + 1, n_pub))
         rc = gm_err_set(err, GM_ENOMEM, "rank %d: out of memory for a result", rank);
-        goto out;
-    }
-    for (uint32_t j = 0; j < res->n_pub; j++)
-        fr_to_bytes_le(res->pub + (size_t)j * FR_BYTES, &w.w[j + 1]);
 out:
     snarkjs_wtns_free(&w);
+    snarkjs_bn_wtns_free(&bw);
     return rc;
 }
 

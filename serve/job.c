@@ -81,10 +81,11 @@ static int job_path(char *out, size_t n, json_t *o, const char *key, const sv_jo
     return 0;
 }
 
-/* {"zkey": PATH, "wtns": PATH}: both readable files, the witness of
- * BLS12-381's field (its header: the prime; whether its length fits the
- * zkey is known when the zkey is loaded, and a job whose proof fails is
- * proved alone and goes to failed/ with that line). */
+/* {"zkey": PATH, "wtns": PATH}: both readable files of one curve (the
+ * primes of their headers: BLS12-381 or bn128), the witness's header
+ * sound; whether its length fits the zkey is known when the zkey is
+ * loaded, and a job whose proof fails is proved alone and goes to failed/
+ * with that line. */
 static int zkey_job(sv_job_t *j, json_t *o, const sv_spool_t *s, err_t *err)
 {
     if (json_object_get(o, "c1") || json_object_get(o, "circuit") || json_object_get(o, "seed"))
@@ -102,9 +103,17 @@ static int zkey_job(sv_job_t *j, json_t *o, const sv_spool_t *s, err_t *err)
         if (!S_ISREG(st.st_mode))
             return gm_err_set(err, GM_EINVAL, WHAT ": %s '%s': not a file", j->name, k ? "wtns" : "zkey", p);
     }
+    snarkjs_curve_t kc, wc;
     snarkjs_wtns_view_t v;
     err_t e;
-    if ((rc = snarkjs_wtns_open(&v, j->wtns, &e)))
+    if ((rc = snarkjs_curve_of_file(&kc, j->zkey, &e)))
+        return gm_err_set(err, rc, WHAT ": zkey: %s", j->name, e.msg);
+    if ((rc = snarkjs_curve_of_file(&wc, j->wtns, &e)))
+        return gm_err_set(err, rc, WHAT ": wtns: %s", j->name, e.msg);
+    if (kc != wc)
+        return gm_err_set(err, GM_EINVAL, WHAT ": zkey '%s' is %s's, wtns '%s' %s's", j->name, j->zkey,
+                          snarkjs_curve_name(kc), j->wtns, snarkjs_curve_name(wc));
+    if ((rc = wc == SNARKJS_BN128 ? snarkjs_bn_wtns_open(&v, j->wtns, &e) : snarkjs_wtns_open(&v, j->wtns, &e)))
         return gm_err_set(err, rc, WHAT ": wtns: %s", j->name, e.msg);
     snarkjs_wtns_close(&v);
     snprintf(j->circuit.id, sizeof j->circuit.id, "snarkjs");

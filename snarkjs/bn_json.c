@@ -76,3 +76,25 @@ int snarkjs_bn_verify(const snarkjs_bn_vk_t *vk, const snarkjs_bn_proof_t *proof
         return gm_err_set(err, GM_EVERIFY, "verify: the pairing equation does not hold");
     return 0;
 }
+
+void snarkjs_bn_proof_to_bytes(uint8_t out[SNARKJS_BN_PROOF_BYTES], const snarkjs_bn_proof_t *proof)
+{
+    bn_g1_to_bytes_eth(out, &proof->a);
+    bn_g2_to_bytes_eth(out + BN254_G1_BYTES, &proof->b);
+    bn_g1_to_bytes_eth(out + BN254_G1_BYTES + BN254_G2_BYTES, &proof->c);
+}
+
+int snarkjs_bn_proof_from_bytes(snarkjs_bn_proof_t *out, const uint8_t in[SNARKJS_BN_PROOF_BYTES], const char *what,
+                                err_t *err)
+{
+    snarkjs_bn_proof_t p;
+    int rc;
+    if ((rc = bn_g1_from_bytes_eth(&p.a, in)))
+        return gm_err_set(err, rc, "%s: A: %s", what, sj_point_err(rc));
+    if ((rc = bn_g2_from_bytes_eth(&p.b, in + BN254_G1_BYTES)))
+        return gm_err_set(err, rc, "%s: B: %s", what, sj_point_err(rc));
+    if ((rc = bn_g1_from_bytes_eth(&p.c, in + BN254_G1_BYTES + BN254_G2_BYTES)))
+        return gm_err_set(err, rc, "%s: C: %s", what, sj_point_err(rc));
+    *out = p;
+    return 0;
+}

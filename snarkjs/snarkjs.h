@@ -344,6 +344,16 @@ typedef struct {
     bn_g1_affine_t c;
 } snarkjs_bn_proof_t;
 
+/* A bn128 proof as bytes: A, B, C in the Ethereum precompiles' encoding
+ * (bn_g1_to_bytes_eth, bn_g2_to_bytes_eth: big-endian, uncompressed), the
+ * calldata a Solidity verifier takes; campaigns' and the service's .proof
+ * files of bn128 units. from_bytes checks every point (on the curve, B in
+ * G2) and names what (GM_ENOTONCURVE, GM_ESUBGROUP, GM_ENONCANON). */
+#define SNARKJS_BN_PROOF_BYTES (2 * BN254_G1_BYTES + BN254_G2_BYTES)
+void snarkjs_bn_proof_to_bytes(uint8_t out[SNARKJS_BN_PROOF_BYTES], const snarkjs_bn_proof_t *proof);
+int snarkjs_bn_proof_from_bytes(snarkjs_bn_proof_t *out, const uint8_t in[SNARKJS_BN_PROOF_BYTES], const char *what,
+                                err_t *err) __attribute__((warn_unused_result));
+
 typedef struct {
     uint32_t n_wires, n_pub_out, n_pub_in, n_prv_in, n_constraints;
     uint64_t n_labels;

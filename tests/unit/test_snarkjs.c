@@ -14,6 +14,7 @@
  * sanitizer build runs the same cases). Replay with GM_TEST_SEED=<seed>.
  */
 #include <criterion/criterion.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1059,6 +1060,63 @@ Test(snarkjs, bn_snarkjs_proof_verifies_and_tampering_fails)
     cr_assert(strstr(err.msg, "bls12381"), "%s", err.msg);
     gm_free(pub);
     snarkjs_bn_vk_free(&vk);
+}
+
+/* A decimal string (snarkjs JSON) as 32 big-endian bytes: the Ethereum
+ * encoding's coordinates, computed apart from the code under test. */
+static void dec_to_be32(uint8_t out[32], const char *dec)
+{
+    memset(out, 0, 32);
+    for (const char *c = dec; *c; c++) {
+        unsigned carry = (unsigned)(*c - '0');
+        for (int i = 31; i >= 0; i--) {
+            unsigned v = out[i] * 10u + carry;
+            out[i] = (uint8_t)v;
+            carry = v >> 8;
+        }
+    }
+}
+
+Test(snarkjs, bn_proof_bytes_are_the_ethereum_encoding_of_snarkjs_proof)
+{
+    err_t err;
+    snarkjs_bn_proof_t p, q;
+    cr_assert_eq(snarkjs_bn_proof_read_json(&p, VDIR "proof_bn128.json", &err), 0, "%s", err.msg);
+    uint8_t b[SNARKJS_BN_PROOF_BYTES], want[32];
+    snarkjs_bn_proof_to_bytes(b, &p);
+    /* A.x A.y | B.x.c1 B.x.c0 B.y.c1 B.y.c0 | C.x C.y, from proof.json's decimals */
+    json_error_t je;
+    json_t *o = json_load_file(VDIR "proof_bn128.json", 0, &je);
+    cr_assert(o);
+    const char *dec[8] = {
+        json_string_value(json_array_get(json_object_get(o, "pi_a"), 0)),
+        json_string_value(json_array_get(json_object_get(o, "pi_a"), 1)),
+        json_string_value(json_array_get(json_array_get(json_object_get(o, "pi_b"), 0), 1)),
+        json_string_value(json_array_get(json_array_get(json_object_get(o, "pi_b"), 0), 0)),
+        json_string_value(json_array_get(json_array_get(json_object_get(o, "pi_b"), 1), 1)),
+        json_string_value(json_array_get(json_array_get(json_object_get(o, "pi_b"), 1), 0)),
+        json_string_value(json_array_get(json_object_get(o, "pi_c"), 0)),
+        json_string_value(json_array_get(json_object_get(o, "pi_c"), 1))};
+    for (int i = 0; i < 8; i++) {
+        cr_assert(dec[i]);
+        dec_to_be32(want, dec[i]);
+        cr_assert_eq(memcmp(b + 32 * i, want, 32), 0, "coordinate %d is not proof.json's", i);
+    }
+    json_decref(o);
+    cr_assert_eq(snarkjs_bn_proof_from_bytes(&q, b, "p", &err), 0, "%s", err.msg);
+    uint8_t b2[SNARKJS_BN_PROOF_BYTES];
+    snarkjs_bn_proof_to_bytes(b2, &q);
+    cr_assert_eq(memcmp(b, b2, sizeof b), 0);
+    /* off the curve, per point, named */
+    const char *names[3] = {"p: A: not on the curve", "p: B: not on the curve", "p: C: not on the curve"};
+    const size_t at[3] = {63, 64 + 127, 64 + 128 + 63};
+    for (int i = 0; i < 3; i++) {
+        uint8_t t[SNARKJS_BN_PROOF_BYTES];
+        memcpy(t, b, sizeof t);
+        t[at[i]] ^= 1;
+        cr_assert_neq(snarkjs_bn_proof_from_bytes(&q, t, "p", &err), 0);
+        cr_assert_str_eq(err.msg, names[i]);
+    }
 }
 
 Test(snarkjs, bn_json_layout_is_snarkjs_byte_for_byte)
