@@ -41,6 +41,12 @@ cp1 shape "$tmp/p/test-synthetic-8.shape" test-synthetic-8
 cut_bytes "$tmp/mul.proof" 0 192 >"$tmp/a"; cp1 proof "$tmp/a" test-mul-0
 cut_bytes "$tmp/mul.proof" 192 192 >"$tmp/a"; cp1 proof "$tmp/a" test-mul-1
 cp1 proof "$tmp/syn.proof" test-synthetic-8
+# a bn128 proof (256 bytes: the Ethereum encoding) from a one-sector snarkjs campaign
+V=$(pwd)/tests/vectors/snarkjs
+printf '{"circuit": "snarkjs", "sectors": [{"id": "b", "zkey": "%s", "wtns": "%s"}], "output": "%s", "progress_interval": 0}\n' \
+    "$V/multiplier_bn128.zkey" "$V/multiplier_bn128.wtns" "$tmp/bn" >"$tmp/bn.json"
+"$BIN" campaign run "$tmp/bn.json" >/dev/null 2>&1
+cp1 proof "$tmp/bn/proofs/b-p0.proof" bn128-multiplier
 
 # --- points and field elements, cut from the vk and the proofs ----------------------
 vk="$tmp/p/test-mul.vk"
