@@ -8,7 +8,8 @@
 # verify` (and `snarkjs groth16 verify` when tests/interop's node_modules is
 # there), its receipt of kind "zkey"; the test jobs' proofs verify. Bad zkey
 # jobs go to failed/ with one line while the others prove: a missing zkey,
-# a missing wtns, a bn128 wtns for a BLS12-381 zkey, a wtns with one value
+# a missing wtns, a zkey of an unknown curve (its q altered), a bn128 wtns
+# for a BLS12-381 zkey, a wtns with one value
 # more than its zkey's nVars (found by the proof: tried alone, then failed).
 set -eu
 . "$(dirname "$0")/lib/common.sh"
@@ -42,6 +43,19 @@ while off < len(b):
     off += 12 + sz
 open(sys.argv[2], 'wb').write(out)
 PY
+# a zkey whose section 2 q (the base field's prime) is neither curve's
+python3 - "$V/multiplier.zkey" odd.zkey <<'PY'
+import struct, sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+off = 12
+while off < len(b):
+    t, sz = struct.unpack('<IQ', b[off:off + 12])
+    if t == 2:
+        b[off + 12 + 4] ^= 2      # q's lowest byte, after n8q
+        break
+    off += 12 + sz
+open(sys.argv[2], 'wb').write(b)
+PY
 submit_jobs "$S" 2 t
 echo '{"zkey": "multiplier.zkey", "wtns": "multiplier.wtns"}' > sub/z.json
 "$BIN" submit "$S" sub/z.json --name z1 > /dev/null || fail "submit z1"
@@ -57,6 +71,7 @@ bad nozkey '{"zkey": "none.zkey", "wtns": "sub/multiplier.wtns"}'
 bad nowtns '{"zkey": "sub/multiplier.zkey"}'
 cp "$V/multiplier_bn128.wtns" bn.wtns
 bad bnwtns '{"zkey": "sub/multiplier.zkey", "wtns": "bn.wtns"}'
+bad oddzkey '{"zkey": "odd.zkey", "wtns": "sub/multiplier.wtns"}'
 bad longwtns '{"zkey": "sub/multiplier.zkey", "wtns": "long.wtns"}'
 bad mixed '{"zkey": "sub/multiplier.zkey", "wtns": "sub/multiplier.wtns", "seed": 1}'
 timeout 300 mpirun -np 2 "$BIN" serve "$S" --params "$T/params" --batch 4 --max-wait 0.2 --poll 0.05 --threads 1 \
@@ -87,6 +102,7 @@ reason() { # NAME PATTERN
 reason nozkey "^incoming/nozkey.json: zkey '$T/none.zkey': No such file or directory"
 reason nowtns "^incoming/nowtns.json: wtns: missing"
 reason bnwtns "^incoming/bnwtns.json: zkey '.*multiplier.zkey' is bls12381's, wtns '.*bn.wtns' bn128's"
+reason oddzkey "^incoming/oddzkey.json: zkey: .*odd.zkey: section 2 (header): q (48 bytes) is neither bn128's nor bls12381's"
 reason longwtns "^incoming/longwtns.json: not proved: .*long.wtns' has 5 values, its zkey .* nVars 4"
 reason mixed "^incoming/mixed.json: a zkey job takes no seed"
 grep -q "^serve: proved z1 " serve.log || fail "no 'proved z1' line"
