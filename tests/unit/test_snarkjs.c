@@ -27,6 +27,7 @@
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wcomment"
 #include "tests/unit/testutil.h"
+#include "tests/unit/file_util.h"
 #include "snarkjs/snarkjs.h"
 #pragma GCC diagnostic pop
 
@@ -35,15 +36,6 @@
 static void init(void) { cr_assert_eq(ff_init(FF_PATH_AUTO), 0); }
 
 TestSuite(snarkjs, .init = init);
-
-static uint8_t *slurp(const char *path, size_t *n)
-{
-    uint8_t *buf;
-    err_t err;
-    int rc = gm_file_read(&buf, n, path, &err);
-    cr_assert_eq(rc, 0, "%s", err.msg);
-    return buf;
-}
 
 /* The file as a NUL-terminated string. */
 static char *slurp_str(const char *path)
@@ -56,14 +48,6 @@ static char *slurp_str(const char *path)
     s[n] = 0;
     gm_free(b);
     return s;
-}
-
-static void write_bytes(const char *path, const void *buf, size_t n)
-{
-    FILE *f = fopen(path, "wb");
-    cr_assert(f);
-    cr_assert_eq(fwrite(buf, 1, n, f), n);
-    fclose(f);
 }
 
 static void write_text(const char *path, const char *t) { write_bytes(path, t, strlen(t)); }
@@ -810,24 +794,6 @@ Test(snarkjs, ptau_lagrange_blocks_sum_to_the_generator)
 }
 
 /* ---- one rank's share (snarkjs/zkey_slice_shape.h, the .wtns view) ------------------------------------ */
-
-/* Offset of section id's data in a container, or 0. */
-static size_t section_offset(const uint8_t *b, size_t n, uint32_t id)
-{
-    size_t pos = 12;
-    uint32_t ns = (uint32_t)b[8] | (uint32_t)b[9] << 8 | (uint32_t)b[10] << 16 | (uint32_t)b[11] << 24;
-    for (uint32_t i = 0; i < ns && pos + 12 <= n; i++) {
-        uint32_t sid = (uint32_t)b[pos] | (uint32_t)b[pos + 1] << 8 | (uint32_t)b[pos + 2] << 16 |
-                       (uint32_t)b[pos + 3] << 24;
-        uint64_t sz = 0;
-        for (int k = 7; k >= 0; k--)
-            sz = sz << 8 | b[pos + 4 + k];
-        if (sid == id)
-            return pos + 12;
-        pos += 12 + (size_t)sz;
-    }
-    return 0;
-}
 
 Test(snarkjs, zkey_slices_tile_the_whole_key)
 {

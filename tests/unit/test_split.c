@@ -5,8 +5,7 @@
  * ntt/ntt.h gives for the whole vector (ntt/ has its own tests against an
  * O(n^2) DFT). The ranks run as R threads of this process, their
  * all-to-all a copy between them at a barrier (the exchange the transform
- * takes as a callback; mpi/split.c's is MPI_Alltoallv, which
- * tests/integration/split_prove.sh runs under mpirun). Random inputs;
+ * takes as a callback: tests/unit/split_ntt_harness.h). Random inputs;
  * replay with GM_TEST_SEED=<printed seed>.
  */
 #include <criterion/criterion.h>
@@ -28,115 +27,11 @@ static void init(void) { cr_assert_eq(ff_init(FF_PATH_AUTO), 0); }
 TestSuite(split, .init = init);
 
 #define MAX_R 4
-
-/* What the R threads share: each one's send side, posted before a barrier. */
-typedef struct {
-    unsigned R;
-    pthread_barrier_t bar;
-    const fr_t *send[MAX_R + 1]; /* one more rank in the permutation test */
-    const uint64_t *scount[MAX_R + 1], *sdispl[MAX_R + 1];
-    int bad; /* a count mismatch seen by some receiver */
-} world_t;
-
-typedef struct {
-    world_t *wd;
-    unsigned rank, log_n;
-    mpi_split_ntt_kind_t kind;
-    const fr_t *x, *want; /* whole vectors */
-    const fr_t *coset;    /* NULL: the default coset */
-    uint64_t mult;        /* non-zero: mpi_split_ntt_odd_permute by mult instead of a transform */
-    int rc;
-    uint64_t lo, hi;
-    int mismatch; /* first differing index + 1, 0 if none */
-} rank_t;
-
-static int fake_alltoallv(void *arg, const fr_t *send, const uint64_t *scount, const uint64_t *sdispl, fr_t *recv,
-                          const uint64_t *rcount, const uint64_t *rdispl, err_t *err)
-{
-    (void)err;
-    rank_t *me = arg;
-    world_t *wd = me->wd;
-    wd->send[me->rank] = send, wd->scount[me->rank] = scount, wd->sdispl[me->rank] = sdispl;
-    pthread_barrier_wait(&wd->bar);
-    for (unsigned r = 0; r < wd->R; r++) {
-        uint64_t n = wd->scount[r][me->rank];
-        if (n != rcount[r])
-            wd->bad = 1;
-        else
-            memcpy(recv + rdispl[r], wd->send[r] + wd->sdispl[r][me->rank], n * sizeof(fr_t));
-    }
-    pthread_barrier_wait(&wd->bar); /* the senders' buffers are free again */
-    return 0;
-}
-
-static void *rank_main(void *arg)
-{
-    rank_t *me = arg;
-    err_t err;
-    mpi_split_ntt_t *t = NULL;
-    me->rc = mpi_split_ntt_create(&t, me->log_n, me->rank, me->wd->R, 1, &err);
-    if (me->rc)
-        return NULL;
-    if (me->coset)
-        mpi_split_ntt_set_coset(t, me->coset);
-    mpi_split_ntt_range(t, &me->lo, &me->hi);
-    uint64_t n = me->hi - me->lo;
-    fr_t *v = gm_alloc((n + 1) * sizeof(fr_t)), *res = v;
-    memcpy(v, me->x + me->lo, n * sizeof(fr_t));
-    if (me->mult) {
-        /* the result is on the slices of all N values */
-        groth16_slice_range(&me->lo, &me->hi, 1ULL << me->log_n, me->rank, me->wd->R);
-        n = me->hi - me->lo;
-        res = gm_alloc((n + 1) * sizeof(fr_t));
-        me->rc = mpi_split_ntt_odd_permute(t, res, v, me->mult, fake_alltoallv, me, &err);
-    } else {
-        me->rc = mpi_split_ntt_transform(t, v, me->kind, fake_alltoallv, me, NULL, &err);
-    }
-    for (uint64_t i = 0; i < n && !me->mismatch; i++)
-        if (!fr_eq(&res[i], &me->want[me->lo + i]))
-            me->mismatch = (int)(me->lo + i) + 1;
-    if (res != v)
-        gm_free(res);
-    gm_free(v);
-    mpi_split_ntt_destroy(t);
-    return NULL;
-}
-
-/* Runs R ranks as threads on x with tmpl's operation; fails the test when a
- * rank's slice differs from want's. */
-static void run_ranks(unsigned R, const rank_t *tmpl, const char *what)
-{
-    world_t wd;
-    memset(&wd, 0, sizeof wd);
-    wd.R = R;
-    pthread_barrier_init(&wd.bar, NULL, R);
-    rank_t rk[MAX_R + 1];
-    pthread_t th[MAX_R + 1];
-    for (unsigned r = 0; r < R; r++) {
-        rk[r] = *tmpl;
-        rk[r].wd = &wd, rk[r].rank = r;
-        cr_assert_eq(pthread_create(&th[r], NULL, rank_main, &rk[r]), 0);
-    }
-    for (unsigned r = 0; r < R; r++)
-        pthread_join(th[r], NULL);
-    pthread_barrier_destroy(&wd.bar);
-    cr_assert_eq(wd.bad, 0, "%s, %u ranks: send and receive counts differ", what, R);
-    uint64_t next = 0;
-    for (unsigned r = 0; r < R; r++) {
-        cr_assert_eq(rk[r].rc, 0, "%s, %u ranks: rank %u failed", what, R, r);
-        cr_assert_eq(rk[r].lo, next, "%s, %u ranks: the slices do not tile", what, R);
-        next = rk[r].hi;
-        cr_assert_eq(rk[r].mismatch, 0, "%s, %u ranks: element %d differs", what, R, rk[r].mismatch - 1);
-    }
-    cr_assert_eq(next, 1ULL << tmpl->log_n, "%s, %u ranks: the slices do not cover the vector", what, R);
-}
-
-/* run_ranks for every R in 1 .. max_r. */
-static void run_ranks_upto(unsigned max_r, const rank_t *tmpl, const char *what)
-{
-    for (unsigned R = 1; R <= max_r; R++)
-        run_ranks(R, tmpl, what);
-}
+#define SH_FR fr_t
+#define SH_EQ fr_eq
+#define SH_NTT_T mpi_split_ntt_t
+#define SH_NTT(name) mpi_split_ntt_##name
+#include "tests/unit/split_ntt_harness.h"
 
 Test(split, ntt_matches_the_whole_vector)
 {

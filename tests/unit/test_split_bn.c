@@ -24,6 +24,7 @@
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wcomment"
 #include "tests/unit/testutil.h"
+#include "tests/unit/file_util.h"
 #pragma GCC diagnostic pop
 
 #define VDIR "tests/vectors/snarkjs/"
@@ -31,51 +32,6 @@
 static void init(void) { cr_assert_eq(ff_init(FF_PATH_AUTO), 0); }
 
 TestSuite(split_bn, .init = init);
-
-static uint8_t *slurp(const char *path, size_t *n)
-{
-    uint8_t *buf;
-    err_t err;
-    cr_assert_eq(gm_file_read(&buf, n, path, &err), 0, "%s", err.msg);
-    return buf;
-}
-
-static void write_bytes(const char *path, const void *buf, size_t n)
-{
-    FILE *f = fopen(path, "wb");
-    cr_assert(f);
-    cr_assert_eq(fwrite(buf, 1, n, f), n);
-    fclose(f);
-}
-
-static char *temp_path(const char *stem)
-{
-    char *p = malloc(64);
-    cr_assert(p);
-    snprintf(p, 64, "/tmp/gm-%s.XXXXXX", stem);
-    int fd = mkstemp(p);
-    cr_assert(fd >= 0);
-    close(fd);
-    return p;
-}
-
-/* The payload offset of section id in a binary container (0: absent). */
-static size_t section_offset(const uint8_t *b, size_t n, uint32_t id)
-{
-    size_t pos = 12;
-    uint32_t ns = (uint32_t)b[8] | (uint32_t)b[9] << 8 | (uint32_t)b[10] << 16 | (uint32_t)b[11] << 24;
-    for (uint32_t i = 0; i < ns && pos + 12 <= n; i++) {
-        uint32_t sid = (uint32_t)b[pos] | (uint32_t)b[pos + 1] << 8 | (uint32_t)b[pos + 2] << 16 |
-                       (uint32_t)b[pos + 3] << 24;
-        uint64_t sz = 0;
-        for (int k = 7; k >= 0; k--)
-            sz = sz << 8 | b[pos + 4 + k];
-        if (sid == id)
-            return pos + 12;
-        pos += 12 + (size_t)sz;
-    }
-    return 0;
-}
 
 Test(split_bn, zkey_slices_tile_the_whole_key)
 {
@@ -230,101 +186,11 @@ Test(split_bn, wtns_view_reads_the_values_of_the_whole_reader)
 /* ---- the split NTT over BN254's Fr ---- */
 
 #define MAX_R 4
-
-typedef struct {
-    unsigned R;
-    pthread_barrier_t bar;
-    const bn_fr_t *send[MAX_R];
-    const uint64_t *scount[MAX_R], *sdispl[MAX_R];
-    int bad;
-} world_t;
-
-typedef struct {
-    world_t *wd;
-    unsigned rank, log_n;
-    mpi_split_ntt_kind_t kind;
-    const bn_fr_t *x, *want;
-    uint64_t mult; /* non-zero: mpi_split_bn_ntt_odd_permute by mult instead of a transform */
-    int rc;
-    uint64_t lo, hi;
-    int mismatch; /* first differing index + 1 */
-} rank_t;
-
-static int fake_alltoallv(void *arg, const bn_fr_t *send, const uint64_t *scount, const uint64_t *sdispl,
-                          bn_fr_t *recv, const uint64_t *rcount, const uint64_t *rdispl, err_t *err)
-{
-    (void)err;
-    rank_t *me = arg;
-    world_t *wd = me->wd;
-    wd->send[me->rank] = send, wd->scount[me->rank] = scount, wd->sdispl[me->rank] = sdispl;
-    pthread_barrier_wait(&wd->bar);
-    for (unsigned r = 0; r < wd->R; r++) {
-        uint64_t n = wd->scount[r][me->rank];
-        if (n != rcount[r])
-            wd->bad = 1;
-        else
-            memcpy(recv + rdispl[r], wd->send[r] + wd->sdispl[r][me->rank], n * sizeof(bn_fr_t));
-    }
-    pthread_barrier_wait(&wd->bar);
-    return 0;
-}
-
-static void *rank_main(void *arg)
-{
-    rank_t *me = arg;
-    err_t err;
-    mpi_split_bn_ntt_t *t = NULL;
-    me->rc = mpi_split_bn_ntt_create(&t, me->log_n, me->rank, me->wd->R, 1, &err);
-    if (me->rc)
-        return NULL;
-    mpi_split_bn_ntt_range(t, &me->lo, &me->hi);
-    uint64_t n = me->hi - me->lo;
-    bn_fr_t *v = gm_alloc((n + 1) * sizeof(bn_fr_t)), *res = v;
-    memcpy(v, me->x + me->lo, n * sizeof(bn_fr_t));
-    if (me->mult) {
-        groth16_slice_range(&me->lo, &me->hi, 1ULL << me->log_n, me->rank, me->wd->R);
-        n = me->hi - me->lo;
-        res = gm_alloc((n + 1) * sizeof(bn_fr_t));
-        me->rc = mpi_split_bn_ntt_odd_permute(t, res, v, me->mult, fake_alltoallv, me, &err);
-    } else {
-        me->rc = mpi_split_bn_ntt_transform(t, v, me->kind, fake_alltoallv, me, NULL, &err);
-    }
-    for (uint64_t i = 0; i < n && !me->mismatch; i++)
-        if (!bn_fr_eq(&res[i], &me->want[me->lo + i]))
-            me->mismatch = (int)(me->lo + i) + 1;
-    if (res != v)
-        gm_free(res);
-    gm_free(v);
-    mpi_split_bn_ntt_destroy(t);
-    return NULL;
-}
-
-static void run_ranks(unsigned R, const rank_t *tmpl, const char *what)
-{
-    world_t wd;
-    memset(&wd, 0, sizeof wd);
-    wd.R = R;
-    pthread_barrier_init(&wd.bar, NULL, R);
-    rank_t rk[MAX_R];
-    pthread_t th[MAX_R];
-    for (unsigned r = 0; r < R; r++) {
-        rk[r] = *tmpl;
-        rk[r].wd = &wd, rk[r].rank = r;
-        cr_assert_eq(pthread_create(&th[r], NULL, rank_main, &rk[r]), 0);
-    }
-    for (unsigned r = 0; r < R; r++)
-        pthread_join(th[r], NULL);
-    pthread_barrier_destroy(&wd.bar);
-    cr_assert_eq(wd.bad, 0, "%s, %u ranks: send and receive counts differ", what, R);
-    uint64_t next = 0;
-    for (unsigned r = 0; r < R; r++) {
-        cr_assert_eq(rk[r].rc, 0, "%s, %u ranks: rank %u failed", what, R, r);
-        cr_assert_eq(rk[r].lo, next, "%s, %u ranks: the slices do not tile", what, R);
-        next = rk[r].hi;
-        cr_assert_eq(rk[r].mismatch, 0, "%s, %u ranks: element %d differs", what, R, rk[r].mismatch - 1);
-    }
-    cr_assert_eq(next, 1ULL << tmpl->log_n, "%s, %u ranks: the slices do not cover the vector", what, R);
-}
+#define SH_FR bn_fr_t
+#define SH_EQ bn_fr_eq
+#define SH_NTT_T mpi_split_bn_ntt_t
+#define SH_NTT(name) mpi_split_bn_ntt_##name
+#include "tests/unit/split_ntt_harness.h"
 
 Test(split_bn, ntt_matches_the_whole_vector)
 {
@@ -355,8 +221,7 @@ Test(split_bn, ntt_matches_the_whole_vector)
             rank_t tmpl = {.log_n = log_n, .kind = (mpi_split_ntt_kind_t)kind, .x = x, .want = want};
             char what[64];
             snprintf(what, sizeof what, "2^%u, %s", log_n, names[kind]);
-            for (unsigned R = 1; R <= MAX_R; R++)
-                run_ranks(R, &tmpl, what);
+            run_ranks_upto(MAX_R, &tmpl, what);
         }
         /* the odd-coset redistribution: out[i] = x[k], 2k + 1 = mult (2i + 1) mod 2N */
         static const uint64_t mults[3] = {SNARKJS_BN_ROOT_EXP, 3, 0x1234567u};
@@ -366,8 +231,7 @@ Test(split_bn, ntt_matches_the_whole_vector)
             rank_t tmpl = {.log_n = log_n, .x = x, .want = want, .mult = mults[m]};
             char what[64];
             snprintf(what, sizeof what, "2^%u, odd permutation by %llu", log_n, (unsigned long long)mults[m]);
-            for (unsigned R = 1; R <= MAX_R; R++)
-                run_ranks(R, &tmpl, what);
+            run_ranks_upto(MAX_R, &tmpl, what);
         }
         gm_free(sc);
         bn_ntt_domain_destroy(d);
