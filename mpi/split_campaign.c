@@ -2,7 +2,11 @@
  * mpi/split_campaign.c — a campaign with "split": R > 1: the job's P ranks
  * form P / R groups of R consecutive ranks (MPI_Comm_split, color = rank /
  * R), and each group proves one unit at a time split over its ranks
- * (mpi_split_prove on the group's communicator; docs/split.md).
+ * (mpi_split_prove on the group's communicator; docs/split.md), or in a
+ * "circuit": "snarkjs" campaign one sector's zkey and .wtns as `snarkjs
+ * prove --split` proves them (mpi_split_prove_snarkjs, or _bn by the zkey's
+ * curve). Everything below but the unit's step (params_unit, zkey_unit) is
+ * the same for both.
  *
  * DESIGN
  *  - One thread per rank makes every MPI call (the main thread: no roles
@@ -32,6 +36,14 @@
  *    (mpi_split_agree); then mpi_split_prove. A unit being proved when a
  *    signal lands is finished, written and journaled; the queued ones are
  *    dropped unjournaled (a rerun proves them).
+ *  - A zkey unit: no witness synthesis and no per-node digest; each rank
+ *    reads the curve from the zkey's prime (the group agrees on it, so that
+ *    no two ranks enter different provers), then its slices of the zkey and
+ *    the .wtns values they need, at every unit. The group's leader draws r,
+ *    s and checks the proof as `snarkjs prove --split` does (subgroup, then
+ *    the zkey's verifying key with the .wtns's public inputs) before any
+ *    rank returns; verify is always "rank" (rank 0 holds no key), and errors
+ *    name the sector after the group's rank.
  *  - The key: the parameter file's digest is checked once per node before
  *    any unit (run.c, as for unsplit campaigns); mpi_split_prove reads the
  *    rank's slices at every unit (it keeps nothing between proofs), with
