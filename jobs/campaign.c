@@ -568,9 +568,6 @@ static int parse_obj(jobs_campaign_t *c, json_t *root, const char *file, const c
     if ((rc = get_uint(&split, root, "split", 1, JOBS_MAX_SPLIT, file, "", err)))
         return rc;
     c->split = (unsigned)split;
-    if (split > 1 && c->zkey)
-        return gm_err_set(err, GM_EINVAL, "%s: split: %llu is not for circuit snarkjs campaigns (1); `grothmpi snarkjs "
-                          "prove --split` splits one proof", file, (unsigned long long)split);
     if (split > 1 && c->mode != JOBS_MODE_PROVE)
         return gm_err_set(err, GM_EINVAL, "%s: split: %llu, but a \"check\" campaign proves nothing (split needs "
                           "mode \"prove\")", file, (unsigned long long)split);

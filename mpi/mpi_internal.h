@@ -377,6 +377,8 @@ void mr_wait_idle(void *request);
 
 /* split_campaign.c: a campaign with "split": R > 1 (see there). */
 typedef struct {
+    bool zkey;                    /* a "snarkjs" campaign: each unit its sector's zkey and .wtns; the members
+                                     from params_path to src are then unused */
     const char *params_path;      /* the parameter file, digested per node by run.c */
     const params_ident_t *ident;  /* this rank's copy as its node digested it (compared before each unit) */
     bool trust;                   /* no subgroup checks at all (trust_params, or the .checked stamp) */

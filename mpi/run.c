@@ -793,7 +793,7 @@ static int zkey_setup(rank_ctx_t *x, const mpi_opts_t *o, int rank, int size, in
     if (!threads)
         threads = topo_core_count(x->topo) / (unsigned)(node_size > 0 ? node_size : 1);
     if ((rc = topo_pool_create_flat(&x->pool, threads ? threads : 1, err)) ||
-        (rc = mr_split_state_init(&x->st, c, rank, size, err)))
+        (rc = mr_split_state_init(&x->st, c, rank, size / (int)(c->split > 1 ? c->split : 1), err)))
         return rc;
     x->have_state = true;
     x->st.topo = x->topo;
@@ -1023,12 +1023,12 @@ static void phase_dispatch(mr_comm_t *cm, rank_ctx_t *x, root_t *r, job_t *j, co
         res->resumed = r->ndone;
     }
     x->st.t_start = gm_now_ns();
-    if (wp->zkey) {
+    if (wp->zkey && x->c.split <= 1) {
         mr_zkey_run(cm, opts && opts->resident);
         return;
     }
     if (x->c.split > 1) {
-        mr_split_env_t env = {.params_path = x->paths.params, .ident = &x->ident,
+        mr_split_env_t env = {.zkey = wp->zkey, .params_path = x->paths.params, .ident = &x->ident,
                               .trust = wp->trust || wp->stamped, .shape = x->shape, .src = x->src,
                               .pool = x->pool, .interrupt = cm->interrupt};
         cm->split_ranks = j->size;

@@ -2,7 +2,11 @@
  * mpi/split_campaign.c — a campaign with "split": R > 1: the job's P ranks
  * form P / R groups of R consecutive ranks (MPI_Comm_split, color = rank /
  * R), and each group proves one unit at a time split over its ranks
- * (mpi_split_prove on the group's communicator; docs/split.md).
+ * (mpi_split_prove on the group's communicator; docs/split.md), or in a
+ * "circuit": "snarkjs" campaign one sector's zkey and .wtns as `snarkjs
+ * prove --split` proves them (mpi_split_prove_snarkjs, or _bn by the zkey's
+ * curve). Everything below but the unit's step (params_unit, zkey_unit) is
+ * the same for both.
  *
  * DESIGN
  *  - One thread per rank makes every MPI call (the main thread: no roles
@@ -32,6 +36,14 @@
  *    (mpi_split_agree); then mpi_split_prove. A unit being proved when a
  *    signal lands is finished, written and journaled; the queued ones are
  *    dropped unjournaled (a rerun proves them).
+ *  - A zkey unit: no witness synthesis and no per-node digest; each rank
+ *    reads the curve from the zkey's prime (the group agrees on it, so that
+ *    no two ranks enter different provers), then its slices of the zkey and
+ *    the .wtns values they need, at every unit. The group's leader draws r,
+ *    s and checks the proof as `snarkjs prove --split` does (subgroup, then
+ *    the zkey's verifying key with the .wtns's public inputs) before any
+ *    rank returns; verify is always "rank" (rank 0 holds no key), and errors
+ *    name the sector after the group's rank.
  *  - The key: the parameter file's digest is checked once per node before
  *    any unit (run.c, as for unsplit campaigns); mpi_split_prove reads the
  *    rank's slices at every unit (it keeps nothing between proofs), with
@@ -234,11 +246,24 @@ static void acc_add(sc_t *g, const mpi_split_rank_t *r)
     }
 }
 
-/* Unit u on this rank: the file check and the witness, agreed on by the
- * group, then the split proof. Leader: *res filled (res->pub malloc'd).
- * *agreed: the status is the group's (every rank returns it), not the
- * leader's alone. */
-static int prove_unit(sc_t *g, uint64_t u, mr_result_t *res, bool *agreed, err_t *err)
+/* The end of a unit proved on this rank (t0: its start): the counts;
+ * leader: the group's accounts. */
+static void unit_counted(sc_t *g, uint64_t t0, const mpi_split_rank_t *ranks)
+{
+    mr_state_t *s = g->s;
+    s->m.units++;
+    if (!s->t_first)
+        s->t_first = t0;
+    s->t_last = gm_now_ns();
+    if (g->leader && g->acc)
+        acc_add(g, ranks);
+}
+
+/* Unit u of a parameter-file campaign on this rank: the file check and the
+ * witness, agreed on by the group, then the split proof. Leader: *res
+ * filled (res->pub malloc'd). *agreed: the status is the group's (every
+ * rank returns it), not the leader's alone. */
+static int params_unit(sc_t *g, uint64_t u, mr_result_t *res, bool *agreed, err_t *err)
 {
     const mr_split_env_t *env = g->env;
     mr_state_t *s = g->s;
@@ -272,21 +297,89 @@ static int prove_unit(sc_t *g, uint64_t u, mr_result_t *res, bool *agreed, err_t
     if (rc)
         goto out;
     g->slices_checked = true;
-    s->m.units++;
-    if (!s->t_first)
-        s->t_first = t0;
-    s->t_last = gm_now_ns();
+    unit_counted(g, t0, ranks);
     if (!g->leader)
         goto out;
     *agreed = false;
-    if (g->acc)
-        acc_add(g, ranks);
     if (mr_result_bls(res, u, g->rank, s->rank_verifies, &proof, w.inputs + 1, (uint32_t)(w.n_inputs - 1)))
         rc = gm_err_set(err, GM_ENOMEM, "rank %d: out of memory for a result", g->rank);
 out:
     free(ranks);
     cs_destroy(cs);
     return rc;
+}
+
+/* err's message with the sector named after its "rank R: " (name_group
+ * reads that prefix), or first. Returns rc. */
+static int name_sector(int rc, const jobs_sector_t *sec, err_t *err)
+{
+    int r = -1, off = 0;
+    err_t e = *err;
+    if (sscanf(e.msg, "rank %d: %n", &r, &off) == 1 && off > 0)
+        return gm_err_set(err, rc, "rank %d: sector %s: %s", r, sec->id, e.msg + off);
+    return gm_err_set(err, rc, "sector %s: %s", sec->id, e.msg);
+}
+
+/* Unit u of a "snarkjs" campaign on this rank: its sector's zkey and .wtns
+ * read in slices by the split prover of the zkey's curve, as `snarkjs
+ * prove --split` reads them (the curve read by every rank from the zkey's
+ * prime, and agreed on by the group), r and s drawn by the group's leader.
+ * The leader checks the proof as that command does before any rank returns
+ * (in the subgroup, then verified against the zkey's verifying key with the
+ * .wtns's public inputs: the campaign's verify is "rank"), so a proof that
+ * fails fails the unit on the whole group. Leader: *res filled. *agreed as
+ * for params_unit. */
+static int zkey_unit(sc_t *g, uint64_t u, mr_result_t *res, bool *agreed, err_t *err)
+{
+    mr_state_t *s = g->s;
+    const jobs_campaign_t *c = s->c;
+    const jobs_sector_t *sec = &c->sectors[jobs_unit_get(c, (size_t)u).sector];
+    mpi_split_rank_t *ranks = NULL;
+    *agreed = true;
+    uint64_t t0 = gm_now_ns(), c0 = gm_thread_cpu_ns(), p0 = topo_pool_cpu_ns(g->env->pool);
+    snarkjs_curve_t curve = SNARKJS_BLS12381;
+    int rc = snarkjs_curve_of_file(&curve, sec->path, err);
+    if ((rc = mpi_split_agree(&g->group, rc, err)))
+        return name_sector(rc, sec, err);
+    /* Ranks that read another prime (another file under the path on their
+     * node) would enter different provers' collectives. */
+    if (group_max(g, (int)curve) != -group_max(g, -(int)curve))
+        return gm_err_set(err, GM_EINVAL, "sector %s: zkey '%s': the group's ranks read different curves from it",
+                          sec->id, sec->path);
+    mpi_split_snarkjs_job_t job = {.zkey_path = sec->path, .wtns_path = sec->wtns, .zkey_flags = SNARKJS_ZKEY_DEFAULT,
+                                   .prove_flags = GROTH16_PROVE_DEFAULT, .pool = g->env->pool, .comm = &g->group};
+    groth16_proof_t proof;
+    snarkjs_bn_proof_t bproof;
+    fr_t *pub = NULL;
+    bn_fr_t *bpub = NULL;
+    size_t n_pub = 0;
+    bool bn = curve == SNARKJS_BN128;
+    rc = bn ? mpi_split_prove_snarkjs_bn(&bproof, &bpub, &n_pub, &ranks, &job, err)
+            : mpi_split_prove_snarkjs(&proof, &pub, &n_pub, &ranks, &job, err);
+    s->m.wall_ns[MR_PROVE] += gm_now_ns() - t0;
+    s->m.cpu_ns[MR_PROVE] += gm_thread_cpu_ns() - c0 + topo_pool_cpu_ns(g->env->pool) - p0;
+    if (rc) {
+        name_sector(rc, sec, err);
+        goto out;
+    }
+    unit_counted(g, t0, ranks);
+    if (!g->leader)
+        goto out;
+    *agreed = false;
+    if (bn ? mr_result_bn(res, u, g->rank, true, &bproof, bpub, (uint32_t)n_pub)
+           : mr_result_bls(res, u, g->rank, true, &proof, pub, (uint32_t)n_pub))
+        rc = gm_err_set(err, GM_ENOMEM, "rank %d: out of memory for a result", g->rank);
+out:
+    free(ranks);
+    gm_free(pub);
+    gm_free(bpub);
+    return rc;
+}
+
+/* Unit u on this rank: the step of the campaign's kind. */
+static int prove_unit(sc_t *g, uint64_t u, mr_result_t *res, bool *agreed, err_t *err)
+{
+    return g->env->zkey ? zkey_unit(g, u, res, agreed, err) : params_unit(g, u, res, agreed, err);
 }
 
 /* A group's error as the job's ranks: mpi_split_agree's "rank R: ..."

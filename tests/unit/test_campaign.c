@@ -408,6 +408,19 @@ Test(campaign, snarkjs_sectors)
     jobs_campaign_free(&a);
     jobs_campaign_free(&b);
 
+    /* split: each sector's proof by a group of ranks (mpi/split_campaign.c) */
+    cr_assert_eq(parse(&a, ZK ZS ", \"split\": 4}", &e), 0, "%s", e.msg);
+    cr_expect_eq(a.split, 4);
+    text = jobs_campaign_to_text(&a);
+    cr_assert_not_null(text);
+    gm_err_clear(&e);
+    cr_assert_eq(jobs_campaign_parse(&b, text, "n", NULL, JOBS_PARSE_NO_FILES, &e), 0, "%s: %s", text, e.msg);
+    cr_expect(b.zkey);
+    cr_expect_eq(b.split, 4, "split survives the normalized text: %s", text);
+    free(text);
+    jobs_campaign_free(&a);
+    jobs_campaign_free(&b);
+
     bad(ZK "[{\"id\": \"m\", \"zkey\": \"c.zkey\"}]}", GM_EINVAL, "t.json: sectors[0].wtns: missing");
     bad(ZK "[{\"id\": \"m\", \"wtns\": \"w\"}]}", GM_EINVAL, "t.json: sectors[0].zkey: missing");
     bad(ZK "[{\"id\": \"m\", \"zkey\": \"c\", \"wtns\": \"w\", \"seed\": 1}]}", GM_EINVAL,
@@ -417,7 +430,7 @@ Test(campaign, snarkjs_sectors)
     bad(ZK ZS ", \"trust_params\": true}", GM_EINVAL, "t.json: trust_params: not for circuit snarkjs");
     bad(ZK ZS ", \"partitions\": 2}", GM_EINVAL, "t.json: partitions: 2, but a snarkjs sector is one proof");
     bad(ZK ZS ", \"verify\": \"both\"}", GM_EINVAL, "t.json: verify: 'both'");
-    bad(ZK ZS ", \"split\": 2}", GM_EINVAL, "t.json: split: 2 is not for circuit snarkjs");
+    bad(ZK ZS ", \"split\": 2, \"backend\": \"emulate\"}", GM_EINVAL, "t.json: split: 2, but split units are proved on the CPU");
     bad(ZK ZS ", \"mode\": \"check\"}", GM_EINVAL, "t.json: mode: \"check\" is not for circuit snarkjs");
     bad(ZK ZS ", \"constraints\": 64}", GM_EINVAL, "t.json: constraints");
     /* files are checked unless JOBS_PARSE_NO_FILES */
