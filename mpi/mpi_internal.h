@@ -14,8 +14,11 @@
  *   gather.c    a rank's metrics (stage times, counters, memory).
  *   report.c    the cluster report: JSON, text, CSV.
  *   split_campaign.c  a campaign with "split": R > 1: groups of R ranks,
- *               one unit at a time each (mpi_split_prove), the group leaders
- *               speaking dispatch.c's protocol.
+ *               one unit at a time each (mpi_split_prove, or for a snarkjs
+ *               sector its curve's mpi_split_prove_snarkjs*), the group
+ *               leaders speaking dispatch.c's protocol.
+ *   zkey_campaign.c  a "snarkjs" campaign without split: one zkey unit per
+ *               rank at a time, keys kept between runs under grothmpi serve.
  */
 #ifndef GM_MPI_INTERNAL_H
 #define GM_MPI_INTERNAL_H

@@ -44,7 +44,10 @@
  *    node as above but loads no parameters and makes no prover (each unit's
  *    mpi_split_prove reads the rank's slices), rank 0 verifying with the .vk
  *    file; phase 4 is the groups' loop on the main thread (no roles); phase
- *    5 adds the groups' split accounts to the report.
+ *    5 adds the groups' split accounts to the report. A "snarkjs" campaign
+ *    with split has no key digest per node and no .vk: phase 3 is
+ *    zkey_setup with P / R groups, and each group checks its proofs against
+ *    the sector's zkey (split_campaign.c's zkey_unit).
  */
 #include <mpi.h>
 #include <errno.h>
