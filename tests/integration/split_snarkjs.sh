@@ -14,6 +14,7 @@
 # GM_SKIP_INTEROP=1 skips the test as snarkjs_interop.sh does).
 set -eu
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/split_snarkjs.sh"
 if [ "${GM_SKIP_INTEROP:-0}" = 1 ]; then echo "SKIP: GM_SKIP_INTEROP=1"; exit 0; fi
 need mpirun python3 node
 SJ="node $(pwd)/tests/interop/node_modules/snarkjs/build/cli.cjs"
@@ -61,28 +62,7 @@ PY
 $SJ groth16 setup "$T/c.r1cs" "$T/p.ptau" "$T/c.zkey" > "$T/setup.log" 2>&1 || { cat "$T/setup.log"; fail "snarkjs setup"; }
 $SJ zkey export verificationkey "$T/c.zkey" "$T/vk.json" > "$T/vk.log" 2>&1 || { cat "$T/vk.log"; fail "export vk"; }
 
-"$BIN" snarkjs prove "$T/c.zkey" "$T/c.wtns" "$T/ref.json" "$T/ref.pub.json" --proof-seed 11 --threads 1 \
-  --backend cpu > "$T/ref.log" 2>&1 || { cat "$T/ref.log"; fail "unsplit prove"; }
-for r in 1 2 3 4; do
-  timeout 120 mpirun -np $r "$BIN" snarkjs prove --split "$T/c.zkey" "$T/c.wtns" "$T/s$r.json" "$T/s$r.pub.json" \
-    --proof-seed 11 --threads 1 --json > "$T/s$r.log" 2>&1 || { cat "$T/s$r.log"; fail "--split on $r ranks"; }
-  cmp -s "$T/ref.json" "$T/s$r.json" || fail "--split on $r ranks: the proof differs from the unsplit one"
-  cmp -s "$T/ref.pub.json" "$T/s$r.pub.json" || fail "--split on $r ranks: public.json differs"
-  [ "$(grep -c '"key_bytes"' "$T/s$r.log")" -eq $r ] || { cat "$T/s$r.log"; fail "$r ranks: not $r accounts"; }
-done
-$SJ groth16 verify "$T/vk.json" "$T/s3.pub.json" "$T/s3.json" > "$T/v.log" 2>&1 && grep -q "OK!" "$T/v.log" \
-  || { cat "$T/v.log"; fail "snarkjs rejects the proof split over 3 ranks"; }
-# 3 ranks: each holds about a third of the points
-pts=$(grep '"points"' "$T/s1.log" | tr -dc 0-9)
-for p in $(grep '"points"' "$T/s3.log" | tr -dc '0-9\n'); do
-  [ $((p * 3)) -ge $((pts - 15)) ] && [ $((p * 3)) -le $((pts + 15)) ] || fail "3 ranks: a rank holds $p of $pts points"
-done
-# random r, s: another proof, which snarkjs accepts
-timeout 120 mpirun -np 2 "$BIN" snarkjs prove --split "$T/c.zkey" "$T/c.wtns" "$T/rnd.json" "$T/rnd.pub.json" \
-  --threads 1 > "$T/rnd.log" 2>&1 || { cat "$T/rnd.log"; fail "random r, s"; }
-cmp -s "$T/ref.json" "$T/rnd.json" && fail "random r, s gave the seeded proof"
-$SJ groth16 verify "$T/vk.json" "$T/rnd.pub.json" "$T/rnd.json" > "$T/v2.log" 2>&1 && grep -q "OK!" "$T/v2.log" \
-  || { cat "$T/v2.log"; fail "snarkjs rejects the random split proof"; }
+split_ranks_check "$T/c.zkey" "$T/c.wtns" "$T/vk.json" --backend cpu
 
 # the committed multiplier (domain 4, nVars 4): 5 ranks leave some slices empty
 "$BIN" snarkjs prove $V/multiplier.zkey $V/multiplier.wtns "$T/m.json" "$T/m.pub.json" --proof-seed 3 --threads 1 \

@@ -16,6 +16,7 @@
 # python3 and node (tests/interop/node_modules; GM_SKIP_INTEROP=1 skips).
 set -eu
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/split_snarkjs.sh"
 if [ "${GM_SKIP_INTEROP:-0}" = 1 ]; then echo "SKIP: GM_SKIP_INTEROP=1"; exit 0; fi
 need mpirun python3 node
 SJ="node $(pwd)/tests/interop/node_modules/snarkjs/build/cli.cjs"
@@ -75,26 +76,7 @@ if "$BIN" snarkjs ptau --curve bn254 --power 4 "$T/x.ptau" > /dev/null 2> "$T/ba
 grep -q "^grothmpi: snarkjs ptau: --curve: 'bn254' is neither bls12381 nor bn128" "$T/bad.err" || { cat "$T/bad.err"; fail "--curve's message"; }
 [ -e "$T/x.ptau" ] && fail "a file was written for a bad --curve"
 
-"$BIN" snarkjs prove "$T/c.zkey" "$T/c.wtns" "$T/ref.json" "$T/ref.pub.json" --proof-seed 11 --threads 1 \
-  > "$T/ref.log" 2>&1 || { cat "$T/ref.log"; fail "unsplit prove"; }
-for r in 1 2 3 4; do
-  timeout 120 mpirun -np $r "$BIN" snarkjs prove --split "$T/c.zkey" "$T/c.wtns" "$T/s$r.json" "$T/s$r.pub.json" \
-    --proof-seed 11 --threads 1 --json > "$T/s$r.log" 2>&1 || { cat "$T/s$r.log"; fail "--split on $r ranks"; }
-  cmp -s "$T/ref.json" "$T/s$r.json" || fail "--split on $r ranks: the proof differs from the unsplit one"
-  cmp -s "$T/ref.pub.json" "$T/s$r.pub.json" || fail "--split on $r ranks: public.json differs"
-  [ "$(grep -c '"key_bytes"' "$T/s$r.log")" -eq $r ] || { cat "$T/s$r.log"; fail "$r ranks: not $r accounts"; }
-done
-$SJ groth16 verify "$T/vk.json" "$T/s3.pub.json" "$T/s3.json" > "$T/v3.log" 2>&1 && grep -q "OK!" "$T/v3.log" \
-  || { cat "$T/v3.log"; fail "snarkjs rejects the proof split over 3 ranks"; }
-pts=$(grep '"points"' "$T/s1.log" | tr -dc 0-9)
-for p in $(grep '"points"' "$T/s3.log" | tr -dc '0-9\n'); do
-  [ $((p * 3)) -ge $((pts - 15)) ] && [ $((p * 3)) -le $((pts + 15)) ] || fail "3 ranks: a rank holds $p of $pts points"
-done
-timeout 120 mpirun -np 2 "$BIN" snarkjs prove --split "$T/c.zkey" "$T/c.wtns" "$T/rnd.json" "$T/rnd.pub.json" \
-  --threads 1 > "$T/rnd.log" 2>&1 || { cat "$T/rnd.log"; fail "random r, s"; }
-cmp -s "$T/ref.json" "$T/rnd.json" && fail "random r, s gave the seeded proof"
-$SJ groth16 verify "$T/vk.json" "$T/rnd.pub.json" "$T/rnd.json" > "$T/v2.log" 2>&1 && grep -q "OK!" "$T/v2.log" \
-  || { cat "$T/v2.log"; fail "snarkjs rejects the random split proof"; }
+split_ranks_check "$T/c.zkey" "$T/c.wtns" "$T/vk.json"
 
 V=tests/vectors/snarkjs
 "$BIN" snarkjs prove $V/multiplier_bn128.zkey $V/multiplier_bn128.wtns "$T/m.json" "$T/m.pub.json" --proof-seed 3 \
