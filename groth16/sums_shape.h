@@ -1,40 +1,29 @@
 /*
  * groth16/sums_shape.h — the MSM stage of a Groth16 proof (its five sums)
- * and the transforms' device-or-CPU switch, written once for every curve
- * and every key. A template, not a header: a .c file defines the parameters
- * below and includes it once; it defines the types and static functions
- * listed here, which the .c file's prover calls (groth16/prove.c over
- * bellperson parameters, resident or streamed, with compact witnesses;
- * snarkjs/prove_shape.h over a zkey, for snarkjs/prove.c and
- * snarkjs/bn_prove.c).
+ * and the transforms' device-or-CPU switch, written once for every curve,
+ * key and prover. A template, not a header: a .c file defines the
+ * parameters below, includes it once and calls its static functions
+ * (groth16/prove.c over bellperson parameters; snarkjs/prove_shape.h over
+ * a zkey, for snarkjs/prove.c and snarkjs/bn_prove.c).
  *
- * The key source (the prover) says what each sum is: a short list of
- * terms, each an MSM over {bases, scalars or a compact witness, density
- * bitmap or NULL, count}, and where the sum's time (and, streamed, its
- * bytes read) is added. The sum is the terms' total. Bellperson's A and B
- * over z are two terms (the inputs with their density, the aux with theirs,
- * since z is two arrays); a zkey's sums are one term each.
- *
- *   sums_cpu      the five sums of one unit on the CPU pool, each timed
- *   sums_device   (SS_DEVICE) the sums of k units with the G1 sums' last
- *                 terms as one groth16_backend_msm_beside batch on resident
- *                 bases, the G2 sums on the CPU pool beside it, the G1 sums'
- *                 other terms (a few inputs) on the CPU after
- *   xform         one NTT of a vector, on the device when a backend is given
- *
- * Streamed parameters (SS_KEYFILE) are terms too: a term whose sec is a
- * section reads its bases from the parameter file a chunk at a time
- * (groth16/stream.c), so the sums of a key in memory and of one on disk are
- * the same list and one loop; only its bytes read differ (rd).
+ * The key source says what each sum is (sums_spec_t): a short list of
+ * terms, each an MSM over {bases, scalars or a compact witness, density or
+ * NULL, count}, and where the sum's time (and bytes read) are added.
+ * Bellperson's A and B over z are two terms (z is two arrays: the inputs
+ * and the aux, each with its density); a zkey's sums are one term each.
+ * Streamed parameters are terms too (sec >= 0: the bases are read from the
+ * parameter file a chunk at a time, groth16/stream.c), so a key in memory
+ * and one on disk run the same loop. sums_cpu runs the sums of one unit on
+ * the CPU pool; sums_device (SS_DEVICE) those of k units, the G1 sums' last
+ * terms as one groth16_backend_msm_beside batch on resident bases, the G2
+ * sums on the CPU pool beside it, the G1 sums' other terms after.
  *
  * Parameters (#define before the #include; all are #undef'd at the end):
  *   SS_FR(x), SS_G1(x), SS_G2(x)   fr_x | bn_fr_x, g1_x | bn_g1_x, ... (ff/ff.h, ec/ec.h)
- *   SS_MSM(g)                      msm_g | bn_msm_g (ec/ec.h)
- *   SS_NTT(x)                      ntt_x | bn_ntt_x (ntt/ntt.h)
- *   SS_DEVICE     (optional, BLS12-381 only) sums_device and xform on groth16_backend_t
- *   SS_KEYFILE    (optional, groth16/ only: groth16_internal.h) compact witnesses
- *                 and streamed parameters as terms
- * A third curve needs its ec/ff/ntt/msm functions under one prefix each.
+ *   SS_MSM(g), SS_NTT(x)           msm_g | bn_msm_g (ec/ec.h), ntt_x | bn_ntt_x (ntt/ntt.h)
+ *   SS_DEVICE     (optional, BLS12-381) the device backend (groth16_backend_t)
+ *   SS_KEYFILE    (optional, inside groth16/: groth16_internal.h) compact
+ *                 witnesses and streamed parameters
  */
 #ifndef SS_FR
 #error "sums_shape.h is a template: define SS_FR, SS_G1, SS_G2, SS_MSM, SS_NTT and include it once"
@@ -54,8 +43,8 @@ typedef struct {
     const SS_FR(t) *scalars;
     const uint64_t *density;
     uint64_t n;
+    const cs_compact_t *cz; /* not NULL (SS_KEYFILE): the scalars are these compact values (scalars NULL) */
 #ifdef SS_KEYFILE
-    const cs_compact_t *cz; /* not NULL: the scalars are these compact values (scalars NULL) */
     int sec;                /* >= 0: streamed, the bases are section sec's points from b0 on (bases NULL) */
     uint64_t b0;
 #endif
@@ -176,61 +165,47 @@ static void g2_job(void *arg)
 /* The term of unit i's G1 sum j that the device runs: its last. */
 static const sum_term_t *dev_term(const sums_spec_t *s, size_t i, int j) { return &s[i].g1[j].t[s[i].g1[j].nt - 1]; }
 
-#ifdef SS_KEYFILE
-/* The earlier G1 sum of unit i whose device term has the same compact
- * witness as sum j's, or j: that witness is expanded once per unit. */
-static int first_with(const sums_spec_t *s, size_t i, int j)
+/* The compact witness of unit i's device terms (they share one: the unit's
+ * aux values), or NULL. */
+static const cs_compact_t *unit_cz(const sums_spec_t *s, size_t i)
 {
-    int e = 0;
-    while (e < j && dev_term(s, i, e)->cz != dev_term(s, i, j)->cz)
-        e++;
-    return e;
+    for (int j = 0; j < SUM_G1; j++)
+        if (dev_term(s, i, j)->cz)
+            return dev_term(s, i, j)->cz;
+    return NULL;
 }
-#endif
 
 /* The sums of k units (s[i] each, whose G1 sums' last terms are over the
  * resident bases gb[SUM_*] with the same density and count in every unit)
  * on the device beside the CPU pool; unit 0's ns pointers take the device's
  * time. Compact witnesses are expanded for the device (32 B per value, once
- * per unit and witness, freed before the return). Returns 0, GM_ENOMEM, or
- * the device's error (e set; the sums undefined). */
+ * per unit, freed before the return). Returns 0, GM_ENOMEM, or the device's
+ * error (e set; the sums undefined). */
 static int sums_device(groth16_backend_t *be, gpu_g1_bases_t *const gb[SUM_G1], sums_t *x, const sums_spec_t *s,
                        size_t k, const sums_ctx_t *c, err_t *e)
 {
     const fr_t **sc = gm_alloc(SUM_G1 * k * sizeof *sc);
     g1_jac_t *o = gm_alloc(SUM_G1 * k * sizeof *o);
-    fr_t *expanded = NULL;
-#ifdef SS_KEYFILE
     size_t nexp = 0;
     for (size_t i = 0; i < k; i++)
-        for (int j = 0; j < SUM_G1; j++)
-            if (dev_term(s, i, j)->cz && first_with(s, i, j) == j)
-                nexp += (size_t)dev_term(s, i, j)->cz->n;
-    if (nexp && !(expanded = gm_alloc(nexp * sizeof(fr_t))))
-        gm_free(o), o = NULL;
-    fr_t *next = expanded;
-#endif
-    if (!sc || !o) {
+        nexp += unit_cz(s, i) ? (size_t)unit_cz(s, i)->n : 0;
+    fr_t *expanded = nexp ? gm_alloc(nexp * sizeof(fr_t)) : NULL, *next = expanded;
+    if (!sc || !o || (nexp && !expanded)) {
+        gm_free(expanded);
         gm_free(sc);
         gm_free(o);
         return gm_err_set(e, GM_ENOMEM, "prover: out of memory for a batch of %zu units", k);
     }
+    for (size_t i = 0; i < k; i++) {
+        const cs_compact_t *cz = unit_cz(s, i);
+        if (cz)
+            cs_compact_expand(next, cz, 0, cz->n);
+        for (int j = 0; j < SUM_G1; j++)
+            sc[(size_t)j * k + i] = dev_term(s, i, j)->cz ? next : dev_term(s, i, j)->scalars;
+        next += cz ? cz->n : 0;
+    }
     groth16_backend_msm_t m[SUM_G1];
     for (int j = 0; j < SUM_G1; j++) {
-        for (size_t i = 0; i < k; i++) {
-            const sum_term_t *t = dev_term(s, i, j);
-            sc[(size_t)j * k + i] = t->scalars;
-#ifdef SS_KEYFILE
-            int f = first_with(s, i, j);
-            if (t->cz && f < j) {
-                sc[(size_t)j * k + i] = sc[(size_t)f * k + i];
-            } else if (t->cz) {
-                cs_compact_expand(next, t->cz, 0, t->cz->n);
-                sc[(size_t)j * k + i] = next;
-                next += t->cz->n;
-            }
-#endif
-        }
         const sum_term_t *t = dev_term(s, 0, j);
         m[j] = (groth16_backend_msm_t){o + (size_t)j * k, gb[j], sc + (size_t)j * k, t->density, (size_t)t->n, k,
                                        s[0].g1[j].ns};
