@@ -81,13 +81,9 @@ struct groth16_prepared {
     bool fell_back;   /* the device failed while making h: h was made again on the CPU */
 };
 
-static void bases_free(groth16_prover_t *pv)
+static void device_free(groth16_prover_t *pv)
 {
-    for (int i = 0; i < 4; i++) {
-        if (pv->be)
-            groth16_backend_free_bases(pv->be, pv->gb[i]);
-        pv->gb[i] = NULL;
-    }
+    bases_free(pv->be, pv->gb);
     for (int i = 0; i < 2; i++) {
         if (pv->be)
             groth16_backend_host_free(pv->be, pv->hbuf[i]);
@@ -99,7 +95,7 @@ void groth16_prover_destroy(groth16_prover_t *pv)
 {
     if (!pv)
         return;
-    bases_free(pv);
+    device_free(pv);
     groth16_pvk_free(&pv->pvk);
     gm_free(pv->da);
     gm_free(pv->db);
@@ -233,7 +229,7 @@ fail:
 
 void groth16_prover_set_backend(groth16_prover_t *pv, groth16_backend_t *be)
 {
-    bases_free(pv);
+    device_free(pv);
     pv->be = be;
     pv->cpu_h = false;
     const groth16_params_t *pp = pv->params;
@@ -245,24 +241,15 @@ void groth16_prover_set_backend(groth16_prover_t *pv, groth16_backend_t *be)
         pv->cpu_h = true;
         return;
     }
-    const struct {
-        const g1_affine_t *p;
-        uint64_t n;
-        const char *name;
-    } sets[4] = {{pp->a + pv->na_in, pp->n.a - pv->na_in, "A"},
-                 {pp->b_g1 + pv->nb_in, pp->n.b_g1 - pv->nb_in, "B1"},
-                 {pp->l, pp->n.l, "L"},
-                 {pp->h, pp->n.h, "H"}};
+    static const char *const names[SUM_G1] = {"A", "B1", "L", "H"};
+    const g1_affine_t *const p[SUM_G1] = {pp->a + pv->na_in, pp->b_g1 + pv->nb_in, pp->l, pp->h};
+    const uint64_t n[SUM_G1] = {pp->n.a - pv->na_in, pp->n.b_g1 - pv->nb_in, pp->n.l, pp->n.h};
     /* The device's memory planned for these sets and this domain before
      * anything is uploaded (gpu.h): which sets stay resident, the chunks of
      * the others, how h runs. */
-    const char *names[4];
-    uint64_t counts[4];
-    for (int i = 0; i < 4; i++)
-        names[i] = sets[i].name, counts[i] = sets[i].n;
     gpu_plan_t plan;
     err_t e;
-    if (groth16_backend_plan(be, &plan, names, counts, 4, pv->log_m, &e)) {
+    if (groth16_backend_plan(be, &plan, names, n, SUM_G1, pv->log_m, &e)) {
         gm_log(GM_LOG_WARN, "prover: no device memory plan for these parameters (%s): every G1 MSM and h on the CPU",
                e.msg);
         pv->cpu_h = true;
@@ -281,12 +268,7 @@ void groth16_prover_set_backend(groth16_prover_t *pv, groth16_backend_t *be)
         groth16_backend_host_free(be, pv->hbuf[1]);
         pv->hbuf[0] = pv->hbuf[1] = NULL;
     }
-    for (int i = 0; i < 4; i++) {
-        if (groth16_backend_upload(be, &pv->gb[i], sets[i].p, (size_t)sets[i].n, &e))
-            gm_log(GM_LOG_WARN, "prover: the %s bases (%llu points) stay on the CPU: %s", sets[i].name,
-                   (unsigned long long)sets[i].n, e.msg);
-    }
-    return;
+    bases_upload(be, pv->gb, p, n, names, "prover");
 }
 
 /* ---- prepared units -------------------------------------------------------------------- */
@@ -693,7 +675,7 @@ static void device_batch(sums_t **out, bool *failed, groth16_prover_t *pv, groth
 {
     *out = NULL;
     *failed = false;
-    if (!k || !groth16_backend_active(pv->be) || !pv->gb[SUM_A] || !pv->gb[SUM_B1] || !pv->gb[SUM_L] || !pv->gb[SUM_H])
+    if (!k || !groth16_backend_active(pv->be) || !bases_all(pv->gb))
         return;
     err_t e;
     for (size_t i = 0; i < k; i++)

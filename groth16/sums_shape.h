@@ -162,6 +162,33 @@ static void g2_job(void *arg)
         (void)sum_cpu(&j->x[i].b2, true, &j->s[i].b2, j->c, &e);
 }
 
+/* Frees the resident bases gb[SUM_*] of the G1 sums' device terms (held
+ * on be; NULL: none held). */
+static void bases_free(groth16_backend_t *be, gpu_g1_bases_t *gb[SUM_G1])
+{
+    for (int j = 0; j < SUM_G1; j++) {
+        if (be)
+            groth16_backend_free_bases(be, gb[j]);
+        gb[j] = NULL;
+    }
+}
+
+/* gb[j] = the n[j] points p[j] resident on be, for each G1 sum j; a set the
+ * device cannot take stays NULL (sums_device wants all four: bases_all), in
+ * a warning "who: the names[j] bases (n points) stay on the CPU: why". */
+static void bases_upload(groth16_backend_t *be, gpu_g1_bases_t *gb[SUM_G1], const g1_affine_t *const p[SUM_G1],
+                         const uint64_t n[SUM_G1], const char *const names[SUM_G1], const char *who)
+{
+    for (int j = 0; j < SUM_G1; j++) {
+        err_t e;
+        if (groth16_backend_upload(be, &gb[j], p[j], (size_t)n[j], &e))
+            gm_log(GM_LOG_WARN, "%s: the %s bases (%llu points) stay on the CPU: %s", who, names[j],
+                   (unsigned long long)n[j], e.msg);
+    }
+}
+
+static bool bases_all(gpu_g1_bases_t *const gb[SUM_G1]) { return gb[SUM_A] && gb[SUM_B1] && gb[SUM_L] && gb[SUM_H]; }
+
 /* The term of unit i's G1 sum j that the device runs: its last. */
 static const sum_term_t *dev_term(const sums_spec_t *s, size_t i, int j) { return &s[i].g1[j].t[s[i].g1[j].nt - 1]; }
 
@@ -186,11 +213,12 @@ static int sums_device(groth16_backend_t *be, gpu_g1_bases_t *const gb[SUM_G1], 
 {
     const fr_t **sc = gm_alloc(SUM_G1 * k * sizeof *sc);
     g1_jac_t *o = gm_alloc(SUM_G1 * k * sizeof *o);
-    size_t nexp = 0;
+    size_t nexp = 0, ncz = 0;
     for (size_t i = 0; i < k; i++)
-        nexp += unit_cz(s, i) ? (size_t)unit_cz(s, i)->n : 0;
-    fr_t *expanded = nexp ? gm_alloc(nexp * sizeof(fr_t)) : NULL, *next = expanded;
-    if (!sc || !o || (nexp && !expanded)) {
+        if (unit_cz(s, i))
+            nexp += (size_t)unit_cz(s, i)->n, ncz++;
+    fr_t *expanded = ncz ? gm_alloc((nexp + 1) * sizeof(fr_t)) : NULL, *next = expanded;
+    if (!sc || !o || (ncz && !expanded)) {
         gm_free(expanded);
         gm_free(sc);
         gm_free(o);

@@ -68,9 +68,7 @@ static void prover_destroy(SJ_API(prover_t) *pv)
     if (!pv)
         return;
 #ifdef SJ_DEVICE
-    for (int i = 0; i < 4; i++)
-        if (pv->be)
-            groth16_backend_free_bases(pv->be, pv->gb[i]);
+    bases_free(pv->be, pv->gb);
 #endif
     pvk_free(&pv->pvk);
     SJ_NTT(domain_destroy)(pv->dom);
@@ -296,7 +294,7 @@ static int prove(SJ_API(prover_t) *pv, SJ_PROOF_T *out, const SJ_FR(t) *w, size_
     int rc = 0;
 #ifdef SJ_DEVICE
     bool attached = pv->be && groth16_backend_kind(pv->be) != GROTH16_BACKEND_CPU;
-    bool gpu = groth16_backend_active(pv->be) && pv->gb[0] && pv->gb[1] && pv->gb[2] && pv->gb[3], fallback = false;
+    bool gpu = groth16_backend_active(pv->be) && bases_all(pv->gb), fallback = false;
 #else
     bool gpu = false;
 #endif
