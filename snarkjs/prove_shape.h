@@ -17,8 +17,9 @@
  *     evaluations on the odd coset g<w_n>, g = w_2n;
  *   h[i] = Aodd[i] Bodd[i] - Codd[i]  (no division by Z: the H points of
  *     the zkey absorb Z = -2 on the odd coset);
- *   the MSMs over sections 5-9, and the proof from their sums
- *   (groth16/assemble_shape.h, the one assembly of every prover).
+ *   the MSMs over sections 5-9 (groth16/sums_shape.h, the one MSM stage)
+ *   and the proof from their sums (groth16/assemble_shape.h, the one
+ *   assembly of every prover).
  *
  * Roots of unity. snarkjs (ffjavascript) takes Fr.w[k] from the smallest
  * quadratic non-residue: 5 on both curves. Our BN254 NTT takes the same
