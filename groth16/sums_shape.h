@@ -15,8 +15,9 @@
  * parameter file a chunk at a time, groth16/stream.c), so a key in memory
  * and one on disk run the same loop. sums_cpu runs the sums of one unit on
  * the CPU pool; sums_device (SS_DEVICE) those of k units, the G1 sums' last
- * terms as one groth16_backend_msm_beside batch on resident bases, the G2
- * sums on the CPU pool beside it, the G1 sums' other terms after.
+ * terms as one groth16_backend_msm_beside batch on resident bases (put
+ * there by bases_upload), the G2 sums on the CPU pool beside it, the G1
+ * sums' other terms after. xform is the one NTT call, device or CPU.
  *
  * Parameters (#define before the #include; all are #undef'd at the end):
  *   SS_FR(x), SS_G1(x), SS_G2(x)   fr_x | bn_fr_x, g1_x | bn_g1_x, ... (ff/ff.h, ec/ec.h)
@@ -187,6 +188,7 @@ static void bases_upload(groth16_backend_t *be, gpu_g1_bases_t *gb[SUM_G1], cons
     }
 }
 
+/* Whether sums_device may run: every G1 sum's device term resident. */
 static bool bases_all(gpu_g1_bases_t *const gb[SUM_G1]) { return gb[SUM_A] && gb[SUM_B1] && gb[SUM_L] && gb[SUM_H]; }
 
 /* The term of unit i's G1 sum j that the device runs: its last. */
