@@ -33,6 +33,17 @@
 #include "groth16/groth16_internal.h"
 #include "ntt/ntt.h"
 
+/* The MSM stage and the transforms' device switch, one for every prover
+ * (groth16/sums_shape.h), with compact witnesses and streamed parameters. */
+#define SS_FR(x) fr_##x
+#define SS_G1(x) g1_##x
+#define SS_G2(x) g2_##x
+#define SS_MSM(g) msm_##g
+#define SS_NTT(x) ntt_##x
+#define SS_DEVICE
+#define SS_KEYFILE
+#include "groth16/sums_shape.h"
+
 struct groth16_prover {
     const groth16_params_t *params;
     const cs_shape_t *shape;
@@ -52,13 +63,11 @@ struct groth16_prover {
     fr_t zinv; /* 1 / (g^m - 1) */
     size_t memory;
     groth16_backend_t *be;  /* NULL: the CPU */
-    gpu_g1_bases_t *gb[4];  /* resident bases of A (aux), B1 (aux), L, H; NULL: that MSM on the CPU */
+    gpu_g1_bases_t *gb[SUM_G1]; /* resident bases of A (aux), B1 (aux), L, H; NULL: that MSM on the CPU */
     fr_t *hbuf[2];          /* the device plan's h is whole: b and c in the backend's (pinned) host memory */
     bool cpu_h;             /* no device plan fits: h on the CPU too */
     g16_stream_buf_t sbuf;  /* streamed parameters: one chunk of bases (stream.c) */
 };
-
-enum { GB_A, GB_B1, GB_L, GB_H };
 
 /* A prepared unit: h (m values; the first m - 1 are the H scalars) and the
  * witness it was prepared from (the caller's, not copied: z is the largest
@@ -72,13 +81,9 @@ struct groth16_prepared {
     bool fell_back;   /* the device failed while making h: h was made again on the CPU */
 };
 
-static void bases_free(groth16_prover_t *pv)
+static void device_free(groth16_prover_t *pv)
 {
-    for (int i = 0; i < 4; i++) {
-        if (pv->be)
-            groth16_backend_free_bases(pv->be, pv->gb[i]);
-        pv->gb[i] = NULL;
-    }
+    bases_free(pv->be, pv->gb);
     for (int i = 0; i < 2; i++) {
         if (pv->be)
             groth16_backend_host_free(pv->be, pv->hbuf[i]);
@@ -90,7 +95,7 @@ void groth16_prover_destroy(groth16_prover_t *pv)
 {
     if (!pv)
         return;
-    bases_free(pv);
+    device_free(pv);
     groth16_pvk_free(&pv->pvk);
     gm_free(pv->da);
     gm_free(pv->db);
@@ -224,7 +229,7 @@ fail:
 
 void groth16_prover_set_backend(groth16_prover_t *pv, groth16_backend_t *be)
 {
-    bases_free(pv);
+    device_free(pv);
     pv->be = be;
     pv->cpu_h = false;
     const groth16_params_t *pp = pv->params;
@@ -236,24 +241,15 @@ void groth16_prover_set_backend(groth16_prover_t *pv, groth16_backend_t *be)
         pv->cpu_h = true;
         return;
     }
-    const struct {
-        const g1_affine_t *p;
-        uint64_t n;
-        const char *name;
-    } sets[4] = {{pp->a + pv->na_in, pp->n.a - pv->na_in, "A"},
-                 {pp->b_g1 + pv->nb_in, pp->n.b_g1 - pv->nb_in, "B1"},
-                 {pp->l, pp->n.l, "L"},
-                 {pp->h, pp->n.h, "H"}};
+    static const char *const names[SUM_G1] = {"A", "B1", "L", "H"};
+    const g1_affine_t *const p[SUM_G1] = {pp->a + pv->na_in, pp->b_g1 + pv->nb_in, pp->l, pp->h};
+    const uint64_t n[SUM_G1] = {pp->n.a - pv->na_in, pp->n.b_g1 - pv->nb_in, pp->n.l, pp->n.h};
     /* The device's memory planned for these sets and this domain before
      * anything is uploaded (gpu.h): which sets stay resident, the chunks of
      * the others, how h runs. */
-    const char *names[4];
-    uint64_t counts[4];
-    for (int i = 0; i < 4; i++)
-        names[i] = sets[i].name, counts[i] = sets[i].n;
     gpu_plan_t plan;
     err_t e;
-    if (groth16_backend_plan(be, &plan, names, counts, 4, pv->log_m, &e)) {
+    if (groth16_backend_plan(be, &plan, names, n, SUM_G1, pv->log_m, &e)) {
         gm_log(GM_LOG_WARN, "prover: no device memory plan for these parameters (%s): every G1 MSM and h on the CPU",
                e.msg);
         pv->cpu_h = true;
@@ -272,12 +268,7 @@ void groth16_prover_set_backend(groth16_prover_t *pv, groth16_backend_t *be)
         groth16_backend_host_free(be, pv->hbuf[1]);
         pv->hbuf[0] = pv->hbuf[1] = NULL;
     }
-    for (int i = 0; i < 4; i++) {
-        if (groth16_backend_upload(be, &pv->gb[i], sets[i].p, (size_t)sets[i].n, &e))
-            gm_log(GM_LOG_WARN, "prover: the %s bases (%llu points) stay on the CPU: %s", sets[i].name,
-                   (unsigned long long)sets[i].n, e.msg);
-    }
-    return;
+    bases_upload(be, pv->gb, p, n, names, "prover");
 }
 
 /* ---- prepared units -------------------------------------------------------------------- */
@@ -373,34 +364,14 @@ static void abc_of(const cs_shape_t *sh, const groth16_witness_t *w, fr_t *a, fr
         cs_shape_abc_mode(sh, w->inputs, w->aux, a, b, c, mode, pool);
 }
 
-/* One transform of v, on the device when gpu, else on the CPU with scratch.
- * false: the device failed (counted; v is undefined). */
-static bool xform(groth16_prover_t *pv, fr_t *v, gpu_ntt_dir_t dir, bool gpu, void *scratch, topo_pool_t *pool,
-                  const char *who)
-{
-    if (gpu) {
-        err_t e;
-        if (groth16_backend_ntt(pv->be, v, pv->log_m, dir, &e) == 0)
-            return true;
-        groth16_backend_failed(pv->be, who, &e);
-        return false;
-    }
-    if (dir == GPU_NTT_INVERSE)
-        ntt_inverse(pv->dom, v, scratch, pool);
-    else if (dir == GPU_NTT_COSET_FORWARD)
-        ntt_coset_forward(pv->dom, v, scratch, pool);
-    else
-        ntt_coset_inverse(pv->dom, v, scratch, pool);
-    return true;
-}
-
 /* v (n_rows values) zero-padded to m, then to the coset's evaluations. */
 static bool to_coset(groth16_prover_t *pv, fr_t *v, bool gpu, void *scratch, topo_pool_t *pool, const char *who)
 {
     uint64_t rows = pv->shape->n_rows;
+    groth16_backend_t *be = gpu ? pv->be : NULL;
     memset(v + rows, 0, (size_t)(pv->m - rows) * sizeof(fr_t));
-    return xform(pv, v, GPU_NTT_INVERSE, gpu, scratch, pool, who) &&
-           xform(pv, v, GPU_NTT_COSET_FORWARD, gpu, scratch, pool, who);
+    return xform(be, pv->dom, pv->log_m, v, GPU_NTT_INVERSE, scratch, pool, who) &&
+           xform(be, pv->dom, pv->log_m, v, GPU_NTT_COSET_FORWARD, scratch, pool, who);
 }
 
 /* The computation of h into u->h with work (an m-vector) and the NTT
@@ -437,7 +408,7 @@ static bool make_h(groth16_prover_t *pv, groth16_prepared_t *u, const groth16_wi
     ok = to_coset(pv, work, gpu, scratch, pool, who);
     if (ok) {
         pointwise(pv, h, work, true, pool);
-        ok = xform(pv, h, GPU_NTT_COSET_INVERSE, gpu, scratch, pool, who);
+        ok = xform(gpu ? pv->be : NULL, pv->dom, pv->log_m, h, GPU_NTT_COSET_INVERSE, scratch, pool, who);
     }
     t1 = gm_now_ns(), c1 = stage_cpu(pool);
     t->ntt += t1 - t0, t->cpu_ntt += c1 - c0;
@@ -534,194 +505,54 @@ void groth16_proof_assemble(groth16_proof_t *out, const groth16_vk_t *vk, const 
     proof_assemble(out, vk, sa, sb1, sb2, sl, shh, r, s);
 }
 
-/* The five MSM sums of one unit. */
-typedef struct {
-    g1_jac_t sa, sb1, sl, shh;
-    g2_jac_t sb2;
-} sums_t;
-
-/* The MSMs of one unit over streamed parameters (stream.c), each reading
- * its section once, timed and with the bytes read from storage. */
-static int sums_streamed(groth16_prover_t *pv, sums_t *x, const groth16_prepared_t *u, bool g2, topo_pool_t *pool,
-                         groth16_timings_t *t, err_t *err)
+/* One term of a sum over the parameters' section sec (sums_shape.h): the
+ * points from b0 on, resident or (streamed) read from the file. */
+static sum_term_t term(const groth16_prover_t *pv, int sec, uint64_t b0, const uint64_t *d, uint64_t n,
+                       const fr_t *sc, const cs_compact_t *cz)
 {
     const groth16_params_t *pp = pv->params;
+    sum_term_t t = {.scalars = cz ? NULL : sc, .density = d, .n = n, .cz = cz, .sec = -1};
+    if (groth16_params_streamed(pp))
+        t.sec = sec, t.b0 = b0;
+    else if (sec == GROTH16_SEC_B_G2)
+        t.bases = pp->b_g2 + b0;
+    else
+        t.bases = (sec == GROTH16_SEC_A ? pp->a : sec == GROTH16_SEC_B_G1 ? pp->b_g1 : sec == GROTH16_SEC_L ? pp->l
+                                                                                                          : pp->h) +
+                  b0;
+    return t;
+}
+
+/* The key source of bellperson's parameters: the five sums of unit u as
+ * terms. A and B over z are inputs + aux, since z is the caller's witness
+ * (two arrays), with the densities of each (the parameters hold only the
+ * non-empty columns: the aux bases start after the inputs' set bits); L
+ * over aux, H over h's m - 1 scalars. Streamed: the bytes read counted. */
+static void unit_sums(sums_spec_t *s, const groth16_prover_t *pv, const groth16_prepared_t *u, groth16_timings_t *t)
+{
     const groth16_witness_t *w = &u->w;
     const cs_compact_t *cz = w->aux_compact;
-    const fr_t *aux = cz ? NULL : w->aux;
-    uint64_t ni = w->n_inputs, na = w->n_aux, m1 = pv->m - 1;
-    g16_stream_buf_t *b = &pv->sbuf;
-    void *g = pv->gather, *sc = pv->msm_scratch;
-    struct {
-        void *in, *aux;
-        int sec;
-        uint64_t nb_in;
-        const uint64_t *d, *d_aux;
-        uint64_t *ns, *rd;
-    } set[4] = {{&x->sa, NULL, GROTH16_SEC_A, pv->na_in, pv->da, pv->da_aux, &t->msm_a, &t->read_a},
-                {&x->sb1, NULL, GROTH16_SEC_B_G1, pv->nb_in, pv->db, pv->db_aux, &t->msm_b_g1, &t->read_b_g1},
-                {&x->sl, NULL, GROTH16_SEC_L, 0, NULL, NULL, &t->msm_l, &t->read_l},
-                {&x->shh, NULL, GROTH16_SEC_H, 0, NULL, NULL, &t->msm_h, &t->read_h}};
-    g2_jac_t p2;
-    g1_jac_t p1;
-    int rc = 0;
-    if (g2) {
-        uint64_t t0 = gm_now_ns(), r0 = g16_io_read_bytes();
-        if (!(rc = g16_stream_msm(&x->sb2, pp, GROTH16_SEC_B_G2, 0, pv->db, ni, w->inputs, NULL, b, g, sc, pool,
-                                  err)) &&
-            !(rc = g16_stream_msm(&p2, pp, GROTH16_SEC_B_G2, pv->nb_in, pv->db_aux, na, aux, cz, b, g, sc, pool, err)))
-            g2_add(&x->sb2, &x->sb2, &p2);
-        t->msm_b_g2 += gm_now_ns() - t0;
-        t->read_b_g2 += g16_io_read_bytes() - r0;
-        t->params_bytes += (pp->n.b_g2) * G2_UNCOMPRESSED_BYTES;
-        return rc;
-    }
-    for (int i = 0; i < 4 && !rc; i++) {
-        uint64_t t0 = gm_now_ns(), r0 = g16_io_read_bytes();
-        if (set[i].sec == GROTH16_SEC_H) {
-            rc = g16_stream_msm(set[i].in, pp, GROTH16_SEC_H, 0, NULL, m1, u->h, NULL, b, g, sc, pool, err);
-        } else if (set[i].sec == GROTH16_SEC_L) {
-            rc = g16_stream_msm(set[i].in, pp, GROTH16_SEC_L, 0, NULL, na, aux, cz, b, g, sc, pool, err);
-        } else if (!(rc = g16_stream_msm(set[i].in, pp, set[i].sec, 0, set[i].d, ni, w->inputs, NULL, b, g, sc, pool,
-                                         err)) &&
-                   !(rc = g16_stream_msm(&p1, pp, set[i].sec, set[i].nb_in, set[i].d_aux, na, aux, cz, b, g, sc,
-                                         pool, err))) {
-            g1_add(set[i].in, set[i].in, &p1);
-        }
-        *set[i].ns += gm_now_ns() - t0;
-        *set[i].rd += g16_io_read_bytes() - r0;
-    }
-    t->params_bytes += (pp->n.a + pp->n.b_g1 + pp->n.l + pp->n.h) * G1_UNCOMPRESSED_BYTES;
-    return rc;
+    uint64_t ni = w->n_inputs, na = w->n_aux;
+    bool st = groth16_params_streamed(pv->params);
+    s->g1[SUM_A] = (sum_spec_t){{term(pv, GROTH16_SEC_A, 0, pv->da, ni, w->inputs, NULL),
+                                 term(pv, GROTH16_SEC_A, pv->na_in, pv->da_aux, na, w->aux, cz)},
+                                2, &t->msm_a, st ? &t->read_a : NULL};
+    s->g1[SUM_B1] = (sum_spec_t){{term(pv, GROTH16_SEC_B_G1, 0, pv->db, ni, w->inputs, NULL),
+                                  term(pv, GROTH16_SEC_B_G1, pv->nb_in, pv->db_aux, na, w->aux, cz)},
+                                 2, &t->msm_b_g1, st ? &t->read_b_g1 : NULL};
+    s->b2 = (sum_spec_t){{term(pv, GROTH16_SEC_B_G2, 0, pv->db, ni, w->inputs, NULL),
+                          term(pv, GROTH16_SEC_B_G2, pv->nb_in, pv->db_aux, na, w->aux, cz)},
+                         2, &t->msm_b_g2, st ? &t->read_b_g2 : NULL};
+    s->g1[SUM_L] = (sum_spec_t){{term(pv, GROTH16_SEC_L, 0, NULL, na, w->aux, cz)}, 1, &t->msm_l,
+                                st ? &t->read_l : NULL};
+    s->g1[SUM_H] = (sum_spec_t){{term(pv, GROTH16_SEC_H, 0, NULL, pv->m - 1, u->h, NULL)}, 1, &t->msm_h,
+                                st ? &t->read_h : NULL};
 }
 
-/* The G1 MSMs on the CPU: A and B1 (inputs and aux), L, H. Returns 0, or
- * (streamed parameters) a read or decode error. */
-static int g1_cpu(groth16_prover_t *pv, sums_t *x, const groth16_prepared_t *u, topo_pool_t *pool,
-                  groth16_timings_t *t, err_t *err)
+static sums_ctx_t sums_ctx(groth16_prover_t *pv, topo_pool_t *pool)
 {
-    if (groth16_params_streamed(pv->params))
-        return sums_streamed(pv, x, u, false, pool, t, err);
-    const groth16_params_t *pp = pv->params;
-    const groth16_witness_t *w = &u->w;
-    size_t ni = w->n_inputs, na = w->n_aux;
-    void *sc = pv->msm_scratch;
-    g1_jac_t p1;
-    uint64_t t0 = gm_now_ns(), t1;
-    const cs_compact_t *cz = w->aux_compact;
-    msm_g1(&x->sa, pp->a, w->inputs, pv->da, ni, 0, sc, pool);
-    if (cz)
-        g16_msm_compact(&p1, false, pp->a + pv->na_in, pv->da_aux, cz, pv->gather, sc, pool);
-    else
-        msm_g1(&p1, pp->a + pv->na_in, w->aux, pv->da_aux, na, 0, sc, pool);
-    g1_add(&x->sa, &x->sa, &p1);
-    t1 = gm_now_ns(), t->msm_a += t1 - t0, t0 = t1;
-    msm_g1(&x->sb1, pp->b_g1, w->inputs, pv->db, ni, 0, sc, pool);
-    if (cz)
-        g16_msm_compact(&p1, false, pp->b_g1 + pv->nb_in, pv->db_aux, cz, pv->gather, sc, pool);
-    else
-        msm_g1(&p1, pp->b_g1 + pv->nb_in, w->aux, pv->db_aux, na, 0, sc, pool);
-    g1_add(&x->sb1, &x->sb1, &p1);
-    t1 = gm_now_ns(), t->msm_b_g1 += t1 - t0, t0 = t1;
-    if (cz)
-        g16_msm_compact(&x->sl, false, pp->l, NULL, cz, pv->gather, sc, pool);
-    else
-        msm_g1(&x->sl, pp->l, w->aux, NULL, na, 0, sc, pool);
-    t1 = gm_now_ns(), t->msm_l += t1 - t0, t0 = t1;
-    msm_g1(&x->shh, pp->h, u->h, NULL, (size_t)(pv->m - 1), 0, sc, pool);
-    t1 = gm_now_ns(), t->msm_h += t1 - t0;
-    return 0;
-}
-
-static int g2_cpu(groth16_prover_t *pv, sums_t *x, const groth16_prepared_t *u, topo_pool_t *pool,
-                  groth16_timings_t *t, err_t *err)
-{
-    if (groth16_params_streamed(pv->params))
-        return sums_streamed(pv, x, u, true, pool, t, err);
-    const groth16_params_t *pp = pv->params;
-    const groth16_witness_t *w = &u->w;
-    g2_jac_t p2;
-    uint64_t t0 = gm_now_ns();
-    msm_g2(&x->sb2, pp->b_g2, w->inputs, pv->db, w->n_inputs, 0, pv->msm_scratch, pool);
-    if (w->aux_compact)
-        g16_msm_compact(&p2, true, pp->b_g2 + pv->nb_in, pv->db_aux, w->aux_compact, pv->gather, pv->msm_scratch,
-                        pool);
-    else
-        msm_g2(&p2, pp->b_g2 + pv->nb_in, w->aux, pv->db_aux, w->n_aux, 0, pv->msm_scratch, pool);
-    g2_add(&x->sb2, &x->sb2, &p2);
-    t->msm_b_g2 += gm_now_ns() - t0;
-    return 0;
-}
-
-typedef struct {
-    groth16_prover_t *pv;
-    sums_t *x;
-    groth16_prepared_t *const *u;
-    size_t k;
-    topo_pool_t *pool;
-    groth16_timings_t *t;
-} g2_job_t;
-
-static void g2_job(void *arg)
-{
-    g2_job_t *j = arg;
-    err_t e;
-    for (size_t i = 0; i < j->k; i++)
-        /* resident bases (a device is attached): g2_cpu cannot fail */
-        (void)g2_cpu(j->pv, &j->x[i], j->u[i], j->pool, j->t, &e);
-}
-
-/* The sums of k units with A and B1 (aux), L and H on the device, one batch
- * of k MSMs per set, while the G2 MSMs run on the CPU pool; the inputs'
- * parts of A and B1 (a few points) on the CPU after. Returns 0, GM_ENOMEM,
- * or the device's error (e set; the sums are undefined). */
-static int sums_device(groth16_prover_t *pv, sums_t *x, groth16_prepared_t *const *u, size_t k, topo_pool_t *pool,
-                       groth16_timings_t *t, err_t *e)
-{
-    const groth16_params_t *pp = pv->params;
-    const fr_t **sc = gm_alloc(2 * k * sizeof *sc);
-    g1_jac_t *o = gm_alloc(4 * k * sizeof *o);
-    /* The device takes dense scalars: compact units are expanded for the
-     * batch (32 B per value each, freed below). */
-    size_t na = u[0]->w.n_aux, nexp = 0;
-    for (size_t i = 0; i < k; i++)
-        nexp += u[i]->w.aux_compact != NULL;
-    fr_t *expanded = nexp ? gm_alloc(nexp * (na ? na : 1) * sizeof(fr_t)) : NULL;
-    if (!sc || !o || (nexp && !expanded)) {
-        gm_free(sc);
-        gm_free(o);
-        gm_free(expanded);
-        return gm_err_set(e, GM_ENOMEM, "prover: out of memory for a batch of %zu units", k);
-    }
-    for (size_t i = 0, x = 0; i < k; i++) {
-        sc[i] = u[i]->w.aux;
-        if (u[i]->w.aux_compact) {
-            fr_t *d = expanded + x++ * na;
-            cs_compact_expand(d, u[i]->w.aux_compact, 0, na);
-            sc[i] = d;
-        }
-        sc[k + i] = u[i]->h;
-    }
-    const groth16_backend_msm_t m[4] = {{o, pv->gb[GB_A], sc, pv->da_aux, na, k, &t->msm_a},
-                                        {o + k, pv->gb[GB_B1], sc, pv->db_aux, na, k, &t->msm_b_g1},
-                                        {o + 2 * k, pv->gb[GB_L], sc, NULL, na, k, &t->msm_l},
-                                        {o + 3 * k, pv->gb[GB_H], sc + k, NULL, (size_t)(pv->m - 1), k, &t->msm_h}};
-    g2_job_t g2 = {pv, x, u, k, pool, t};
-    int rc = groth16_backend_msm_beside(pv->be, m, 4, g2_job, &g2, e);
-    for (size_t i = 0; !rc && i < k; i++) {
-        const groth16_witness_t *w = &u[i]->w;
-        g1_jac_t p1;
-        msm_g1(&p1, pp->a, w->inputs, pv->da, w->n_inputs, 0, pv->msm_scratch, pool);
-        g1_add(&x[i].sa, &o[i], &p1);
-        msm_g1(&p1, pp->b_g1, w->inputs, pv->db, w->n_inputs, 0, pv->msm_scratch, pool);
-        g1_add(&x[i].sb1, &o[k + i], &p1);
-        x[i].sl = o[2 * k + i];
-        x[i].shh = o[3 * k + i];
-    }
-    gm_free(sc);
-    gm_free(o);
-    gm_free(expanded);
-    return rc;
+    return (sums_ctx_t){.scratch = pv->msm_scratch, .pool = pool, .gather = pv->gather, .file = pv->params,
+                        .sbuf = &pv->sbuf};
 }
 
 /* h again, on the CPU, into the unit (after its device-made h gave a proof
@@ -782,10 +613,18 @@ static int finish_one(groth16_prover_t *pv, groth16_proof_t *out, groth16_prepar
             x = *dev;
             dev = NULL;
         } else {
-            if ((rc = g1_cpu(pv, &x, u, pool, t, err)) || (rc = g2_cpu(pv, &x, u, pool, t, err)))
+            sums_spec_t sp;
+            sums_ctx_t c = sums_ctx(pv, pool);
+            unit_sums(&sp, pv, u, t);
+            rc = sums_cpu(&x, &sp, &c, err);
+            if (groth16_params_streamed(pp))
+                t->params_bytes += (pp->n.a + pp->n.b_g1 + pp->n.l + pp->n.h) * G1_UNCOMPRESSED_BYTES +
+                                   pp->n.b_g2 * G2_UNCOMPRESSED_BYTES;
+            if (rc)
                 return rc;
         }
-        groth16_proof_assemble(out, &pp->vk, &x.sa, &x.sb1, &x.sb2, &x.sl, &x.shh, r, s);
+        groth16_proof_assemble(out, &pp->vk, &x.g1[SUM_A], &x.g1[SUM_B1], &x.b2, &x.g1[SUM_L], &x.g1[SUM_H], r,
+                               s);
         c1 = stage_cpu(pool);
         t->cpu_msm += c1 - c0, c0 = c1;
         t0 = gm_now_ns();
@@ -836,14 +675,19 @@ static void device_batch(sums_t **out, bool *failed, groth16_prover_t *pv, groth
 {
     *out = NULL;
     *failed = false;
-    if (!k || !groth16_backend_active(pv->be) || !pv->gb[GB_A] || !pv->gb[GB_B1] || !pv->gb[GB_L] || !pv->gb[GB_H])
+    if (!k || !groth16_backend_active(pv->be) || !bases_all(pv->gb))
         return;
     err_t e;
     for (size_t i = 0; i < k; i++)
         if (unit_check(pv, units[i], pool, "unit", &e))
             return;
     sums_t *x = gm_alloc(k * sizeof *x);
-    int rc = x ? sums_device(pv, x, units, k, pool, t, &e) : gm_err_set(&e, GM_ENOMEM, "out of memory");
+    sums_spec_t *sp = gm_alloc(k * sizeof *sp);
+    sums_ctx_t c = sums_ctx(pv, pool);
+    for (size_t i = 0; x && sp && i < k; i++)
+        unit_sums(&sp[i], pv, units[i], t);
+    int rc = x && sp ? sums_device(pv->be, pv->gb, x, sp, k, &c, &e) : gm_err_set(&e, GM_ENOMEM, "out of memory");
+    gm_free(sp);
     if (rc) {
         char who[48];
         snprintf(who, sizeof who, "a batch of %zu unit%s", k, k == 1 ? "" : "s");

@@ -57,26 +57,13 @@ int snarkjs_prove(snarkjs_prover_t *pv, groth16_proof_t *out, const fr_t *w, siz
 void snarkjs_prover_set_backend(snarkjs_prover_t *pv, groth16_backend_t *be)
 {
     const snarkjs_zkey_t *zk = pv->zk;
-    for (int i = 0; i < 4; i++) {
-        if (pv->be)
-            groth16_backend_free_bases(pv->be, pv->gb[i]);
-        pv->gb[i] = NULL;
-    }
+    bases_free(pv->be, pv->gb);
     pv->be = be;
     if (!groth16_backend_active(be))
         return;
     uint64_t np1 = (uint64_t)zk->n_public + 1;
-    const struct {
-        const g1_affine_t *p;
-        size_t n;
-        const char *name;
-    } sets[4] = {{zk->a, zk->n_vars, "A"}, {zk->b1, zk->n_vars, "B1"}, {zk->c, (size_t)(zk->n_vars - np1), "C"},
-                 {zk->h, (size_t)pv->n, "H"}};
-    for (int i = 0; i < 4; i++) {
-        err_t e;
-        if (groth16_backend_upload(be, &pv->gb[i], sets[i].p, sets[i].n, &e))
-            gm_log(GM_LOG_WARN, "snarkjs prover: the %s bases (%zu points) stay on the CPU: %s", sets[i].name,
-                   sets[i].n, e.msg);
-    }
-    return;
+    static const char *const names[SUM_G1] = {"A", "B1", "C", "H"};
+    const g1_affine_t *const p[SUM_G1] = {zk->a, zk->b1, zk->c, zk->h};
+    const uint64_t n[SUM_G1] = {zk->n_vars, zk->n_vars, zk->n_vars - np1, pv->n};
+    bases_upload(be, pv->gb, p, n, names, "snarkjs prover");
 }

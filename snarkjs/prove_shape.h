@@ -17,8 +17,9 @@
  *     evaluations on the odd coset g<w_n>, g = w_2n;
  *   h[i] = Aodd[i] Bodd[i] - Codd[i]  (no division by Z: the H points of
  *     the zkey absorb Z = -2 on the odd coset);
- *   the MSMs over sections 5-9, and the proof from their sums
- *   (groth16/assemble_shape.h, the one assembly of every prover).
+ *   the MSMs over sections 5-9 (groth16/sums_shape.h, the one MSM stage)
+ *   and the proof from their sums (groth16/assemble_shape.h, the one
+ *   assembly of every prover).
  *
  * Roots of unity. snarkjs (ffjavascript) takes Fr.w[k] from the smallest
  * quadratic non-residue: 5 on both curves. Our BN254 NTT takes the same
@@ -36,6 +37,18 @@
 #error "prove_shape.h is a template: include snarkjs/snarkjs_internal.h first and this once"
 #endif
 
+/* The MSM stage and the transforms' device switch, one for every prover
+ * (groth16/sums_shape.h). */
+#define SS_FR(x) SJ_FR(x)
+#define SS_G1(x) SJ_G1(x)
+#define SS_G2(x) SJ_G2(x)
+#define SS_MSM(g) SJ_MSM(g)
+#define SS_NTT(x) SJ_NTT(x)
+#ifdef SJ_DEVICE
+#define SS_DEVICE
+#endif
+#include "groth16/sums_shape.h"
+
 struct SJ_API(prover) {
     const SJ_API(zkey_t) *zk;
     sj_pvk_t pvk;
@@ -47,7 +60,7 @@ struct SJ_API(prover) {
     SJ_FR(t) shift; /* w_2n: multiplying coefficient j by shift^j moves to the odd coset */
 #ifdef SJ_DEVICE
     groth16_backend_t *be;  /* NULL: the CPU */
-    gpu_g1_bases_t *gb[4];  /* resident A, B1, C, H; NULL: that MSM on the CPU */
+    gpu_g1_bases_t *gb[SUM_G1]; /* resident A, B1, C, H; NULL: that MSM on the CPU */
 #endif
 };
 
@@ -56,9 +69,7 @@ static void prover_destroy(SJ_API(prover_t) *pv)
     if (!pv)
         return;
 #ifdef SJ_DEVICE
-    for (int i = 0; i < 4; i++)
-        if (pv->be)
-            groth16_backend_free_bases(pv->be, pv->gb[i]);
+    bases_free(pv->be, pv->gb);
 #endif
     pvk_free(&pv->pvk);
     SJ_NTT(domain_destroy)(pv->dom);
@@ -206,47 +217,18 @@ static void perm_task(void *arg, size_t task, unsigned worker)
 
 /* ---- one proof ------------------------------------------------------------------------------------ */
 
-/* One transform on the device (gpu) or the CPU. false: the device failed
- * (counted, logged). */
-static bool xform(SJ_API(prover_t) *pv, SJ_FR(t) *v, bool inverse, bool gpu, topo_pool_t *pool)
+/* The key source of a zkey: its five sums, one term each (C over the
+ * private values w[nPublic + 1 ..], H over h's n values in pv->c). */
+static void zkey_sums(sums_spec_t *s, const SJ_API(prover_t) *pv, const SJ_FR(t) *w, groth16_timings_t *tm)
 {
-#ifdef SJ_DEVICE
-    if (gpu) {
-        err_t e;
-        if (groth16_backend_ntt(pv->be, v, pv->log_n, inverse ? GPU_NTT_INVERSE : GPU_NTT_FORWARD, &e) == 0)
-            return true;
-        groth16_backend_failed(pv->be, "snarkjs proof", &e);
-        return false;
-    }
-#else
-    (void)gpu;
-#endif
-    if (inverse)
-        SJ_NTT(inverse)(pv->dom, v, pv->ntt_scratch, pool);
-    else
-        SJ_NTT(forward)(pv->dom, v, pv->ntt_scratch, pool);
-    return true;
+    const SJ_API(zkey_t) *zk = pv->zk;
+    uint64_t np1 = (uint64_t)zk->n_public + 1;
+    s->g1[SUM_A] = (sum_spec_t){{{zk->a, w, NULL, zk->n_vars, NULL}}, 1, &tm->msm_a, NULL};
+    s->g1[SUM_B1] = (sum_spec_t){{{zk->b1, w, NULL, zk->n_vars, NULL}}, 1, &tm->msm_b_g1, NULL};
+    s->b2 = (sum_spec_t){{{zk->b2, w, NULL, zk->n_vars, NULL}}, 1, &tm->msm_b_g2, NULL};
+    s->g1[SUM_L] = (sum_spec_t){{{zk->c, w + np1, NULL, zk->n_vars - np1, NULL}}, 1, &tm->msm_l, NULL};
+    s->g1[SUM_H] = (sum_spec_t){{{zk->h, pv->c, NULL, pv->n, NULL}}, 1, &tm->msm_h, NULL};
 }
-
-#ifdef SJ_DEVICE
-typedef struct {
-    SJ_API(prover_t) *pv;
-    const SJ_FR(t) *w;
-    topo_pool_t *pool;
-    SJ_G2(jac_t) *sb2;
-    uint64_t *ns;
-} g2_job_t;
-
-/* The G2 MSM on the CPU pool, while the device runs the G1 ones. */
-static void g2_job(void *arg)
-{
-    g2_job_t *j = arg;
-    const SJ_API(zkey_t) *zk = j->pv->zk;
-    uint64_t t0 = gm_now_ns();
-    SJ_MSM(g2)(j->sb2, zk->b2, j->w, NULL, zk->n_vars, 0, j->pv->msm_scratch, j->pool);
-    *j->ns += gm_now_ns() - t0;
-}
-#endif
 
 /* The proof for r_s, its transforms and G1 MSMs on the device when gpu.
  * false: the device failed (the caller proves again on the CPU). */
@@ -267,50 +249,39 @@ static bool prove_core(SJ_API(prover_t) *pv, SJ_PROOF_T *out, const SJ_FR(t) *w,
 
     /* h on the odd coset. */
     SJ_FR(t) *v[3] = {pv->a, pv->b, pv->c};
+#ifdef SJ_DEVICE
+    groth16_backend_t *be = gpu ? pv->be : NULL;
+#else
+    groth16_backend_t *be = NULL;
+    (void)gpu;
+#endif
     for (int i = 0; i < 3; i++)
-        if (!xform(pv, v[i], true, gpu, pool))
+        if (!xform(be, pv->dom, pv->log_n, v[i], GPU_NTT_INVERSE, pv->ntt_scratch, pool, "snarkjs proof"))
             return false;
     topo_pool_run(pool, ntasks, shift_task, &pj);
     for (int i = 0; i < 3; i++)
-        if (!xform(pv, v[i], false, gpu, pool))
+        if (!xform(be, pv->dom, pv->log_n, v[i], GPU_NTT_FORWARD, pv->ntt_scratch, pool, "snarkjs proof"))
             return false;
     topo_pool_run(pool, ntasks, join_task, &pj);
     topo_pool_run(pool, ntasks, perm_task, &pj);
     t1 = gm_now_ns(), tm->ntt += t1 - t0, t0 = t1;
 
     /* MSMs. */
-    uint64_t np1 = (uint64_t)zk->n_public + 1;
-    SJ_G1(jac_t) sa, sb1, sc, sh;
-    SJ_G2(jac_t) sb2;
+    sums_t x;
+    sums_spec_t sp;
+    sums_ctx_t c = {pv->msm_scratch, pool};
+    err_t e;
+    zkey_sums(&sp, pv, w, tm);
 #ifdef SJ_DEVICE
-    if (gpu) {
-        const SJ_FR(t) *wz[1] = {w}, *wp[1] = {w + np1}, *hc[1] = {pv->c};
-        const groth16_backend_msm_t m[4] = {{&sa, pv->gb[0], wz, NULL, zk->n_vars, 1, &tm->msm_a},
-                                            {&sb1, pv->gb[1], wz, NULL, zk->n_vars, 1, &tm->msm_b_g1},
-                                            {&sc, pv->gb[2], wp, NULL, (size_t)(zk->n_vars - np1), 1, &tm->msm_l},
-                                            {&sh, pv->gb[3], hc, NULL, (size_t)pv->n, 1, &tm->msm_h}};
-        g2_job_t g2 = {pv, w, pool, &sb2, &tm->msm_b_g2};
-        err_t e;
-        if (groth16_backend_msm_beside(pv->be, m, 4, g2_job, &g2, &e)) {
-            groth16_backend_failed(pv->be, "snarkjs proof", &e);
-            return false;
-        }
-    } else
-#endif
-    {
-        SJ_MSM(g1)(&sa, zk->a, w, NULL, zk->n_vars, 0, pv->msm_scratch, pool);
-        t1 = gm_now_ns(), tm->msm_a += t1 - t0, t0 = t1;
-        SJ_MSM(g1)(&sb1, zk->b1, w, NULL, zk->n_vars, 0, pv->msm_scratch, pool);
-        t1 = gm_now_ns(), tm->msm_b_g1 += t1 - t0, t0 = t1;
-        SJ_MSM(g2)(&sb2, zk->b2, w, NULL, zk->n_vars, 0, pv->msm_scratch, pool);
-        t1 = gm_now_ns(), tm->msm_b_g2 += t1 - t0, t0 = t1;
-        SJ_MSM(g1)(&sc, zk->c, w + np1, NULL, (size_t)(zk->n_vars - np1), 0, pv->msm_scratch, pool);
-        t1 = gm_now_ns(), tm->msm_l += t1 - t0, t0 = t1;
-        SJ_MSM(g1)(&sh, zk->h, pv->c, NULL, (size_t)pv->n, 0, pv->msm_scratch, pool);
-        t1 = gm_now_ns(), tm->msm_h += t1 - t0, t0 = t1;
+    if (gpu && sums_device(pv->be, pv->gb, &x, &sp, 1, &c, &e)) {
+        groth16_backend_failed(pv->be, "snarkjs proof", &e);
+        return false;
     }
+    if (!gpu)
+#endif
+        (void)sums_cpu(&x, &sp, &c, &e); /* resident bases: it cannot fail */
 
-    proof_assemble(out, &zk->vk, &sa, &sb1, &sb2, &sc, &sh, &r_s[0], &r_s[1]);
+    proof_assemble(out, &zk->vk, &x.g1[SUM_A], &x.g1[SUM_B1], &x.b2, &x.g1[SUM_L], &x.g1[SUM_H], &r_s[0], &r_s[1]);
     return true;
 }
 
@@ -324,7 +295,7 @@ static int prove(SJ_API(prover_t) *pv, SJ_PROOF_T *out, const SJ_FR(t) *w, size_
     int rc = 0;
 #ifdef SJ_DEVICE
     bool attached = pv->be && groth16_backend_kind(pv->be) != GROTH16_BACKEND_CPU;
-    bool gpu = groth16_backend_active(pv->be) && pv->gb[0] && pv->gb[1] && pv->gb[2] && pv->gb[3], fallback = false;
+    bool gpu = groth16_backend_active(pv->be) && bases_all(pv->gb), fallback = false;
 #else
     bool gpu = false;
 #endif
