@@ -34,6 +34,11 @@ void bn_fp_mul_adx(bn_fp_t *out, const bn_fp_t *a, const bn_fp_t *b);
 void bn_fp_sqr_adx(bn_fp_t *out, const bn_fp_t *a);
 void bn_fr_mul_adx(bn_fr_t *out, const bn_fr_t *a, const bn_fr_t *b);
 void bn_fr_sqr_adx(bn_fr_t *out, const bn_fr_t *a);
+/* BN254's Fp2 product and square with the 4-limb kernel inlined (the same
+ * template as fp2_mul_adx_full / fp2_sqr_adx); reduced in and out, out may
+ * alias. bn_fp2_mul / bn_fp2_sqr (ff/bn_tower.c) dispatch to them. */
+void bn_fp2_mul_adx(bn_fp2_t *out, const bn_fp2_t *a, const bn_fp2_t *b);
+void bn_fp2_sqr_adx(bn_fp2_t *out, const bn_fp2_t *a);
 
 /* -m^-1 mod 2^64 for BN254's p and r (ff/bn_fp.c, ff/bn_fr.c, ff/mont_adx.c). */
 #define BN254_FP_MINV 0x87d20782e4866389ULL
