@@ -6,7 +6,9 @@
  * only the verifier's pairing (ec/bn_pairing.c), a few per proof, so it is
  * written plainly over the public bn_fp_* calls (Karatsuba where it saves a
  * multiplication) rather than with the lazy reductions of the BLS12-381
- * tower, whose pairing the prover's checks run far more often.
+ * tower, whose pairing the prover's checks run far more often. The exception
+ * is the Fp2 product and square, which G2's points (ec/bn_g2.c, the MSM) run
+ * on: on the ADX path they are ff/mont_adx.c's, with the Fp kernel inlined.
  */
 #include "ff/ff_internal.h"
 
@@ -45,7 +47,7 @@ void bn_fp2_conj(bn_fp2_t *out, const bn_fp2_t *a)
 }
 
 /* Karatsuba: a0 b0 - a1 b1 + ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) u, 3M. */
-void bn_fp2_mul(bn_fp2_t *out, const bn_fp2_t *a, const bn_fp2_t *b)
+static void bn_fp2_mul_portable(bn_fp2_t *out, const bn_fp2_t *a, const bn_fp2_t *b)
 {
     bn_fp_t t0, t1, sa, sb;
     bn_fp_mul(&t0, &a->c0, &b->c0);
@@ -59,7 +61,7 @@ void bn_fp2_mul(bn_fp2_t *out, const bn_fp2_t *a, const bn_fp2_t *b)
 }
 
 /* (a0 + a1)(a0 - a1) + 2 a0 a1 u, 2M. */
-void bn_fp2_sqr(bn_fp2_t *out, const bn_fp2_t *a)
+static void bn_fp2_sqr_portable(bn_fp2_t *out, const bn_fp2_t *a)
 {
     bn_fp_t s, d, m;
     bn_fp_add(&s, &a->c0, &a->c1);
@@ -67,6 +69,24 @@ void bn_fp2_sqr(bn_fp2_t *out, const bn_fp2_t *a)
     bn_fp_mul(&m, &a->c0, &a->c1);
     bn_fp_mul(&out->c0, &s, &d);
     bn_fp_dbl(&out->c1, &m);
+}
+
+/* The path is chosen once per Fp2 product: on ADX the whole product is one
+ * function with the Fp kernel inlined (ff/mont_adx.c), which G2's MSM needs. */
+void bn_fp2_mul(bn_fp2_t *out, const bn_fp2_t *a, const bn_fp2_t *b)
+{
+    if (ff_path_selected == FF_PATH_ADX)
+        bn_fp2_mul_adx(out, a, b);
+    else
+        bn_fp2_mul_portable(out, a, b);
+}
+
+void bn_fp2_sqr(bn_fp2_t *out, const bn_fp2_t *a)
+{
+    if (ff_path_selected == FF_PATH_ADX)
+        bn_fp2_sqr_adx(out, a);
+    else
+        bn_fp2_sqr_portable(out, a);
 }
 
 void bn_fp2_mul_fp(bn_fp2_t *out, const bn_fp2_t *a, const bn_fp_t *b)

@@ -34,6 +34,11 @@ void bn_fp_mul_adx(bn_fp_t *out, const bn_fp_t *a, const bn_fp_t *b);
 void bn_fp_sqr_adx(bn_fp_t *out, const bn_fp_t *a);
 void bn_fr_mul_adx(bn_fr_t *out, const bn_fr_t *a, const bn_fr_t *b);
 void bn_fr_sqr_adx(bn_fr_t *out, const bn_fr_t *a);
+/* BN254's Fp2 product and square with the 4-limb kernel inlined (the same
+ * template as fp2_mul_adx_full / fp2_sqr_adx); reduced in and out, out may
+ * alias. bn_fp2_mul / bn_fp2_sqr (ff/bn_tower.c) dispatch to them. */
+void bn_fp2_mul_adx(bn_fp2_t *out, const bn_fp2_t *a, const bn_fp2_t *b);
+void bn_fp2_sqr_adx(bn_fp2_t *out, const bn_fp2_t *a);
 
 /* -m^-1 mod 2^64 for BN254's p and r (ff/bn_fp.c, ff/bn_fr.c, ff/mont_adx.c). */
 #define BN254_FP_MINV 0x87d20782e4866389ULL
@@ -592,6 +597,13 @@ FF_INLINE void mont_inv_gcd(uint64_t *v_out, const uint64_t *x, const uint64_t *
         FF_VERIFY_REDUCED(MOD, N, a);                                                              \
         mont_half(out->l, a->l, MOD, N);                                                           \
     }                                                                                              \
+    /* Out of line: inlined beside the ADX call, the portable CIOS made the                        \
+     * compiler save six registers and open a stack frame before the path                          \
+     * test, on the ADX path too (bench/README.md, BN MSM). */                                     \
+    static __attribute__((noinline)) void pre##_mul_portable(T *out, const T *a, const T *b)       \
+    {                                                                                              \
+        mont_mul(out->l, a->l, b->l, MOD, MINV, N);                                                \
+    }                                                                                              \
     FF_INLINE void pre##_mul_impl(T *out, const T *a, const T *b)                                  \
     {                                                                                              \
         FF_VERIFY_REDUCED(MOD, N, a);                                                              \
@@ -599,7 +611,7 @@ FF_INLINE void mont_inv_gcd(uint64_t *v_out, const uint64_t *x, const uint64_t *
         if (ff_path_selected == FF_PATH_ADX)                                                       \
             pre##_mul_adx(out, a, b);                                                              \
         else                                                                                       \
-            mont_mul(out->l, a->l, b->l, MOD, MINV, N);                                            \
+            pre##_mul_portable(out, a, b);                                                         \
         FF_VERIFY_REDUCED(MOD, N, out);                                                            \
     }                                                                                              \
     FF_INLINE void pre##_sqr_impl(T *out, const T *a)                                              \
@@ -608,7 +620,7 @@ FF_INLINE void mont_inv_gcd(uint64_t *v_out, const uint64_t *x, const uint64_t *
         if (ff_path_selected == FF_PATH_ADX)                                                       \
             pre##_sqr_adx(out, a);                                                                 \
         else                                                                                       \
-            mont_mul(out->l, a->l, a->l, MOD, MINV, N);                                            \
+            pre##_mul_portable(out, a, a);                                                         \
         FF_VERIFY_REDUCED(MOD, N, out);                                                            \
     }                                                                                              \
     FF_INLINE void pre##_set_u64_impl(T *out, uint64_t v)                                          \

@@ -401,32 +401,60 @@ void fp4_sqr_adx(fp2_t *o0, fp2_t *o1, const fp2_t *z0, const fp2_t *z1)
 }
 
 /*
- * Fp2 products with mont_mul6_adx inlined (ff_internal.h: ffp2_mul_portable
- * and ffp2_sqr_portable are the same arithmetic on the dispatching ffp_mul).
+ * Fp2 products with the Fp kernel inlined, one template for BLS12-381 (6
+ * limbs, mont_mul6_adx) and BN254 (4 limbs, mont_mul4_adx on p): the same
+ * arithmetic as ffp2_mul_portable / ffp2_sqr_portable (ff_internal.h) and
+ * bn_tower.c's portable Fp2 on the dispatching Fp products.
  * Why: three calls per Fp2 product cost about as much as the Karatsuba adds;
- * inlined, the adds also stay in registers. Invariants: the sums a0 + a1,
- * b0 + b1, 2 a0 are < 2p, which the kernel accepts (its result before the
- * final subtraction is < (4p^2 + 2^384 p) / 2^384 < 2p); outputs < p.
+ * inlined, the adds also stay in registers, and the path is chosen once per
+ * Fp2 product instead of once per Fp product.
+ * Invariants: the sums a0 + a1, b0 + b1, 2 a0 are < 2m, which both kernels
+ * accept (4m < 2^(64 n) for p < 2^381 and BN254's p < 2^254, so the result
+ * before the final subtraction is < (4m^2 + 2^(64 n) m) / 2^(64 n) < 2m);
+ * outputs < m; out may alias a or b.
  */
-void fp2_mul_adx_full(fp2_t *out, const fp2_t *a, const fp2_t *b)
+#define FF_DEFINE_FP2_ADX(mul_name, sqr_name, FP2, FP, MULK, ADD_NR, SUB)                         \
+    void mul_name(FP2 *out, const FP2 *a, const FP2 *b)                                            \
+    {                                                                                              \
+        FP v0, v1, sa, sb;                                                                         \
+        ADD_NR(&sa, &a->c0, &a->c1); /* < 2m */                                                    \
+        ADD_NR(&sb, &b->c0, &b->c1); /* < 2m */                                                    \
+        MULK(v0.l, a->c0.l, b->c0.l);                                                              \
+        MULK(v1.l, a->c1.l, b->c1.l);                                                              \
+        MULK(sa.l, sa.l, sb.l); /* < m */                                                          \
+        SUB(&out->c0, &v0, &v1);                                                                   \
+        SUB(&sa, &sa, &v0);                                                                        \
+        SUB(&out->c1, &sa, &v1);                                                                   \
+    }                                                                                              \
+    void sqr_name(FP2 *out, const FP2 *a)                                                          \
+    {                                                                                              \
+        FP s, d, a2;                                                                               \
+        ADD_NR(&s, &a->c0, &a->c1); /* < 2m */                                                     \
+        SUB(&d, &a->c0, &a->c1);                                                                   \
+        ADD_NR(&a2, &a->c0, &a->c0); /* < 2m */                                                    \
+        MULK(out->c1.l, a2.l, a->c1.l);                                                            \
+        MULK(out->c0.l, s.l, d.l);                                                                 \
+    }
+
+FF_DEFINE_FP2_ADX(fp2_mul_adx_full, fp2_sqr_adx, fp2_t, fp_t, mont_mul6_adx, ffp_add_nr, ffp_sub)
+
+/* BN254's Fp pieces for the template: the 4-limb kernel on p, the unreduced
+ * sum (< 2p < 2^256) and the reduced difference. */
+static inline __attribute__((always_inline)) void bn_mul4_adx(uint64_t out[4], const uint64_t *a,
+                                                                const uint64_t *b)
 {
-    fp_t v0, v1, sa, sb;
-    ffp_add_nr(&sa, &a->c0, &a->c1);     /* < 2p */
-    ffp_add_nr(&sb, &b->c0, &b->c1);     /* < 2p */
-    mont_mul6_adx(v0.l, a->c0.l, b->c0.l);
-    mont_mul6_adx(v1.l, a->c1.l, b->c1.l);
-    mont_mul6_adx(sa.l, sa.l, sb.l);     /* < p */
-    ffp_sub(&out->c0, &v0, &v1);
-    ffp_sub(&sa, &sa, &v0);
-    ffp_sub(&out->c1, &sa, &v1);
+    mont_mul4_adx(out, a, b, BN254_FP_MODULUS, BN254_FP_MINV);
+}
+static inline __attribute__((always_inline)) void bn_add_nr(bn_fp_t *out, const bn_fp_t *a,
+                                                              const bn_fp_t *b)
+{
+    uint8_t c = 0;
+    for (int i = 0; i < BN254_LIMBS; i++)
+        c = ff_addc(c, a->l[i], b->l[i], &out->l[i]);
+}
+static inline __attribute__((always_inline)) void bn_sub(bn_fp_t *out, const bn_fp_t *a, const bn_fp_t *b)
+{
+    ff_mod_sub(out->l, a->l, b->l, BN254_FP_MODULUS, BN254_LIMBS);
 }
 
-void fp2_sqr_adx(fp2_t *out, const fp2_t *a)
-{
-    fp_t s, d, a2;
-    ffp_add_nr(&s, &a->c0, &a->c1);      /* < 2p */
-    ffp_sub(&d, &a->c0, &a->c1);
-    ffp_add_nr(&a2, &a->c0, &a->c0);     /* < 2p */
-    mont_mul6_adx(out->c1.l, a2.l, a->c1.l);
-    mont_mul6_adx(out->c0.l, s.l, d.l);
-}
+FF_DEFINE_FP2_ADX(bn_fp2_mul_adx, bn_fp2_sqr_adx, bn_fp2_t, bn_fp_t, bn_mul4_adx, bn_add_nr, bn_sub)
