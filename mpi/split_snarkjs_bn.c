@@ -13,16 +13,16 @@
 #define AS_PROOF_T snarkjs_bn_proof_t
 #include "groth16/assemble_shape.h"
 
-#define SS_API(x) snarkjs_bn_##x
-#define SS_FR(x) bn_fr_##x
-#define SS_MSM(g) bn_msm_##g
-#define SS_ROOT_EXP SNARKJS_BN_ROOT_EXP
-#define SS_SUMS_T mpi_split_bn_sums_t
-#define SS_SOURCE_T mpi_split_bn_source_t
-#define SS_PROOF_T snarkjs_bn_proof_t
-#define SS_RUN mpi_split_bn_run
-#define SS_MSM_SCRATCH mpi_split_bn_msm_scratch
-#define SS_JOB_RS(job) ((job)->bn_rs)
+#define SP_API(x) snarkjs_bn_##x
+#define SP_FR(x) bn_fr_##x
+#define SP_MSM(g) bn_msm_##g
+#define SP_ROOT_EXP SNARKJS_BN_ROOT_EXP
+#define SP_SUMS_T mpi_split_bn_sums_t
+#define SP_SOURCE_T mpi_split_bn_source_t
+#define SP_PROOF_T snarkjs_bn_proof_t
+#define SP_RUN mpi_split_bn_run
+#define SP_MSM_SCRATCH mpi_split_bn_msm_scratch
+#define SP_JOB_RS(job) ((job)->bn_rs)
 
 /* G1 has cofactor 1; only B can leave its group. */
 static bool proof_in_subgroup(const snarkjs_bn_proof_t *p) { return bn_g2_affine_in_subgroup(&p->b); }

@@ -12,14 +12,14 @@
  * mpi_split_prove_snarkjs_bn) define the parameters below and the proof's
  * assembly and checks (proof_assemble, proof_in_subgroup, proof_verify),
  * include it once and wrap its prove_snarkjs by name. Parameters:
- *   SS_API(x)       snarkjs_x | snarkjs_bn_x (the zkey slice, the .wtns view)
- *   SS_FR(x)        fr_x | bn_fr_x;   SS_MSM(g)   msm_g | bn_msm_g
- *   SS_ROOT_EXP     SNARKJS_ROOT_EXP | SNARKJS_BN_ROOT_EXP (the row of constraint c)
- *   SS_SUMS_T, SS_SOURCE_T, SS_PROOF_T, SS_RUN, SS_MSM_SCRATCH   the driver's (mpi/split_internal.h)
- *   SS_JOB_RS(job)  the job's r, s for this curve
+ *   SP_API(x)       snarkjs_x | snarkjs_bn_x (the zkey slice, the .wtns view)
+ *   SP_FR(x)        fr_x | bn_fr_x;   SP_MSM(g)   msm_g | bn_msm_g
+ *   SP_ROOT_EXP     SNARKJS_ROOT_EXP | SNARKJS_BN_ROOT_EXP (the row of constraint c)
+ *   SP_SUMS_T, SP_SOURCE_T, SP_PROOF_T, SP_RUN, SP_MSM_SCRATCH   the driver's (mpi/split_internal.h)
+ *   SP_JOB_RS(job)  the job's r, s for this curve
  */
-#ifndef SS_FR
-#error "split_snarkjs_shape.h is a template: define SS_API, SS_FR, ... and include it once"
+#ifndef SP_FR
+#error "split_snarkjs_shape.h is a template: define SP_API, SP_FR, ... and include it once"
 #endif
 
 #include <stdlib.h>
@@ -30,11 +30,11 @@
 typedef struct {
     const mpi_split_snarkjs_job_t *job;
     int rank;
-    SS_API(zkey_slice_t) zs;
-    SS_FR(t) *zab;  /* z[lo .. hi) of the A slice (B1 and B2 are sliced alike) */
-    SS_FR(t) *zc;   /* z[nPublic + 1 + lo .. + hi) of the C slice */
-    SS_FR(t) *zrow; /* the values the rows' entries name; each entry's signal is its index here */
-    SS_FR(t) *pub;  /* rank 0: z[1 .. nPublic] */
+    SP_API(zkey_slice_t) zs;
+    SP_FR(t) *zab;  /* z[lo .. hi) of the A slice (B1 and B2 are sliced alike) */
+    SP_FR(t) *zc;   /* z[nPublic + 1 + lo .. + hi) of the C slice */
+    SP_FR(t) *zrow; /* the values the rows' entries name; each entry's signal is its index here */
+    SP_FR(t) *pub;  /* rank 0: z[1 .. nPublic] */
 } sj_src_t;
 
 static int u32_cmp(const void *a, const void *b)
@@ -47,7 +47,7 @@ static int u32_cmp(const void *a, const void *b)
  * signal replaced by its index among them. */
 static int load_row_values(sj_src_t *s, const snarkjs_wtns_view_t *v, err_t *err)
 {
-    SS_API(zkey_slice_t) *zs = &s->zs;
+    SP_API(zkey_slice_t) *zs = &s->zs;
     uint64_t n = zs->n_coefs, k = 0;
     uint32_t *sig = gm_alloc((size_t)(n ? n : 1) * sizeof *sig);
     if (!sig)
@@ -59,7 +59,7 @@ static int load_row_values(sj_src_t *s, const snarkjs_wtns_view_t *v, err_t *err
         if (k == 0 || sig[k - 1] != sig[i])
             sig[k++] = sig[i];
     int rc = 0;
-    s->zrow = gm_alloc((size_t)(k ? k : 1) * sizeof(SS_FR(t)));
+    s->zrow = gm_alloc((size_t)(k ? k : 1) * sizeof(SP_FR(t)));
     if (!s->zrow) {
         rc = gm_err_set(err, GM_ENOMEM, "split: out of memory for %llu witness values", (unsigned long long)k);
         goto out;
@@ -68,7 +68,7 @@ static int load_row_values(sj_src_t *s, const snarkjs_wtns_view_t *v, err_t *err
     for (uint64_t i = 0, j; i < k && !rc; i = j) {
         for (j = i + 1; j < k && sig[j] == sig[j - 1] + 1; j++)
             ;
-        rc = SS_API(wtns_values)(v, s->zrow + i, sig[i], (uint64_t)sig[j - 1] + 1, err);
+        rc = SP_API(wtns_values)(v, s->zrow + i, sig[i], (uint64_t)sig[j - 1] + 1, err);
     }
     for (uint64_t i = 0; i < n && !rc; i++) {
         uint32_t *p = bsearch(&zs->coefs[i].signal, sig, (size_t)k, sizeof *sig, u32_cmp);
@@ -84,14 +84,14 @@ static int sj_load(void *arg, int rank, int nranks, topo_pool_t *pool, unsigned 
 {
     sj_src_t *s = arg;
     const mpi_split_snarkjs_job_t *job = s->job;
-    SS_API(zkey_slice_t) *zs = &s->zs;
+    SP_API(zkey_slice_t) *zs = &s->zs;
     s->rank = rank;
-    int rc = SS_API(zkey_load_slice)(zs, job->zkey_path, (unsigned)rank, (unsigned)nranks, job->zkey_flags, pool,
+    int rc = SP_API(zkey_load_slice)(zs, job->zkey_path, (unsigned)rank, (unsigned)nranks, job->zkey_flags, pool,
                                      err);
     if (rc)
         return rc;
     snarkjs_wtns_view_t v;
-    if ((rc = SS_API(wtns_open)(&v, job->wtns_path, err)))
+    if ((rc = SP_API(wtns_open)(&v, job->wtns_path, err)))
         return rc;
     if (v.n != zs->n_vars) {
         rc = gm_err_set(err, GM_EINVAL, "%s: %llu witness values, %s's circuit has nVars = %u", job->wtns_path,
@@ -102,19 +102,19 @@ static int sj_load(void *arg, int rank, int nranks, topo_pool_t *pool, unsigned 
     uint64_t alo = zs->lo[SNARKJS_SEC_A], ahi = zs->hi[SNARKJS_SEC_A];
     uint64_t clo = zs->lo[SNARKJS_SEC_C], chi = zs->hi[SNARKJS_SEC_C];
     GM_ASSERT(zs->lo[SNARKJS_SEC_B1] == alo && zs->hi[SNARKJS_SEC_B2] == ahi);
-    s->zab = gm_alloc((size_t)(ahi - alo + 1) * sizeof(SS_FR(t)));
-    s->zc = gm_alloc((size_t)(chi - clo + 1) * sizeof(SS_FR(t)));
-    s->pub = rank == 0 ? gm_alloc((size_t)np1 * sizeof(SS_FR(t))) : NULL;
+    s->zab = gm_alloc((size_t)(ahi - alo + 1) * sizeof(SP_FR(t)));
+    s->zc = gm_alloc((size_t)(chi - clo + 1) * sizeof(SP_FR(t)));
+    s->pub = rank == 0 ? gm_alloc((size_t)np1 * sizeof(SP_FR(t))) : NULL;
     if (!s->zab || !s->zc || (rank == 0 && !s->pub)) {
         rc = gm_err_set(err, GM_ENOMEM, "split: out of memory for the witness slices");
         goto out;
     }
-    if ((rc = SS_API(wtns_values)(&v, s->zab, alo, ahi, err)) ||
-        (rc = SS_API(wtns_values)(&v, s->zc, np1 + clo, np1 + chi, err)) ||
-        (rank == 0 && (rc = SS_API(wtns_values)(&v, s->pub, 1, np1, err))) || (rc = load_row_values(s, &v, err)))
+    if ((rc = SP_API(wtns_values)(&v, s->zab, alo, ahi, err)) ||
+        (rc = SP_API(wtns_values)(&v, s->zc, np1 + clo, np1 + chi, err)) ||
+        (rank == 0 && (rc = SP_API(wtns_values)(&v, s->pub, 1, np1, err))) || (rc = load_row_values(s, &v, err)))
         goto out;
     *log_m = zs->log_domain;
-    *key_bytes = SS_API(zkey_slice_memory)(zs);
+    *key_bytes = SP_API(zkey_slice_memory)(zs);
     *points = 0;
     for (int i = 0; i < SNARKJS_NSEC; i++)
         *points += zs->hi[i] - zs->lo[i];
@@ -124,44 +124,44 @@ out:
 }
 
 /* a (matrix 0) and b (matrix 1) at the rows [lo, hi) from the entries, c = a·b. */
-static void sj_rows(void *arg, SS_FR(t) *a, SS_FR(t) *b, SS_FR(t) *c, uint64_t lo, uint64_t hi, topo_pool_t *pool)
+static void sj_rows(void *arg, SP_FR(t) *a, SP_FR(t) *b, SP_FR(t) *c, uint64_t lo, uint64_t hi, topo_pool_t *pool)
 {
     (void)pool;
     sj_src_t *s = arg;
-    const SS_API(zkey_slice_t) *zs = &s->zs;
+    const SP_API(zkey_slice_t) *zs = &s->zs;
     uint64_t n = hi - lo, mask = zs->domain_size - 1;
     GM_ASSERT(lo == zs->row_lo && hi == zs->row_hi);
-    memset(a, 0, (size_t)n * sizeof(SS_FR(t)));
-    memset(b, 0, (size_t)n * sizeof(SS_FR(t)));
+    memset(a, 0, (size_t)n * sizeof(SP_FR(t)));
+    memset(b, 0, (size_t)n * sizeof(SP_FR(t)));
     for (uint64_t i = 0; i < zs->n_coefs; i++) {
-        const SS_API(coef_t) *e = &zs->coefs[i];
-        SS_FR(t) *dst = (e->matrix ? b : a) + ((((uint64_t)SS_ROOT_EXP * e->constraint) & mask) - lo);
-        const SS_FR(t) *x = &s->zrow[e->signal];
-        if (SS_FR(is_zero)(x))
+        const SP_API(coef_t) *e = &zs->coefs[i];
+        SP_FR(t) *dst = (e->matrix ? b : a) + ((((uint64_t)SP_ROOT_EXP * e->constraint) & mask) - lo);
+        const SP_FR(t) *x = &s->zrow[e->signal];
+        if (SP_FR(is_zero)(x))
             continue;
-        SS_FR(t) t;
-        SS_FR(mul)(&t, &e->value, x);
-        SS_FR(add)(dst, dst, &t);
+        SP_FR(t) t;
+        SP_FR(mul)(&t, &e->value, x);
+        SP_FR(add)(dst, dst, &t);
     }
     for (uint64_t i = 0; i < n; i++)
-        SS_FR(mul)(&c[i], &a[i], &b[i]);
+        SP_FR(mul)(&c[i], &a[i], &b[i]);
 }
 
-static int sj_msms(void *arg, SS_SUMS_T *sums, const SS_FR(t) *h, topo_pool_t *pool, err_t *err)
+static int sj_msms(void *arg, SP_SUMS_T *sums, const SP_FR(t) *h, topo_pool_t *pool, err_t *err)
 {
     sj_src_t *s = arg;
-    const SS_API(zkey_slice_t) *zs = &s->zs;
+    const SP_API(zkey_slice_t) *zs = &s->zs;
     void *scratch;
     uint64_t nmax;
-    int rc = SS_MSM_SCRATCH(&scratch, &nmax, zs->lo, zs->hi, SNARKJS_NSEC, pool, err);
+    int rc = SP_MSM_SCRATCH(&scratch, &nmax, zs->lo, zs->hi, SNARKJS_NSEC, pool, err);
     if (rc)
         return rc;
     size_t nab = (size_t)(zs->hi[SNARKJS_SEC_A] - zs->lo[SNARKJS_SEC_A]);
-    SS_MSM(g1)(&sums->a, zs->a, s->zab, NULL, nab, 0, scratch, pool);
-    SS_MSM(g1)(&sums->b_g1, zs->b1, s->zab, NULL, nab, 0, scratch, pool);
-    SS_MSM(g2)(&sums->b_g2, zs->b2, s->zab, NULL, nab, 0, scratch, pool);
-    SS_MSM(g1)(&sums->l, zs->c, s->zc, NULL, (size_t)(zs->hi[SNARKJS_SEC_C] - zs->lo[SNARKJS_SEC_C]), 0, scratch, pool);
-    SS_MSM(g1)(&sums->h, zs->h, h, NULL, (size_t)(zs->hi[SNARKJS_SEC_H] - zs->lo[SNARKJS_SEC_H]), 0, scratch, pool);
+    SP_MSM(g1)(&sums->a, zs->a, s->zab, NULL, nab, 0, scratch, pool);
+    SP_MSM(g1)(&sums->b_g1, zs->b1, s->zab, NULL, nab, 0, scratch, pool);
+    SP_MSM(g2)(&sums->b_g2, zs->b2, s->zab, NULL, nab, 0, scratch, pool);
+    SP_MSM(g1)(&sums->l, zs->c, s->zc, NULL, (size_t)(zs->hi[SNARKJS_SEC_C] - zs->lo[SNARKJS_SEC_C]), 0, scratch, pool);
+    SP_MSM(g1)(&sums->h, zs->h, h, NULL, (size_t)(zs->hi[SNARKJS_SEC_H] - zs->lo[SNARKJS_SEC_H]), 0, scratch, pool);
     gm_free(scratch);
     return 0;
 }
@@ -169,10 +169,10 @@ static int sj_msms(void *arg, SS_SUMS_T *sums, const SS_FR(t) *h, topo_pool_t *p
 /* Rank 0: the proof and snarkjs_prove's checks (sums over points outside
  * the subgroup, which a zkey read without SNARKJS_ZKEY_SUBGROUP may hold,
  * would leave it: the pairing needs G1/G2). */
-static int sj_assemble(void *arg, SS_PROOF_T *proof, const SS_SUMS_T *t, const SS_FR(t) rs[2], err_t *err)
+static int sj_assemble(void *arg, SP_PROOF_T *proof, const SP_SUMS_T *t, const SP_FR(t) rs[2], err_t *err)
 {
     sj_src_t *s = arg;
-    const SS_API(zkey_slice_t) *zs = &s->zs;
+    const SP_API(zkey_slice_t) *zs = &s->zs;
     proof_assemble(proof, &zs->vk, &t->a, &t->b_g1, &t->b_g2, &t->l, &t->h, &rs[0], &rs[1]);
     if (s->job->prove_flags & GROTH16_PROVE_NO_VERIFY)
         return 0;
@@ -187,15 +187,15 @@ static int sj_assemble(void *arg, SS_PROOF_T *proof, const SS_SUMS_T *t, const S
     return 0;
 }
 
-static int prove_snarkjs(SS_PROOF_T *proof, SS_FR(t) **pub, size_t *n_pub, mpi_split_rank_t **ranks,
+static int prove_snarkjs(SP_PROOF_T *proof, SP_FR(t) **pub, size_t *n_pub, mpi_split_rank_t **ranks,
                          const mpi_split_snarkjs_job_t *job, err_t *err)
 {
     *pub = NULL;
     *n_pub = 0;
     sj_src_t s = {.job = job};
-    SS_SOURCE_T src = {.arg = &s, .h_kind = MPI_SPLIT_H_SNARKJS, .load = sj_load, .rows = sj_rows,
+    SP_SOURCE_T src = {.arg = &s, .h_kind = MPI_SPLIT_H_SNARKJS, .load = sj_load, .rows = sj_rows,
                               .msms = sj_msms, .assemble = sj_assemble};
-    int rc = SS_RUN(proof, ranks, &src, SS_JOB_RS(job), job->comm, job->pool, err);
+    int rc = SP_RUN(proof, ranks, &src, SP_JOB_RS(job), job->comm, job->pool, err);
     if (!rc && s.rank == 0) {
         *pub = s.pub;
         *n_pub = s.zs.n_public;
@@ -205,6 +205,6 @@ static int prove_snarkjs(SS_PROOF_T *proof, SS_FR(t) **pub, size_t *n_pub, mpi_s
     gm_free(s.zab);
     gm_free(s.zc);
     gm_free(s.zrow);
-    SS_API(zkey_slice_free)(&s.zs);
+    SP_API(zkey_slice_free)(&s.zs);
     return rc;
 }
