@@ -10,6 +10,8 @@
 # Prints each run's accounts and each rank's peak memory against
 # 1.15 x the 1-rank peak / 4 (the goal, before the fixed scratch).
 # Needs root, network namespaces, python3, node (tests/interop/node_modules).
+# SPLIT_BN_KEEP=DIR keeps the circuit, witness, zkey and key in DIR (and
+# reuses them when there): the proving half then reruns in minutes.
 set -eu
 . "$(dirname "$0")/../integration/lib/common.sh"
 . "$(dirname "$0")/../integration/lib/netns.sh"
@@ -24,6 +26,12 @@ P=gmb
 netns_hosts 2 $P 10.78.0
 now() { date +%s.%N; }
 el() { echo "$2 - $1" | bc; }
+KEEP=${SPLIT_BN_KEEP:-}
+if [ -n "$KEEP" ] && [ -f "$KEEP/c$K.zkey" ]; then
+  for f in r1cs wtns zkey; do ln -s "$KEEP/c$K.$f" "$T/c.$f"; done
+  ln -s "$KEEP/vk$K.json" "$T/vk.json"
+  echo "split_bn: circuit, witness and zkey of 2^$K from $KEEP"
+else
 python3 - "$T/c" "$K" <<'PY'
 import struct, sys
 R = 0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001
@@ -56,15 +64,19 @@ wh = struct.pack('<I', 32) + fe(R) + struct.pack('<I', nw)
 with open(out + '.wtns', 'wb') as f:
     f.write(b'wtns' + struct.pack('<II', 2, 2) + sec(1, wh) + sec(2, b''.join(fe(v) for v in vals)))
 PY
+fi
 cd "$T"
 echo "split_bn: 2^$K rows, $(( (1 << K) - 3 )) constraints (a chain of squarings)"
 "$BIN" snarkjs check c.r1cs c.wtns
+if [ ! -f c.zkey ]; then
 t0=$(now); "$BIN" snarkjs ptau --curve bn128 --power $K --threads 2 --seed \
   00000000000000000000000000000000000000000000000000000000000000b1 p.ptau; echo "split_bn: ptau $(el $t0 $(now)) s"
 t0=$(now); $SJ groth16 setup c.r1cs p.ptau c.zkey > setup.log 2>&1 || { cat setup.log; fail "snarkjs setup"; }
 echo "split_bn: snarkjs groth16 setup $(el $t0 $(now)) s"
 $SJ zkey export verificationkey c.zkey vk.json > /dev/null 2>&1 || fail "export vk"
 rm -f p.ptau
+[ -z "$KEEP" ] || { mkdir -p "$KEEP"; for f in r1cs wtns zkey; do cp c.$f "$KEEP/c$K.$f"; done; cp vk.json "$KEEP/vk$K.json"; }
+fi
 netns_mpirun 3000 ${P}1:1 tcp,self -np 1 "$BIN" snarkjs prove --split c.zkey c.wtns s1.json s1.pub.json \
   --proof-seed 11 --threads 1 --verbose > s1.log 2>&1 || { cat s1.log; fail "1 rank"; }
 cat s1.log
