@@ -738,8 +738,9 @@ void bn_fp12_to_bytes_be(uint8_t out[BN254_FP12_BYTES], const bn_fp12_t *a);
 
 /* ---- 8-lane helpers (AVX-512 IFMA) ------------------------------------------------
  *
- * For the two lane kernels, ff/fr_ifma.c (Fr in 5 limbs of 52 bits) and
- * ec/g1_x8.c (Fp in 8 limbs of 48 bits): what they share, written once for
+ * For the lane kernels, ff/fr_ifma.c (Fr in 5 limbs of 52 bits), ec/g1_x8.c
+ * (BLS12-381's Fp in 8 limbs of 48 bits) and ec/bn_g1_x8.c (BN254's Fp in 5
+ * limbs of 52 bits): what they share, written once for
  * any limb count, limb width and modulus. A file that defines FF_X8_LANES
  * before including this header gets them (outside the header's guard, so the
  * order of includes does not matter); no other file pulls in <immintrin.h>.
@@ -785,6 +786,23 @@ FF_X8_INLINE void ff_x8_sub(__m512i *o, const __m512i *a, const __m512i *b, int 
     for (int i = 0; i < n; i++) /* a - b in (-m, m) */
         o[i] = _mm512_sub_epi64(a[i], b[i]);
     ff_x8_fix(o, n, bits, mod);
+}
+
+/* l[0 .. n) holds a value in [0, 2m), normalised -> the value mod m: m
+ * subtracted in the lanes where that does not go negative. */
+FF_X8_INLINE void ff_x8_reduce_once(__m512i *l, int n, int bits, const uint64_t *mod)
+{
+    const __m512i m = ff_x8_bc((1ULL << bits) - 1);
+    __m512i d[8]; /* n <= 8 */
+    for (int i = 0; i < n; i++)
+        d[i] = _mm512_sub_epi64(l[i], ff_x8_bc(mod[i]));
+    for (int i = 0; i < n - 1; i++) {
+        d[i + 1] = _mm512_add_epi64(d[i + 1], _mm512_srai_epi64(d[i], (unsigned)bits));
+        d[i] = _mm512_and_si512(d[i], m);
+    }
+    __mmask8 ge = _mm512_cmpge_epi64_mask(d[n - 1], _mm512_setzero_si512());
+    for (int i = 0; i < n; i++)
+        l[i] = _mm512_mask_mov_epi64(l[i], ge, d[i]);
 }
 
 #endif /* FF_X8_LANES */
