@@ -146,20 +146,6 @@ FF_X8_INLINE void scatter(__m512i addr, __mmask8 k, const v52_t *v)
         _mm512_mask_i64scatter_epi64((void *)0, k, _mm512_add_epi64(addr, bc(8 * (uint64_t)i)), L[i], 1);
 }
 
-FF_X8_INLINE void v_to_fe(bn_fp_t out[8], const v52_t *v)
-{
-    uint64_t t[5][8];
-    for (int i = 0; i < 5; i++)
-        _mm512_storeu_si512(t[i], v->l[i]);
-    for (int b = 0; b < 8; b++) {
-        const uint64_t x[5] = {t[0][b], t[1][b], t[2][b], t[3][b], t[4][b]};
-        out[b].l[0] = x[0] | x[1] << 52;
-        out[b].l[1] = x[1] >> 12 | x[2] << 40;
-        out[b].l[2] = x[2] >> 24 | x[3] << 28;
-        out[b].l[3] = x[3] >> 36 | x[4] << 16;
-    }
-}
-
 #define X8_V v52_t
 #define X8_NL 5
 #define X8_FE bn_fp

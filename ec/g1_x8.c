@@ -148,22 +148,6 @@ FF_X8_INLINE void scatter(__m512i addr, __mmask8 k, const v48_t *v)
     }
 }
 
-FF_X8_INLINE void v_to_fe(fp_t out[8], const v48_t *v)
-{
-    uint64_t t[8][8];
-    for (int i = 0; i < 8; i++)
-        _mm512_storeu_si512(t[i], v->l[i]);
-    for (int b = 0; b < 8; b++) {
-        const uint64_t x[8] = {t[0][b], t[1][b], t[2][b], t[3][b], t[4][b], t[5][b], t[6][b], t[7][b]};
-        out[b].l[0] = x[0] | x[1] << 48;
-        out[b].l[1] = x[1] >> 16 | x[2] << 32;
-        out[b].l[2] = x[2] >> 32 | x[3] << 16;
-        out[b].l[3] = x[4] | x[5] << 48;
-        out[b].l[4] = x[5] >> 16 | x[6] << 32;
-        out[b].l[5] = x[6] >> 32 | x[7] << 16;
-    }
-}
-
 #define X8_V v48_t
 #define X8_NL 8
 #define X8_FE fp

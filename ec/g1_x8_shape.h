@@ -24,7 +24,6 @@
  *   gather(o, addr, k, fill)   lane b = the field element at address lane b
  *                     of addr, lanes outside k the value *fill
  *   scatter(addr, k, v)        its inverse, into the lanes of k only
- *   v_to_fe(out, v)   the 8 lanes into out[0 .. 7]
  * (R is the library's Montgomery R, so no domain changes at either end.)
  *
  * The batch is the trick of ec/msm_shape.h's batch_run, 8 entries per
@@ -59,7 +58,9 @@ FF_X8_INLINE __m512i fe_addrs(const fe_t *x)
     return _mm512_add_epi64(bc((uint64_t)(uintptr_t)x), off);
 }
 
+/* Between 8 field elements in memory and the lanes. */
 FF_X8_INLINE void fe_to_v(X8_V *o, const fe_t in[8]) { gather(o, fe_addrs(in), 0xff, &X8_FE_ZERO); }
+FF_X8_INLINE void v_to_fe(fe_t out[8], const X8_V *v) { scatter(fe_addrs(out), 0xff, v); }
 
 /* Lanes of block b that hold one of the n entries. */
 FF_X8_INLINE __mmask8 block_mask(size_t n, size_t b)
