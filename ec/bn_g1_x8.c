@@ -122,9 +122,7 @@ FF_X8_INLINE void msqr(v52_t *o, const v52_t *a) { mont_to(o, a, a, true); }
 FF_X8_INLINE void gather(v52_t *o, __m512i addr, __mmask8 k, const bn_fp_t *fill)
 {
     __m512i L[4];
-    for (int i = 0; i < 4; i++)
-        L[i] = _mm512_mask_i64gather_epi64(bc(fill->l[i]), k, _mm512_add_epi64(addr, bc(8 * (uint64_t)i)),
-                                           (const void *)0, 1);
+    ff_x8_gather_words(L, 4, addr, k, fill->l);
     const __m512i m = bc(M52);
     o->l[0] = _mm512_and_si512(L[0], m);
     o->l[1] = _mm512_and_si512(_mm512_or_si512(_mm512_srli_epi64(L[0], 52), _mm512_slli_epi64(L[1], 12)), m);
@@ -142,8 +140,7 @@ FF_X8_INLINE void scatter(__m512i addr, __mmask8 k, const v52_t *v)
     L[1] = _mm512_or_si512(_mm512_srli_epi64(l[1], 12), _mm512_slli_epi64(l[2], 40));
     L[2] = _mm512_or_si512(_mm512_srli_epi64(l[2], 24), _mm512_slli_epi64(l[3], 28));
     L[3] = _mm512_or_si512(_mm512_srli_epi64(l[3], 36), _mm512_slli_epi64(l[4], 16));
-    for (int i = 0; i < 4; i++)
-        _mm512_mask_i64scatter_epi64((void *)0, k, _mm512_add_epi64(addr, bc(8 * (uint64_t)i)), L[i], 1);
+    ff_x8_scatter_words(addr, k, L, 4);
 }
 
 #define X8_V v52_t

@@ -121,9 +121,7 @@ FF_X8_INLINE void msqr(v48_t *o, const v48_t *a) { mont_to(o, a, a, true, true);
 FF_X8_INLINE void gather(v48_t *o, __m512i addr, __mmask8 k, const fp_t *fill)
 {
     __m512i L[6];
-    for (int i = 0; i < 6; i++)
-        L[i] = _mm512_mask_i64gather_epi64(bc(fill->l[i]), k, _mm512_add_epi64(addr, bc(8 * (uint64_t)i)),
-                                           (const void *)0, 1);
+    ff_x8_gather_words(L, 6, addr, k, fill->l);
     const __m512i m = bc(M48);
     for (int h = 0; h < 2; h++) { /* limbs 3h .. 3h+2 hold 4 limbs of 48 */
         __m512i A = L[3 * h], B = L[3 * h + 1], C = L[3 * h + 2];
@@ -137,15 +135,14 @@ FF_X8_INLINE void gather(v48_t *o, __m512i addr, __mmask8 k, const fp_t *fill)
 /* The inverse of gather, into the lanes of k only. */
 FF_X8_INLINE void scatter(__m512i addr, __mmask8 k, const v48_t *v)
 {
+    __m512i L[6];
     for (int h = 0; h < 2; h++) {
         const __m512i *l = &v->l[4 * h];
-        __m512i L[3];
-        L[0] = _mm512_or_si512(l[0], _mm512_slli_epi64(l[1], 48));
-        L[1] = _mm512_or_si512(_mm512_srli_epi64(l[1], 16), _mm512_slli_epi64(l[2], 32));
-        L[2] = _mm512_or_si512(_mm512_srli_epi64(l[2], 32), _mm512_slli_epi64(l[3], 16));
-        for (int i = 0; i < 3; i++)
-            _mm512_mask_i64scatter_epi64((void *)0, k, _mm512_add_epi64(addr, bc(8 * (uint64_t)(3 * h + i))), L[i], 1);
+        L[3 * h] = _mm512_or_si512(l[0], _mm512_slli_epi64(l[1], 48));
+        L[3 * h + 1] = _mm512_or_si512(_mm512_srli_epi64(l[1], 16), _mm512_slli_epi64(l[2], 32));
+        L[3 * h + 2] = _mm512_or_si512(_mm512_srli_epi64(l[2], 32), _mm512_slli_epi64(l[3], 16));
     }
+    ff_x8_scatter_words(addr, k, L, 6);
 }
 
 #define X8_V v48_t

@@ -788,6 +788,23 @@ FF_X8_INLINE void ff_x8_sub(__m512i *o, const __m512i *a, const __m512i *b, int 
     ff_x8_fix(o, n, bits, mod);
 }
 
+/* w[i] = the 64-bit word at address lane b of addr plus 8 i (i < n), in
+ * the lanes of k; the others fill[i]: the words of 8 field elements in
+ * memory, read by address. */
+FF_X8_INLINE void ff_x8_gather_words(__m512i *w, int n, __m512i addr, __mmask8 k, const uint64_t *fill)
+{
+    for (int i = 0; i < n; i++)
+        w[i] = _mm512_mask_i64gather_epi64(ff_x8_bc(fill[i]), k, _mm512_add_epi64(addr, ff_x8_bc(8 * (uint64_t)i)),
+                                           (const void *)0, 1);
+}
+
+/* The inverse of ff_x8_gather_words, into the lanes of k only. */
+FF_X8_INLINE void ff_x8_scatter_words(__m512i addr, __mmask8 k, const __m512i *w, int n)
+{
+    for (int i = 0; i < n; i++)
+        _mm512_mask_i64scatter_epi64((void *)0, k, _mm512_add_epi64(addr, ff_x8_bc(8 * (uint64_t)i)), w[i], 1);
+}
+
 /* l[0 .. n) holds a value in [0, 2m), normalised -> the value mod m: m
  * subtracted in the lanes where that does not go negative. */
 FF_X8_INLINE void ff_x8_reduce_once(__m512i *l, int n, int bits, const uint64_t *mod)
