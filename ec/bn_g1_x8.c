@@ -56,7 +56,7 @@ FF_X8_INLINE void reduce_once(v52_t *x) { ff_x8_reduce_once(x->l, 5, 52, P52); }
  * one limb of b per round, the reduction interleaved. o may alias a or b.
  *
  * Invariants. a, b < 2p, normalised (limbs < 2^52). T = the running sum
- * sum_k L[k] 2^(52 k) (columns unnormalised; IFMA's low and high halves of
+ * sum_k L[k] 2^(52 k) (columns unnormalised; ff_x8_mont52_round: IFMA's halves of
  * a_j b_i, each < 2^52, go to columns j and j + 1). Rounds i = 0 .. 3: T +=
  * a b_i; m = T (-p^-1) mod 2^52 (IFMA reads L[0]'s low 52 bits, all that m
  * needs); T += m p, so L[0] = 0 mod 2^52; its carry L[0] >> 52 joins L[1]
@@ -77,18 +77,7 @@ FF_X8_INLINE void mont_to(v52_t *o, const v52_t *a, const v52_t *b, bool full)
         L[k] = z;
 #pragma GCC unroll 5
     for (int i = 0; i < 5; i++) {
-        __m512i bi = b->l[i];
-        for (int j = 0; j < 5; j++)
-            L[j] = _mm512_madd52lo_epu64(L[j], a->l[j], bi);
-        for (int j = 0; j < 5; j++)
-            L[j + 1] = _mm512_madd52hi_epu64(L[j + 1], a->l[j], bi);
-        __m512i m = _mm512_madd52lo_epu64(z, L[0], bc(PINV52)); /* < 2^52 */
-        if (i == 4)
-            m = _mm512_and_si512(m, bc(M48));
-        for (int j = 0; j < 5; j++)
-            L[j] = _mm512_madd52lo_epu64(L[j], m, bc(P52[j]));
-        for (int j = 0; j < 5; j++)
-            L[j + 1] = _mm512_madd52hi_epu64(L[j + 1], m, bc(P52[j]));
+        ff_x8_mont52_round(L, a->l, b->l[i], P52, PINV52, i < 4 ? M52 : M48);
         if (i == 4)
             break;
         /* column 0 is a multiple of 2^52 now: carry it up, shift down */

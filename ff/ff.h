@@ -805,6 +805,28 @@ FF_X8_INLINE void ff_x8_scatter_words(__m512i addr, __mmask8 k, const __m512i *w
         _mm512_mask_i64scatter_epi64((void *)0, k, _mm512_add_epi64(addr, ff_x8_bc(8 * (uint64_t)i)), w[i], 1);
 }
 
+/* One round of a Montgomery product in radix 2^52 over 5 limbs (ff/fr_ifma.c,
+ * ec/bn_g1_x8.c), columns t[0 .. 6) unnormalised: t += a bi; m = t0 minv
+ * mod 2^52, masked by mmask; t += m mod. IFMA's low and high halves (each
+ * < 2^52) of a_j bi and m mod_j go to columns j and j + 1; it reads t0's low
+ * 52 bits only, all that m needs. Afterwards t0 = 0 mod mmask + 1; the
+ * caller carries it and shifts the columns down. */
+FF_X8_INLINE void ff_x8_mont52_round(__m512i t[6], const __m512i a[5], __m512i bi, const uint64_t mod[5],
+                                     uint64_t minv, uint64_t mmask)
+{
+    for (int j = 0; j < 5; j++)
+        t[j] = _mm512_madd52lo_epu64(t[j], a[j], bi);
+    for (int j = 0; j < 5; j++)
+        t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], a[j], bi);
+    __m512i m = _mm512_madd52lo_epu64(_mm512_setzero_si512(), t[0], ff_x8_bc(minv)); /* < 2^52 */
+    if (mmask != (1ULL << 52) - 1)
+        m = _mm512_and_si512(m, ff_x8_bc(mmask));
+    for (int j = 0; j < 5; j++)
+        t[j] = _mm512_madd52lo_epu64(t[j], m, ff_x8_bc(mod[j]));
+    for (int j = 0; j < 5; j++)
+        t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], m, ff_x8_bc(mod[j]));
+}
+
 /* l[0 .. n) holds a value in [0, 2m), normalised -> the value mod m: m
  * subtracted in the lanes where that does not go negative. */
 FF_X8_INLINE void ff_x8_reduce_once(__m512i *l, int n, int bits, const uint64_t *mod)
