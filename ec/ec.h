@@ -278,8 +278,8 @@ void g2_add_batch(size_t n, g2_affine_t *const *acc, const g2_affine_t *const *p
 
 /* ---- G1 batch-affine additions on 8 lanes (ec/g1_x8.c, AVX-512 IFMA) ----------
  *
- * For ec/msm.c's buckets. Call only while fr_x8_enabled() is true (they
- * fault on a CPU without AVX-512 IFMA). */
+ * For ec/msm.c's buckets (BN254's: bn_g1_x8_*, below). Call only while
+ * fr_x8_enabled() is true (they fault on a CPU without AVX-512 IFMA). */
 
 /* Bytes of scratch g1_x8_add_batch needs for n additions. */
 size_t g1_x8_scratch_size(size_t n);
@@ -425,7 +425,10 @@ bool bn_pairing_product_is_one(const bn_g1_affine_t *p, const bn_g2_affine_t *q,
 /* BN254's MSM (ec/bn_msm.c, the shape of ec/msm.c) and 0/1 sums
  * (ec/msm_bits.c): the contracts of msm_window_auto, msm_g1/g2(_scratch_size),
  * msm_g1/g2_bits and g1/g2_add_batch(_scratch_size) above, with bn_ types and
- * scalars bn_fr_t in Montgomery form; no 8-lane path. r has 254 bits, so
+ * scalars bn_fr_t in Montgomery form. G1's buckets run on 8 lanes
+ * (bn_g1_x8_add_batch) where fr_x8_enabled(); bn_g1_add_batch and the 0/1
+ * sums stay on the scalar path (bn_g1_add_batch is the lanes' reference in
+ * tests). r has 254 bits, so
  * the windows cover 255 (one fewer than BLS12-381's at some widths: 15 windows
  * of 17 bits, not 16) and the top window's reach differs: bn_msm_window_auto
  * runs the same cost model over BN254's r. Pass window 0 to the scratch
@@ -447,5 +450,16 @@ void bn_g1_add_batch(size_t n, bn_g1_affine_t *const *acc, const bn_g1_affine_t 
                      void *scratch);
 void bn_g2_add_batch(size_t n, bn_g2_affine_t *const *acc, const bn_g2_affine_t *const *pt, const uint8_t *neg,
                      void *scratch);
+
+/* BN254's G1 on 8 lanes (ec/bn_g1_x8.c: Fp in 5 limbs of 52 bits): the
+ * contracts of g1_x8_scratch_size, g1_x8_add_batch, g1_x8_fp_ops and
+ * g1_x8_fp_mul_chain above, with bn_ types; fr_x8_enabled() only. The
+ * product and square of bn_g1_x8_fp_ops also take limbs in [p, 2p) (the
+ * lanes' products take factors < 2p); its difference wants both < p. */
+size_t bn_g1_x8_scratch_size(size_t n);
+void bn_g1_x8_add_batch(size_t n, bn_g1_affine_t *const *acc, const bn_g1_affine_t *const *pt, const uint8_t *neg,
+                        void *scratch);
+void bn_g1_x8_fp_ops(bn_fp_t mul[8], bn_fp_t sqr[8], bn_fp_t sub[8], const bn_fp_t a[8], const bn_fp_t b[8]);
+void bn_g1_x8_fp_mul_chain(bn_fp_t x[8], const bn_fp_t y[8], size_t reps);
 
 #endif /* GM_EC_H */

@@ -14,7 +14,7 @@
 #define MSM_FR fr
 #define MSM_FR_MODULUS FR_MODULUS
 #define MSM_SCALAR_BITS 255
-#define MSM_X8
+#define MSM_X8 g1_x8
 #include "ec/msm_shape.h"
 
 /* ---- the public functions of ec/ec.h (the shape above, by name) -------------------------- */

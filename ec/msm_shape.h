@@ -23,8 +23,10 @@
  *                        is_one, to_limbs, its _t type)
  *   MSM_FR_MODULUS       its modulus r as 4 little-endian limbs
  *   MSM_SCALAR_BITS      bits of r (255 | 254): the windows cover one bit more
- *   MSM_X8               defined: G1's batches run on ec/g1_x8.c's 8 lanes
- *                        where fr_x8_enabled() (BLS12-381 only)
+ *   MSM_X8               g1_x8 | bn_g1_x8: the 8-lane kernels that run
+ *                        G1's batches where fr_x8_enabled() (their
+ *                        _add_batch and _scratch_size, ec/g1_x8_shape.h);
+ *                        undefined: no lanes
  *
  * DESIGN
  *
@@ -42,7 +44,7 @@
  *     inversion per batch (Montgomery's trick), ~6 field multiplications per
  *     addition against 10 for an XYZZ mixed add (as gnark-crypto does); on
  *     G1, where the CPU has AVX-512 IFMA, the batch's products and updates
- *     run 8 entries at a time (g1_x8_add_batch, ec/g1_x8.c). A
+ *     run 8 entries at a time (MSM_X8's add_batch, ec/g1_x8_shape.h). A
  *     point whose bucket is already in the current batch waits in a queue
  *     for the next batch; when the queue is full (skewed digits: equal
  *     scalars, tiny windows, the top window) it goes to a small XYZZ spill
@@ -91,6 +93,7 @@
 #define scalar_t S_(_t)
 #ifdef MSM_X8
 #define X8_ON() fr_x8_enabled()
+#define X8_(name) MSM_CAT(MSM_X8, name)
 #else
 #define X8_ON() false
 #endif
@@ -332,7 +335,7 @@ static layout_t layout_for(int nf, size_t n, unsigned nworkers, unsigned c)
     L.ws_x8s = w;
 #ifdef MSM_X8
     if (nf == 1)
-        w += ALIGN64(g1_x8_scratch_size(K));
+        w += ALIGN64(X8_(_scratch_size)(K));
 #endif
     L.ws_bytes = w;
     L.ws = off;
@@ -461,7 +464,7 @@ typedef struct {
     uint32_t *key;        /* UINT32_MAX: slot free */
     fe_u *den, *pre;
     size_t nb, K, Q, nbatch, nqueue;   /* K: batch capacity, Q: queue capacity */
-    bool x8;              /* G1 batches on 8 lanes (ec/g1_x8.c) */
+    bool x8;              /* G1 batches on 8 lanes (MSM_X8) */
     void **b_acc;         /* K each: the batch's buckets, points and signs */
     const void **b_pt;
     uint8_t *b_neg;
@@ -609,7 +612,7 @@ FI void add_batch(int nf, size_t k, void *const *accp, const void *const *ptp, c
 }
 
 /* The tile's batch, bucket[e.bucket] += +-base[e.idx], through add_batch or,
- * on G1 where the CPU has IFMA, g1_x8_add_batch (the same additions,
+ * on G1 where the CPU has IFMA, MSM_X8's add_batch (the same additions,
  * doublings and P + (-P), 8 entries at a time); then the buckets that became
  * the identity are emptied. Every bucket of the batch is full (empty ones
  * were set directly) and in the batch once (B_INBATCH). */
@@ -625,8 +628,7 @@ FI void batch_run(tile_t *T)
     }
 #ifdef MSM_X8
     if (nf == 1 && T->x8)
-        g1_x8_add_batch(k, (aff1_t *const *)T->b_acc, (const aff1_t *const *)T->b_pt, T->b_neg,
-                        T->x8_scratch);
+        X8_(_add_batch)(k, (aff1_t *const *)T->b_acc, (const aff1_t *const *)T->b_pt, T->b_neg, T->x8_scratch);
     else
 #endif
         add_batch(nf, k, T->b_acc, T->b_pt, T->b_neg, T->den, T->pre);

@@ -738,8 +738,9 @@ void bn_fp12_to_bytes_be(uint8_t out[BN254_FP12_BYTES], const bn_fp12_t *a);
 
 /* ---- 8-lane helpers (AVX-512 IFMA) ------------------------------------------------
  *
- * For the two lane kernels, ff/fr_ifma.c (Fr in 5 limbs of 52 bits) and
- * ec/g1_x8.c (Fp in 8 limbs of 48 bits): what they share, written once for
+ * For the lane kernels, ff/fr_ifma.c (Fr in 5 limbs of 52 bits), ec/g1_x8.c
+ * (BLS12-381's Fp in 8 limbs of 48 bits) and ec/bn_g1_x8.c (BN254's Fp in 5
+ * limbs of 52 bits): what they share, written once for
  * any limb count, limb width and modulus. A file that defines FF_X8_LANES
  * before including this header gets them (outside the header's guard, so the
  * order of includes does not matter); no other file pulls in <immintrin.h>.
@@ -785,6 +786,62 @@ FF_X8_INLINE void ff_x8_sub(__m512i *o, const __m512i *a, const __m512i *b, int 
     for (int i = 0; i < n; i++) /* a - b in (-m, m) */
         o[i] = _mm512_sub_epi64(a[i], b[i]);
     ff_x8_fix(o, n, bits, mod);
+}
+
+/* w[i] = the 64-bit word at address lane b of addr plus 8 i (i < n), in
+ * the lanes of k; the others fill[i]: the words of 8 field elements in
+ * memory, read by address. */
+FF_X8_INLINE void ff_x8_gather_words(__m512i *w, int n, __m512i addr, __mmask8 k, const uint64_t *fill)
+{
+    for (int i = 0; i < n; i++)
+        w[i] = _mm512_mask_i64gather_epi64(ff_x8_bc(fill[i]), k, _mm512_add_epi64(addr, ff_x8_bc(8 * (uint64_t)i)),
+                                           (const void *)0, 1);
+}
+
+/* The inverse of ff_x8_gather_words, into the lanes of k only. */
+FF_X8_INLINE void ff_x8_scatter_words(__m512i addr, __mmask8 k, const __m512i *w, int n)
+{
+    for (int i = 0; i < n; i++)
+        _mm512_mask_i64scatter_epi64((void *)0, k, _mm512_add_epi64(addr, ff_x8_bc(8 * (uint64_t)i)), w[i], 1);
+}
+
+/* One round of a Montgomery product in radix 2^52 over 5 limbs (ff/fr_ifma.c,
+ * ec/bn_g1_x8.c), columns t[0 .. 6) unnormalised: t += a bi; m = t0 minv
+ * mod 2^52, masked by mmask; t += m mod. IFMA's low and high halves (each
+ * < 2^52) of a_j bi and m mod_j go to columns j and j + 1; it reads t0's low
+ * 52 bits only, all that m needs. Afterwards t0 = 0 mod mmask + 1; the
+ * caller carries it and shifts the columns down. */
+FF_X8_INLINE void ff_x8_mont52_round(__m512i t[6], const __m512i a[5], __m512i bi, const uint64_t mod[5],
+                                     uint64_t minv, uint64_t mmask)
+{
+    for (int j = 0; j < 5; j++)
+        t[j] = _mm512_madd52lo_epu64(t[j], a[j], bi);
+    for (int j = 0; j < 5; j++)
+        t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], a[j], bi);
+    __m512i m = _mm512_madd52lo_epu64(_mm512_setzero_si512(), t[0], ff_x8_bc(minv)); /* < 2^52 */
+    if (mmask != (1ULL << 52) - 1)
+        m = _mm512_and_si512(m, ff_x8_bc(mmask));
+    for (int j = 0; j < 5; j++)
+        t[j] = _mm512_madd52lo_epu64(t[j], m, ff_x8_bc(mod[j]));
+    for (int j = 0; j < 5; j++)
+        t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], m, ff_x8_bc(mod[j]));
+}
+
+/* l[0 .. n) holds a value in [0, 2m), normalised -> the value mod m: m
+ * subtracted in the lanes where that does not go negative. */
+FF_X8_INLINE void ff_x8_reduce_once(__m512i *l, int n, int bits, const uint64_t *mod)
+{
+    const __m512i m = ff_x8_bc((1ULL << bits) - 1);
+    __m512i d[8]; /* n <= 8 */
+    for (int i = 0; i < n; i++)
+        d[i] = _mm512_sub_epi64(l[i], ff_x8_bc(mod[i]));
+    for (int i = 0; i < n - 1; i++) {
+        d[i + 1] = _mm512_add_epi64(d[i + 1], _mm512_srai_epi64(d[i], (unsigned)bits));
+        d[i] = _mm512_and_si512(d[i], m);
+    }
+    __mmask8 ge = _mm512_cmpge_epi64_mask(d[n - 1], _mm512_setzero_si512());
+    for (int i = 0; i < n; i++)
+        l[i] = _mm512_mask_mov_epi64(l[i], ge, d[i]);
 }
 
 #endif /* FF_X8_LANES */

@@ -161,16 +161,7 @@ FF_X8_INLINE void mont(v52_t *o, const v52_t *a, const v52_t *b)
     const __m512i z = _mm512_setzero_si512();
     __m512i t[6] = {z, z, z, z, z, z};
     for (int i = 0; i < 5; i++) {
-        __m512i bi = b->l[i];
-        for (int j = 0; j < 5; j++)
-            t[j] = _mm512_madd52lo_epu64(t[j], a->l[j], bi);
-        for (int j = 0; j < 5; j++)
-            t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], a->l[j], bi);
-        __m512i m = _mm512_madd52lo_epu64(z, t[0], bc(RINV52));
-        for (int j = 0; j < 5; j++)
-            t[j] = _mm512_madd52lo_epu64(t[j], m, bc(R52[j]));
-        for (int j = 0; j < 5; j++)
-            t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], m, bc(R52[j]));
+        ff_x8_mont52_round(t, a->l, b->l[i], R52, RINV52, M52);
         /* t0's low 52 bits are 0 now: shift the columns down by one. */
         t[1] = _mm512_add_epi64(t[1], _mm512_srli_epi64(t[0], 52));
         for (int j = 0; j < 5; j++)
