@@ -22,10 +22,11 @@ json_t *cli_split_accounts_json(const mpi_split_rank_t *r, int n)
 {
     json_t *a = json_array();
     for (int i = 0; i < n; i++) {
-        json_t *o = json_pack("{s:i, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:f, s:f}", "rank", (int)r[i].rank,
-                              "key_bytes", (json_int_t)r[i].key_bytes, "points", (json_int_t)r[i].points,
-                              "h_bytes", (json_int_t)r[i].ntt_bytes, "mem_peak", (json_int_t)r[i].mem_peak,
-                              "rss_peak", (json_int_t)r[i].rss_peak, "load_s", (double)r[i].load_ns * 1e-9, "abc_s",
+        json_t *o = json_pack("{s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:f, s:f}", "rank",
+                              (int)r[i].rank, "key_bytes", (json_int_t)r[i].key_bytes, "points",
+                              (json_int_t)r[i].points, "coefs_read", (json_int_t)r[i].coefs_read, "h_bytes",
+                              (json_int_t)r[i].ntt_bytes, "mem_peak", (json_int_t)r[i].mem_peak, "rss_peak",
+                              (json_int_t)r[i].rss_peak, "load_s", (double)r[i].load_ns * 1e-9, "abc_s",
                               (double)r[i].abc_ns * 1e-9, "h_s", (double)r[i].h_ns * 1e-9, "msm_s",
                               (double)r[i].msm_ns * 1e-9, "total_s", (double)r[i].total_ns * 1e-9);
         json_t *st = json_object();

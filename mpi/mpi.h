@@ -423,10 +423,11 @@ typedef enum {
     MPI_SPLIT_AGREE = 0, /* the status after each local stage, and r, s from rank 0 */
     MPI_SPLIT_NTT,       /* the all-to-alls of the seven NTTs of h (21 of them) */
     MPI_SPLIT_REDUCE,    /* the partial MSM sums to rank 0 */
+    MPI_SPLIT_COEFS,     /* a zkey: the section-4 entries to the ranks of their rows (two all-to-alls) */
     MPI_SPLIT_NSTAGES
 } mpi_split_stage_t;
 
-/* Names of the stages for reports: "agree", "ntt", "reduce". */
+/* Names of the stages for reports: "agree", "ntt", "reduce", "coefs". */
 extern const char *const mpi_split_stage_names[MPI_SPLIT_NSTAGES];
 
 /* One rank's account of a split proof. Times in ns; bytes as this rank's
@@ -435,6 +436,7 @@ typedef struct mpi_split_rank {
     int32_t rank;
     uint64_t key_bytes;          /* decoded key held: the slices' points, the vk's ic (a zkey: also its rows' section-4 entries) */
     uint64_t points;             /* of which query points: sum of hi - lo over the five queries */
+    uint64_t coefs_read;         /* a zkey: the section-4 entries this rank decoded (its share by index) */
     uint64_t mem_peak, rss_peak; /* gm_mem_peak, gm_rss_peak at the end */
     uint64_t ntt_bytes;          /* the h stage's buffers: a, b, c slices and the NTT's own */
     uint64_t load_ns, abc_ns, h_ns, msm_ns, total_ns; /* h_ns: the NTTs and pointwise passes */
@@ -470,8 +472,10 @@ int mpi_split_prove(groth16_proof_t *proof, mpi_split_rank_t **ranks, const mpi_
 /* `grothmpi snarkjs prove --split` (mpi/split_snarkjs.c): one proof of a
  * zkey and a .wtns on the ranks of comm, the same driver as
  * mpi_split_prove's. Each rank reads (snarkjs_zkey_load_slice) part
- * [lo, hi) of each of the zkey's point sections (A, B1, B2, C, H), the
- * section-4 entries of its rows of the domain, and from the .wtns
+ * [lo, hi) of each of the zkey's point sections (A, B1, B2, C, H) and of
+ * section 4's entries by index (SNARKJS_ZKEY_COEF_SHARE), which the ranks
+ * then exchange (counts by MPI_Alltoall, entries by MPI_Alltoallv, stage
+ * "coefs") so each holds the entries of its rows of the domain; from the .wtns
  * (snarkjs_wtns_open) only the values it needs: its A/B slice of z, its C
  * slice (z past the public inputs), the values its rows' entries name, and
  * on rank 0 the public inputs. h is snarkjs's (odd coset, no division by

@@ -428,6 +428,7 @@ static json_t *split_json(const mpi_report_t *r)
         json_object_set_new(ro, "group", json_integer(r->split_ranks_per_group > 0 ? a.rank / r->split_ranks_per_group : 0));
         json_object_set_new(ro, "key_bytes", u64_json(a.key_bytes));
         json_object_set_new(ro, "points", u64_json(a.points));
+        json_object_set_new(ro, "coefs_read", u64_json(a.coefs_read));
         json_object_set_new(ro, "h_bytes", u64_json(a.ntt_bytes));
         json_object_set_new(ro, "mem_peak_bytes", u64_json(a.mem_peak));
         json_object_set_new(ro, "rss_peak_bytes", u64_json(a.rss_peak));
@@ -838,6 +839,7 @@ static void rd_split(rd_t *c, mpi_report_t *r, json_t *sp)
         rd_i32(c, ro, "group"); /* rank / ranks_per_group: checked, not kept */
         a->key_bytes = rd_u64(c, ro, "key_bytes");
         a->points = rd_u64(c, ro, "points");
+        a->coefs_read = rd_u64(c, ro, "coefs_read");
         a->ntt_bytes = rd_u64(c, ro, "h_bytes");
         a->mem_peak = rd_u64(c, ro, "mem_peak_bytes");
         a->rss_peak = rd_u64(c, ro, "rss_peak_bytes");

@@ -12,6 +12,9 @@
  *      b_g1, b_g2 by pread at offsets, groth16_params_load_slice) and the
  *      h stage's plan and buffers — then agree: one status for all ranks
  *      (so a rank out of memory never leaves the others in an exchange);
+ *      for a zkey, whose section 4 each rank reads in its share by index,
+ *      the entries then go to the ranks of their rows (share_records: two
+ *      all-to-alls, stage "coefs") and the source ends its load with them;
  *   2. h: this rank's rows of a, b, c (the source's, over its natural
  *      slice of the domain), then the NTTs of h's kind (bellperson's seven:
  *      iNTT and coset NTT of each, (a·b − c) / Z, coset iNTT; snarkjs's
@@ -33,13 +36,14 @@
  * commutative and the affine result unique), so the proof's bytes are those
  * of the one-rank prover with the same r and s.
  */
+#include <limits.h>
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mpi/split_internal.h"
 
-const char *const mpi_split_stage_names[MPI_SPLIT_NSTAGES] = {"agree", "ntt", "reduce"};
+const char *const mpi_split_stage_names[MPI_SPLIT_NSTAGES] = {"agree", "ntt", "reduce", "coefs"};
 
 typedef struct {
     MPI_Comm comm; /* the ranks proving together */
@@ -297,6 +301,95 @@ int mpi_split_prove(groth16_proof_t *proof, mpi_split_rank_t **ranks, const mpi_
     return rc;
 }
 
+/* ---- the records a rank read for others (a zkey's section-4 entries) ------------------ */
+
+/* to[r] records of size bytes from out (grouped by rank, in rank order) to
+ * each rank r, and *in (gm_alloc'd) the *n_in records of all ranks to this
+ * one, rank 0's first: the counts by MPI_Alltoall, the records by
+ * MPI_Alltoallv in units of one record (counts and offsets must fit an
+ * int, checked), each local step agreed on before the next collective so
+ * that no rank is left in one. Bytes and waits in stage "coefs". Returns 0
+ * or a status agreed on every rank. */
+static int share_records(split_ctx_t *c, const void *out, const uint64_t *to, size_t size, void **in,
+                         uint64_t *n_in, err_t *err)
+{
+    *in = NULL;
+    *n_in = 0;
+    uint64_t *from = malloc((size_t)c->size * sizeof *from), so = 0, ro = 0; /* so, ro: records out, in */
+    int *iv = malloc(4 * (size_t)c->size * sizeof *iv); /* send counts, offsets, receive counts, offsets */
+    MPI_Datatype rec;
+    bool typed = false;
+    int rc = !from || !iv ? gm_err_set(err, GM_ENOMEM, "split: out of memory") : 0;
+    if ((rc = agree(c, rc, err)))
+        goto out;
+    uint64_t t0 = wait_begin();
+    int mpirc = MPI_Alltoall(to, 1, MPI_UINT64_T, from, 1, MPI_UINT64_T, c->comm);
+    wait_end(c, MPI_SPLIT_COEFS, t0);
+    c->st.sent[MPI_SPLIT_COEFS] += sizeof *to * (uint64_t)(c->size - 1);
+    c->st.recv[MPI_SPLIT_COEFS] += sizeof *to * (uint64_t)(c->size - 1);
+    if (mpirc != MPI_SUCCESS)
+        rc = gm_err_set(err, GM_EMPI, "rank %d: MPI_Alltoall of the section-4 counts failed (%d)", c->rank, mpirc);
+    for (int r = 0; r < c->size && !rc; r++) {
+        if (so + to[r] > INT_MAX || ro + from[r] > INT_MAX) {
+            rc = gm_err_set(err, GM_ENOTSUP, "split: rank %d: more than %d section-4 entries to send or to "
+                            "receive (MPI's int counts and offsets)", c->rank, INT_MAX);
+            break;
+        }
+        iv[r] = (int)to[r], iv[c->size + r] = (int)so, iv[2 * c->size + r] = (int)from[r];
+        iv[3 * c->size + r] = (int)ro;
+        so += to[r], ro += from[r];
+    }
+    if (!rc && !(*in = gm_alloc((size_t)(ro ? ro : 1) * size)))
+        rc = gm_err_set(err, GM_ENOMEM, "split: out of memory for %llu section-4 entries", (unsigned long long)ro);
+    if (!rc && (MPI_Type_contiguous((int)size, MPI_BYTE, &rec) != MPI_SUCCESS || MPI_Type_commit(&rec) != MPI_SUCCESS))
+        rc = gm_err_set(err, GM_EMPI, "rank %d: MPI_Type_contiguous failed", c->rank);
+    else if (!rc)
+        typed = true;
+    if ((rc = agree(c, rc, err)))
+        goto out;
+    t0 = wait_begin();
+    mpirc = MPI_Alltoallv(out, iv, iv + c->size, rec, *in, iv + 2 * c->size, iv + 3 * c->size, rec, c->comm);
+    wait_end(c, MPI_SPLIT_COEFS, t0);
+    c->st.sent[MPI_SPLIT_COEFS] += (so - to[c->rank]) * size;
+    c->st.recv[MPI_SPLIT_COEFS] += (ro - from[c->rank]) * size;
+    if (mpirc != MPI_SUCCESS)
+        rc = gm_err_set(err, GM_EMPI, "rank %d: MPI_Alltoallv of the section-4 entries failed (%d)", c->rank, mpirc);
+    if (!(rc = agree(c, rc, err)))
+        *n_in = ro;
+out:
+    if (typed)
+        MPI_Type_free(&rec);
+    free(from);
+    free(iv);
+    if (rc) {
+        gm_free(*in);
+        *in = NULL;
+    }
+    return rc;
+}
+
+/* After the load's agreement: the source's share of section 4 (share) to
+ * the ranks of its entries' rows, and the entries of this rank's rows to
+ * the source (shared), which ends its load with them; the time counted in
+ * load. Returns 0 or a status agreed on every rank. */
+static int share_coefs(split_ctx_t *c, void *arg, void (*share)(void *, const void **, const uint64_t **, size_t *),
+                       int (*shared)(void *, void *, uint64_t, uint64_t *, err_t *), err_t *err)
+{
+    const void *recs;
+    const uint64_t *to;
+    size_t size;
+    void *in;
+    uint64_t n_in, t0 = gm_now_ns();
+    share(arg, &recs, &to, &size);
+    for (int r = 0; r < c->size; r++)
+        c->st.coefs_read += to[r];
+    int rc = share_records(c, recs, to, size, &in, &n_in, err);
+    if (!rc)
+        rc = agree(c, shared(arg, in, n_in, &c->st.key_bytes, err), err);
+    c->st.load_ns += gm_now_ns() - t0;
+    return rc;
+}
+
 /* ---- the driver ------------------------------------------------------------------------ */
 
 #define SR(x) bls_##x
@@ -345,19 +438,22 @@ void mpi_split_print(const mpi_split_rank_t *ranks, int n, FILE *f)
 {
     fprintf(f, "split: %d rank%s; times in s, memory in MiB, bytes sent/received to/from other ranks\n", n,
             n == 1 ? "" : "s");
-    fprintf(f, "split: %4s %8s %9s %8s %8s %7s %7s %7s %7s %7s %13s %13s %13s %7s\n", "rank", "key", "points",
-            "h bufs", "mem pk", "load", "abc", "h", "msm", "total", "ntt sent", "ntt recv", "reduce s/r", "wait");
+    fprintf(f, "split: %4s %8s %9s %10s %8s %8s %7s %7s %7s %7s %7s %13s %13s %13s %13s %7s\n", "rank", "key",
+            "points", "coefs read", "h bufs", "mem pk", "load", "abc", "h", "msm", "total", "coefs sent", "ntt sent",
+            "ntt recv", "reduce s/r", "wait");
     for (int i = 0; i < n; i++) {
         const mpi_split_rank_t *r = &ranks[i];
         uint64_t wait = 0;
         for (int s = 0; s < MPI_SPLIT_NSTAGES; s++)
             wait += r->wait_ns[s];
-        fprintf(f, "split: %4d %8.2f %9llu %8.2f %8.1f %7.3f %7.3f %7.3f %7.3f %7.3f %13llu %13llu %6llu/%-6llu %7.3f\n",
+        fprintf(f, "split: %4d %8.2f %9llu %10llu %8.2f %8.1f %7.3f %7.3f %7.3f %7.3f %7.3f %13llu %13llu %13llu "
+                "%6llu/%-6llu %7.3f\n",
                 (int)r->rank, (double)r->key_bytes / 1048576.0, (unsigned long long)r->points,
-                (double)r->ntt_bytes / 1048576.0, (double)r->mem_peak / 1048576.0, (double)r->load_ns * 1e-9,
-                (double)r->abc_ns * 1e-9, (double)r->h_ns * 1e-9, (double)r->msm_ns * 1e-9,
-                (double)r->total_ns * 1e-9, (unsigned long long)r->sent[MPI_SPLIT_NTT],
-                (unsigned long long)r->recv[MPI_SPLIT_NTT], (unsigned long long)r->sent[MPI_SPLIT_REDUCE],
-                (unsigned long long)r->recv[MPI_SPLIT_REDUCE], (double)wait * 1e-9);
+                (unsigned long long)r->coefs_read, (double)r->ntt_bytes / 1048576.0, (double)r->mem_peak / 1048576.0,
+                (double)r->load_ns * 1e-9, (double)r->abc_ns * 1e-9, (double)r->h_ns * 1e-9,
+                (double)r->msm_ns * 1e-9, (double)r->total_ns * 1e-9, (unsigned long long)r->sent[MPI_SPLIT_COEFS],
+                (unsigned long long)r->sent[MPI_SPLIT_NTT], (unsigned long long)r->recv[MPI_SPLIT_NTT],
+                (unsigned long long)r->sent[MPI_SPLIT_REDUCE], (unsigned long long)r->recv[MPI_SPLIT_REDUCE],
+                (double)wait * 1e-9);
     }
 }

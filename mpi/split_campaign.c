@@ -236,6 +236,7 @@ static void acc_add(sc_t *g, const mpi_split_rank_t *r)
         a->rank = g->rank + i;
         a->key_bytes = b->key_bytes > a->key_bytes ? b->key_bytes : a->key_bytes;
         a->points = b->points > a->points ? b->points : a->points;
+        a->coefs_read += b->coefs_read;
         a->ntt_bytes = b->ntt_bytes > a->ntt_bytes ? b->ntt_bytes : a->ntt_bytes;
         a->mem_peak = b->mem_peak > a->mem_peak ? b->mem_peak : a->mem_peak;
         a->rss_peak = b->rss_peak > a->rss_peak ? b->rss_peak : a->rss_peak;

@@ -44,6 +44,16 @@ typedef struct {
      * field. */
     int (*load)(void *arg, int rank, int nranks, topo_pool_t *pool, unsigned *log_m, uint64_t *key_bytes,
                 uint64_t *points, err_t *err);
+    /* NULL for a source whose load reads what it needs (a parameter file).
+     * A zkey's load reads its share of section 4 by index and the entries
+     * go to the ranks whose rows hold them (stage "coefs"), after the
+     * load's agreement: share gives this rank's entries, *size bytes each
+     * (plain data), grouped by destination rank in rank order, to[r] of
+     * them for rank r; shared takes those every rank sent this one
+     * (gm_alloc'd, n of them) and ends the load with them (*key_bytes
+     * updated). Local. Returns 0 or a status. */
+    void (*share)(void *arg, const void **recs, const uint64_t **to, size_t *size);
+    int (*shared)(void *arg, void *recs, uint64_t n, uint64_t *key_bytes, err_t *err);
     /* a, b, c at rows [lo, hi) of the domain in our NTT's order (zero where
      * the circuit has no row), hi - lo values each. After a successful load. */
     void (*rows)(void *arg, fr_t *a, fr_t *b, fr_t *c, uint64_t lo, uint64_t hi, topo_pool_t *pool);
@@ -81,6 +91,8 @@ typedef struct {
     mpi_split_h_kind_t h_kind;
     int (*load)(void *arg, int rank, int nranks, topo_pool_t *pool, unsigned *log_m, uint64_t *key_bytes,
                 uint64_t *points, err_t *err);
+    void (*share)(void *arg, const void **recs, const uint64_t **to, size_t *size);
+    int (*shared)(void *arg, void *recs, uint64_t n, uint64_t *key_bytes, err_t *err);
     void (*rows)(void *arg, bn_fr_t *a, bn_fr_t *b, bn_fr_t *c, uint64_t lo, uint64_t hi, topo_pool_t *pool);
     int (*msms)(void *arg, mpi_split_bn_sums_t *sums, const bn_fr_t *h, topo_pool_t *pool, err_t *err);
     int (*assemble)(void *arg, snarkjs_bn_proof_t *proof, const mpi_split_bn_sums_t *sum, const bn_fr_t rs[2],

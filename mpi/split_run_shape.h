@@ -198,12 +198,15 @@ static int split_run(SR_PROOF_T *proof, mpi_split_rank_t **ranks, const SR_SOURC
     h_stage_t hs;
     memset(&hs, 0, sizeof hs);
 
-    /* 1. this rank's share of the key, and the h stage's buffers */
+    /* 1. this rank's share of the key, and the h stage's buffers; a zkey's
+     * section-4 entries to the ranks of their rows */
     int rc = src->load(src->arg, c.rank, c.size, pool, &log_m, &c.st.key_bytes, &c.st.points, err);
     c.st.load_ns = gm_now_ns() - t0;
     if (!rc)
         rc = h_prepare(&hs, &c, src->h_kind, log_m, pool, err);
     if ((rc = agree(&c, rc, err)))
+        goto out;
+    if (src->share && (rc = share_coefs(&c, src->arg, src->share, src->shared, err)))
         goto out;
 
     /* 2. h, and r, s. A failure inside the split NTT's collectives (MPI)

@@ -2,10 +2,12 @@
  * mpi/split_snarkjs_shape.h — the source of a split proof of a zkey and a
  * .wtns (`grothmpi snarkjs prove --split`) for the driver of mpi/split.c,
  * for every curve: the rank's slices of the zkey
- * (snarkjs_zkey_load_slice), the witness values it needs read from the
- * mapped .wtns, its rows of A·z and B·z accumulated from its section-4
- * entries as snarkjs/prove.c does for all rows, its five partial MSMs, and
- * rank 0's assembly and check.
+ * (snarkjs_zkey_load_slice) with its share of section 4 by index
+ * (SNARKJS_ZKEY_COEF_SHARE), which the driver exchanges so that the rank
+ * holds its rows' entries, the witness values it needs read from the
+ * mapped .wtns, its rows of A·z and B·z accumulated from those entries as
+ * snarkjs/prove.c does for all rows, its five partial MSMs, and rank 0's
+ * assembly and check.
   *
  * A template, not a header: mpi/split_snarkjs.c (BLS12-381,
  * mpi_split_prove_snarkjs) and mpi/split_snarkjs_bn.c (BN254,
@@ -35,6 +37,7 @@ typedef struct {
     SP_FR(t) *zc;   /* z[nPublic + 1 + lo .. + hi) of the C slice */
     SP_FR(t) *zrow; /* the values the rows' entries name; each entry's signal is its index here */
     SP_FR(t) *pub;  /* rank 0: z[1 .. nPublic] */
+    snarkjs_wtns_view_t v; /* open from the load to the end of the exchange (sj_shared) */
 } sj_src_t;
 
 static int u32_cmp(const void *a, const void *b)
@@ -86,18 +89,16 @@ static int sj_load(void *arg, int rank, int nranks, topo_pool_t *pool, unsigned 
     const mpi_split_snarkjs_job_t *job = s->job;
     SP_API(zkey_slice_t) *zs = &s->zs;
     s->rank = rank;
-    int rc = SP_API(zkey_load_slice)(zs, job->zkey_path, (unsigned)rank, (unsigned)nranks, job->zkey_flags, pool,
-                                     err);
+    int rc = SP_API(zkey_load_slice)(zs, job->zkey_path, (unsigned)rank, (unsigned)nranks,
+                                     job->zkey_flags | SNARKJS_ZKEY_COEF_SHARE, pool, err);
     if (rc)
         return rc;
-    snarkjs_wtns_view_t v;
-    if ((rc = SP_API(wtns_open)(&v, job->wtns_path, err)))
+    snarkjs_wtns_view_t *v = &s->v;
+    if ((rc = SP_API(wtns_open)(v, job->wtns_path, err)))
         return rc;
-    if (v.n != zs->n_vars) {
-        rc = gm_err_set(err, GM_EINVAL, "%s: %llu witness values, %s's circuit has nVars = %u", job->wtns_path,
-                        (unsigned long long)v.n, job->zkey_path, zs->n_vars);
-        goto out;
-    }
+    if (v->n != zs->n_vars)
+        return gm_err_set(err, GM_EINVAL, "%s: %llu witness values, %s's circuit has nVars = %u", job->wtns_path,
+                          (unsigned long long)v->n, job->zkey_path, zs->n_vars);
     uint64_t np1 = (uint64_t)zs->n_public + 1;
     uint64_t alo = zs->lo[SNARKJS_SEC_A], ahi = zs->hi[SNARKJS_SEC_A];
     uint64_t clo = zs->lo[SNARKJS_SEC_C], chi = zs->hi[SNARKJS_SEC_C];
@@ -105,21 +106,41 @@ static int sj_load(void *arg, int rank, int nranks, topo_pool_t *pool, unsigned 
     s->zab = gm_alloc((size_t)(ahi - alo + 1) * sizeof(SP_FR(t)));
     s->zc = gm_alloc((size_t)(chi - clo + 1) * sizeof(SP_FR(t)));
     s->pub = rank == 0 ? gm_alloc((size_t)np1 * sizeof(SP_FR(t))) : NULL;
-    if (!s->zab || !s->zc || (rank == 0 && !s->pub)) {
-        rc = gm_err_set(err, GM_ENOMEM, "split: out of memory for the witness slices");
-        goto out;
-    }
-    if ((rc = SP_API(wtns_values)(&v, s->zab, alo, ahi, err)) ||
-        (rc = SP_API(wtns_values)(&v, s->zc, np1 + clo, np1 + chi, err)) ||
-        (rank == 0 && (rc = SP_API(wtns_values)(&v, s->pub, 1, np1, err))) || (rc = load_row_values(s, &v, err)))
-        goto out;
+    if (!s->zab || !s->zc || (rank == 0 && !s->pub))
+        return gm_err_set(err, GM_ENOMEM, "split: out of memory for the witness slices");
+    if ((rc = SP_API(wtns_values)(v, s->zab, alo, ahi, err)) ||
+        (rc = SP_API(wtns_values)(v, s->zc, np1 + clo, np1 + chi, err)) ||
+        (rank == 0 && (rc = SP_API(wtns_values)(v, s->pub, 1, np1, err))))
+        return rc;
     *log_m = zs->log_domain;
     *key_bytes = SP_API(zkey_slice_memory)(zs);
     *points = 0;
     for (int i = 0; i < SNARKJS_NSEC; i++)
         *points += zs->hi[i] - zs->lo[i];
-out:
-    snarkjs_wtns_close(&v);
+    return 0;
+}
+
+/* The share of section 4 this rank read, grouped by the ranks of their rows. */
+static void sj_share(void *arg, const void **recs, const uint64_t **to, size_t *size)
+{
+    const sj_src_t *s = arg;
+    *recs = s->zs.coefs;
+    *to = s->zs.to_part;
+    *size = sizeof(SP_API(coef_t));
+}
+
+/* The entries of this rank's rows, from every rank: the slice's from here
+ * on, and the witness values they name. */
+static int sj_shared(void *arg, void *recs, uint64_t n, uint64_t *key_bytes, err_t *err)
+{
+    sj_src_t *s = arg;
+    SP_API(zkey_slice_t) *zs = &s->zs;
+    gm_free(zs->coefs);
+    zs->coefs = recs;
+    zs->n_coefs = n;
+    int rc = load_row_values(s, &s->v, err);
+    snarkjs_wtns_close(&s->v);
+    *key_bytes = SP_API(zkey_slice_memory)(zs);
     return rc;
 }
 
@@ -193,8 +214,8 @@ static int prove_snarkjs(SP_PROOF_T *proof, SP_FR(t) **pub, size_t *n_pub, mpi_s
     *pub = NULL;
     *n_pub = 0;
     sj_src_t s = {.job = job};
-    SP_SOURCE_T src = {.arg = &s, .h_kind = MPI_SPLIT_H_SNARKJS, .load = sj_load, .rows = sj_rows,
-                              .msms = sj_msms, .assemble = sj_assemble};
+    SP_SOURCE_T src = {.arg = &s, .h_kind = MPI_SPLIT_H_SNARKJS, .load = sj_load, .share = sj_share,
+                       .shared = sj_shared, .rows = sj_rows, .msms = sj_msms, .assemble = sj_assemble};
     int rc = SP_RUN(proof, ranks, &src, SP_JOB_RS(job), job->comm, job->pool, err);
     if (!rc && s.rank == 0) {
         *pub = s.pub;
@@ -205,6 +226,7 @@ static int prove_snarkjs(SP_PROOF_T *proof, SP_FR(t) **pub, size_t *n_pub, mpi_s
     gm_free(s.zab);
     gm_free(s.zc);
     gm_free(s.zrow);
+    snarkjs_wtns_close(&s.v);
     SP_API(zkey_slice_free)(&s.zs);
     return rc;
 }

@@ -125,6 +125,10 @@ typedef enum {
     /* Also check every point of sections 5-9 for the subgroup (about 50 us
      * per G1 point on one core: seconds for large keys). */
     SNARKJS_ZKEY_SUBGROUP = 1 << 0,
+    /* snarkjs_zkey_load_slice only (a split over MPI ranks,
+     * mpi/split_snarkjs_shape.h): section 4 read in the part's share by
+     * entry index, not in the entries of the part's rows (below). */
+    SNARKJS_ZKEY_COEF_SHARE = 1 << 1,
 } snarkjs_zkey_flags_t;
 
 /* Decodes a zkey from buf[0 .. n): container "zkey" version <= 2 (section
@@ -169,8 +173,9 @@ typedef struct {
     groth16_vk_t vk;            /* whole */
     uint64_t n_coefs_file;      /* nCoef of the whole section 4 */
     uint64_t row_lo, row_hi;    /* the part's rows (NTT order) */
-    snarkjs_coef_t *coefs;      /* the entries of those rows, in file order */
+    snarkjs_coef_t *coefs;      /* the entries of those rows, in file order (SNARKJS_ZKEY_COEF_SHARE: the share) */
     uint64_t n_coefs;
+    uint64_t *to_part;          /* SNARKJS_ZKEY_COEF_SHARE: parts counts (gm_alloc'd), else NULL */
     uint64_t lo[SNARKJS_NSEC], hi[SNARKJS_NSEC];
     /* hi - lo points each (gm_alloc'd): a[i] is point lo[SNARKJS_SEC_A] + i of section 5 */
     g1_affine_t *a, *b1;
@@ -184,12 +189,22 @@ typedef struct {
  * truncated or inconsistent file fails every part with the same message),
  * section 4 streamed, its entries of the part's rows decoded and checked
  * (each entry belongs to one part's rows, so the parts together check them
- * all), and the part's points of sections 5-9 decoded on pool as flags says,
+ * all; a bad one is named by its index: "c.zkey: section 4 (Coefs): entry
+ * 12: matrix 7, ..."), and the part's points of sections 5-9 decoded on
+ * pool as flags says,
  * a bad one named by its index in the whole section ("c.zkey: section 9
  * (PointsH): point 700: not on the curve"); other points are not touched.
  * The mapping is gone on return. Returns 0 or snarkjs_zkey_from_bytes's
  * codes (GM_EIO when the file cannot be mapped); *out zeroed on failure
- * (snarkjs_zkey_slice_free accepts it). */
+ * (snarkjs_zkey_slice_free accepts it).
+ * With SNARKJS_ZKEY_COEF_SHARE no part reads the whole of section 4: the
+ * part reads, decodes and checks only its share of the entries by index,
+ * [nCoef·part/R, nCoef·(part+1)/R) (groth16_slice_range), so the parts
+ * together check them all; coefs holds them grouped by the part whose rows
+ * hold them, in part order and file order within each group, to_part[q]
+ * (q < parts) the size of part q's group. Exchanged (mpi/split.c), the
+ * groups give each part the entries of its rows without flag (in another
+ * order, which no sum over them depends on). */
 int snarkjs_zkey_load_slice(snarkjs_zkey_slice_t *out, const char *path, unsigned part, unsigned parts,
                             snarkjs_zkey_flags_t flags, topo_pool_t *pool, err_t *err)
     __attribute__((warn_unused_result));
@@ -420,6 +435,7 @@ typedef struct {
     uint64_t row_lo, row_hi;
     snarkjs_bn_coef_t *coefs;
     uint64_t n_coefs;
+    uint64_t *to_part;
     uint64_t lo[SNARKJS_NSEC], hi[SNARKJS_NSEC];
     bn_g1_affine_t *a, *b1;
     bn_g2_affine_t *b2;

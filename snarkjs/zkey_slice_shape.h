@@ -9,9 +9,11 @@
  * J, so constraint c is row J c mod domainSize in our NTT's order.
  *
  * The file is mapped, not read, so only the pages touched are: the section
- * table, sections 1-3, section 4 (every rank must find its rows' entries,
- * which the file orders by constraint, not by our rows), and the rank's
- * slices of sections 5-9.
+ * table, sections 1-3, section 4 and the rank's slices of sections 5-9. Of
+ * section 4, whose entries the file orders by constraint, not by our rows,
+ * a part reads all to find its rows' entries, or with
+ * SNARKJS_ZKEY_COEF_SHARE only its share by entry index (1/R of it), which
+ * mpi/split_snarkjs_shape.h's ranks then exchange.
  */
 #ifndef SJ_ROOT_J
 #error "zkey_slice_shape.h is a template: define SJ_ROOT_J and include snarkjs/zkey_shape.h first"
@@ -25,6 +27,7 @@ static void zkey_slice_free(SJ_API(zkey_slice_t) *zs)
         return;
     SJ_VK_FREE(&zs->vk);
     gm_free(zs->coefs);
+    gm_free(zs->to_part);
     gm_free(zs->a);
     gm_free(zs->b1);
     gm_free(zs->b2);
@@ -45,32 +48,86 @@ static size_t zkey_slice_memory(const SJ_API(zkey_slice_t) *zs)
 /* The row of constraint c in our NTT's order. */
 static uint64_t slice_row_of(uint32_t c, uint64_t mask) { return ((uint64_t)SJ_ROOT_J * c) & mask; }
 
-/* The part's entries of section 4: counted, then decoded (only they are
- * checked; the other parts check theirs). */
-static int slice_load_coefs(SJ_API(zkey_slice_t) *zs, const sj_bin_t *b, const SJ_API(zkey_t) *hdr,
-                            const char *what, err_t *err)
+/* Part `part`'s rows of the domain of ds rows: the split NTT's natural
+ * slice (groth16_slice_range of ds - 1 rows, the last part's up to ds). */
+static void slice_rows(uint64_t *lo, uint64_t *hi, uint64_t ds, unsigned part, unsigned parts)
 {
-    uint64_t mask = zs->domain_size - 1, n = 0;
+    groth16_slice_range(lo, hi, ds - 1, part, parts);
+    if (part == parts - 1)
+        *hi = ds;
+}
+
+/* The part whose rows hold row, from first[q] = part q's first row (the
+ * parts' rows tile [0, 2^log_ds) in order, some may be empty): the
+ * balanced guess, moved one part at a time. */
+static unsigned slice_part_of_row(uint64_t row, const uint64_t *first, unsigned parts, unsigned log_ds)
+{
+    unsigned p = (unsigned)((row * parts) >> log_ds);
+    while (row < first[p])
+        p--;
+    while (p + 1 < parts && row >= first[p + 1])
+        p++;
+    return p;
+}
+
+/* The part whose rows hold entry i of section 4 (sec: its first entry). */
+static unsigned slice_part_of_coef(const SJ_API(zkey_slice_t) *zs, const uint8_t *sec, uint64_t i,
+                                   const uint64_t *first, unsigned parts)
+{
+    uint64_t row = slice_row_of(sj_u32(sec + i * COEF_BYTES + 4), zs->domain_size - 1);
+    return slice_part_of_row(row, first, parts, zs->log_domain);
+}
+
+/* Section 4's entries [elo, ehi) (all, or with share the part's share by
+ * index) are counted by the part whose rows hold them (zs->to_part); the
+ * part's own are decoded in file order, or with share all of them, grouped
+ * by part. Only the decoded entries are checked (the other parts check
+ * theirs). */
+static int slice_load_coefs(SJ_API(zkey_slice_t) *zs, const sj_bin_t *b, const SJ_API(zkey_t) *hdr, unsigned part,
+                            unsigned parts, bool share, const char *what, err_t *err)
+{
+    uint64_t elo = 0, ehi = hdr->n_coefs, ds = zs->domain_size, hi;
+    if (share)
+        groth16_slice_range(&elo, &ehi, hdr->n_coefs, part, parts);
     const uint8_t *sec = b->sec[4] + 4;
-    for (uint64_t i = 0; i < hdr->n_coefs; i++) {
-        uint64_t row = slice_row_of(sj_u32(sec + i * COEF_BYTES + 4), mask);
-        n += row >= zs->row_lo && row < zs->row_hi;
+    uint64_t *first = gm_alloc(2 * (size_t)parts * sizeof *first); /* and at: each part's next place */
+    zs->to_part = gm_calloc(parts, sizeof *zs->to_part);
+    if (!first || !zs->to_part) {
+        gm_free(first);
+        return gm_err_set(err, GM_ENOMEM, "%s: section 4 (Coefs): out of memory", what);
     }
+    uint64_t *at = first + parts;
+    for (unsigned q = 0; q < parts; q++)
+        slice_rows(&first[q], &hi, ds, q, parts);
+    for (uint64_t i = elo; i < ehi; i++)
+        zs->to_part[slice_part_of_coef(zs, sec, i, first, parts)]++;
+    uint64_t n = share ? ehi - elo : zs->to_part[part];
+    at[0] = 0;
+    for (unsigned q = 1; q < parts; q++)
+        at[q] = share ? at[q - 1] + zs->to_part[q - 1] : 0;
+    int rc = 0;
     zs->coefs = gm_alloc((size_t)(n ? n : 1) * sizeof(SJ_API(coef_t)));
-    if (!zs->coefs)
-        return gm_err_set(err, GM_ENOMEM, "%s: section 4 (Coefs): out of memory for %llu entries", what,
-                          (unsigned long long)n);
-    uint64_t k = 0;
-    for (uint64_t i = 0; i < hdr->n_coefs; i++) {
-        uint64_t row = slice_row_of(sj_u32(sec + i * COEF_BYTES + 4), mask);
-        if (row < zs->row_lo || row >= zs->row_hi)
-            continue;
-        int rc = zkey_coef(&zs->coefs[k++], b, hdr, i, what, err);
-        if (rc)
-            return rc;
+    if (!zs->coefs) {
+        rc = gm_err_set(err, GM_ENOMEM, "%s: section 4 (Coefs): out of memory for %llu entries", what,
+                        (unsigned long long)n);
+        goto out;
+    }
+    /* Shared entries cross the network whole: no uninitialised padding. */
+    if (share)
+        memset(zs->coefs, 0, (size_t)n * sizeof(SJ_API(coef_t)));
+    for (uint64_t i = elo; i < ehi && !rc; i++) {
+        unsigned q = slice_part_of_coef(zs, sec, i, first, parts);
+        if (share || q == part)
+            rc = zkey_coef(&zs->coefs[at[q]++], b, hdr, i, what, err);
     }
     zs->n_coefs = n;
-    return 0;
+out:
+    gm_free(first);
+    if (!share) {
+        gm_free(zs->to_part);
+        zs->to_part = NULL;
+    }
+    return rc;
 }
 
 static int zkey_load_slice(SJ_API(zkey_slice_t) *out, const char *path, unsigned part, unsigned parts,
@@ -94,10 +151,8 @@ static int zkey_load_slice(SJ_API(zkey_slice_t) *out, const char *path, unsigned
     out->domain_size = hdr.domain_size, out->log_domain = hdr.log_domain;
     out->n_coefs_file = hdr.n_coefs;
     uint64_t nv = hdr.n_vars, np1 = (uint64_t)hdr.n_public + 1, ds = hdr.domain_size;
-    groth16_slice_range(&out->row_lo, &out->row_hi, ds - 1, part, parts);
-    if (part == parts - 1)
-        out->row_hi = ds;
-    if ((rc = slice_load_coefs(out, &b, &hdr, path, err)))
+    slice_rows(&out->row_lo, &out->row_hi, ds, part, parts);
+    if ((rc = slice_load_coefs(out, &b, &hdr, part, parts, flags & SNARKJS_ZKEY_COEF_SHARE, path, err)))
         goto fail;
 
     static const struct {

@@ -9,8 +9,9 @@
 # multiplier (domain 4) on 3 and 5 ranks (empty slices); random r, s give
 # another valid proof; a truncated zkey fails every R with one line naming
 # the file and section, a point damaged in rank 2's slice of PointsH names
-# rank 2, the point and the section, and no output file is written on
-# failure. Needs mpirun, python3 and node (tests/interop/node_modules;
+# rank 2, the point and the section, a bad section-4 entry in rank 1's
+# share (by index) of 3 stops every rank with one line naming rank 1 and
+# the entry, and no output file is written on failure. Needs mpirun, python3 and node (tests/interop/node_modules;
 # GM_SKIP_INTEROP=1 skips the test as snarkjs_interop.sh does).
 set -eu
 . "$(dirname "$0")/lib/common.sh"
@@ -104,6 +105,8 @@ if timeout 120 mpirun -np 3 "$BIN" snarkjs prove --split "$T/bad.zkey" "$T/c.wtn
 grep -q "^grothmpi: snarkjs prove: --split: rank 2: .*bad.zkey: section 9 (PointsH): point 1000: a coordinate is not below q" \
   "$T/b.err" || { cat "$T/b.err"; fail "the damaged point's message"; }
 [ -e "$T/t.json" ] || [ -e "$T/t.pub.json" ] && fail "a file was written after the damaged point"
+
+split_coef_error_check "$T/c.zkey" "$T/c.wtns" 0xe25f4955
 
 # what --split does not do is refused (exit 2, one line)
 rc=0; "$BIN" snarkjs prove --split --r1cs "$T/c.r1cs" "$T/c.zkey" "$T/c.wtns" "$T/u.json" "$T/u.pub.json" \

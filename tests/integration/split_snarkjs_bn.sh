@@ -12,7 +12,9 @@
 # rank holding about 1/R of the points, and snarkjs verifies the split
 # proof; so does the committed bn128 multiplier on 3 and 5 ranks; random r,
 # s give another proof snarkjs accepts; a truncated zkey fails every R with
-# one line naming the file and the section, writing nothing. Needs mpirun,
+# one line naming the file and the section, writing nothing, and so does a
+# bad section-4 entry on 3 ranks (every rank returns, the line names the
+# rank that read it). Needs mpirun,
 # python3 and node (tests/interop/node_modules; GM_SKIP_INTEROP=1 skips).
 set -eu
 . "$(dirname "$0")/lib/common.sh"
@@ -97,4 +99,5 @@ for r in 1 3; do
     || { cat "$T/t.err"; fail "$r ranks: the truncated zkey's message"; }
   [ -e "$T/t.json" ] || [ -e "$T/t.pub.json" ] && fail "$r ranks: a file was written after a failure"
 done
+split_coef_error_check "$T/c.zkey" "$T/c.wtns" 1
 echo "PASS: snarkjs ptau --curve bn128 sets up with snarkjs; bn128 --split on 1-5 ranks gives the unsplit bytes, snarkjs verifies"

@@ -210,6 +210,7 @@ Test(report, split_accounts)
         a[i].rank = i;
         a[i].key_bytes = 524288 + (uint64_t)i;
         a[i].points = 1000 + (uint64_t)i;
+        a[i].coefs_read = 3000 + (uint64_t)i;
         a[i].ntt_bytes = 65536;
         a[i].mem_peak = 3 << 20;
         a[i].rss_peak = 9 << 20;
@@ -240,6 +241,7 @@ Test(report, split_accounts)
     cr_expect_eq(json_integer_value(json_object_get(p3, "group")), 1);
     cr_expect_eq(json_integer_value(json_object_get(p3, "key_bytes")), 524291);
     cr_expect_eq(json_integer_value(json_object_get(p3, "points")), 1003);
+    cr_expect_eq(json_integer_value(json_object_get(p3, "coefs_read")), 3003);
     cr_expect_float_eq(json_real_value(json_object_get(p3, "msm_s")), 1.5, 1e-9);
     json_t *ntt = json_object_get(json_object_get(p3, "stages"), "ntt");
     cr_expect_eq(json_integer_value(json_object_get(ntt, "sent_bytes")), 2003);
@@ -406,6 +408,7 @@ static void expect_same_report(const mpi_report_t *a, const mpi_report_t *b)
         EXPECT_INT(x->rank, y->rank);
         EXPECT_INT(x->key_bytes, y->key_bytes);
         EXPECT_INT(x->points, y->points);
+        EXPECT_INT(x->coefs_read, y->coefs_read);
         EXPECT_INT(x->ntt_bytes, y->ntt_bytes);
         EXPECT_INT(x->mem_peak, y->mem_peak);
         EXPECT_INT(x->rss_peak, y->rss_peak);

@@ -848,6 +848,91 @@ Test(snarkjs, zkey_slices_tile_the_whole_key)
     snarkjs_zkey_free(zk);
 }
 
+Test(snarkjs, zkey_coef_shares_exchanged_give_each_part_its_rows)
+{
+    /* With SNARKJS_ZKEY_COEF_SHARE part q decodes only its share of section
+     * 4 by index (groth16_slice_range of nCoef), grouped by destination;
+     * for R = 1..5 the groups for part p, taken in part order, are exactly
+     * part p's entries without the flag, in file order. */
+    err_t err;
+    for (unsigned R = 1; R <= 5; R++) {
+        snarkjs_zkey_slice_t sh[5], rows;
+        uint64_t next = 0;
+        for (unsigned q = 0; q < R; q++) {
+            cr_assert_eq(snarkjs_zkey_load_slice(&sh[q], VDIR "multiplier.zkey", q, R, SNARKJS_ZKEY_COEF_SHARE,
+                                                 NULL, &err), 0, "%u of %u: %s", q, R, err.msg);
+            uint64_t lo, hi, sum = 0;
+            groth16_slice_range(&lo, &hi, sh[q].n_coefs_file, q, R);
+            cr_assert_eq(lo, next);
+            next = hi;
+            cr_assert_eq(sh[q].n_coefs, hi - lo, "%u of %u: %llu entries decoded", q, R,
+                         (unsigned long long)sh[q].n_coefs);
+            for (unsigned p = 0; p < R; p++)
+                sum += sh[q].to_part[p];
+            cr_assert_eq(sum, sh[q].n_coefs);
+        }
+        cr_assert_eq(next, sh[0].n_coefs_file);
+        for (unsigned p = 0; p < R; p++) {
+            cr_assert_eq(snarkjs_zkey_load_slice(&rows, VDIR "multiplier.zkey", p, R, SNARKJS_ZKEY_DEFAULT, NULL,
+                                                 &err), 0, "%s", err.msg);
+            cr_assert_null(rows.to_part);
+            uint64_t k = 0;
+            for (unsigned q = 0; q < R; q++) {
+                uint64_t at = 0;
+                for (unsigned x = 0; x < p; x++)
+                    at += sh[q].to_part[x];
+                for (uint64_t i = 0; i < sh[q].to_part[p]; i++, k++) {
+                    cr_assert_lt(k, rows.n_coefs);
+                    const snarkjs_coef_t *x = &sh[q].coefs[at + i], *y = &rows.coefs[k];
+                    cr_assert(x->matrix == y->matrix && x->constraint == y->constraint && x->signal == y->signal &&
+                                  fr_eq(&x->value, &y->value), "%u of %u: entry %llu", p, R, (unsigned long long)k);
+                }
+            }
+            cr_assert_eq(k, rows.n_coefs, "%u of %u", p, R);
+            snarkjs_zkey_slice_free(&rows);
+        }
+        for (unsigned q = 0; q < R; q++)
+            snarkjs_zkey_slice_free(&sh[q]);
+    }
+}
+
+Test(snarkjs, zkey_coef_shares_check_only_their_entries)
+{
+    /* A bad entry (matrix 2) fails only the part whose share by index
+     * holds it, named by its index in the whole section. */
+    size_t n;
+    uint8_t *orig = slurp(VDIR "multiplier.zkey", &n);
+    size_t s4 = section_offset(orig, n, 4);
+    cr_assert(s4);
+    uint32_t nc;
+    memcpy(&nc, orig + s4, 4);
+    uint64_t bad = nc - 1, lo, hi;
+    groth16_slice_range(&lo, &hi, nc, 2, 3);
+    cr_assert(bad >= lo && bad < hi);
+    orig[s4 + 4 + 44 * bad] = 2;
+    char path[] = "/tmp/gm-zkshare.XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    close(fd);
+    write_bytes(path, orig, n);
+    err_t err;
+    char want[96];
+    snprintf(want, sizeof want, "section 4 (Coefs): entry %llu: matrix 2,", (unsigned long long)bad);
+    for (unsigned part = 0; part < 3; part++) {
+        snarkjs_zkey_slice_t zs;
+        int rc = snarkjs_zkey_load_slice(&zs, path, part, 3, SNARKJS_ZKEY_COEF_SHARE, NULL, &err);
+        if (part < 2) {
+            cr_assert_eq(rc, 0, "part %u: %s", part, err.msg);
+        } else {
+            cr_assert_eq(rc, GM_EFORMAT);
+            cr_assert(strstr(err.msg, want) && strstr(err.msg, path), "%s", err.msg);
+        }
+        snarkjs_zkey_slice_free(&zs);
+    }
+    unlink(path);
+    gm_free(orig);
+}
+
 Test(snarkjs, zkey_slices_refuse_truncations_and_name_their_bad_points)
 {
     /* Every truncation fails every part (the header sections are read
