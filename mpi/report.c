@@ -839,7 +839,9 @@ static void rd_split(rd_t *c, mpi_report_t *r, json_t *sp)
         rd_i32(c, ro, "group"); /* rank / ranks_per_group: checked, not kept */
         a->key_bytes = rd_u64(c, ro, "key_bytes");
         a->points = rd_u64(c, ro, "points");
-        a->coefs_read = rd_u64(c, ro, "coefs_read");
+        /* coefs_read and the "coefs" stage came with the section-4 share:
+         * a report written before them reads as 0 there */
+        a->coefs_read = json_object_get(ro, "coefs_read") ? rd_u64(c, ro, "coefs_read") : 0;
         a->ntt_bytes = rd_u64(c, ro, "h_bytes");
         a->mem_peak = rd_u64(c, ro, "mem_peak_bytes");
         a->rss_peak = rd_u64(c, ro, "rss_peak_bytes");
@@ -848,6 +850,8 @@ static void rd_split(rd_t *c, mpi_report_t *r, json_t *sp)
         json_t *st = rd_obj(c, ro, "stages");
         size_t at3 = rd_enter(c, "stages");
         for (int k = 0; k < MPI_SPLIT_NSTAGES; k++) {
+            if (k == MPI_SPLIT_STAGE_COEFS && st && !json_object_get(st, mpi_split_stage_names[k]))
+                continue;
             json_t *so = rd_obj(c, st, mpi_split_stage_names[k]);
             size_t at4 = rd_enter(c, "%s", mpi_split_stage_names[k]);
             a->sent[k] = rd_u64(c, so, "sent_bytes");
