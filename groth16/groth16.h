@@ -55,15 +55,16 @@
  *   ec/ec_shape.h        affine, Jacobian and XYZZ point arithmetic (ec/bn_g1.c, bn_g2.c)
  *   ec/msm_shape.h       the Pippenger MSM and batch-affine additions (ec/msm.c, bn_msm.c)
  *   ntt/ntt_shape.h      the NTT and its cosets (ntt/ntt.c, bn_ntt.c)
- *   groth16/sums_shape.h       the five MSM sums (CPU, or device beside CPU) and the NTT switch
+ *   groth16/sums_shape.h       the five MSM sums of every prover, split ranks' included (CPU,
+ *                              or device beside CPU), and the NTT switch
  *   groth16/assemble_shape.h   the proof from its MSM sums
  *   snarkjs/ *_shape.h   the zkey, .wtns, .r1cs and JSON codecs and the prover
  * A third curve (say BLS12-377) needs: its Fp, Fr and tower under one
  * prefix, its pairing (ec/bn_pairing.c is the pattern: the Miller loop and
  * final exponentiation are per curve), one .c file per template above with
- * that prefix (its snarkjs prover's .c file instantiates prove_shape.h,
- * which brings sums_shape.h; the device backend, SS_DEVICE, is
- * BLS12-381's only), its prime in snarkjs_curve_of_bytes, and its known
+ * that prefix (its snarkjs prover's .c file instantiates prove_shape.h and
+ * its split source's mpi/split_snarkjs_shape.h, both of which bring
+ * sums_shape.h; the device backend, SS_DEVICE, is BLS12-381's only), its prime in snarkjs_curve_of_bytes, and its known
  * answers (tests/vectors, from @noble/curves) and selfcheck lines.
  */
 #ifndef GM_GROTH16_H

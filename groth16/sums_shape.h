@@ -4,30 +4,37 @@
  * key and prover. A template, not a header: a .c file defines the
  * parameters below, includes it once and calls its static functions
  * (groth16/prove.c over bellperson parameters; snarkjs/prove_shape.h over
- * a zkey, for snarkjs/prove.c and snarkjs/bn_prove.c).
+ * a zkey, for snarkjs/prove.c and snarkjs/bn_prove.c; the split provers'
+ * partial sums, mpi/split.c over parameter-file slices and
+ * mpi/split_snarkjs_shape.h over zkey slices).
  *
  * The key source says what each sum is (sums_spec_t): a short list of
  * terms, each an MSM over {bases, scalars or a compact witness, density or
  * NULL, count}, and where the sum's time (and bytes read) are added.
  * Bellperson's A and B over z are two terms (z is two arrays: the inputs
- * and the aux, each with its density); a zkey's sums are one term each.
- * Streamed parameters are terms too (sec >= 0: the bases are read from the
- * parameter file a chunk at a time, groth16/stream.c), so a key in memory
- * and one on disk run the same loop. sums_cpu runs the sums of one unit on
- * the CPU pool; sums_device (SS_DEVICE) those of k units, the G1 sums' last
- * terms as one groth16_backend_msm_beside batch on resident bases (put
- * there by bases_upload), the G2 sums on the CPU pool beside it, the G1
- * sums' other terms after. xform is the one NTT call, device or CPU.
+ * and the aux, each with its density); a zkey's sums are one term each
+ * (sum_dense), and so are a split rank's (over its slices, untimed: the
+ * split times its MSM stage whole). Streamed parameters are terms too (sec
+ * >= 0: the bases are read from the parameter file a chunk at a time,
+ * groth16/stream.c), so a key in memory and one on disk run the same loop.
+ * sums_cpu runs the sums of one unit on the CPU pool, with the caller's MSM
+ * scratch or (none given) its own; sums_device (SS_DEVICE) those of k
+ * units, the G1 sums' last terms as one groth16_backend_msm_beside batch on
+ * resident bases (put there by bases_upload), the G2 sums on the CPU pool
+ * beside it, the G1 sums' other terms after. xform (SS_NTT) is the one NTT
+ * call, device or CPU; the split provers have their own split NTT and
+ * leave it out.
  *
  * Parameters (#define before the #include; all are #undef'd at the end):
  *   SS_FR(x), SS_G1(x), SS_G2(x)   fr_x | bn_fr_x, g1_x | bn_g1_x, ... (ff/ff.h, ec/ec.h)
- *   SS_MSM(g), SS_NTT(x)           msm_g | bn_msm_g (ec/ec.h), ntt_x | bn_ntt_x (ntt/ntt.h)
+ *   SS_MSM(g)     msm_g | bn_msm_g (ec/ec.h): the MSMs and their scratch sizes
+ *   SS_NTT(x)     (optional) ntt_x | bn_ntt_x (ntt/ntt.h), for xform
  *   SS_DEVICE     (optional, BLS12-381) the device backend (groth16_backend_t)
  *   SS_KEYFILE    (optional, inside groth16/: groth16_internal.h) compact
  *                 witnesses and streamed parameters
  */
 #ifndef SS_FR
-#error "sums_shape.h is a template: define SS_FR, SS_G1, SS_G2, SS_MSM, SS_NTT and include it once"
+#error "sums_shape.h is a template: define SS_FR, SS_G1, SS_G2, SS_MSM (SS_NTT for xform) and include it once"
 #endif
 
 /* The five sums: the G1 ones by SUM_*, B2 alone. */
@@ -51,8 +58,8 @@ typedef struct {
 #endif
 } sum_term_t;
 
-/* One sum: nt terms, its wall time added to *ns, its bytes read from
- * storage to *rd (NULL: not counted). */
+/* One sum: nt terms, its wall time added to *ns (NULL: not timed), its
+ * bytes read from storage to *rd (NULL: not counted). */
 typedef struct {
     sum_term_t t[2];
     unsigned nt;
@@ -63,9 +70,21 @@ typedef struct {
     sum_spec_t g1[SUM_G1], b2;
 } sums_spec_t;
 
+#ifndef SS_KEYFILE
+/* A sum of one term, bases[j] times scalars[j] for j < n (no density),
+ * timed into *ns (NULL: untimed): each of a zkey's sums and of a split
+ * rank's partial sums over its slices. (With SS_KEYFILE, the terms of
+ * bellperson's sums are groth16/prove.c's.) */
+static sum_spec_t sum_dense(const void *bases, const SS_FR(t) *scalars, uint64_t n, uint64_t *ns)
+{
+    return (sum_spec_t){{{bases, scalars, NULL, n, NULL}}, 1, ns, NULL};
+}
+#endif
+
 /* What the sums run with: MSM scratch for the largest term on pool (the
- * caller's sizing), and (SS_KEYFILE) the compact witness's gather buffer,
- * the streamed parameters and their chunk buffers. */
+ * caller's sizing; NULL: sums_cpu allocates and frees its own,
+ * sums_scratch), and (SS_KEYFILE) the compact witness's gather buffer, the
+ * streamed parameters and their chunk buffers. */
 typedef struct {
     void *scratch;
     topo_pool_t *pool;
@@ -126,7 +145,8 @@ static int sum_cpu(void *out, bool g2, const sum_spec_t *s, const sums_ctx_t *c,
     uint64_t r0 = s->rd ? g16_io_read_bytes() : 0;
 #endif
     int rc = terms_add(out, g2, s, 0, s->nt, c, err);
-    *s->ns += gm_now_ns() - t0;
+    if (s->ns)
+        *s->ns += gm_now_ns() - t0;
 #ifdef SS_KEYFILE
     if (s->rd)
         *s->rd += g16_io_read_bytes() - r0;
@@ -134,14 +154,44 @@ static int sum_cpu(void *out, bool g2, const sum_spec_t *s, const sums_ctx_t *c,
     return rc;
 }
 
-/* The five sums of one unit on the CPU: the G1 ones, then B2. Returns 0 or
- * the first term's error (streamed parameters; the sums are undefined). */
+/* c->scratch = gm_alloc'd MSM scratch for the largest term of s on
+ * c->pool, sized by the terms' counts (enough for streamed and compact
+ * terms too: they run a chunk at a time). Returns 0 or GM_ENOMEM. */
+static int sums_scratch(sums_ctx_t *c, const sums_spec_t *s, err_t *err)
+{
+    unsigned nw = topo_pool_size(c->pool);
+    uint64_t nmax = 0;
+    size_t sz = 0;
+    for (int i = 0; i <= SUM_G1; i++) {
+        const sum_spec_t *sp = i < SUM_G1 ? &s->g1[i] : &s->b2;
+        for (unsigned k = 0; k < sp->nt; k++) {
+            size_t n = (size_t)sp->t[k].n;
+            size_t b = i < SUM_G1 ? SS_MSM(g1_scratch_size)(n, nw, 0) : SS_MSM(g2_scratch_size)(n, nw, 0);
+            sz = b > sz ? b : sz;
+            nmax = n > nmax ? n : nmax;
+        }
+    }
+    if (!(c->scratch = gm_alloc(sz)))
+        return gm_err_set(err, GM_ENOMEM, "prover: out of memory for the MSM scratch of %llu points (%zu bytes)",
+                          (unsigned long long)nmax, sz);
+    return 0;
+}
+
+/* The five sums of one unit on the CPU: the G1 ones, then B2, with
+ * c->scratch or (NULL) sums_scratch's for the call. Returns 0, GM_ENOMEM
+ * (that scratch) or the first term's error (streamed parameters); the sums
+ * are undefined on an error. */
 static int sums_cpu(sums_t *x, const sums_spec_t *s, const sums_ctx_t *c, err_t *err)
 {
-    int rc = 0;
+    sums_ctx_t own = *c;
+    int rc = c->scratch ? 0 : sums_scratch(&own, s, err);
     for (int i = 0; i < SUM_G1 && !rc; i++)
-        rc = sum_cpu(&x->g1[i], false, &s->g1[i], c, err);
-    return rc ? rc : sum_cpu(&x->b2, true, &s->b2, c, err);
+        rc = sum_cpu(&x->g1[i], false, &s->g1[i], &own, err);
+    if (!rc)
+        rc = sum_cpu(&x->b2, true, &s->b2, &own, err);
+    if (!c->scratch)
+        gm_free(own.scratch);
+    return rc;
 }
 
 #ifdef SS_DEVICE
@@ -258,6 +308,7 @@ static int sums_device(groth16_backend_t *be, gpu_g1_bases_t *const gb[SUM_G1], 
 }
 #endif
 
+#ifdef SS_NTT
 /* One transform of v (2^log_n values) in direction dir: on the device when
  * be is not NULL (SS_DEVICE; false when it fails, counted against who),
  * else on the CPU with dom's NTT and scratch. */
@@ -285,6 +336,7 @@ static bool xform(groth16_backend_t *be, SS_NTT(domain_t) *dom, unsigned log_n, 
         SS_NTT(coset_inverse)(dom, v, scratch, pool);
     return true;
 }
+#endif
 
 #undef SS_FR
 #undef SS_G1

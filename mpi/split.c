@@ -23,10 +23,11 @@
  *      (mpi/split_ntt.c, three MPI_Alltoallv each), which leaves each rank
  *      exactly the h values of its H points — then agree, and r, s
  *      broadcast from rank 0 when the caller gave none;
- *   3. msm: the source's five partial MSMs on the pool (for a parameter
- *      file, the scalars of a and b_* are the z values of the density's set
- *      bits whose rank among the set bits is in [lo, hi); for l the aux
- *      values; for h the h values);
+ *   3. msm: the source's five partial MSMs on the pool, one term each
+ *      through the MSM stage of every prover (groth16/sums_shape.h; for a
+ *      parameter file, the scalars of a and b_* are the z values of the
+ *      density's set bits whose rank among the set bits is in [lo, hi); for
+ *      l the aux values; for h the h values);
  *   4. reduce: the partial sums go to rank 0 (one MPI_Gather of 4 G1 and
  *      1 G2 Jacobian points per rank, as bytes: the cluster runs one
  *      binary), which adds them in rank order, assembles the proof
@@ -113,35 +114,6 @@ int mpi_split_agree(const void *comm, int rc, err_t *err)
     return agree(&c, rc, err);
 }
 
-/* The scratch of the largest slice's MSM in G1 or G2, sized by g1 and g2. */
-static int msm_scratch(void **scratch, uint64_t *nmax, const uint64_t *lo, const uint64_t *hi, int n,
-                       topo_pool_t *pool, size_t (*g1)(size_t, unsigned, unsigned),
-                       size_t (*g2)(size_t, unsigned, unsigned), err_t *err)
-{
-    *nmax = 0;
-    for (int s = 0; s < n; s++)
-        if (hi[s] - lo[s] > *nmax)
-            *nmax = hi[s] - lo[s];
-    unsigned nw = topo_pool_size(pool);
-    size_t s1 = g1((size_t)*nmax, nw, 0), s2 = g2((size_t)*nmax, nw, 0);
-    if (!(*scratch = gm_alloc(s1 > s2 ? s1 : s2)))
-        return gm_err_set(err, GM_ENOMEM, "split: out of memory for the MSM scratch of %llu points",
-                          (unsigned long long)*nmax);
-    return 0;
-}
-
-int mpi_split_msm_scratch(void **scratch, uint64_t *nmax, const uint64_t *lo, const uint64_t *hi, int n,
-                          topo_pool_t *pool, err_t *err)
-{
-    return msm_scratch(scratch, nmax, lo, hi, n, pool, msm_g1_scratch_size, msm_g2_scratch_size, err);
-}
-
-int mpi_split_bn_msm_scratch(void **scratch, uint64_t *nmax, const uint64_t *lo, const uint64_t *hi, int n,
-                             topo_pool_t *pool, err_t *err)
-{
-    return msm_scratch(scratch, nmax, lo, hi, n, pool, bn_msm_g1_scratch_size, bn_msm_g2_scratch_size, err);
-}
-
 /* ---- the source of a parameter file and a built-in circuit -------------------------- */
 
 typedef struct {
@@ -210,41 +182,49 @@ static void gather_dense(fr_t *out, const uint64_t *d, const groth16_witness_t *
     }
 }
 
-/* The five partial MSMs of this rank's slices. */
+/* The MSM stage of every prover (groth16/sums_shape.h), for the parameter
+ * file's slices; the split has its own NTT (no SS_NTT). */
+#define SS_FR(x) fr_##x
+#define SS_G1(x) g1_##x
+#define SS_G2(x) g2_##x
+#define SS_MSM(g) msm_##g
+#include "groth16/sums_shape.h"
+
+/* The five partial MSMs of this rank's slices, run together: A and B each
+ * over their own gathered z values (the A and B slices' scalars are held
+ * at once, a slice of scalars more than one buffer taken in turn). */
 static int params_msms(void *arg, mpi_split_sums_t *sums, const fr_t *h, topo_pool_t *pool, err_t *err)
 {
     params_src_t *p = arg;
     const groth16_params_slice_t *ps = &p->ps;
     const groth16_witness_t *w = p->job->w;
+    const uint64_t *lo = ps->lo, *hi = ps->hi;
+    uint64_t na = hi[GROTH16_SEC_A] - lo[GROTH16_SEC_A], nb = hi[GROTH16_SEC_B_G1] - lo[GROTH16_SEC_B_G1];
     uint64_t *da = NULL, *db = NULL;
     int rc = groth16_query_density(&da, &db, p->job->shape, err);
     if (rc)
         return rc;
-    void *scratch = NULL;
-    uint64_t nmax = 0;
-    fr_t *sc = NULL;
-    if ((rc = mpi_split_msm_scratch(&scratch, &nmax, ps->lo, ps->hi, GROTH16_NSEC, pool, err)))
-        goto out;
-    if (!(sc = gm_alloc((size_t)(nmax + 1) * sizeof(fr_t)))) {
-        rc = gm_err_set(err, GM_ENOMEM, "split: out of memory for %llu scalars", (unsigned long long)nmax);
+    fr_t *sa = gm_alloc((size_t)(na + 1) * sizeof(fr_t)), *sb = gm_alloc((size_t)(nb + 1) * sizeof(fr_t));
+    if (!sa || !sb) {
+        rc = gm_err_set(err, GM_ENOMEM, "split: out of memory for %llu scalars", (unsigned long long)(na + nb));
         goto out;
     }
-    uint64_t lo, n;
-    lo = ps->lo[GROTH16_SEC_A], n = ps->hi[GROTH16_SEC_A] - lo;
-    gather_dense(sc, da, w, lo, lo + n);
-    msm_g1(&sums->a, ps->a, sc, NULL, (size_t)n, 0, scratch, pool);
-    lo = ps->lo[GROTH16_SEC_B_G1], n = ps->hi[GROTH16_SEC_B_G1] - lo;
-    gather_dense(sc, db, w, lo, lo + n);
-    msm_g1(&sums->b_g1, ps->b_g1, sc, NULL, (size_t)n, 0, scratch, pool);
-    /* b_g1 and b_g2 are sliced alike (equal counts): the same scalars. */
-    msm_g2(&sums->b_g2, ps->b_g2, sc, NULL, (size_t)n, 0, scratch, pool);
-    lo = ps->lo[GROTH16_SEC_L], n = ps->hi[GROTH16_SEC_L] - lo;
-    msm_g1(&sums->l, ps->l, w->aux + lo, NULL, (size_t)n, 0, scratch, pool);
-    lo = ps->lo[GROTH16_SEC_H], n = ps->hi[GROTH16_SEC_H] - lo;
-    msm_g1(&sums->h, ps->h, h, NULL, (size_t)n, 0, scratch, pool); /* h: this rank's slice, from lo */
+    gather_dense(sa, da, w, lo[GROTH16_SEC_A], hi[GROTH16_SEC_A]);
+    gather_dense(sb, db, w, lo[GROTH16_SEC_B_G1], hi[GROTH16_SEC_B_G1]);
+    sums_spec_t sp;
+    sp.g1[SUM_A] = sum_dense(ps->a, sa, na, NULL);
+    sp.g1[SUM_B1] = sum_dense(ps->b_g1, sb, nb, NULL);
+    sp.b2 = sum_dense(ps->b_g2, sb, nb, NULL); /* b_g1 and b_g2 are sliced alike (equal counts): the same scalars */
+    sp.g1[SUM_L] = sum_dense(ps->l, w->aux + lo[GROTH16_SEC_L], hi[GROTH16_SEC_L] - lo[GROTH16_SEC_L], NULL);
+    sp.g1[SUM_H] = sum_dense(ps->h, h, hi[GROTH16_SEC_H] - lo[GROTH16_SEC_H], NULL); /* h: this rank's slice, from lo */
+    sums_t x;
+    sums_ctx_t c = {NULL, pool}; /* sums_cpu sizes the scratch for the largest slice */
+    if (!(rc = sums_cpu(&x, &sp, &c, err)))
+        *sums = (mpi_split_sums_t){.a = x.g1[SUM_A], .b_g1 = x.g1[SUM_B1], .l = x.g1[SUM_L], .h = x.g1[SUM_H],
+                                   .b_g2 = x.b2};
 out:
-    gm_free(scratch);
-    gm_free(sc);
+    gm_free(sa);
+    gm_free(sb);
     gm_free(da);
     gm_free(db);
     return rc;

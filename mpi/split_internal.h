@@ -65,12 +65,6 @@ typedef struct {
     int (*assemble)(void *arg, groth16_proof_t *proof, const mpi_split_sums_t *sum, const fr_t rs[2], err_t *err);
 } mpi_split_source_t;
 
-/* *scratch (gm_alloc'd) for an MSM of the largest of the n slices [lo[s],
- * hi[s]) in G1 or G2 on pool, *nmax that largest count. Returns 0 or
- * GM_ENOMEM. */
-int mpi_split_msm_scratch(void **scratch, uint64_t *nmax, const uint64_t *lo, const uint64_t *hi, int n,
-                          topo_pool_t *pool, err_t *err) __attribute__((warn_unused_result));
-
 /* Proves one proof of src on the ranks of comm (an MPI_Comm *, NULL: the
  * world); rs NULL: rank 0 draws r, s and sends them. As mpi_split_prove
  * documents for the outputs and the returns. */
@@ -98,10 +92,6 @@ typedef struct {
     int (*assemble)(void *arg, snarkjs_bn_proof_t *proof, const mpi_split_bn_sums_t *sum, const bn_fr_t rs[2],
                     err_t *err);
 } mpi_split_bn_source_t;
-
-/* As mpi_split_msm_scratch, for BN254's MSMs. */
-int mpi_split_bn_msm_scratch(void **scratch, uint64_t *nmax, const uint64_t *lo, const uint64_t *hi, int n,
-                             topo_pool_t *pool, err_t *err) __attribute__((warn_unused_result));
 
 int mpi_split_bn_run(snarkjs_bn_proof_t *proof, mpi_split_rank_t **ranks, const mpi_split_bn_source_t *src,
                      const bn_fr_t *rs, const void *comm, topo_pool_t *pool, err_t *err)

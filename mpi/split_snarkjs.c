@@ -8,13 +8,14 @@
 
 #define SP_API(x) snarkjs_##x
 #define SP_FR(x) fr_##x
+#define SP_G1(x) g1_##x
+#define SP_G2(x) g2_##x
 #define SP_MSM(g) msm_##g
 #define SP_ROOT_EXP SNARKJS_ROOT_EXP
 #define SP_SUMS_T mpi_split_sums_t
 #define SP_SOURCE_T mpi_split_source_t
 #define SP_PROOF_T groth16_proof_t
 #define SP_RUN mpi_split_run
-#define SP_MSM_SCRATCH mpi_split_msm_scratch
 #define SP_JOB_RS(job) ((job)->rs)
 #define proof_assemble groth16_proof_assemble
 

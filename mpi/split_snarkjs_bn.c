@@ -15,13 +15,14 @@
 
 #define SP_API(x) snarkjs_bn_##x
 #define SP_FR(x) bn_fr_##x
+#define SP_G1(x) bn_g1_##x
+#define SP_G2(x) bn_g2_##x
 #define SP_MSM(g) bn_msm_##g
 #define SP_ROOT_EXP SNARKJS_BN_ROOT_EXP
 #define SP_SUMS_T mpi_split_bn_sums_t
 #define SP_SOURCE_T mpi_split_bn_source_t
 #define SP_PROOF_T snarkjs_bn_proof_t
 #define SP_RUN mpi_split_bn_run
-#define SP_MSM_SCRATCH mpi_split_bn_msm_scratch
 #define SP_JOB_RS(job) ((job)->bn_rs)
 
 /* G1 has cofactor 1; only B can leave its group. */

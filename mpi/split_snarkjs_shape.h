@@ -6,18 +6,20 @@
  * (SNARKJS_ZKEY_COEF_SHARE), which the driver exchanges so that the rank
  * holds its rows' entries, the witness values it needs read from the
  * mapped .wtns, its rows of A·z and B·z accumulated from those entries as
- * snarkjs/prove.c does for all rows, its five partial MSMs, and rank 0's
- * assembly and check.
-  *
+ * snarkjs/prove.c does for all rows, its five partial MSMs (one term each
+ * through groth16/sums_shape.h, the MSM stage of every prover), and rank
+ * 0's assembly and check.
+ *
  * A template, not a header: mpi/split_snarkjs.c (BLS12-381,
  * mpi_split_prove_snarkjs) and mpi/split_snarkjs_bn.c (BN254,
  * mpi_split_prove_snarkjs_bn) define the parameters below and the proof's
  * assembly and checks (proof_assemble, proof_in_subgroup, proof_verify),
  * include it once and wrap its prove_snarkjs by name. Parameters:
  *   SP_API(x)       snarkjs_x | snarkjs_bn_x (the zkey slice, the .wtns view)
- *   SP_FR(x)        fr_x | bn_fr_x;   SP_MSM(g)   msm_g | bn_msm_g
+ *   SP_FR(x), SP_G1(x), SP_G2(x)   fr_x | bn_fr_x, g1_x | bn_g1_x, g2_x | bn_g2_x
+ *   SP_MSM(g)       msm_g | bn_msm_g
  *   SP_ROOT_EXP     SNARKJS_ROOT_EXP | SNARKJS_BN_ROOT_EXP (the row of constraint c)
- *   SP_SUMS_T, SP_SOURCE_T, SP_PROOF_T, SP_RUN, SP_MSM_SCRATCH   the driver's (mpi/split_internal.h)
+ *   SP_SUMS_T, SP_SOURCE_T, SP_PROOF_T, SP_RUN   the driver's (mpi/split_internal.h)
  *   SP_JOB_RS(job)  the job's r, s for this curve
  */
 #ifndef SP_FR
@@ -28,6 +30,13 @@
 #include <string.h>
 
 #include "mpi/split_internal.h"
+
+/* The MSM stage of every prover; the split has its own NTT (no SS_NTT). */
+#define SS_FR(x) SP_FR(x)
+#define SS_G1(x) SP_G1(x)
+#define SS_G2(x) SP_G2(x)
+#define SS_MSM(g) SP_MSM(g)
+#include "groth16/sums_shape.h"
 
 typedef struct {
     const mpi_split_snarkjs_job_t *job;
@@ -168,23 +177,24 @@ static void sj_rows(void *arg, SP_FR(t) *a, SP_FR(t) *b, SP_FR(t) *c, uint64_t l
         SP_FR(mul)(&c[i], &a[i], &b[i]);
 }
 
+/* A, B1, B2 over the A/B slice of z, C over the C slice, H over h. */
 static int sj_msms(void *arg, SP_SUMS_T *sums, const SP_FR(t) *h, topo_pool_t *pool, err_t *err)
 {
     sj_src_t *s = arg;
     const SP_API(zkey_slice_t) *zs = &s->zs;
-    void *scratch;
-    uint64_t nmax;
-    int rc = SP_MSM_SCRATCH(&scratch, &nmax, zs->lo, zs->hi, SNARKJS_NSEC, pool, err);
-    if (rc)
-        return rc;
-    size_t nab = (size_t)(zs->hi[SNARKJS_SEC_A] - zs->lo[SNARKJS_SEC_A]);
-    SP_MSM(g1)(&sums->a, zs->a, s->zab, NULL, nab, 0, scratch, pool);
-    SP_MSM(g1)(&sums->b_g1, zs->b1, s->zab, NULL, nab, 0, scratch, pool);
-    SP_MSM(g2)(&sums->b_g2, zs->b2, s->zab, NULL, nab, 0, scratch, pool);
-    SP_MSM(g1)(&sums->l, zs->c, s->zc, NULL, (size_t)(zs->hi[SNARKJS_SEC_C] - zs->lo[SNARKJS_SEC_C]), 0, scratch, pool);
-    SP_MSM(g1)(&sums->h, zs->h, h, NULL, (size_t)(zs->hi[SNARKJS_SEC_H] - zs->lo[SNARKJS_SEC_H]), 0, scratch, pool);
-    gm_free(scratch);
-    return 0;
+    uint64_t nab = zs->hi[SNARKJS_SEC_A] - zs->lo[SNARKJS_SEC_A];
+    sums_spec_t sp;
+    sp.g1[SUM_A] = sum_dense(zs->a, s->zab, nab, NULL);
+    sp.g1[SUM_B1] = sum_dense(zs->b1, s->zab, nab, NULL);
+    sp.b2 = sum_dense(zs->b2, s->zab, nab, NULL);
+    sp.g1[SUM_L] = sum_dense(zs->c, s->zc, zs->hi[SNARKJS_SEC_C] - zs->lo[SNARKJS_SEC_C], NULL);
+    sp.g1[SUM_H] = sum_dense(zs->h, h, zs->hi[SNARKJS_SEC_H] - zs->lo[SNARKJS_SEC_H], NULL);
+    sums_t x;
+    sums_ctx_t c = {NULL, pool}; /* sums_cpu sizes the scratch for the largest slice */
+    int rc = sums_cpu(&x, &sp, &c, err);
+    if (!rc)
+        *sums = (SP_SUMS_T){.a = x.g1[SUM_A], .b_g1 = x.g1[SUM_B1], .l = x.g1[SUM_L], .h = x.g1[SUM_H], .b_g2 = x.b2};
+    return rc;
 }
 
 /* Rank 0: the proof and snarkjs_prove's checks (sums over points outside

@@ -223,11 +223,11 @@ static void zkey_sums(sums_spec_t *s, const SJ_API(prover_t) *pv, const SJ_FR(t)
 {
     const SJ_API(zkey_t) *zk = pv->zk;
     uint64_t np1 = (uint64_t)zk->n_public + 1;
-    s->g1[SUM_A] = (sum_spec_t){{{zk->a, w, NULL, zk->n_vars, NULL}}, 1, &tm->msm_a, NULL};
-    s->g1[SUM_B1] = (sum_spec_t){{{zk->b1, w, NULL, zk->n_vars, NULL}}, 1, &tm->msm_b_g1, NULL};
-    s->b2 = (sum_spec_t){{{zk->b2, w, NULL, zk->n_vars, NULL}}, 1, &tm->msm_b_g2, NULL};
-    s->g1[SUM_L] = (sum_spec_t){{{zk->c, w + np1, NULL, zk->n_vars - np1, NULL}}, 1, &tm->msm_l, NULL};
-    s->g1[SUM_H] = (sum_spec_t){{{zk->h, pv->c, NULL, pv->n, NULL}}, 1, &tm->msm_h, NULL};
+    s->g1[SUM_A] = sum_dense(zk->a, w, zk->n_vars, &tm->msm_a);
+    s->g1[SUM_B1] = sum_dense(zk->b1, w, zk->n_vars, &tm->msm_b_g1);
+    s->b2 = sum_dense(zk->b2, w, zk->n_vars, &tm->msm_b_g2);
+    s->g1[SUM_L] = sum_dense(zk->c, w + np1, zk->n_vars - np1, &tm->msm_l);
+    s->g1[SUM_H] = sum_dense(zk->h, pv->c, pv->n, &tm->msm_h);
 }
 
 /* The proof for r_s, its transforms and G1 MSMs on the device when gpu.
