@@ -850,7 +850,7 @@ static void rd_split(rd_t *c, mpi_report_t *r, json_t *sp)
         json_t *st = rd_obj(c, ro, "stages");
         size_t at3 = rd_enter(c, "stages");
         for (int k = 0; k < MPI_SPLIT_NSTAGES; k++) {
-            if (k == MPI_SPLIT_STAGE_COEFS && st && !json_object_get(st, mpi_split_stage_names[k]))
+            if (k == MPI_SPLIT_COEFS && st && !json_object_get(st, mpi_split_stage_names[k]))
                 continue;
             json_t *so = rd_obj(c, st, mpi_split_stage_names[k]);
             size_t at4 = rd_enter(c, "%s", mpi_split_stage_names[k]);
