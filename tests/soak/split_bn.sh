@@ -87,8 +87,12 @@ cmp -s s1.json s4.json || fail "4 ranks: the proof differs from the 1-rank one"
 cmp -s s1.pub.json s4.pub.json || fail "4 ranks: public.json differs"
 $SJ groth16 verify vk.json s4.pub.json s4.json > v.log 2>&1 && grep -q "OK!" v.log || { cat v.log; fail "snarkjs verify"; }
 echo "split_bn: 4 ranks on 2 hosts: the 1-rank proof's bytes; snarkjs groth16 verify: OK"
-# memory: the table's "mem pk" column (MiB), rank rows
-awk '/^split: +[0-9]+ +[0-9.]+ +[0-9]+ /{print $3, $6}' s1.log | head -1 > m1
-one=$(cut -d' ' -f2 m1)
+# memory: the table's "mem pk" column (MiB) of the rank rows; the columns
+# are right-aligned under their names, so a value ends where its name does
+mempk() {
+  awk '/^split: rank/ { e = index($0, "mem pk") + 5 }
+       /^split: +[0-9]+ +[0-9.]+ +[0-9]+ / { v = substr($0, 1, e); sub(/.* /, "", v); print $2, v }' "$1"
+}
+one=$(mempk s1.log | head -1 | cut -d' ' -f2)
 echo "split_bn: goal per rank 1.15 x $one / 4 = $(echo "1.15 * $one / 4" | bc -l | cut -c1-8) MiB + fixed scratch"
-awk '/^split: +[0-9]+ +[0-9.]+ +[0-9]+ /{print "split_bn: rank " $2 ": mem pk " $6 " MiB"}' s4.log
+mempk s4.log | while read -r r v; do echo "split_bn: rank $r: mem pk $v MiB"; done
