@@ -98,7 +98,10 @@ grep -q '^    rank 0 ([^)]*): 3 jobs, backend [a-z]*, 2 parameter loads in [0-9.
   { cat status.txt; fail "live: no rank line with 2 parameter loads"; }
 grep -q '^    shape test-synthetic-2048: 2 batches, 1 load in [0-9.]* s, [0-9.]* MiB per rank$' status.txt ||
   { cat status.txt; fail "live: no line for test-synthetic-2048 with 2 batches and 1 load"; }
-kill -TERM $SP
+# the server itself, not timeout's process group: timeout passes a SIGTERM
+# to its whole group, where a singleton's Open MPI helper may die first and
+# take the server down by a signal before it drains
+kill -TERM "$(pgrep -P $SP -x grothmpi)"
 set +e; wait $SP; rc=$?; set -e
 [ $rc -eq 75 ] || { cat live.log; fail "live: SIGTERM ended the server with $rc, expected 75"; }
 echo "ok: serve status: $(grep -c '^    shape ' status.txt) shapes, rank 0's and each shape's loads"
