@@ -545,8 +545,9 @@ typedef enum {
     FR_X8_ON = 2,
 } fr_x8_mode_t;
 
-/* Chooses whether callers (ntt/; ec/'s G1 MSMs, whose Fp lanes live in
- * ec/g1_x8.c) take the 8-lane path. Returns 0, or
+/* Chooses whether callers (ntt/ on both curves, with BN254's Fr lanes in
+ * ff/bn_fr_ifma.c; ec/'s G1 MSMs, whose Fp lanes live in ec/g1_x8.c and
+ * ec/bn_g1_x8.c) take the 8-lane path. Returns 0, or
  * GM_ENOTSUP for FR_X8_ON on a CPU without AVX-512 IFMA (the choice is then
  * unchanged). Without a call, the first fr_x8_enabled() decides as
  * FR_X8_AUTO. Call before threads that transform start (tests switch paths
@@ -685,6 +686,26 @@ void bn_fr_to_dec(char buf[BN254_DEC_MAX], const bn_fr_t *a);
 extern const bn_fr_t BN254_FR_GENERATOR;
 void bn_fr_root_of_unity(bn_fr_t *out, unsigned k);
 
+/* BN254 Fr on 8 lanes (AVX-512 IFMA, ff/bn_fr_ifma.c): the same kernels and
+ * contracts as Fr's above (fr_tw_t, fr_x8_*, the same template
+ * ff/fr_ifma_shape.h) for BN254's r; they run only while fr_x8_enabled()
+ * (one switch for every field's lanes). */
+typedef struct { uint64_t l[5]; } bn_fr_tw_t;     /* one prepared factor: 16 a mod r, radix 2^52 */
+typedef struct { uint64_t l[5][8]; } bn_fr_tw8_t; /* eight, limb-major: l[limb][lane] */
+
+void bn_fr_tw_from(bn_fr_tw_t *out, const bn_fr_t *a);
+void bn_fr_tw8_set(bn_fr_tw8_t *out, unsigned lane, const bn_fr_t *a);
+void bn_fr_x8_mul(bn_fr_t out[8], const bn_fr_t a[8], const bn_fr_t b[8]);
+void bn_fr_x8_add(bn_fr_t out[8], const bn_fr_t a[8], const bn_fr_t b[8]);
+void bn_fr_x8_sub(bn_fr_t out[8], const bn_fr_t a[8], const bn_fr_t b[8]);
+void bn_fr_x8_mul_tw(bn_fr_t out[8], const bn_fr_t a[8], const bn_fr_tw_t *f);
+void bn_fr_x8_mul_tw8(bn_fr_t x[8], const bn_fr_tw8_t *f);
+void bn_fr_x8_scale_chain(bn_fr_t *x, size_t n, const bn_fr_tw8_t *t0, const bn_fr_tw_t *step8);
+void bn_fr_x8_dif4(bn_fr_t *dst, size_t dqs, const bn_fr_t *src, size_t sqs, size_t ls, const bn_fr_tw_t *wa,
+                   const bn_fr_tw_t *wb, const bn_fr_tw_t *wc);
+void bn_fr_x8_dif4v(bn_fr_t *x, size_t qs, const bn_fr_tw8_t *wa, const bn_fr_tw8_t *wb, const bn_fr_tw8_t *wc);
+void bn_fr_x8_dif2(bn_fr_t *dst, size_t dqs, const bn_fr_t *src, size_t sqs, size_t ls);
+
 /* BN254 Fp2 = Fp[u]/(u^2 + 1), Fp6 = Fp2[v]/(v^3 - xi), xi = 9 + u,
  * Fp12 = Fp6[w]/(w^2 - v) (ff/bn_tower.c): the same contracts as the
  * BLS12-381 tower above (reduced in and out, outputs may alias inputs, the
@@ -738,10 +759,10 @@ void bn_fp12_to_bytes_be(uint8_t out[BN254_FP12_BYTES], const bn_fp12_t *a);
 
 /* ---- 8-lane helpers (AVX-512 IFMA) ------------------------------------------------
  *
- * For the lane kernels, ff/fr_ifma.c (Fr in 5 limbs of 52 bits), ec/g1_x8.c
- * (BLS12-381's Fp in 8 limbs of 48 bits) and ec/bn_g1_x8.c (BN254's Fp in 5
- * limbs of 52 bits): what they share, written once for
- * any limb count, limb width and modulus. A file that defines FF_X8_LANES
+ * For the lane kernels, ff/fr_ifma_shape.h (both curves' Fr in 5 limbs of
+ * 52 bits), ec/g1_x8.c (BLS12-381's Fp in 8 limbs of 48 bits) and
+ * ec/bn_g1_x8.c (BN254's Fp in 5 limbs of 52 bits): what they share,
+ * written once for any limb count, limb width and modulus. A file that defines FF_X8_LANES
  * before including this header gets them (outside the header's guard, so the
  * order of includes does not matter); no other file pulls in <immintrin.h>.
  * Everything here is inlined into functions marked FF_X8, which callers run
@@ -805,7 +826,7 @@ FF_X8_INLINE void ff_x8_scatter_words(__m512i addr, __mmask8 k, const __m512i *w
         _mm512_mask_i64scatter_epi64((void *)0, k, _mm512_add_epi64(addr, ff_x8_bc(8 * (uint64_t)i)), w[i], 1);
 }
 
-/* One round of a Montgomery product in radix 2^52 over 5 limbs (ff/fr_ifma.c,
+/* One round of a Montgomery product in radix 2^52 over 5 limbs (ff/fr_ifma_shape.h,
  * ec/bn_g1_x8.c), columns t[0 .. 6) unnormalised: t += a bi; m = t0 minv
  * mod 2^52, masked by mmask; t += m mod. IFMA's low and high halves (each
  * < 2^52) of a_j bi and m mod_j go to columns j and j + 1; it reads t0's low
