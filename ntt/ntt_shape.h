@@ -1,7 +1,8 @@
 /*
  * ntt/ntt_shape.h — the transform of ntt/ntt.c (its DESIGN comment), written
  * once and instantiated per scalar field: ntt/ntt.c over BLS12-381's Fr
- * and ntt/bn_ntt.c over BN254's Fr (both with the 8-lane IFMA paths). A template, not a header: a .c file defines the parameters below and
+ * and ntt/bn_ntt.c over BN254's Fr (both with the 8-lane IFMA paths). A
+ * template, not a header: a .c file defines the parameters below and
  * includes it once; it defines static functions under short names
  * (domain_create, forward, ...), and the .c file defines the public functions
  * of ntt/ntt.h by name, each a one-line call of its static routine.

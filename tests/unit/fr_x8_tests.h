@@ -57,22 +57,10 @@ static size_t edge_values(fe_t *out)
     out[n++] = rm1;                                    /* r - 1 */
     out[n++] = (fe_t){{FRT_M[0] - 2, FRT_M[1], FRT_M[2], FRT_M[3]}};
     out[n++] = (fe_t){{0, FRT_M[1], FRT_M[2], FRT_M[3]}}; /* r with its low limb cleared */
-    for (unsigned k = 52; k < FRT_BITS; k += 52) {          /* 2^k - 1, 2^k */
-        fe_t lo = FRT_ZERO, hi = FRT_ZERO;
-        for (unsigned b = 0; b < k; b++)
-            lo.l[b / 64] |= 1ULL << (b % 64);
-        hi.l[k / 64] = 1ULL << (k % 64);
-        out[n++] = lo;
-        out[n++] = hi;
-    }
-    for (unsigned k = 64; k < FRT_BITS; k += 64) {
-        fe_t lo = FRT_ZERO, hi = FRT_ZERO;
-        for (unsigned b = 0; b < k; b++)
-            lo.l[b / 64] |= 1ULL << (b % 64);
-        hi.l[k / 64] = 1;
-        out[n++] = lo;
-        out[n++] = hi;
-    }
+    for (unsigned k = 52; k < FRT_BITS; k += 52, n += 2) /* 2^k - 1, 2^k */
+        ref_pow2_pair(out[n].l, out[n + 1].l, k, FRT_N);
+    for (unsigned k = 64; k < FRT_BITS; k += 64, n += 2)
+        ref_pow2_pair(out[n].l, out[n + 1].l, k, FRT_N);
     fe_t top = {{~0ULL, ~0ULL, ~0ULL, FRT_M[3] - 1}}; /* all 52-bit limbs full below r's top */
     out[n++] = top;
     out[n++] = (fe_t){{0, 0, 0, 1ULL << (FRT_BITS - 193)}}; /* 2^(bits - 1) */
