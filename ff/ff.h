@@ -536,17 +536,15 @@ void fp12_to_bytes_be(uint8_t out[576], const fp12_t *a);
  * bits, so that the radix-2^52 Montgomery product (R = 2^260) gives fr_mul's
  * a b 2^-256. Lane b of "8 points at x with lane stride ls" is x[b * ls]. */
 
-typedef struct { uint64_t l[5]; } fr_tw_t;     /* one prepared factor */
-typedef struct { uint64_t l[5][8]; } fr_tw8_t; /* eight, limb-major: l[limb][lane] */
-
 typedef enum {
     FR_X8_AUTO = 0,   /* on when the CPU has IFMA, unless GROTHMPI_FR_X8=off (or 0) */
     FR_X8_OFF = 1,    /* the scalar path everywhere */
     FR_X8_ON = 2,
 } fr_x8_mode_t;
 
-/* Chooses whether callers (ntt/; ec/'s G1 MSMs, whose Fp lanes live in
- * ec/g1_x8.c) take the 8-lane path. Returns 0, or
+/* Chooses whether callers (ntt/ on both curves, with BN254's Fr lanes in
+ * ff/bn_fr_ifma.c; ec/'s G1 MSMs, whose Fp lanes live in ec/g1_x8.c and
+ * ec/bn_g1_x8.c) take the 8-lane path. Returns 0, or
  * GM_ENOTSUP for FR_X8_ON on a CPU without AVX-512 IFMA (the choice is then
  * unchanged). Without a call, the first fr_x8_enabled() decides as
  * FR_X8_AUTO. Call before threads that transform start (tests switch paths
@@ -555,35 +553,48 @@ int fr_x8_init(fr_x8_mode_t mode) __attribute__((warn_unused_result));
 /* True when the 8-lane kernels below may run (and callers should use them). */
 bool fr_x8_enabled(void);
 
-/* Preparation (scalar, any CPU): out = the factor a in the kernels' form;
- * fr_tw8_set fills lane (lane & 7) of out. */
-void fr_tw_from(fr_tw_t *out, const fr_t *a);
-void fr_tw8_set(fr_tw8_t *out, unsigned lane, const fr_t *a);
-
-/* out[b] = a[b] * b[b], a[b] + b[b], a[b] - b[b] for b < 8 (any aliasing). */
-void fr_x8_mul(fr_t out[8], const fr_t a[8], const fr_t b[8]);
-void fr_x8_add(fr_t out[8], const fr_t a[8], const fr_t b[8]);
-void fr_x8_sub(fr_t out[8], const fr_t a[8], const fr_t b[8]);
-/* out[b] = a[b] * f (any aliasing); x[b] *= f lane b. */
-void fr_x8_mul_tw(fr_t out[8], const fr_t a[8], const fr_tw_t *f);
-void fr_x8_mul_tw8(fr_t x[8], const fr_tw8_t *f);
-/* x[j] *= t_j for j < n (n a multiple of 8): t_0 .. t_7 are the lanes of t0,
- * and t_(j+8) = t_j * s with step8 = s prepared. */
-void fr_x8_scale_chain(fr_t *x, size_t n, const fr_tw8_t *t0, const fr_tw_t *step8);
-/* The radix-4 DIF step of ntt/ntt.c on 8 lanes: the points P_k (k < 4) are
- * read as 8 points at src + k sqs (lane stride ls) and written as 8 points
- * at dst + k dqs (same lane stride), where
+/* The types and kernels of one field (fe: its prefix, T: its element type),
+ * declared once for both curves by FF_X8_DECLARE (fr here, bn_fr below):
+ *
+ * fe_tw_t, fe_tw8_t: one prepared factor, eight (limb-major: l[limb][lane]).
+ *
+ * Preparation (scalar, any CPU): fe_tw_from: out = the factor a in the
+ * kernels' form; fe_tw8_set fills lane (lane & 7) of out.
+ *
+ * fe_x8_mul, _add, _sub: out[b] = a[b] * b[b], a[b] + b[b], a[b] - b[b] for
+ * b < 8 (any aliasing). fe_x8_mul_tw: out[b] = a[b] * f (any aliasing);
+ * fe_x8_mul_tw8: x[b] *= f lane b.
+ *
+ * fe_x8_scale_chain: x[j] *= t_j for j < n (n a multiple of 8): t_0 .. t_7
+ * are the lanes of t0, and t_(j+8) = t_j * s with step8 = s prepared.
+ *
+ * fe_x8_dif4: the radix-4 DIF step of ntt/ntt.c on 8 lanes: the points P_k
+ * (k < 4) are read as 8 points at src + k sqs (lane stride ls) and written
+ * as 8 points at dst + k dqs (same lane stride), where
  *   y0 = P0 + P2, y2 = (P0 - P2) wa, y1 = P1 + P3, y3 = (P1 - P3) wb,
  *   P0 = y0 + y1, P1 = (y0 - y1) wc, P2 = y2 + y3, P3 = (y2 - y3) wc,
  * wa and wc NULL meaning 1. In place when dst == src and dqs == sqs;
- * otherwise the two sets of points must not overlap. fr_x8_dif4v: in place
- * at x + k qs, lane stride 1 and one twiddle per lane. fr_x8_dif2:
+ * otherwise the two sets of points must not overlap. fe_x8_dif4v: in place
+ * at x + k qs, lane stride 1 and one twiddle per lane. fe_x8_dif2:
  * (P0, P1) <- (P0 + P1, P0 - P1), read at src and src + sqs, written at dst
  * and dst + dqs. */
-void fr_x8_dif4(fr_t *dst, size_t dqs, const fr_t *src, size_t sqs, size_t ls, const fr_tw_t *wa,
-                const fr_tw_t *wb, const fr_tw_t *wc);
-void fr_x8_dif4v(fr_t *x, size_t qs, const fr_tw8_t *wa, const fr_tw8_t *wb, const fr_tw8_t *wc);
-void fr_x8_dif2(fr_t *dst, size_t dqs, const fr_t *src, size_t sqs, size_t ls);
+#define FF_X8_DECLARE(fe, T)                                                                                    \
+    typedef struct { uint64_t l[5]; } fe##_tw_t;                                                                \
+    typedef struct { uint64_t l[5][8]; } fe##_tw8_t;                                                            \
+    void fe##_tw_from(fe##_tw_t *out, const T *a);                                                              \
+    void fe##_tw8_set(fe##_tw8_t *out, unsigned lane, const T *a);                                              \
+    void fe##_x8_mul(T out[8], const T a[8], const T b[8]);                                                     \
+    void fe##_x8_add(T out[8], const T a[8], const T b[8]);                                                     \
+    void fe##_x8_sub(T out[8], const T a[8], const T b[8]);                                                     \
+    void fe##_x8_mul_tw(T out[8], const T a[8], const fe##_tw_t *f);                                            \
+    void fe##_x8_mul_tw8(T x[8], const fe##_tw8_t *f);                                                          \
+    void fe##_x8_scale_chain(T *x, size_t n, const fe##_tw8_t *t0, const fe##_tw_t *step8);                     \
+    void fe##_x8_dif4(T *dst, size_t dqs, const T *src, size_t sqs, size_t ls, const fe##_tw_t *wa,             \
+                      const fe##_tw_t *wb, const fe##_tw_t *wc);                                                \
+    void fe##_x8_dif4v(T *x, size_t qs, const fe##_tw8_t *wa, const fe##_tw8_t *wb, const fe##_tw8_t *wc);      \
+    void fe##_x8_dif2(T *dst, size_t dqs, const T *src, size_t sqs, size_t ls)
+
+FF_X8_DECLARE(fr, fr_t);
 
 /* ---- BN254 (alt_bn128, snarkjs's bn128) ----------------------------------------------
  *
@@ -685,6 +696,12 @@ void bn_fr_to_dec(char buf[BN254_DEC_MAX], const bn_fr_t *a);
 extern const bn_fr_t BN254_FR_GENERATOR;
 void bn_fr_root_of_unity(bn_fr_t *out, unsigned k);
 
+/* BN254 Fr on 8 lanes (AVX-512 IFMA, ff/bn_fr_ifma.c): the same kernels and
+ * contracts as Fr's above (FF_X8_DECLARE; the same template
+ * ff/fr_ifma_shape.h) for BN254's r; they run only while fr_x8_enabled()
+ * (one switch for every field's lanes). */
+FF_X8_DECLARE(bn_fr, bn_fr_t); /* bn_fr_tw_t, bn_fr_x8_mul, ... */
+
 /* BN254 Fp2 = Fp[u]/(u^2 + 1), Fp6 = Fp2[v]/(v^3 - xi), xi = 9 + u,
  * Fp12 = Fp6[w]/(w^2 - v) (ff/bn_tower.c): the same contracts as the
  * BLS12-381 tower above (reduced in and out, outputs may alias inputs, the
@@ -738,10 +755,10 @@ void bn_fp12_to_bytes_be(uint8_t out[BN254_FP12_BYTES], const bn_fp12_t *a);
 
 /* ---- 8-lane helpers (AVX-512 IFMA) ------------------------------------------------
  *
- * For the lane kernels, ff/fr_ifma.c (Fr in 5 limbs of 52 bits), ec/g1_x8.c
- * (BLS12-381's Fp in 8 limbs of 48 bits) and ec/bn_g1_x8.c (BN254's Fp in 5
- * limbs of 52 bits): what they share, written once for
- * any limb count, limb width and modulus. A file that defines FF_X8_LANES
+ * For the lane kernels, ff/fr_ifma_shape.h (both curves' Fr in 5 limbs of
+ * 52 bits), ec/g1_x8.c (BLS12-381's Fp in 8 limbs of 48 bits) and
+ * ec/bn_g1_x8.c (BN254's Fp in 5 limbs of 52 bits): what they share,
+ * written once for any limb count, limb width and modulus. A file that defines FF_X8_LANES
  * before including this header gets them (outside the header's guard, so the
  * order of includes does not matter); no other file pulls in <immintrin.h>.
  * Everything here is inlined into functions marked FF_X8, which callers run
@@ -805,7 +822,7 @@ FF_X8_INLINE void ff_x8_scatter_words(__m512i addr, __mmask8 k, const __m512i *w
         _mm512_mask_i64scatter_epi64((void *)0, k, _mm512_add_epi64(addr, ff_x8_bc(8 * (uint64_t)i)), w[i], 1);
 }
 
-/* One round of a Montgomery product in radix 2^52 over 5 limbs (ff/fr_ifma.c,
+/* One round of a Montgomery product in radix 2^52 over 5 limbs (ff/fr_ifma_shape.h,
  * ec/bn_g1_x8.c), columns t[0 .. 6) unnormalised: t += a bi; m = t0 minv
  * mod 2^52, masked by mmask; t += m mod. IFMA's low and high halves (each
  * < 2^52) of a_j bi and m mod_j go to columns j and j + 1; it reads t0's low

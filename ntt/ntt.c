@@ -3,7 +3,8 @@
  * forward, inverse and coset (bellperson convention) forms, in place, natural
  * order in and out, multi-threaded on a topo/ pool. The code is the template
  * ntt/ntt_shape.h, instantiated here for BLS12-381's Fr (with the 8-lane
- * paths below) and in ntt/bn_ntt.c for BN254's Fr (scalar path only).
+ * paths below) and in ntt/bn_ntt.c for BN254's Fr (the same paths on its
+ * own kernels).
  *
  * DESIGN
  *
@@ -40,7 +41,7 @@
  * 8-lane copies below).
  *
  * On a CPU with AVX-512 IFMA (fr_x8_enabled(), ff/ff.h) the butterflies and
- * scalings run 8 at a time on ff/fr_ifma.c's kernels, which hold Fr in 5
+ * scalings run 8 at a time on ff/fr_ifma_shape.h's kernels, which hold Fr in 5
  * limbs of 52 bits only inside a call: memory keeps fr_t. Pass 1's lanes are
  * the block's NTT_COLS = 8 columns; its first DIF step reads the array and
  * its last writes it back, so the scratch is touched only in between (no

@@ -1,8 +1,8 @@
 /*
  * ntt/ntt_shape.h — the transform of ntt/ntt.c (its DESIGN comment), written
  * once and instantiated per scalar field: ntt/ntt.c over BLS12-381's Fr
- * (with the 8-lane IFMA paths) and ntt/bn_ntt.c over BN254's Fr (scalar
- * path). A template, not a header: a .c file defines the parameters below and
+ * and ntt/bn_ntt.c over BN254's Fr (both with the 8-lane IFMA paths). A
+ * template, not a header: a .c file defines the parameters below and
  * includes it once; it defines static functions under short names
  * (domain_create, forward, ...), and the .c file defines the public functions
  * of ntt/ntt.h by name, each a one-line call of its static routine.
@@ -14,7 +14,8 @@
  *   NTT_FE               fr | bn_fr         prefix of the field functions
  *   NTT_FE_T             fr_t | bn_fr_t
  *   NTT_FE_ONE, NTT_FE_GENERATOR   1 and the coset shift g
- *   NTT_X8               defined: the 8-lane paths of ff/fr_ifma.c (BLS12-381's Fr only)
+ *   NTT_X8               defined: the 8-lane paths, on the field's IFMA kernels of
+ *                        ff/fr_ifma_shape.h (NTT_FE_x8_*, NTT_FE_tw_t, NTT_FE_tw8_t)
  */
 #ifndef NTT_FE
 #error "ntt_shape.h is a template: define NTT_FE, NTT_FE_T, ... and include it once"
@@ -31,6 +32,8 @@
 #define FE_(name) NTT_CAT(NTT_FE, name)
 #define fe_t NTT_FE_T
 #define domain_t NTT_DOMAIN_T
+#define tw_t FE_(_tw_t)
+#define tw8_t FE_(_tw8_t)
 
 #define NTT_LOG_MAX 28
 /* Columns per pass-1 task: 8 points = 256 bytes = 4 cache lines per row. */
@@ -53,12 +56,12 @@ struct NTT_DOMAIN_STRUCT {
     fe_t *rowstep[2]; /* R entries: w_n^k (FWD) or w_n^-k (INV) */
     fe_t *coset_out;  /* C entries: g^-(R rev_C(q)), the inverse coset's factor at row position q */
 #ifdef NTT_X8
-    /* The same factors prepared for the 8-lane kernels (ff/fr_ifma.c): stage h
+    /* The same factors prepared for the 8-lane kernels (ff/fr_ifma_shape.h): stage h
      * entry j at index h + j (tw: one factor, broadcast to the lanes; tw8:
      * groups of 8 consecutive indices, for rows whose lanes are j, h >= 8). */
-    fr_tw_t *tw[2];      /* C entries */
-    fr_tw8_t *tw8[2];    /* C/8 groups (at least 1) */
-    fr_tw8_t *coset_tw8; /* C/8 groups (at least 1): coset_out by position */
+    tw_t *tw[2];      /* C entries */
+    tw8_t *tw8[2];    /* C/8 groups (at least 1) */
+    tw8_t *coset_tw8; /* C/8 groups (at least 1): coset_out by position */
 #endif
 };
 
@@ -98,10 +101,10 @@ static int domain_create(domain_t **out, unsigned log_n, err_t *err)
 #ifdef NTT_X8
     size_t groups = C >= 8 ? C / 8 : 1;
     for (int dir = 0; dir < 2; dir++) {
-        d->tw[dir] = gm_alloc(C * sizeof(fr_tw_t));
-        d->tw8[dir] = gm_calloc(groups, sizeof(fr_tw8_t));
+        d->tw[dir] = gm_alloc(C * sizeof(tw_t));
+        d->tw8[dir] = gm_calloc(groups, sizeof(tw8_t));
     }
-    d->coset_tw8 = gm_calloc(groups, sizeof(fr_tw8_t));
+    d->coset_tw8 = gm_calloc(groups, sizeof(tw8_t));
     ok = ok && d->tw[0] && d->tw[1] && d->tw8[0] && d->tw8[1] && d->coset_tw8;
 #endif
     if (!ok) {
@@ -148,12 +151,12 @@ static int domain_create(domain_t **out, unsigned log_n, err_t *err)
         for (size_t h = 1; h < C; h <<= 1)
             for (size_t j = 0; j < h; j++) {
                 const fe_t *w = &d->stage[dir][h - 1 + j];
-                fr_tw_from(&d->tw[dir][h + j], w);
+                FE_(_tw_from)(&d->tw[dir][h + j], w);
                 if (h >= 8)
-                    fr_tw8_set(&d->tw8[dir][(h + j) / 8], (unsigned)((h + j) % 8), w);
+                    FE_(_tw8_set)(&d->tw8[dir][(h + j) / 8], (unsigned)((h + j) % 8), w);
             }
     for (size_t q = 0; C >= 8 && q < C; q++)
-        fr_tw8_set(&d->coset_tw8[q / 8], (unsigned)(q % 8), &d->coset_out[q]);
+        FE_(_tw8_set)(&d->coset_tw8[q / 8], (unsigned)(q % 8), &d->coset_out[q]);
 #endif
     *out = d;
     return GM_OK;
@@ -245,7 +248,7 @@ static void dif(fe_t *restrict x, size_t m, size_t w, const fe_t *restrict stage
 
 #ifdef NTT_X8
 /*
- * The same network on 8 lanes (ff/fr_ifma.c), for the CPUs with AVX-512
+ * The same network on 8 lanes (ff/fr_ifma_shape.h), for the CPUs with AVX-512
  * IFMA. dif_x8_cols: m points of 8 lanes, one twiddle broadcast to all
  * lanes; point i of lane b is read from in[i * is + b * ls] by the first
  * step, lives in work[i * ws + b * ls] between steps and is written to
@@ -255,7 +258,7 @@ static void dif(fe_t *restrict x, size_t m, size_t w, const fe_t *restrict stage
  * ls = m).
  */
 static void dif_x8_cols(fe_t *out, size_t os, fe_t *work, size_t ws, const fe_t *in, size_t is, size_t m,
-                        size_t ls, const fr_tw_t *tw)
+                        size_t ls, const tw_t *tw)
 {
     size_t h = m / 2;
     for (; h >= 2; h /= 4) {
@@ -265,14 +268,14 @@ static void dif_x8_cols(fe_t *out, size_t os, fe_t *work, size_t ws, const fe_t 
         size_t ds = last ? os : ws;
         for (size_t s = 0; s < m; s += 2 * h)
             for (size_t j = 0; j < q; j++)
-                fr_x8_dif4(dst + (s + j) * ds, q * ds, in + (s + j) * is, q * is, ls, j ? &tw[h + j] : NULL,
+                FE_(_x8_dif4)(dst + (s + j) * ds, q * ds, in + (s + j) * is, q * is, ls, j ? &tw[h + j] : NULL,
                            &tw[h + j + q], j ? &tw[q + j] : NULL);
         in = work;
         is = ws;
     }
     if (h == 1)
         for (size_t s = 0; s < m; s += 2)
-            fr_x8_dif2(out + s * os, os, in + s * is, is, ls);
+            FE_(_x8_dif2)(out + s * os, os, in + s * is, is, ls);
 }
 
 /* A contiguous row of m >= 128 points: while a radix-4 step's quarter q is
@@ -280,14 +283,14 @@ static void dif_x8_cols(fe_t *out, size_t os, fe_t *work, size_t ws, const fe_t 
  * tw8); the last two to four stages (h = 8 or 4 down to 1) are independent
  * DIFs on blocks of 2h consecutive points, run 8 blocks at a time with the
  * blocks as lanes. Same network, same twiddles as dif(x, m, 1, ...). */
-static void dif_x8_row(fe_t *x, size_t m, const fr_tw_t *tw, const fr_tw8_t *tw8)
+static void dif_x8_row(fe_t *x, size_t m, const tw_t *tw, const tw8_t *tw8)
 {
     size_t h = m / 2;
     for (; h >= 16; h /= 4) {
         size_t q = h / 2;
         for (size_t s = 0; s < m; s += 2 * h)
             for (size_t j = 0; j < q; j += 8)
-                fr_x8_dif4v(x + s + j, q, &tw8[(h + j) / 8], &tw8[(h + j + q) / 8], &tw8[(q + j) / 8]);
+                FE_(_x8_dif4v)(x + s + j, q, &tw8[(h + j) / 8], &tw8[(h + j + q) / 8], &tw8[(q + j) / 8]);
     }
     size_t blk = 2 * h;
     for (size_t s = 0; s < m; s += 8 * blk)
@@ -332,9 +335,9 @@ static void pass_columns(void *arg, size_t task, unsigned worker)
             FE_(_mul)(&f, &f, &gc);
 #ifdef NTT_X8
             if (J->x8_cols) {
-                fr_tw_t ft;
-                fr_tw_from(&ft, &f);
-                fr_x8_mul_tw(&buf[i * B], &J->a[i * C + j0], &ft);
+                tw_t ft;
+                FE_(_tw_from)(&ft, &f);
+                FE_(_x8_mul_tw)(&buf[i * B], &J->a[i * C + j0], &ft);
                 continue;
             }
 #endif
@@ -393,22 +396,22 @@ static void pass_rows(void *arg, size_t task, unsigned worker)
             if (!FE_(_is_one)(&step) || J->scale_rows) {
                 /* lanes k < 8 start at t_k = t step^k (t_0 = 1 when j starts
                  * at 1) and advance by step^8 */
-                fr_tw8_t T;
-                fr_tw_t S8;
+                tw8_t T;
+                tw_t S8;
                 fe_t tk = J->scale_rows ? t : NTT_FE_ONE, s8 = step;
                 for (unsigned k = 0; k < 8; k++) {
-                    fr_tw8_set(&T, k, &tk);
+                    FE_(_tw8_set)(&T, k, &tk);
                     FE_(_mul)(&tk, &tk, &step);
                 }
                 for (int i = 0; i < 3; i++)
                     FE_(_sqr)(&s8, &s8);
-                fr_tw_from(&S8, &s8);
-                fr_x8_scale_chain(x, C, &T, &S8);
+                FE_(_tw_from)(&S8, &s8);
+                FE_(_x8_scale_chain)(x, C, &T, &S8);
             }
             dif_x8_row(x, C, d->tw[J->dir], d->tw8[J->dir]);
             if (J->coset_out)
                 for (size_t q = 0; q < C; q += 8)
-                    fr_x8_mul_tw8(&x[q], &d->coset_tw8[q / 8]);
+                    FE_(_x8_mul_tw8)(&x[q], &d->coset_tw8[q / 8]);
             continue;
         }
 #endif
@@ -531,6 +534,8 @@ static void coset_inverse(const domain_t *d, fe_t *a, void *scratch, topo_pool_t
 #undef FE_
 #undef fe_t
 #undef domain_t
+#undef tw_t
+#undef tw8_t
 #undef NTT_CAT
 #undef NTT_CAT_
 #undef NTT_NAME

@@ -122,6 +122,15 @@ void ref_submod(uint64_t *out, const uint64_t *a, const uint64_t *b, const uint6
     ref_pack(out, wa, n64);
 }
 
+void ref_pow2_pair(uint64_t *lo, uint64_t *hi, unsigned k, int n64)
+{
+    for (int i = 0; i < n64; i++) {
+        unsigned b = 64 * (unsigned)i;
+        lo[i] = k >= b + 64 ? ~0ULL : k > b ? (1ULL << (k - b)) - 1 : 0;
+        hi[i] = k / 64 == (unsigned)i ? 1ULL << (k % 64) : 0;
+    }
+}
+
 /* out = x mod m for any n64-limb x. */
 void ref_reduce(uint64_t *out, const uint64_t *x, const uint64_t *m, int n64)
 {

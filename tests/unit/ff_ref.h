@@ -31,6 +31,9 @@ void ref_reduce(uint64_t *out, const uint64_t *x, const uint64_t *m, int n64);
 void ref_powmod(uint64_t *out, const uint64_t *a, const uint64_t *e, const uint64_t *m, int n64);
 /* Decimal text of x (at most 155 digits); buf holds 20 * n64 + 1 bytes. */
 void ref_to_dec(char *buf, const uint64_t *x, int n64);
+/* lo = 2^k - 1 and hi = 2^k as n64 limbs (k < 64 n64): the edge values at
+ * a limb boundary k of the lane kernels' tests. */
+void ref_pow2_pair(uint64_t *lo, uint64_t *hi, unsigned k, int n64);
 /* A uniformly random integer below m. */
 void ref_random_below(uint64_t *out, const uint64_t *m, int n64, test_rng_t *rng);
 

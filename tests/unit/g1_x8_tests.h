@@ -76,22 +76,10 @@ static size_t edge_values(FE_(_t) *out, size_t *nlo)
     out[n++] = pm1;
     pm1.l[0] -= 1;
     out[n++] = pm1;
-    for (unsigned k = X8T_RADIX; k < X8T_BITS; k += X8T_RADIX) { /* 2^k - 1, 2^k */
-        FE_(_t) lo = X8T_ZERO, hi = X8T_ZERO;
-        for (unsigned b = 0; b < k; b++)
-            lo.l[b / 64] |= 1ULL << (b % 64);
-        hi.l[k / 64] = 1ULL << (k % 64);
-        out[n++] = lo;
-        out[n++] = hi;
-    }
-    for (unsigned k = 64; k < X8T_BITS; k += 64) {
-        FE_(_t) lo = X8T_ZERO, hi = X8T_ZERO;
-        for (unsigned b = 0; b < k; b++)
-            lo.l[b / 64] |= 1ULL << (b % 64);
-        hi.l[k / 64] = 1;
-        out[n++] = lo;
-        out[n++] = hi;
-    }
+    for (unsigned k = X8T_RADIX; k < X8T_BITS; k += X8T_RADIX, n += 2) /* 2^k - 1, 2^k */
+        ref_pow2_pair(out[n].l, out[n + 1].l, k, X8T_N);
+    for (unsigned k = 64; k < X8T_BITS; k += 64, n += 2)
+        ref_pow2_pair(out[n].l, out[n + 1].l, k, X8T_N);
     FE_(_t) top, half = X8T_ZERO;
     memset(top.l, 0xff, sizeof top.l);
     top.l[X8T_N - 1] = X8T_M[X8T_N - 1] - 1; /* every limb full below p's top */

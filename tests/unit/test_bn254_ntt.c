@@ -3,7 +3,10 @@
  * against an O(n^2) DFT written here from the definitions of ntt/ntt.h
  * (w = bn_fr_root_of_unity(log_n), g = 5), for every size up to 2^10, all
  * four forms, with the caller's thread and with a 3-worker pool; errors of
- * bn_ntt_domain_create. Seeded (GM_TEST_SEED), both field kernel paths.
+ * bn_ntt_domain_create. Seeded (GM_TEST_SEED), both field kernel paths,
+ * each on the scalar and (with AVX-512 IFMA) the 8-lane transform; the two
+ * transform paths give the same values for every size to 2^18 (the 8-lane
+ * rows start at 2^13, beyond the DFT's sizes).
  */
 #include <criterion/criterion.h>
 #include <string.h>
@@ -86,8 +89,8 @@ static void check_against_dft_with(test_rng_t *rng, topo_pool_t *pool)
             forms[f].fn(d, x, scratch, pool);
             naive(want, a, L, forms[f].inv, forms[f].coset);
             for (size_t k = 0; k < n; k++)
-                cr_assert(bn_fr_eq(&x[k], &want[k]), "%s 2^%u: index %zu (path %s)", forms[f].name, L, k,
-                          ff_path_name());
+                cr_assert(bn_fr_eq(&x[k], &want[k]), "%s 2^%u: index %zu (path %s, %s)", forms[f].name, L, k,
+                          ff_path_name(), fr_x8_enabled() ? "8-lane" : "scalar");
         }
         memcpy(x, a, n * sizeof *x); /* round trips */
         bn_ntt_forward(d, x, scratch, pool);
@@ -103,14 +106,24 @@ static void check_against_dft_with(test_rng_t *rng, topo_pool_t *pool)
     }
 }
 
-static void check_against_dft(test_rng_t *rng) { check_against_dft_with(rng, NULL); }
+/* The scalar transform, then the 8-lane one where the CPU has IFMA. */
+static void check_on_x8_paths(test_rng_t *rng, topo_pool_t *pool)
+{
+    cr_assert_eq(fr_x8_init(FR_X8_OFF), 0);
+    check_against_dft_with(rng, pool);
+    if (fr_x8_init(FR_X8_ON) == 0)
+        check_against_dft_with(rng, pool);
+    cr_assert_eq(fr_x8_init(FR_X8_AUTO), 0);
+}
+
+static void check_against_dft(test_rng_t *rng) { check_on_x8_paths(rng, NULL); }
 
 static void check_against_dft_pool(test_rng_t *rng)
 {
     topo_pool_t *pool;
     err_t err = {0};
     cr_assert_eq(topo_pool_create_flat(&pool, 3, &err), 0, "%s", err.msg);
-    check_against_dft_with(rng, pool);
+    check_on_x8_paths(rng, pool);
     topo_pool_destroy(pool);
 }
 
@@ -118,6 +131,41 @@ Test(bn254_ntt, against_dft, .timeout = 120) { test_on_paths(check_against_dft, 
 Test(bn254_ntt, against_dft_pool, .timeout = 120)
 {
     test_on_paths(check_against_dft_pool, "bn254_ntt/against_dft_pool");
+}
+
+Test(bn254_ntt, x8_equals_scalar_every_size_to_2_18, .timeout = 120)
+{
+    if (fr_x8_init(FR_X8_ON) != 0)
+        cr_skip_test("this CPU has no AVX-512 IFMA");
+    test_rng_t rng;
+    test_rng_init(&rng, "bn254_ntt/x8_equals_scalar_every_size_to_2_18");
+    size_t nmax = (size_t)1 << 18;
+    bn_fr_t *x = gm_alloc(nmax * sizeof *x), *y = gm_alloc(nmax * sizeof *y);
+    cr_assert(x && y);
+    for (unsigned L = 1; L <= 18; L++) {
+        size_t n = (size_t)1 << L;
+        bn_ntt_domain_t *d;
+        err_t err = {0};
+        cr_assert_eq(bn_ntt_domain_create(&d, L, &err), GM_OK, "%s", err.msg);
+        size_t bytes = bn_ntt_scratch_size(d, 1);
+        void *scratch = gm_alloc(bytes ? bytes : 1);
+        cr_assert(scratch);
+        for (size_t i = 0; i < n; i++)
+            ref_random_below(x[i].l, BN254_FR_MODULUS, 4, &rng); /* any value < r is a stored element */
+        for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
+            memcpy(y, x, n * sizeof *y);
+            cr_assert_eq(fr_x8_init(FR_X8_OFF), 0);
+            forms[f].fn(d, x, scratch, NULL);
+            cr_assert_eq(fr_x8_init(FR_X8_ON), 0);
+            forms[f].fn(d, y, scratch, NULL);
+            cr_assert(memcmp(x, y, n * sizeof *x) == 0, "%s 2^%u: the 8-lane path differs", forms[f].name, L);
+        }
+        gm_free(scratch);
+        bn_ntt_domain_destroy(d);
+    }
+    cr_assert_eq(fr_x8_init(FR_X8_AUTO), 0);
+    gm_free(x);
+    gm_free(y);
 }
 
 Test(bn254_ntt, domain_errors)
