@@ -363,7 +363,13 @@ static int share_coefs(split_ctx_t *c, void *arg, void (*share)(void *, const vo
     share(arg, &recs, &to, &size);
     for (int r = 0; r < c->size; r++)
         c->st.coefs_read += to[r];
-    int rc = share_records(c, recs, to, size, &in, &n_in, err);
+    int rc = 0;
+    if (c->size == 1) { /* every entry is this rank's own: the source keeps its buffer */
+        in = (void *)recs;
+        n_in = to[0];
+    } else {
+        rc = share_records(c, recs, to, size, &in, &n_in, err);
+    }
     if (!rc)
         rc = agree(c, shared(arg, in, n_in, &c->st.key_bytes, err), err);
     c->st.load_ns += gm_now_ns() - t0;

@@ -50,7 +50,8 @@ typedef struct {
      * load's agreement: share gives this rank's entries, *size bytes each
      * (plain data), grouped by destination rank in rank order, to[r] of
      * them for rank r; shared takes those every rank sent this one
-     * (gm_alloc'd, n of them) and ends the load with them (*key_bytes
+     * (gm_alloc'd, n of them; on one rank, share's own records back: no
+     * exchange, no copy) and ends the load with them (*key_bytes
      * updated). Local. Returns 0 or a status. */
     void (*share)(void *arg, const void **recs, const uint64_t **to, size_t *size);
     int (*shared)(void *arg, void *recs, uint64_t n, uint64_t *key_bytes, err_t *err);

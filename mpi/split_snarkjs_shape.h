@@ -138,13 +138,15 @@ static void sj_share(void *arg, const void **recs, const uint64_t **to, size_t *
     *size = sizeof(SP_API(coef_t));
 }
 
-/* The entries of this rank's rows, from every rank: the slice's from here
- * on, and the witness values they name. */
+/* The entries of this rank's rows, from every rank (on one rank, the
+ * slice's own buffer): the slice's from here on, and the witness values
+ * they name. */
 static int sj_shared(void *arg, void *recs, uint64_t n, uint64_t *key_bytes, err_t *err)
 {
     sj_src_t *s = arg;
     SP_API(zkey_slice_t) *zs = &s->zs;
-    gm_free(zs->coefs);
+    if (zs->coefs != recs) /* on one rank the share itself comes back */
+        gm_free(zs->coefs);
     zs->coefs = recs;
     zs->n_coefs = n;
     int rc = load_row_values(s, &s->v, err);
