@@ -512,9 +512,12 @@ int groth16_prover_create(groth16_prover_t **out, const groth16_params_t *params
 /* Frees the prover's buffers (not the params or the shape); NULL allowed. */
 void groth16_prover_destroy(groth16_prover_t *pv);
 
-/* Bytes of scratch the prover holds (for the memory report): the prepare
- * stage's second m-vector and NTT scratch, and the MSM scratch; not the
- * prepared units, which groth16_prepared_bytes counts. */
+/* Bytes of scratch the prover holds (for the memory report and the
+ * campaign's memory plan): the prepare stage's second m-vector and NTT
+ * scratch, the MSM scratch and the gather buffer of compact witnesses and
+ * streamed parameters (made at the first compact witness when the
+ * parameters are in memory, counted from the start); not the prepared
+ * units, which groth16_prepared_bytes counts. */
 size_t groth16_prover_memory(const groth16_prover_t *pv);
 
 /* Proves k witnesses against the prover's parameters (bases shared, each

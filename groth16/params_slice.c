@@ -8,8 +8,8 @@
  * Order of the work: the header (vk, then the five counts, each found by
  * skipping the previous section's bytes) is read and checked against the
  * file size and the shape first, exactly as groth16_params_load checks it;
- * then each slice is read with pread and decoded SLICE_CHUNK_POINTS points
- * at a time by the loader's own decoder (g16_read_points), so the raw bytes
+ * then each slice is read with pread and decoded at most SLICE_CHUNK_POINTS
+ * points at a time by the loader's own decoder (g16_read_points), so the raw bytes
  * never exist for the whole slice at once and the failure reported is the
  * first in file order, whatever the pool.
  */
@@ -137,15 +137,24 @@ int groth16_params_load_slice(groth16_params_slice_t *out, const char *path, con
     if ((rc = g16_params_header(&out->vk, &out->n, off, fd, (uint64_t)st.st_size, path, shape, err)))
         goto fail;
     bool trust = (flags & GROTH16_LOAD_TRUST) != 0;
-    if (!(raw = gm_alloc((size_t)SLICE_CHUNK_POINTS * G2_UNCOMPRESSED_BYTES))) {
-        rc = gm_err_set(err, GM_ENOMEM, "%s: out of memory", path);
-        goto fail;
-    }
     const uint64_t n[GROTH16_NSEC] = {out->n.h, out->n.l, out->n.a, out->n.b_g1, out->n.b_g2};
     void **dst[GROTH16_NSEC] = {(void **)&out->h, (void **)&out->l, (void **)&out->a, (void **)&out->b_g1,
                                 (void **)&out->b_g2};
-    for (int s = 0; s < GROTH16_NSEC && !rc; s++) {
+    /* The raw buffer holds one chunk of the longest slice, no more: a small
+     * slice (many ranks, a small circuit) must not pay a 12 MiB buffer that
+     * the split's per-rank memory bound does not scale. */
+    uint64_t chunk = 1;
+    for (int s = 0; s < GROTH16_NSEC; s++) {
         groth16_slice_range(&out->lo[s], &out->hi[s], n[s], part, parts);
+        uint64_t len = out->hi[s] - out->lo[s];
+        chunk = len > chunk ? len : chunk;
+    }
+    chunk = chunk < SLICE_CHUNK_POINTS ? chunk : SLICE_CHUNK_POINTS;
+    if (!(raw = gm_alloc((size_t)chunk * G2_UNCOMPRESSED_BYTES))) {
+        rc = gm_err_set(err, GM_ENOMEM, "%s: out of memory", path);
+        goto fail;
+    }
+    for (int s = 0; s < GROTH16_NSEC && !rc; s++) {
         uint64_t lo = out->lo[s], hi = out->hi[s];
         size_t psz = s == GROTH16_SEC_B_G2 ? sizeof(g2_affine_t) : sizeof(g1_affine_t);
         if (!(*dst[s] = gm_alloc((size_t)(hi - lo + 1) * psz))) {
@@ -153,8 +162,8 @@ int groth16_params_load_slice(groth16_params_slice_t *out, const char *path, con
                             g16_sec_names[s], (unsigned long long)(hi - lo));
             goto fail;
         }
-        for (uint64_t i = lo; i < hi && !rc; i += SLICE_CHUNK_POINTS) {
-            uint64_t e = hi - i < SLICE_CHUNK_POINTS ? hi : i + SLICE_CHUNK_POINTS;
+        for (uint64_t i = lo; i < hi && !rc; i += chunk) {
+            uint64_t e = hi - i < chunk ? hi : i + chunk;
             rc = g16_read_points(fd, off[s], s, i, e, (uint8_t *)*dst[s] + (i - lo) * psz, raw, trust, path, pool,
                                  err);
         }

@@ -59,6 +59,7 @@ struct groth16_prover {
     fr_t *work;          /* prepare's second m-vector: b, then c */
     void *msm_scratch;
     void *gather;        /* compact witnesses: bases of a chunk of dense values (witness.c) */
+    size_t gather_sz;    /* its bytes; made by gather_ready unless streamed */
     unsigned msm_workers;
     fr_t zinv; /* 1 / (g^m - 1) */
     size_t memory;
@@ -178,11 +179,26 @@ static int finish_init(groth16_prover_t *pv, unsigned nw, err_t *err)
     size_t msm_sz = max_sz(max_sz(msm_g1_scratch_size(nmax, nw, 0), msm_g2_scratch_size(n2, nw, 0)),
                            max_sz(msm_g1_scratch_size(nin, nw, 0), msm_g2_scratch_size(nin, nw, 0)));
     pv->msm_scratch = gm_alloc(msm_sz);
-    size_t gather_sz = g16_gather_bytes(shape->n_aux);
-    pv->gather = gm_alloc(gather_sz);
-    if (!pv->da_aux || !pv->db_aux || !pv->msm_scratch || !pv->gather)
+    /* The gather buffer serves streamed parameters and compact witnesses
+     * only: made now for the first, at the first compact witness for the
+     * second (gather_ready), counted in the prover's memory either way. */
+    pv->gather_sz = g16_gather_bytes(shape->n_aux);
+    if (groth16_params_streamed(pv->params))
+        pv->gather = gm_alloc(pv->gather_sz);
+    if (!pv->da_aux || !pv->db_aux || !pv->msm_scratch || (groth16_params_streamed(pv->params) && !pv->gather))
         return gm_err_set(err, GM_ENOMEM, "prover: out of memory for the MSM scratch of a 2^%u domain", pv->log_m);
-    pv->memory += msm_sz + gather_sz;
+    pv->memory += msm_sz + pv->gather_sz;
+    return 0;
+}
+
+/* pv->gather made if units[0..k) hold a compact witness and it is not yet.
+ * Returns 0 or GM_ENOMEM. */
+static int gather_ready(groth16_prover_t *pv, groth16_prepared_t *const *units, size_t k, err_t *err)
+{
+    for (size_t i = 0; i < k && !pv->gather; i++)
+        if (units[i]->w.aux_compact && !(pv->gather = gm_alloc(pv->gather_sz)))
+            return gm_err_set(err, GM_ENOMEM, "prover: out of memory for the compact witness's gather buffer "
+                              "(%zu bytes)", pv->gather_sz);
     return 0;
 }
 
@@ -598,6 +614,8 @@ static int finish_one(groth16_prover_t *pv, groth16_proof_t *out, groth16_prepar
 {
     const groth16_params_t *pp = pv->params;
     int rc = unit_check(pv, u, pool, who, err);
+    if (!rc)
+        rc = gather_ready(pv, &u, 1, err);
     if (rc)
         return rc;
     const groth16_witness_t *w = &u->w;
@@ -681,6 +699,8 @@ static void device_batch(sums_t **out, bool *failed, groth16_prover_t *pv, groth
     for (size_t i = 0; i < k; i++)
         if (unit_check(pv, units[i], pool, "unit", &e))
             return;
+    if (gather_ready(pv, units, k, &e))
+        return; /* finish_one reports it */
     sums_t *x = gm_alloc(k * sizeof *x);
     sums_spec_t *sp = gm_alloc(k * sizeof *sp);
     sums_ctx_t c = sums_ctx(pv, pool);
