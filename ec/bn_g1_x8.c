@@ -106,12 +106,9 @@ FF_X8_INLINE void mont(v52_t *o, const v52_t *a, const v52_t *b) { mont_to(o, a,
 FF_X8_INLINE void mont2p(v52_t *o, const v52_t *a, const v52_t *b) { mont_to(o, a, b, false); }
 FF_X8_INLINE void msqr(v52_t *o, const v52_t *a) { mont_to(o, a, a, true); }
 
-/* Lane b = the bn_fp_t at address lane b of addr (masked-off lanes: the
- * limbs of fill), 4 x 64 -> 5 x 52 bits. */
-FF_X8_INLINE void gather(v52_t *o, __m512i addr, __mmask8 k, const bn_fp_t *fill)
+/* 4 words of 64 bits -> 5 limbs of 52 (lane by lane). */
+FF_X8_INLINE void from_words(v52_t *o, const __m512i L[4])
 {
-    __m512i L[4];
-    ff_x8_gather_words(L, 4, addr, k, fill->l);
     const __m512i m = bc(M52);
     o->l[0] = _mm512_and_si512(L[0], m);
     o->l[1] = _mm512_and_si512(_mm512_or_si512(_mm512_srli_epi64(L[0], 52), _mm512_slli_epi64(L[1], 12)), m);
@@ -120,16 +117,84 @@ FF_X8_INLINE void gather(v52_t *o, __m512i addr, __mmask8 k, const bn_fp_t *fill
     o->l[4] = _mm512_srli_epi64(L[3], 16);
 }
 
-/* The inverse of gather, into the lanes of k only. */
-FF_X8_INLINE void scatter(__m512i addr, __mmask8 k, const v52_t *v)
+/* Its inverse. */
+FF_X8_INLINE void to_words(__m512i L[4], const v52_t *v)
 {
     const __m512i *l = v->l;
-    __m512i L[4];
     L[0] = _mm512_or_si512(l[0], _mm512_slli_epi64(l[1], 52));
     L[1] = _mm512_or_si512(_mm512_srli_epi64(l[1], 12), _mm512_slli_epi64(l[2], 40));
     L[2] = _mm512_or_si512(_mm512_srli_epi64(l[2], 24), _mm512_slli_epi64(l[3], 28));
     L[3] = _mm512_or_si512(_mm512_srli_epi64(l[3], 36), _mm512_slli_epi64(l[4], 16));
+}
+
+/* Lane b = the bn_fp_t at address lane b of addr (masked-off lanes: the
+ * limbs of fill). */
+FF_X8_INLINE void gather(v52_t *o, __m512i addr, __mmask8 k, const bn_fp_t *fill)
+{
+    __m512i L[4];
+    ff_x8_gather_words(L, 4, addr, k, fill->l);
+    from_words(o, L);
+}
+
+/* The inverse of gather, into the lanes of k only. */
+FF_X8_INLINE void scatter(__m512i addr, __mmask8 k, const v52_t *v)
+{
+    __m512i L[4];
+    to_words(L, v);
     ff_x8_scatter_words(addr, k, L, 4);
+}
+
+/* Word i of r[b] <-> word b of r[i]: the transpose of an 8 x 8 matrix of
+ * words, in three rounds of pairs (words, then pairs, then quads). */
+FF_X8_INLINE void transpose8(__m512i r[8])
+{
+    __m512i t[8], u[8];
+    for (int i = 0; i < 4; i++) {
+        t[2 * i] = _mm512_unpacklo_epi64(r[2 * i], r[2 * i + 1]);
+        t[2 * i + 1] = _mm512_unpackhi_epi64(r[2 * i], r[2 * i + 1]);
+    }
+    for (int h = 0; h < 2; h++) /* rows 4h .. 4h+3: u[4h + j] holds words j and j + 4 (j = 0, 2, 1, 3) */
+        for (int j = 0; j < 2; j++) {
+            u[4 * h + 2 * j] = _mm512_shuffle_i64x2(t[4 * h + j], t[4 * h + j + 2], 0x88);
+            u[4 * h + 2 * j + 1] = _mm512_shuffle_i64x2(t[4 * h + j], t[4 * h + j + 2], 0xdd);
+        }
+    static const int word[4] = {0, 2, 1, 3}; /* the word pair of u[q] and u[4 + q] */
+    for (int q = 0; q < 4; q++) {
+        r[word[q]] = _mm512_shuffle_i64x2(u[q], u[4 + q], 0x88);
+        r[word[q] + 4] = _mm512_shuffle_i64x2(u[q], u[4 + q], 0xdd);
+    }
+}
+
+/*
+ * A point's x and y are its first 64 bytes (8 words): one load per lane and
+ * a transpose give the words of x and y in lanes, where the gathers of
+ * g1_x8.c (16 for two coordinates) cost more on AVX-512 cores that split a
+ * gather into one load per lane; store_xy likewise stores 8 rows instead
+ * of 8 scatters. Measured in `grothmpi bench msm` (bench/README.md).
+ */
+_Static_assert(offsetof(bn_g1_affine_t, x) == 0 && offsetof(bn_g1_affine_t, y) == 32, "x || y at the front");
+
+/* Lane b = the coordinates of *p[b]; lanes outside k 0 (BN254_FP_ZERO). */
+FF_X8_INLINE void load_xy(v52_t *x, v52_t *y, const bn_g1_affine_t *const *p, __mmask8 k)
+{
+    __m512i r[8];
+    for (int b = 0; b < 8; b++)
+        r[b] = (k >> b) & 1 ? _mm512_loadu_si512(p[b]) : _mm512_setzero_si512();
+    transpose8(r);
+    from_words(x, r);
+    from_words(y, r + 4);
+}
+
+/* The inverse of load_xy, into the lanes of k only (inf left alone). */
+FF_X8_INLINE void store_xy(bn_g1_affine_t *const *p, __mmask8 k, const v52_t *x, const v52_t *y)
+{
+    __m512i r[8];
+    to_words(r, x);
+    to_words(r + 4, y);
+    transpose8(r);
+    for (int b = 0; b < 8; b++)
+        if ((k >> b) & 1)
+            _mm512_storeu_si512(p[b], r[b]);
 }
 
 #define X8_V v52_t
