@@ -32,15 +32,15 @@
  * (R is the library's Montgomery R, so no domain changes at either end.)
  *
  * The batch is the trick of ec/msm_shape.h's batch_run, 8 entries per
- * vector: the bucket's and the point's coordinates gathered by address, den
- * = x2 - x1 and num = +-y2 - y1 in lanes (the rare equal x, a doubling or P +
- * (-P), fixed up per lane), and every lambda = num / den with one shared
- * inversion. Forward, two chains of running products (blocks alternate
- * between them, so two independent products are in flight); one scalar
- * inversion of the 16 lane products; backward, 1 / den per entry; then
- * lambda, x3 = lambda^2 - x1 - x2 and y3 = lambda (x1 - x3) - y1 from the
- * coordinates kept in scratch, scattered back to the buckets. Six 8-lane
- * products per 8 additions.
+ * vector: the bucket's and the point's coordinates read into lanes
+ * (load_xy), den = x2 - x1 and num = +-y2 - y1 in lanes (the rare equal x, a
+ * doubling or P + (-P), fixed up per lane), and every lambda = num / den
+ * with one shared inversion. Forward, two chains of running products
+ * (blocks alternate between them, so two independent products are in
+ * flight); one scalar inversion of the 16 lane products; backward, 1 / den
+ * per entry; then lambda, x3 = lambda^2 - x1 - x2 and y3 = lambda (x1 - x3)
+ * - y1 from the coordinates kept in scratch, written back to the buckets
+ * (store_xy). Six 8-lane products per 8 additions.
  *
  * Only the functions marked FF_X8 use AVX-512; callers run them only after
  * fr_x8_enabled() said yes (a CPU without IFMA would fault on them).

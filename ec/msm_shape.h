@@ -105,11 +105,7 @@
 /* Bases per "ones" tile. */
 #define ONES_CHUNK 8192
 /* Largest batch of affine additions sharing one inversion. */
-#ifdef MSM_BATCH_MAX
-#define BATCH_MAX MSM_BATCH_MAX
-#else
 #define BATCH_MAX EC_ADD_BATCH_MAX
-#endif
 /* Smallest queue (a tiny batch still queues this many before spilling). */
 #define QUEUE_MIN 32
 /* Spill slots (XYZZ) per tile, a power of two. */
