@@ -156,12 +156,13 @@ FF_X8_INLINE void transpose8(__m512i r[8])
         t[2 * i] = _mm512_unpacklo_epi64(r[2 * i], r[2 * i + 1]);
         t[2 * i + 1] = _mm512_unpackhi_epi64(r[2 * i], r[2 * i + 1]);
     }
-    for (int h = 0; h < 2; h++) /* rows 4h .. 4h+3: u[4h + j] holds words j and j + 4 (j = 0, 2, 1, 3) */
+    static const int word[4] = {0, 2, 1, 3};
+    /* u[4h + q]: rows 4h .. 4h + 3, words word[q] (low half) and word[q] + 4 */
+    for (int h = 0; h < 2; h++)
         for (int j = 0; j < 2; j++) {
             u[4 * h + 2 * j] = _mm512_shuffle_i64x2(t[4 * h + j], t[4 * h + j + 2], 0x88);
             u[4 * h + 2 * j + 1] = _mm512_shuffle_i64x2(t[4 * h + j], t[4 * h + j + 2], 0xdd);
         }
-    static const int word[4] = {0, 2, 1, 3}; /* the word pair of u[q] and u[4 + q] */
     for (int q = 0; q < 4; q++) {
         r[word[q]] = _mm512_shuffle_i64x2(u[q], u[4 + q], 0x88);
         r[word[q] + 4] = _mm512_shuffle_i64x2(u[q], u[4 + q], 0xdd);
