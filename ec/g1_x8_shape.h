@@ -24,18 +24,23 @@
  *   gather(o, addr, k, fill)   lane b = the field element at address lane b
  *                     of addr, lanes outside k the value *fill
  *   scatter(addr, k, v)        its inverse, into the lanes of k only
+ *   load_xy(x, y, p, k)        lane b = the coordinates of the point *p[b]
+ *                     (p: 8 pointers to X8_AFF), lanes outside k 0 (p[b]
+ *                     not read there)
+ *   store_xy(p, k, x, y)       its inverse, into the lanes of k only (inf
+ *                     left alone)
  * (R is the library's Montgomery R, so no domain changes at either end.)
  *
  * The batch is the trick of ec/msm_shape.h's batch_run, 8 entries per
- * vector: the bucket's and the point's coordinates gathered by address, den
- * = x2 - x1 and num = +-y2 - y1 in lanes (the rare equal x, a doubling or P +
- * (-P), fixed up per lane), and every lambda = num / den with one shared
- * inversion. Forward, two chains of running products (blocks alternate
- * between them, so two independent products are in flight); one scalar
- * inversion of the 16 lane products; backward, 1 / den per entry; then
- * lambda, x3 = lambda^2 - x1 - x2 and y3 = lambda (x1 - x3) - y1 from the
- * coordinates kept in scratch, scattered back to the buckets. Six 8-lane
- * products per 8 additions.
+ * vector: the bucket's and the point's coordinates read into lanes
+ * (load_xy), den = x2 - x1 and num = +-y2 - y1 in lanes (the rare equal x, a
+ * doubling or P + (-P), fixed up per lane), and every lambda = num / den
+ * with one shared inversion. Forward, two chains of running products
+ * (blocks alternate between them, so two independent products are in
+ * flight); one scalar inversion of the 16 lane products; backward, 1 / den
+ * per entry; then lambda, x3 = lambda^2 - x1 - x2 and y3 = lambda (x1 - x3)
+ * - y1 from the coordinates kept in scratch, written back to the buckets
+ * (store_xy). Six 8-lane products per 8 additions.
  *
  * Only the functions marked FF_X8 use AVX-512; callers run them only after
  * fr_x8_enabled() said yes (a CPU without IFMA would fault on them).
@@ -173,7 +178,6 @@ FF_X8 void X8_(_add_batch)(size_t n, X8_AFF *const *acc, const X8_AFF *const *pt
     size_t nblk = (n + 7) / 8;
     X8_V *S = (X8_V *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63);
     __mmask8 *keep = (__mmask8 *)(S + S_N * nblk); /* per block: the lanes whose sum is written */
-    const __m512i xoff = bc(offsetof(X8_AFF, x)), yoff = bc(offsetof(X8_AFF, y));
     X8_V one, run[2];
     gather(&one, _mm512_setzero_si512(), 0, &X8_FE_ONE); /* no lane read: one in every lane */
     run[0] = run[1] = one;
@@ -191,11 +195,8 @@ FF_X8 void X8_(_add_batch)(size_t n, X8_AFF *const *acc, const X8_AFF *const *pt
                 __builtin_prefetch((const char *)pt[8 * b + 8 + l] + sizeof(X8_AFF) - 1);
             }
         }
-        __m512i pa = _mm512_maskz_loadu_epi64(k, acc + 8 * b), pp = _mm512_maskz_loadu_epi64(k, pt + 8 * b);
-        gather(&B[S_X1], _mm512_add_epi64(pa, xoff), k, &X8_FE_ZERO);
-        gather(&B[S_Y1], _mm512_add_epi64(pa, yoff), k, &X8_FE_ZERO);
-        gather(&B[S_X2], _mm512_add_epi64(pp, xoff), k, &X8_FE_ZERO);
-        gather(&y2, _mm512_add_epi64(pp, yoff), k, &X8_FE_ZERO);
+        load_xy(&B[S_X1], &B[S_Y1], (const X8_AFF *const *)acc + 8 * b, k);
+        load_xy(&B[S_X2], &y2, pt + 8 * b, k);
         if (ng) {
             X8_V zero;
             for (int i = 0; i < X8_NL; i++)
@@ -236,8 +237,6 @@ FF_X8 void X8_(_add_batch)(size_t n, X8_AFF *const *acc, const X8_AFF *const *pt
         vsub(&t, &B[S_X1], &x3);
         mont(&t, &t, &lam);
         vsub(&t, &t, &B[S_Y1]);
-        __m512i pa = _mm512_maskz_loadu_epi64(keep[b], acc + 8 * b);
-        scatter(_mm512_add_epi64(pa, xoff), keep[b], &x3);
-        scatter(_mm512_add_epi64(pa, yoff), keep[b], &t);
+        store_xy(acc + 8 * b, keep[b], &x3, &t);
     }
 }
