@@ -5,7 +5,8 @@
  * (BN254) include it once, after snarkjs_internal.h has set the curve's SJ_
  * macros; it defines static functions (zkey_free, decode_points,
  * zkey_header, zkey_coef, zkey_from_bytes, zkey_load) that the .c file
- * wraps by name. With q of n8q bytes (48 / 32), G1 = 2 n8q, G2 = 4 n8q:
+ * wraps by name (and, for the prover, stream_coefs and stream_points:
+ * a streamed key's sections decoded when a proof needs them). With q of n8q bytes (48 / 32), G1 = 2 n8q, G2 = 4 n8q:
  *   1  u32 protocol (1 = Groth16)
  *   2  header, 20 + n8q + 32 + 3 G1 + 3 G2 bytes (964 / 660): u32 n8q, q,
  *      u32 n8r = 32, r, u32 nVars, nPublic, domainSize, alpha1, beta1 (G1),
@@ -45,7 +46,23 @@ static void zkey_free(SJ_API(zkey_t) *zk)
     gm_free(zk->b2);
     gm_free(zk->c);
     gm_free(zk->h);
+    gm_free(zk->stream.what);
+    gm_file_unmap(&zk->stream.map);
     gm_free(zk);
+}
+
+/* The point sections 5-9 (snarkjs_section_t order): id, name, G2 or G1. */
+static const struct {
+    unsigned id;
+    const char *name;
+    bool g2;
+} zkey_secs[SNARKJS_NSEC] = {{5, "PointsA", false}, {6, "PointsB1", false}, {7, "PointsB2", true},
+                             {8, "PointsC", false}, {9, "PointsH", false}};
+
+/* The number of points of section s of a key with these counts. */
+static uint64_t sec_count(snarkjs_section_t s, uint64_t n_vars, uint64_t n_public, uint64_t domain_size)
+{
+    return s == SNARKJS_SEC_C ? n_vars - n_public - 1 : s == SNARKJS_SEC_H ? domain_size : n_vars;
 }
 
 /* ---- points, in parallel ------------------------------------------------------------------- */
@@ -218,10 +235,10 @@ static int zkey_header(SJ_API(zkey_t) *zk, sj_bin_t *b, const uint8_t *buf, size
     return 0;
 }
 
-static int zkey_coef(SJ_API(coef_t) *c, const sj_bin_t *b, const SJ_API(zkey_t) *zk, uint64_t i, const char *what,
-                     err_t *err)
+static int zkey_coef(SJ_API(coef_t) *c, const uint8_t *entries, const SJ_API(zkey_t) *zk, uint64_t i,
+                     const char *what, err_t *err)
 {
-    const uint8_t *e = b->sec[4] + 4 + i * COEF_BYTES;
+    const uint8_t *e = entries + i * COEF_BYTES;
     c->matrix = sj_u32(e);
     c->constraint = sj_u32(e + 4);
     c->signal = sj_u32(e + 8);
@@ -238,6 +255,53 @@ static int zkey_coef(SJ_API(coef_t) *c, const sj_bin_t *b, const SJ_API(zkey_t) 
     return 0;
 }
 
+/* *out = the n_coefs entries of section 4 (entries: after nCoef), each checked. */
+static int decode_coefs(SJ_API(coef_t) **out, const uint8_t *entries, const SJ_API(zkey_t) *zk, const char *what,
+                        err_t *err)
+{
+    *out = gm_alloc((size_t)(zk->n_coefs ? zk->n_coefs : 1) * sizeof(SJ_API(coef_t)));
+    if (!*out)
+        return gm_err_set(err, GM_ENOMEM, "%s: out of memory for %llu coefficients", what,
+                          (unsigned long long)zk->n_coefs);
+    int rc = 0;
+    for (uint64_t i = 0; i < zk->n_coefs && !rc; i++)
+        rc = zkey_coef(&(*out)[i], entries, zk, i, what, err);
+    if (rc) {
+        gm_free(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
+/* *out = the points of section s from its bytes raw, checked (subgroup: also for the subgroup). */
+static int section_points(void **out, const SJ_API(zkey_t) *zk, snarkjs_section_t s, const uint8_t *raw,
+                          bool subgroup, const char *what, topo_pool_t *pool, err_t *err)
+{
+    return decode_points(out, raw, sec_count(s, zk->n_vars, zk->n_public, zk->domain_size), 0, zkey_secs[s].g2,
+                         subgroup, zkey_secs[s].id, zkey_secs[s].name, what, pool, err);
+}
+
+/* A streamed key's section 4 entries or section s's points, decoded now;
+ * the file's pages they came from leave memory (a mapped key's). */
+static int stream_coefs(SJ_API(coef_t) **out, const SJ_API(zkey_t) *zk, err_t *err)
+{
+    const snarkjs_zkey_stream_t *st = &zk->stream;
+    int rc = decode_coefs(out, st->coefs, zk, st->what, err);
+    if (st->map.data)
+        gm_file_drop(st->coefs, (size_t)zk->n_coefs * COEF_BYTES);
+    return rc;
+}
+
+static int stream_points(void **out, const SJ_API(zkey_t) *zk, snarkjs_section_t s, topo_pool_t *pool, err_t *err)
+{
+    const snarkjs_zkey_stream_t *st = &zk->stream;
+    int rc = section_points(out, zk, s, st->pts[s], st->subgroup, st->what, pool, err);
+    if (st->map.data)
+        gm_file_drop(st->pts[s], (size_t)sec_count(s, zk->n_vars, zk->n_public, zk->domain_size) *
+                                     (zkey_secs[s].g2 ? SJ_G2_BYTES : SJ_G1_BYTES));
+    return rc;
+}
+
 static int zkey_from_bytes(SJ_API(zkey_t) **out, const uint8_t *buf, size_t n, const char *what,
                            snarkjs_zkey_flags_t flags, topo_pool_t *pool, err_t *err)
 {
@@ -250,27 +314,29 @@ static int zkey_from_bytes(SJ_API(zkey_t) **out, const uint8_t *buf, size_t n, c
     if (rc)
         goto fail;
 
-    /* Coefficients. */
-    zk->coefs = gm_alloc((size_t)(zk->n_coefs ? zk->n_coefs : 1) * sizeof(SJ_API(coef_t)));
-    if (!zk->coefs) {
-        rc = gm_err_set(err, GM_ENOMEM, "%s: out of memory for %llu coefficients", what,
-                        (unsigned long long)zk->n_coefs);
-        goto fail;
-    }
-    for (uint64_t i = 0; i < zk->n_coefs; i++)
-        if ((rc = zkey_coef(&zk->coefs[i], &b, zk, i, what, err)))
-            goto fail;
-
-    /* The bases. */
     bool sg = flags & SNARKJS_ZKEY_SUBGROUP;
-    uint64_t nv = zk->n_vars, np1 = (uint64_t)zk->n_public + 1;
-    if ((rc = decode_points((void **)&zk->a, b.sec[5], nv, 0, false, sg, 5, "PointsA", what, pool, err)) ||
-        (rc = decode_points((void **)&zk->b1, b.sec[6], nv, 0, false, sg, 6, "PointsB1", what, pool, err)) ||
-        (rc = decode_points((void **)&zk->b2, b.sec[7], nv, 0, true, sg, 7, "PointsB2", what, pool, err)) ||
-        (rc = decode_points((void **)&zk->c, b.sec[8], nv - np1, 0, false, sg, 8, "PointsC", what, pool, err)) ||
-        (rc = decode_points((void **)&zk->h, b.sec[9], zk->domain_size, 0, false, sg, 9, "PointsH", what, pool,
-                            err)))
+    if (flags & SNARKJS_ZKEY_STREAM) {
+        snarkjs_zkey_stream_t *st = &zk->stream;
+        size_t wl = strlen(what) + 1;
+        if (!(st->what = gm_alloc(wl))) {
+            rc = gm_err_set(err, GM_ENOMEM, "%s: out of memory", what);
+            goto fail;
+        }
+        memcpy(st->what, what, wl);
+        st->coefs = b.sec[4] + 4;
+        for (int s = 0; s < SNARKJS_NSEC; s++)
+            st->pts[s] = b.sec[zkey_secs[s].id];
+        st->subgroup = sg;
+        *out = zk;
+        return 0;
+    }
+    void **dst[SNARKJS_NSEC] = {(void **)&zk->a, (void **)&zk->b1, (void **)&zk->b2, (void **)&zk->c,
+                                (void **)&zk->h};
+    if ((rc = decode_coefs(&zk->coefs, b.sec[4] + 4, zk, what, err)))
         goto fail;
+    for (int s = 0; s < SNARKJS_NSEC; s++)
+        if ((rc = section_points(dst[s], zk, s, b.sec[zkey_secs[s].id], sg, what, pool, err)))
+            goto fail;
     *out = zk;
     return 0;
 fail:
@@ -288,7 +354,10 @@ static int zkey_load(SJ_API(zkey_t) **out, const char *path, snarkjs_zkey_flags_
         return rc;
     static const uint8_t empty[1];
     rc = zkey_from_bytes(out, m.data ? m.data : empty, m.size, path, flags, pool, err);
-    gm_file_unmap(&m);
+    if (!rc && (flags & SNARKJS_ZKEY_STREAM))
+        (*out)->stream.map = m; /* the key's bytes: unmapped by zkey_free */
+    else
+        gm_file_unmap(&m);
     return rc;
 }
 
