@@ -72,6 +72,7 @@ typedef struct {
     void *out;        /* G1 or G2 affine array */
     uint64_t n;
     bool g2, subgroup;
+    bool drop;        /* in is a file mapping: its pages leave memory once decoded (gm_file_drop) */
     uint64_t *bad;    /* per task: index of the first bad point, or UINT64_MAX */
     int *code;        /* per task: its status */
 } pts_job_t;
@@ -89,19 +90,22 @@ static void pts_task(void *arg, size_t task, unsigned worker)
     uint64_t i0 = (uint64_t)task * POINT_TASK, i1 = i0 + POINT_TASK < j->n ? i0 + POINT_TASK : j->n;
     j->bad[task] = UINT64_MAX;
     j->code[task] = 0;
+    size_t psz = j->g2 ? SJ_G2_BYTES : SJ_G1_BYTES;
     for (uint64_t i = i0; i < i1; i++) {
-        int rc = j->g2 ? SJ_LEM(g2)((SJ_G2(affine_t) *)j->out + i, j->in + i * SJ_G2_BYTES, j->subgroup)
-                       : SJ_LEM(g1)((SJ_G1(affine_t) *)j->out + i, j->in + i * SJ_G1_BYTES, j->subgroup);
+        int rc = j->g2 ? SJ_LEM(g2)((SJ_G2(affine_t) *)j->out + i, j->in + i * psz, j->subgroup)
+                       : SJ_LEM(g1)((SJ_G1(affine_t) *)j->out + i, j->in + i * psz, j->subgroup);
         if (rc) {
             j->bad[task] = i;
             j->code[task] = rc;
             return;
         }
     }
+    if (j->drop)
+        gm_file_drop(j->in + i0 * psz, (size_t)(i1 - i0) * psz);
 }
 
 static int decode_points(void **out, const uint8_t *in, uint64_t n, uint64_t first, bool g2, bool subgroup,
-                         unsigned sec, const char *name, const char *what, topo_pool_t *pool, err_t *err)
+                         bool drop, unsigned sec, const char *name, const char *what, topo_pool_t *pool, err_t *err)
 {
     size_t sz = g2 ? sizeof(SJ_G2(affine_t)) : sizeof(SJ_G1(affine_t));
     *out = gm_alloc((size_t)(n ? n : 1) * sz);
@@ -114,7 +118,8 @@ static int decode_points(void **out, const uint8_t *in, uint64_t n, uint64_t fir
                         (unsigned long long)n);
         goto done;
     }
-    pts_job_t j = {.in = in, .out = *out, .n = n, .g2 = g2, .subgroup = subgroup, .bad = bad, .code = code};
+    pts_job_t j = {.in = in, .out = *out, .n = n, .g2 = g2, .subgroup = subgroup, .drop = drop, .bad = bad,
+                   .code = code};
     topo_pool_run(pool, ntasks, pts_task, &j);
     for (size_t t = 0; t < ntasks; t++)
         if (code[t]) {
@@ -255,17 +260,23 @@ static int zkey_coef(SJ_API(coef_t) *c, const uint8_t *entries, const SJ_API(zke
     return 0;
 }
 
-/* *out = the n_coefs entries of section 4 (entries: after nCoef), each checked. */
-static int decode_coefs(SJ_API(coef_t) **out, const uint8_t *entries, const SJ_API(zkey_t) *zk, const char *what,
-                        err_t *err)
+/* *out = the n_coefs entries of section 4 (entries: after nCoef), each
+ * checked; drop: entries is a file mapping, its pages leave memory as they
+ * are decoded (gm_file_drop every COEF_DROP entries). */
+#define COEF_DROP 4096
+static int decode_coefs(SJ_API(coef_t) **out, const uint8_t *entries, const SJ_API(zkey_t) *zk, bool drop,
+                        const char *what, err_t *err)
 {
     *out = gm_alloc((size_t)(zk->n_coefs ? zk->n_coefs : 1) * sizeof(SJ_API(coef_t)));
     if (!*out)
         return gm_err_set(err, GM_ENOMEM, "%s: out of memory for %llu coefficients", what,
                           (unsigned long long)zk->n_coefs);
     int rc = 0;
-    for (uint64_t i = 0; i < zk->n_coefs && !rc; i++)
+    for (uint64_t i = 0; i < zk->n_coefs && !rc; i++) {
         rc = zkey_coef(&(*out)[i], entries, zk, i, what, err);
+        if (drop && (i + 1) % COEF_DROP == 0)
+            gm_file_drop(entries + (i + 1 - COEF_DROP) * COEF_BYTES, COEF_DROP * COEF_BYTES);
+    }
     if (rc) {
         gm_free(*out);
         *out = NULL;
@@ -273,33 +284,28 @@ static int decode_coefs(SJ_API(coef_t) **out, const uint8_t *entries, const SJ_A
     return rc;
 }
 
-/* *out = the points of section s from its bytes raw, checked (subgroup: also for the subgroup). */
+/* *out = the points of section s from its bytes raw, checked (subgroup:
+ * also for the subgroup; drop: as decode_coefs's). */
 static int section_points(void **out, const SJ_API(zkey_t) *zk, snarkjs_section_t s, const uint8_t *raw,
-                          bool subgroup, const char *what, topo_pool_t *pool, err_t *err)
+                          bool subgroup, bool drop, const char *what, topo_pool_t *pool, err_t *err)
 {
     return decode_points(out, raw, sec_count(s, zk->n_vars, zk->n_public, zk->domain_size), 0, zkey_secs[s].g2,
-                         subgroup, zkey_secs[s].id, zkey_secs[s].name, what, pool, err);
+                         subgroup, drop, zkey_secs[s].id, zkey_secs[s].name, what, pool, err);
 }
 
 /* A streamed key's section 4 entries or section s's points, decoded now;
- * the file's pages they came from leave memory (a mapped key's). */
+ * a mapped key's pages leave memory as they are decoded, so the section is
+ * not in memory twice. */
 static int stream_coefs(SJ_API(coef_t) **out, const SJ_API(zkey_t) *zk, err_t *err)
 {
     const snarkjs_zkey_stream_t *st = &zk->stream;
-    int rc = decode_coefs(out, st->coefs, zk, st->what, err);
-    if (st->map.data)
-        gm_file_drop(st->coefs, (size_t)zk->n_coefs * COEF_BYTES);
-    return rc;
+    return decode_coefs(out, st->coefs, zk, st->map.data != NULL, st->what, err);
 }
 
 static int stream_points(void **out, const SJ_API(zkey_t) *zk, snarkjs_section_t s, topo_pool_t *pool, err_t *err)
 {
     const snarkjs_zkey_stream_t *st = &zk->stream;
-    int rc = section_points(out, zk, s, st->pts[s], st->subgroup, st->what, pool, err);
-    if (st->map.data)
-        gm_file_drop(st->pts[s], (size_t)sec_count(s, zk->n_vars, zk->n_public, zk->domain_size) *
-                                     (zkey_secs[s].g2 ? SJ_G2_BYTES : SJ_G1_BYTES));
-    return rc;
+    return section_points(out, zk, s, st->pts[s], st->subgroup, st->map.data != NULL, st->what, pool, err);
 }
 
 static int zkey_from_bytes(SJ_API(zkey_t) **out, const uint8_t *buf, size_t n, const char *what,
@@ -332,10 +338,10 @@ static int zkey_from_bytes(SJ_API(zkey_t) **out, const uint8_t *buf, size_t n, c
     }
     void **dst[SNARKJS_NSEC] = {(void **)&zk->a, (void **)&zk->b1, (void **)&zk->b2, (void **)&zk->c,
                                 (void **)&zk->h};
-    if ((rc = decode_coefs(&zk->coefs, b.sec[4] + 4, zk, what, err)))
+    if ((rc = decode_coefs(&zk->coefs, b.sec[4] + 4, zk, false, what, err)))
         goto fail;
     for (int s = 0; s < SNARKJS_NSEC; s++)
-        if ((rc = section_points(dst[s], zk, s, b.sec[zkey_secs[s].id], sg, what, pool, err)))
+        if ((rc = section_points(dst[s], zk, s, b.sec[zkey_secs[s].id], sg, false, what, pool, err)))
             goto fail;
     *out = zk;
     return 0;
@@ -364,3 +370,4 @@ static int zkey_load(SJ_API(zkey_t) **out, const char *path, snarkjs_zkey_flags_
 #undef HEADER_BYTES
 #undef COEF_BYTES
 #undef POINT_TASK
+#undef COEF_DROP

@@ -161,8 +161,9 @@ static int zkey_load_slice(SJ_API(zkey_slice_t) *out, const char *path, unsigned
     for (int s = 0; s < SNARKJS_NSEC; s++) {
         groth16_slice_range(&out->lo[s], &out->hi[s], sec_count(s, hdr.n_vars, hdr.n_public, ds), part, parts);
         size_t psz = zkey_secs[s].g2 ? SJ_G2_BYTES : SJ_G1_BYTES;
-        if ((rc = decode_points(dst[s], b.sec[zkey_secs[s].id] + out->lo[s] * psz, out->hi[s] - out->lo[s], out->lo[s],
-                                zkey_secs[s].g2, sg, zkey_secs[s].id, zkey_secs[s].name, path, pool, err)))
+        if ((rc = decode_points(dst[s], b.sec[zkey_secs[s].id] + out->lo[s] * psz, out->hi[s] - out->lo[s],
+                                out->lo[s], zkey_secs[s].g2, sg, false, zkey_secs[s].id, zkey_secs[s].name, path,
+                                pool, err)))
             goto fail;
     }
     gm_file_unmap(&m);
