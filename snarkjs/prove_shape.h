@@ -268,7 +268,7 @@ static int prove_core(SJ_API(prover_t) *pv, SJ_PROOF_T *out, const SJ_FR(t) *w, 
 
     /* A, B, C evaluations (a streamed key's entries decoded for them, the decoding timed with them). */
     SJ_API(coef_t) *own = NULL;
-    if (zk->stream.what && (rc = SJ_STREAM(coefs)(&own, zk, err)))
+    if (zk->stream.what && (rc = SJ_STREAM(coefs)(&own, zk, pool, err)))
         return rc;
     abc_job_t aj = {.pv = pv, .coefs = own ? own : zk->coefs, .w = w, .vec = {pv->a, pv->b, NULL},
                     .perm = (uint64_t)SJ_ROOT_J & (pv->n - 1)};

@@ -84,12 +84,12 @@ const char *sj_point_err(int code);
 
 /* A streamed key's (SNARKJS_ZKEY_STREAM) section 4 entries, or the points
  * of section s, decoded and checked as a whole key's are at load (the same
- * messages), gm_alloc'd into *out for one proof (snarkjs/prove_shape.h);
+ * messages) on pool, gm_alloc'd into *out for one proof (snarkjs/prove_shape.h);
  * the file's pages they came from leave memory. Returns 0 or the load's
  * codes; *out NULL on failure. */
-int sj_zkey_stream_coefs(snarkjs_coef_t **out, const snarkjs_zkey_t *zk, err_t *err);
+int sj_zkey_stream_coefs(snarkjs_coef_t **out, const snarkjs_zkey_t *zk, topo_pool_t *pool, err_t *err);
 int sj_zkey_stream_points(void **out, const snarkjs_zkey_t *zk, snarkjs_section_t s, topo_pool_t *pool, err_t *err);
-int sj_bn_zkey_stream_coefs(snarkjs_bn_coef_t **out, const snarkjs_bn_zkey_t *zk, err_t *err);
+int sj_bn_zkey_stream_coefs(snarkjs_bn_coef_t **out, const snarkjs_bn_zkey_t *zk, topo_pool_t *pool, err_t *err);
 int sj_bn_zkey_stream_points(void **out, const snarkjs_bn_zkey_t *zk, snarkjs_section_t s, topo_pool_t *pool,
                              err_t *err);
 

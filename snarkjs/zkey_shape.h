@@ -23,9 +23,9 @@
  * multiplication by the element with limbs {1, 0, 0, 0} (2^-256) turns into
  * coef (both curves' Fr have R = 2^256).
  *
- * Points are decoded on the caller's pool in tasks of POINT_TASK points;
- * each task remembers its first bad point and the report names the first
- * one in file order, whatever the schedule.
+ * Points and entries are decoded on the caller's pool in tasks of
+ * POINT_TASK points (COEF_TASK entries); each task remembers its first bad
+ * one and the report names the first in file order, whatever the schedule.
  */
 #ifndef SJ_CURVE
 #error "zkey_shape.h is a template: include snarkjs/snarkjs_internal.h first and this once"
@@ -34,6 +34,7 @@
 #define HEADER_BYTES (20 + SJ_N8Q + 32 + 3 * SJ_G1_BYTES + 3 * SJ_G2_BYTES)
 #define COEF_BYTES 44
 #define POINT_TASK 1024
+#define COEF_TASK 4096
 
 static void zkey_free(SJ_API(zkey_t) *zk)
 {
@@ -260,23 +261,58 @@ static int zkey_coef(SJ_API(coef_t) *c, const uint8_t *entries, const SJ_API(zke
     return 0;
 }
 
-/* *out = the n_coefs entries of section 4 (entries: after nCoef), each
- * checked; drop: entries is a file mapping, its pages leave memory as they
- * are decoded (gm_file_drop every COEF_DROP entries). */
-#define COEF_DROP 4096
-static int decode_coefs(SJ_API(coef_t) **out, const uint8_t *entries, const SJ_API(zkey_t) *zk, bool drop,
-                        const char *what, err_t *err)
+typedef struct {
+    SJ_API(coef_t) *out;
+    const uint8_t *entries;
+    const SJ_API(zkey_t) *zk;
+    bool drop;     /* as pts_job_t's */
+    uint64_t *bad; /* per task: index of the first bad entry, or UINT64_MAX */
+} coefs_job_t;
+
+/* (1) Why: one Fr multiplication and the range checks per entry, a fixed
+ *     cost of every proof of a streamed key, split over the pool.
+ * (2) Invariants: task t owns entries [t COEF_TASK, (t+1) COEF_TASK); it
+ *     stops at its first bad entry and records it (its message is made
+ *     again by decode_coefs: the tasks share no err_t).
+ * (3) The load stage, or a streamed key's abc stage (bench/README.md). */
+static void coefs_task(void *arg, size_t task, unsigned worker)
 {
+    (void)worker;
+    coefs_job_t *j = arg;
+    uint64_t n = j->zk->n_coefs, i0 = (uint64_t)task * COEF_TASK, i1 = i0 + COEF_TASK < n ? i0 + COEF_TASK : n;
+    err_t e;
+    j->bad[task] = UINT64_MAX;
+    for (uint64_t i = i0; i < i1; i++)
+        if (zkey_coef(&j->out[i], j->entries, j->zk, i, "", &e)) {
+            j->bad[task] = i;
+            return;
+        }
+    if (j->drop)
+        gm_file_drop(j->entries + i0 * COEF_BYTES, (size_t)(i1 - i0) * COEF_BYTES);
+}
+
+/* *out = the n_coefs entries of section 4 (entries: after nCoef), each
+ * checked, on pool; the first bad one in file order is reported. drop:
+ * entries is a file mapping, its pages leave memory as they are decoded. */
+static int decode_coefs(SJ_API(coef_t) **out, const uint8_t *entries, const SJ_API(zkey_t) *zk, bool drop,
+                        const char *what, topo_pool_t *pool, err_t *err)
+{
+    size_t ntasks = (size_t)((zk->n_coefs + COEF_TASK - 1) / COEF_TASK);
     *out = gm_alloc((size_t)(zk->n_coefs ? zk->n_coefs : 1) * sizeof(SJ_API(coef_t)));
-    if (!*out)
-        return gm_err_set(err, GM_ENOMEM, "%s: out of memory for %llu coefficients", what,
-                          (unsigned long long)zk->n_coefs);
+    uint64_t *bad = gm_alloc((ntasks ? ntasks : 1) * sizeof(uint64_t));
     int rc = 0;
-    for (uint64_t i = 0; i < zk->n_coefs && !rc; i++) {
-        rc = zkey_coef(&(*out)[i], entries, zk, i, what, err);
-        if (drop && (i + 1) % COEF_DROP == 0)
-            gm_file_drop(entries + (i + 1 - COEF_DROP) * COEF_BYTES, COEF_DROP * COEF_BYTES);
+    if (!*out || !bad) {
+        rc = gm_err_set(err, GM_ENOMEM, "%s: out of memory for %llu coefficients", what,
+                        (unsigned long long)zk->n_coefs);
+        goto done;
     }
+    coefs_job_t j = {.out = *out, .entries = entries, .zk = zk, .drop = drop, .bad = bad};
+    topo_pool_run(pool, ntasks, coefs_task, &j);
+    for (size_t t = 0; t < ntasks && !rc; t++)
+        if (bad[t] != UINT64_MAX)
+            rc = zkey_coef(&(*out)[bad[t]], entries, zk, bad[t], what, err);
+done:
+    gm_free(bad);
     if (rc) {
         gm_free(*out);
         *out = NULL;
@@ -296,10 +332,10 @@ static int section_points(void **out, const SJ_API(zkey_t) *zk, snarkjs_section_
 /* A streamed key's section 4 entries or section s's points, decoded now;
  * a mapped key's pages leave memory as they are decoded, so the section is
  * not in memory twice. */
-static int stream_coefs(SJ_API(coef_t) **out, const SJ_API(zkey_t) *zk, err_t *err)
+static int stream_coefs(SJ_API(coef_t) **out, const SJ_API(zkey_t) *zk, topo_pool_t *pool, err_t *err)
 {
     const snarkjs_zkey_stream_t *st = &zk->stream;
-    return decode_coefs(out, st->coefs, zk, st->map.data != NULL, st->what, err);
+    return decode_coefs(out, st->coefs, zk, st->map.data != NULL, st->what, pool, err);
 }
 
 static int stream_points(void **out, const SJ_API(zkey_t) *zk, snarkjs_section_t s, topo_pool_t *pool, err_t *err)
@@ -338,7 +374,7 @@ static int zkey_from_bytes(SJ_API(zkey_t) **out, const uint8_t *buf, size_t n, c
     }
     void **dst[SNARKJS_NSEC] = {(void **)&zk->a, (void **)&zk->b1, (void **)&zk->b2, (void **)&zk->c,
                                 (void **)&zk->h};
-    if ((rc = decode_coefs(&zk->coefs, b.sec[4] + 4, zk, false, what, err)))
+    if ((rc = decode_coefs(&zk->coefs, b.sec[4] + 4, zk, false, what, pool, err)))
         goto fail;
     for (int s = 0; s < SNARKJS_NSEC; s++)
         if ((rc = section_points(dst[s], zk, s, b.sec[zkey_secs[s].id], sg, false, what, pool, err)))
@@ -370,4 +406,4 @@ static int zkey_load(SJ_API(zkey_t) **out, const char *path, snarkjs_zkey_flags_
 #undef HEADER_BYTES
 #undef COEF_BYTES
 #undef POINT_TASK
-#undef COEF_DROP
+#undef COEF_TASK
