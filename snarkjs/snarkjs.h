@@ -176,7 +176,8 @@ typedef enum {
 int snarkjs_zkey_from_bytes(snarkjs_zkey_t **out, const uint8_t *buf, size_t n, const char *what,
                             snarkjs_zkey_flags_t flags, topo_pool_t *pool, err_t *err)
     __attribute__((warn_unused_result));
-/* Maps the file at path and decodes it (GM_EIO when it cannot be read). */
+/* Maps the file at path and decodes it (GM_EIO when it cannot be read); with
+ * SNARKJS_ZKEY_STREAM the key keeps the mapping (unmapped by snarkjs_zkey_free). */
 int snarkjs_zkey_load(snarkjs_zkey_t **out, const char *path, snarkjs_zkey_flags_t flags, topo_pool_t *pool,
                       err_t *err) __attribute__((warn_unused_result));
 void snarkjs_zkey_free(snarkjs_zkey_t *zk);   /* NULL allowed */
