@@ -303,12 +303,16 @@ static int prove_core(SJ_API(prover_t) *pv, SJ_PROOF_T *out, const SJ_FR(t) *w, 
     (void)gpu;
 #endif
     for (int i = 0; i < 3; i++)
-        if (!xform(be, pv->dom, pv->log_n, v[i], GPU_NTT_INVERSE, pv->ntt_scratch, pool, "snarkjs proof"))
-            return *device_failed = true, 0;
+        if (!xform(be, pv->dom, pv->log_n, v[i], GPU_NTT_INVERSE, pv->ntt_scratch, pool, "snarkjs proof")) {
+            *device_failed = true;
+            return 0;
+        }
     topo_pool_run(pool, ntasks, shift_task, &pj);
     for (int i = 0; i < 3; i++)
-        if (!xform(be, pv->dom, pv->log_n, v[i], GPU_NTT_FORWARD, pv->ntt_scratch, pool, "snarkjs proof"))
-            return *device_failed = true, 0;
+        if (!xform(be, pv->dom, pv->log_n, v[i], GPU_NTT_FORWARD, pv->ntt_scratch, pool, "snarkjs proof")) {
+            *device_failed = true;
+            return 0;
+        }
     topo_pool_run(pool, ntasks, join_task, &pj);
     topo_pool_run(pool, ntasks, perm_task, &pj);
     t1 = gm_now_ns(), tm->ntt += t1 - t0, t0 = t1;
@@ -323,7 +327,8 @@ static int prove_core(SJ_API(prover_t) *pv, SJ_PROOF_T *out, const SJ_FR(t) *w, 
     if (gpu) {
         if (sums_device(pv->be, pv->gb, &x, &sp, 1, &c, &e)) {
             groth16_backend_failed(pv->be, "snarkjs proof", &e);
-            return *device_failed = true, 0;
+            *device_failed = true;
+            return 0;
         }
     } else
 #endif
