@@ -286,6 +286,11 @@ int gm_file_map(gm_map_t *m, const char *path, gm_map_advice_t advice, err_t *er
 /* Unmaps a mapping from gm_file_map and zeroes *m; a zeroed *m is allowed. */
 void gm_file_unmap(gm_map_t *m);
 
+/* Drops the pages wholly inside [p, p + n) of a mapping from gm_file_map out
+ * of the process's memory (madvise MADV_DONTNEED): a part read once leaves
+ * the resident set; touched again, it is read again from the file. */
+void gm_file_drop(const void *p, size_t n);
+
 /* fsyncs the directory that holds path ("." when path has no slash), so a
  * rename into it is durable. File systems that cannot sync directories
  * (EINVAL) count as success. Returns 0 or GM_EIO (err names path, the

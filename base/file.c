@@ -311,6 +311,14 @@ void gm_file_unmap(gm_map_t *m)
     m->size = 0;
 }
 
+void gm_file_drop(const void *p, size_t n)
+{
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t lo = ((uintptr_t)p + page - 1) & ~(page - 1), hi = ((uintptr_t)p + n) & ~(page - 1);
+    if (hi > lo)
+        (void)madvise((void *)lo, hi - lo, MADV_DONTNEED);
+}
+
 int gm_pread_full(int fd, void *buf, size_t n, uint64_t off)
 {
     uint8_t *p = buf;

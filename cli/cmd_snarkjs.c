@@ -103,7 +103,7 @@ static int prove_bn(const char *zkp, const char *wp, const char *pp, const char 
     }
     uint64_t t0 = gm_now_ns(), t1;
     if (topo_pool_create_flat(&pool, threads, &err) || snarkjs_bn_wtns_load(&w, wp, &err) ||
-        snarkjs_bn_zkey_load(&zk, zkp, subgroup ? SNARKJS_ZKEY_SUBGROUP : SNARKJS_ZKEY_DEFAULT, pool, &err))
+        snarkjs_bn_zkey_load(&zk, zkp, (subgroup ? SNARKJS_ZKEY_SUBGROUP : 0) | SNARKJS_ZKEY_STREAM, pool, &err))
         goto fail;
     if (w.n != zk->n_vars) {
         gm_err_set(&err, GM_EINVAL, "%s: %zu witness values, %s's circuit has nVars = %u", wp, w.n, zkp, zk->n_vars);
@@ -235,7 +235,11 @@ static int snark_prove(int argc, char **argv)
         goto fail;
     if (snarkjs_wtns_load(&w, wp, &err))
         goto fail;
-    if (snarkjs_zkey_load(&zk, zkp, subgroup ? SNARKJS_ZKEY_SUBGROUP : SNARKJS_ZKEY_DEFAULT, pool, &err))
+    /* One proof on the CPU: the key streamed (one section in memory at a
+     * time); a device keeps the G1 points resident. */
+    snarkjs_zkey_flags_t zf = (subgroup ? SNARKJS_ZKEY_SUBGROUP : 0) |
+                              (groth16_backend_active(be) ? 0 : SNARKJS_ZKEY_STREAM);
+    if (snarkjs_zkey_load(&zk, zkp, zf, pool, &err))
         goto fail;
     if (w.n != zk->n_vars) {
         gm_err_set(&err, GM_EINVAL, "%s: %zu witness values, %s's circuit has nVars = %u", wp, w.n, zkp, zk->n_vars);

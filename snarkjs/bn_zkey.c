@@ -23,6 +23,16 @@ int snarkjs_bn_zkey_load(snarkjs_bn_zkey_t **out, const char *path, snarkjs_zkey
     return zkey_load(out, path, flags, pool, err);
 }
 
+int sj_bn_zkey_stream_coefs(snarkjs_bn_coef_t **out, const snarkjs_bn_zkey_t *zk, topo_pool_t *pool, err_t *err)
+{
+    return stream_coefs(out, zk, pool, err);
+}
+
+int sj_bn_zkey_stream_points(void **out, const snarkjs_bn_zkey_t *zk, snarkjs_section_t s, topo_pool_t *pool, err_t *err)
+{
+    return stream_points(out, zk, s, pool, err);
+}
+
 void snarkjs_bn_zkey_slice_free(snarkjs_bn_zkey_slice_t *zs) { zkey_slice_free(zs); }
 
 size_t snarkjs_bn_zkey_slice_memory(const snarkjs_bn_zkey_slice_t *zs) { return zkey_slice_memory(zs); }

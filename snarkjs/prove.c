@@ -58,8 +58,8 @@ void snarkjs_prover_set_backend(snarkjs_prover_t *pv, groth16_backend_t *be)
 {
     const snarkjs_zkey_t *zk = pv->zk;
     bases_free(pv->be, pv->gb);
-    pv->be = be;
-    if (!groth16_backend_active(be))
+    pv->be = zk->stream.what ? NULL : be; /* a streamed key has no resident points: the CPU */
+    if (!pv->be || !groth16_backend_active(be))
         return;
     uint64_t np1 = (uint64_t)zk->n_public + 1;
     static const char *const names[SUM_G1] = {"A", "B1", "C", "H"};

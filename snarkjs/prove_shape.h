@@ -32,6 +32,20 @@
  * w5_2n^(2i+1) = w_2n^(J (2i+1) mod 2n) is our coset point k with
  * 2k + 1 = J (2i + 1) mod 2n. Two index permutations, no second NTT (both
  * the identity when J = 1).
+ *
+ * Memory of one proof (`grothmpi snarkjs prove`, a streamed key:
+ * SNARKJS_ZKEY_STREAM). Live throughout: the witness (nVars Fr), a, b, c (3 n
+ * Fr, the prover's), the NTT and MSM scratch (prover_create's). Beside them,
+ * one stage at a time: the abc stage the decoded section-4 entries (48 bytes
+ * each, freed after it); each MSM its section's decoded points (G1 72 bytes,
+ * G2 136 on BN254; 104 / 200 on BLS12-381), freed after it; the file's pages
+ * leave memory as they are decoded. SHA-256 of 64 bytes on bn128 (nVars
+ * 62,421, n = 2^16, 191,667 entries), MiB: witness 1.9, a b c 6.0, scratch
+ * 3.8; abc entries 8.8 (the peak: 20.5 allocated), B2 8.1, H 4.5, A, B1, C
+ * 4.3 each; the process RSS peak 34 MiB (10 of it the binary and its
+ * libraries). A resident key (zkey_load without the flag: many proofs, a
+ * device) holds all of them at once: 45.9 MiB allocated, and the load had
+ * the whole 31 MiB file mapped beside them (RSS peak 79 MiB).
  */
 #ifndef SJ_CURVE
 #error "prove_shape.h is a template: include snarkjs/snarkjs_internal.h first and this once"
@@ -123,6 +137,7 @@ fail:
 
 typedef struct {
     SJ_API(prover_t) *pv;
+    const SJ_API(coef_t) *coefs;
     const SJ_FR(t) *w;
     SJ_FR(t) *vec[3];
     uint64_t perm; /* J mod n */
@@ -145,7 +160,7 @@ static void abc_task(void *arg, size_t task, unsigned worker)
     uint64_t mask = j->pv->n - 1;
     memset(v, 0, (size_t)j->pv->n * sizeof(SJ_FR(t)));
     for (uint64_t i = 0; i < zk->n_coefs; i++) {
-        const SJ_API(coef_t) *c = &zk->coefs[i];
+        const SJ_API(coef_t) *c = &j->coefs[i];
         if (c->matrix != task)
             continue;
         SJ_FR(t) *dst = &v[(j->perm * c->constraint) & mask];
@@ -218,7 +233,8 @@ static void perm_task(void *arg, size_t task, unsigned worker)
 /* ---- one proof ------------------------------------------------------------------------------------ */
 
 /* The key source of a zkey: its five sums, one term each (C over the
- * private values w[nPublic + 1 ..], H over h's n values in pv->c). */
+ * private values w[nPublic + 1 ..], H over h's n values in pv->c), over
+ * the key's points (a streamed key's: NULL, for sums_streamed to set). */
 static void zkey_sums(sums_spec_t *s, const SJ_API(prover_t) *pv, const SJ_FR(t) *w, groth16_timings_t *tm)
 {
     const SJ_API(zkey_t) *zk = pv->zk;
@@ -230,17 +246,48 @@ static void zkey_sums(sums_spec_t *s, const SJ_API(prover_t) *pv, const SJ_FR(t)
     s->g1[SUM_H] = sum_dense(zk->h, pv->c, pv->n, &tm->msm_h);
 }
 
+/* The sums of a streamed key on the CPU, in file order: each section's
+ * points decoded just before its MSM and freed after it, so one section is
+ * live at a time (the decoding is timed with the MSM). Returns 0 or the
+ * decoder's error (a bad point, named as the load names it). */
+static int sums_streamed(sums_t *x, sums_spec_t *sp, const SJ_API(prover_t) *pv, const sums_ctx_t *c, err_t *err)
+{
+    static const int sum_of[SNARKJS_NSEC] = {SUM_A, SUM_B1, SUM_G1, SUM_L, SUM_H}; /* SUM_G1: B2 */
+    for (int s = 0; s < SNARKJS_NSEC; s++) {
+        bool g2 = sum_of[s] == SUM_G1;
+        sum_spec_t *t = g2 ? &sp->b2 : &sp->g1[sum_of[s]];
+        uint64_t t0 = gm_now_ns(), *ns = t->ns;
+        void *pts;
+        int rc = SJ_STREAM(points)(&pts, pv->zk, (snarkjs_section_t)s, c->pool, err);
+        if (rc)
+            return rc;
+        t->t[0].bases = pts;
+        t->ns = NULL;
+        (void)sum_cpu(g2 ? (void *)&x->b2 : (void *)&x->g1[sum_of[s]], g2, t, c, err); /* in memory: cannot fail */
+        gm_free(pts);
+        *ns += gm_now_ns() - t0;
+    }
+    return 0;
+}
+
 /* The proof for r_s, its transforms and G1 MSMs on the device when gpu.
- * false: the device failed (the caller proves again on the CPU). */
-static bool prove_core(SJ_API(prover_t) *pv, SJ_PROOF_T *out, const SJ_FR(t) *w, const SJ_FR(t) r_s[2], bool gpu,
-                       topo_pool_t *pool, groth16_timings_t *tm)
+ * Returns 0 (*device_failed: the device failed, the caller proves again
+ * on the CPU) or a streamed key's decoding error. */
+static int prove_core(SJ_API(prover_t) *pv, SJ_PROOF_T *out, const SJ_FR(t) *w, const SJ_FR(t) r_s[2], bool gpu,
+                      topo_pool_t *pool, groth16_timings_t *tm, bool *device_failed, err_t *err)
 {
     const SJ_API(zkey_t) *zk = pv->zk;
     uint64_t t0 = gm_now_ns(), t1;
+    int rc;
 
-    /* A, B, C evaluations. */
-    abc_job_t aj = {.pv = pv, .w = w, .vec = {pv->a, pv->b, NULL}, .perm = (uint64_t)SJ_ROOT_J & (pv->n - 1)};
+    /* A, B, C evaluations (a streamed key's entries decoded for them, the decoding timed with them). */
+    SJ_API(coef_t) *own = NULL;
+    if (zk->stream.what && (rc = SJ_STREAM(coefs)(&own, zk, pool, err)))
+        return rc;
+    abc_job_t aj = {.pv = pv, .coefs = own ? own : zk->coefs, .w = w, .vec = {pv->a, pv->b, NULL},
+                    .perm = (uint64_t)SJ_ROOT_J & (pv->n - 1)};
     topo_pool_run(pool, 2, abc_task, &aj);
+    gm_free(own);
     pw_job_t pj = {.a = pv->a, .b = pv->b, .c = pv->c, .shift = &pv->shift, .n = pv->n,
                    .perm2 = (uint64_t)SJ_ROOT_J & (2 * pv->n - 1)};
     size_t ntasks = (size_t)((pv->n + ROW_TASK - 1) / ROW_TASK);
@@ -256,12 +303,16 @@ static bool prove_core(SJ_API(prover_t) *pv, SJ_PROOF_T *out, const SJ_FR(t) *w,
     (void)gpu;
 #endif
     for (int i = 0; i < 3; i++)
-        if (!xform(be, pv->dom, pv->log_n, v[i], GPU_NTT_INVERSE, pv->ntt_scratch, pool, "snarkjs proof"))
-            return false;
+        if (!xform(be, pv->dom, pv->log_n, v[i], GPU_NTT_INVERSE, pv->ntt_scratch, pool, "snarkjs proof")) {
+            *device_failed = true;
+            return 0;
+        }
     topo_pool_run(pool, ntasks, shift_task, &pj);
     for (int i = 0; i < 3; i++)
-        if (!xform(be, pv->dom, pv->log_n, v[i], GPU_NTT_FORWARD, pv->ntt_scratch, pool, "snarkjs proof"))
-            return false;
+        if (!xform(be, pv->dom, pv->log_n, v[i], GPU_NTT_FORWARD, pv->ntt_scratch, pool, "snarkjs proof")) {
+            *device_failed = true;
+            return 0;
+        }
     topo_pool_run(pool, ntasks, join_task, &pj);
     topo_pool_run(pool, ntasks, perm_task, &pj);
     t1 = gm_now_ns(), tm->ntt += t1 - t0, t0 = t1;
@@ -273,16 +324,23 @@ static bool prove_core(SJ_API(prover_t) *pv, SJ_PROOF_T *out, const SJ_FR(t) *w,
     err_t e;
     zkey_sums(&sp, pv, w, tm);
 #ifdef SJ_DEVICE
-    if (gpu && sums_device(pv->be, pv->gb, &x, &sp, 1, &c, &e)) {
-        groth16_backend_failed(pv->be, "snarkjs proof", &e);
-        return false;
-    }
-    if (!gpu)
+    if (gpu) {
+        if (sums_device(pv->be, pv->gb, &x, &sp, 1, &c, &e)) {
+            groth16_backend_failed(pv->be, "snarkjs proof", &e);
+            *device_failed = true;
+            return 0;
+        }
+    } else
 #endif
+    if (zk->stream.what) {
+        if ((rc = sums_streamed(&x, &sp, pv, &c, err)))
+            return rc;
+    } else {
         (void)sums_cpu(&x, &sp, &c, &e); /* resident bases: it cannot fail */
+    }
 
     proof_assemble(out, &zk->vk, &x.g1[SUM_A], &x.g1[SUM_B1], &x.b2, &x.g1[SUM_L], &x.g1[SUM_H], &r_s[0], &r_s[1]);
-    return true;
+    return 0;
 }
 
 static int prove(SJ_API(prover_t) *pv, SJ_PROOF_T *out, const SJ_FR(t) *w, size_t n, const SJ_FR(t) *rs,
@@ -316,13 +374,16 @@ static int prove(SJ_API(prover_t) *pv, SJ_PROOF_T *out, const SJ_FR(t) *w, size_
         goto done;
     }
     for (;;) {
-        if (!prove_core(pv, out, w, r_s, gpu, pool, &tm)) {
+        bool device_failed = false;
+        if ((rc = prove_core(pv, out, w, r_s, gpu, pool, &tm, &device_failed, err)))
+            goto done;
 #ifdef SJ_DEVICE
+        if (device_failed) {
             gpu = false; /* the device failed: the whole proof again on the CPU */
             fallback = true;
             continue;
-#endif
         }
+#endif
         /* A device's result is always verified. */
         if ((flags & GROTH16_PROVE_NO_VERIFY) && !gpu)
             break;

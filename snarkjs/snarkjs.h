@@ -105,8 +105,31 @@ typedef struct {
     fr_t value;   /* the coefficient itself (the file's coef 2^512 mod r, converted) */
 } snarkjs_coef_t;
 
+/* The point sections of a zkey, in file order. */
+typedef enum {
+    SNARKJS_SEC_A = 0, /* section 5, nVars points */
+    SNARKJS_SEC_B1,    /* section 6, nVars */
+    SNARKJS_SEC_B2,    /* section 7, nVars (G2) */
+    SNARKJS_SEC_C,     /* section 8, nVars - nPublic - 1 */
+    SNARKJS_SEC_H,     /* section 9, domainSize */
+    SNARKJS_NSEC
+} snarkjs_section_t;
+
+/* A zkey read with SNARKJS_ZKEY_STREAM (below): section 4's entries and the
+ * points of sections 5-9 left in the file's bytes, each decoded and checked
+ * by the proof that needs it, just before its use, and freed after; what a
+ * zkey_load mapped is dropped from memory once decoded (gm_file_drop). */
+typedef struct {
+    char *what;                           /* the file's name in messages (owned); NULL: not streamed */
+    const uint8_t *coefs;                 /* section 4 after nCoef: nCoef 44-byte entries */
+    const uint8_t *pts[SNARKJS_NSEC];     /* sections 5-9 */
+    gm_map_t map;                         /* zkey_load's mapping (zeroed for zkey_from_bytes) */
+    bool subgroup;                        /* SNARKJS_ZKEY_SUBGROUP */
+} snarkjs_zkey_stream_t;
+
 /* A Groth16 proving key (.zkey). The vk holds alpha_g1, beta_g1, beta_g2,
- * gamma_g2, delta_g1, delta_g2 and ic (nPublic + 1 points). */
+ * gamma_g2, delta_g1, delta_g2 and ic (nPublic + 1 points). Streamed
+ * (stream.what not NULL): coefs and the points are NULL. */
 typedef struct {
     uint32_t n_vars, n_public, domain_size, log_domain;
     groth16_vk_t vk;
@@ -116,6 +139,7 @@ typedef struct {
     g2_affine_t *b2;       /* n_vars */
     g1_affine_t *c;        /* n_vars - n_public - 1 */
     g1_affine_t *h;        /* domain_size */
+    snarkjs_zkey_stream_t stream;
 } snarkjs_zkey_t;
 
 typedef enum {
@@ -129,6 +153,13 @@ typedef enum {
      * mpi/split_snarkjs_shape.h): section 4 read in the part's share by
      * entry index, not in the entries of the part's rows (below). */
     SNARKJS_ZKEY_COEF_SHARE = 1 << 1,
+    /* snarkjs_zkey_load and _from_bytes: read the header, vk and section
+     * sizes now (all checked as without the flag), leave the entries of
+     * section 4 and the points in the file (snarkjs_zkey_stream_t): a
+     * one-proof prover's memory then holds one section at a time. Their
+     * checks, and their errors, come with the proof (snarkjs_prove); with
+     * _from_bytes buf must outlive the key. */
+    SNARKJS_ZKEY_STREAM = 1 << 2,
 } snarkjs_zkey_flags_t;
 
 /* Decodes a zkey from buf[0 .. n): container "zkey" version <= 2 (section
@@ -145,7 +176,8 @@ typedef enum {
 int snarkjs_zkey_from_bytes(snarkjs_zkey_t **out, const uint8_t *buf, size_t n, const char *what,
                             snarkjs_zkey_flags_t flags, topo_pool_t *pool, err_t *err)
     __attribute__((warn_unused_result));
-/* Maps the file at path and decodes it (GM_EIO when it cannot be read). */
+/* Maps the file at path and decodes it (GM_EIO when it cannot be read); with
+ * SNARKJS_ZKEY_STREAM the key keeps the mapping (unmapped by snarkjs_zkey_free). */
 int snarkjs_zkey_load(snarkjs_zkey_t **out, const char *path, snarkjs_zkey_flags_t flags, topo_pool_t *pool,
                       err_t *err) __attribute__((warn_unused_result));
 void snarkjs_zkey_free(snarkjs_zkey_t *zk);   /* NULL allowed */
@@ -159,14 +191,6 @@ void snarkjs_zkey_free(snarkjs_zkey_t *zk);   /* NULL allowed */
  * domainSize; the part's rows are the split NTT's natural slice
  * [(n−1)·part/R, (n−1)·(part+1)/R), the last part's up to n = domainSize
  * (mpi/mpi.h). */
-typedef enum {
-    SNARKJS_SEC_A = 0, /* section 5, nVars points */
-    SNARKJS_SEC_B1,    /* section 6, nVars */
-    SNARKJS_SEC_B2,    /* section 7, nVars (G2) */
-    SNARKJS_SEC_C,     /* section 8, nVars - nPublic - 1 */
-    SNARKJS_SEC_H,     /* section 9, domainSize */
-    SNARKJS_NSEC
-} snarkjs_section_t;
 
 typedef struct {
     uint32_t n_vars, n_public, domain_size, log_domain;
@@ -229,7 +253,9 @@ void snarkjs_prover_destroy(snarkjs_prover_t *pv);   /* NULL allowed */
  * receives the stages (abc, ntt, the MSMs: msm_l holds section 8 (C)).
  * Returns 0, GM_EINVAL (n != n_vars or w[0] != 1; err says both), GM_EVERIFY
  * (the proof does not verify: the witness does not satisfy the circuit, or
- * the zkey is inconsistent), GM_ESYS (getrandom). out undefined on failure. */
+ * the zkey is inconsistent), GM_ESYS (getrandom); a streamed key's sections
+ * are decoded here (SNARKJS_ZKEY_STREAM), so also the load's codes and
+ * messages for a bad entry or point. out undefined on failure. */
 int snarkjs_prove(snarkjs_prover_t *pv, groth16_proof_t *out, const fr_t *w, size_t n, const fr_t *rs,
                   groth16_prove_flags_t flags, topo_pool_t *pool, groth16_timings_t *times, err_t *err)
     __attribute__((warn_unused_result));
@@ -239,7 +265,8 @@ int snarkjs_prove(snarkjs_prover_t *pv, groth16_proof_t *out, const fr_t *w, siz
  * NTTs and G1 MSMs through it, the G2 MSM on the CPU pool meanwhile; a
  * failed device call or a device proof that does not verify is proved again
  * on the CPU (counted). be NULL: the CPU. be must outlive pv, or be detached
- * first. */
+ * first. A streamed key (SNARKJS_ZKEY_STREAM) holds no points to upload:
+ * its prover stays on the CPU. */
 void snarkjs_prover_set_backend(snarkjs_prover_t *pv, groth16_backend_t *be);
 
 /* The zkey's verifying key prepared (for snarkjs_prove's check and tests). */
@@ -414,6 +441,7 @@ typedef struct {
     bn_g2_affine_t *b2;
     bn_g1_affine_t *c;
     bn_g1_affine_t *h;
+    snarkjs_zkey_stream_t stream;
 } snarkjs_bn_zkey_t;
 
 /* flags: SNARKJS_ZKEY_SUBGROUP checks the G2 points of section 7 for G2

@@ -82,6 +82,17 @@ int sj_bn_g2_from_lem(bn_g2_affine_t *out, const uint8_t in[128], bool subgroup)
 /* Text of a point status for messages. */
 const char *sj_point_err(int code);
 
+/* A streamed key's (SNARKJS_ZKEY_STREAM) section 4 entries, or the points
+ * of section s, decoded and checked as a whole key's are at load (the same
+ * messages) on pool, gm_alloc'd into *out for one proof (snarkjs/prove_shape.h);
+ * the file's pages they came from leave memory. Returns 0 or the load's
+ * codes; *out NULL on failure. */
+int sj_zkey_stream_coefs(snarkjs_coef_t **out, const snarkjs_zkey_t *zk, topo_pool_t *pool, err_t *err);
+int sj_zkey_stream_points(void **out, const snarkjs_zkey_t *zk, snarkjs_section_t s, topo_pool_t *pool, err_t *err);
+int sj_bn_zkey_stream_coefs(snarkjs_bn_coef_t **out, const snarkjs_bn_zkey_t *zk, topo_pool_t *pool, err_t *err);
+int sj_bn_zkey_stream_points(void **out, const snarkjs_bn_zkey_t *zk, snarkjs_section_t s, topo_pool_t *pool,
+                             err_t *err);
+
 /* ---- the curve of a template instance --------------------------------------------------------
  * The readers, writers and the prover are written once (the templates snarkjs/zkey_shape.h, ...)
  * and instantiated per curve: snarkjs/zkey.c, wtns.c, r1cs.c, json.c and
@@ -96,6 +107,7 @@ const char *sj_point_err(int code);
  *   SJ_FP_LIMBS    64-bit limbs of a base field element (6 / 4)
  *   SJ_DEC_MAX     a buffer for the decimal text of any field element
  *   SJ_LEM(g)      the zkey point decoder of group g (g1, g2)
+ *   SJ_STREAM(x)   a streamed zkey's section decoders (coefs, points)
  *   SJ_VK_T, SJ_PROOF_T, SJ_VK_FREE   groth16_vk_t, ... / snarkjs_bn_vk_t, ...
  *   SJ_G1_IN_SUBGROUP(p)   G1 membership (BN254: every point on the curve)
  *   SJ_FR_FROM_MONT   an Fr element from its 32 Montgomery bytes (range-checked)
@@ -110,6 +122,7 @@ const char *sj_point_err(int code);
 #define SJ_G2(x) bn_g2_##x
 #define SJ_API(x) snarkjs_bn_##x
 #define SJ_LEM(g) sj_bn_##g##_from_lem
+#define SJ_STREAM(x) sj_bn_zkey_stream_##x
 #define SJ_CURVE "bn128"
 #define SJ_N8Q 32
 #define SJ_Q_BYTES SJ_BN_Q_LE
@@ -135,6 +148,7 @@ const char *sj_point_err(int code);
 #define SJ_G2(x) g2_##x
 #define SJ_API(x) snarkjs_##x
 #define SJ_LEM(g) sj_##g##_from_lem
+#define SJ_STREAM(x) sj_zkey_stream_##x
 #define SJ_CURVE "bls12381"
 #define SJ_N8Q 48
 #define SJ_Q_BYTES SJ_Q_LE

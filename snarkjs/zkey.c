@@ -22,6 +22,16 @@ int snarkjs_zkey_load(snarkjs_zkey_t **out, const char *path, snarkjs_zkey_flags
     return zkey_load(out, path, flags, pool, err);
 }
 
+int sj_zkey_stream_coefs(snarkjs_coef_t **out, const snarkjs_zkey_t *zk, topo_pool_t *pool, err_t *err)
+{
+    return stream_coefs(out, zk, pool, err);
+}
+
+int sj_zkey_stream_points(void **out, const snarkjs_zkey_t *zk, snarkjs_section_t s, topo_pool_t *pool, err_t *err)
+{
+    return stream_points(out, zk, s, pool, err);
+}
+
 void snarkjs_zkey_slice_free(snarkjs_zkey_slice_t *zs) { zkey_slice_free(zs); }
 
 size_t snarkjs_zkey_slice_memory(const snarkjs_zkey_slice_t *zs) { return zkey_slice_memory(zs); }

@@ -5,7 +5,8 @@
  * (BN254) include it once, after snarkjs_internal.h has set the curve's SJ_
  * macros; it defines static functions (zkey_free, decode_points,
  * zkey_header, zkey_coef, zkey_from_bytes, zkey_load) that the .c file
- * wraps by name. With q of n8q bytes (48 / 32), G1 = 2 n8q, G2 = 4 n8q:
+ * wraps by name (and, for the prover, stream_coefs and stream_points:
+ * a streamed key's sections decoded when a proof needs them). With q of n8q bytes (48 / 32), G1 = 2 n8q, G2 = 4 n8q:
  *   1  u32 protocol (1 = Groth16)
  *   2  header, 20 + n8q + 32 + 3 G1 + 3 G2 bytes (964 / 660): u32 n8q, q,
  *      u32 n8r = 32, r, u32 nVars, nPublic, domainSize, alpha1, beta1 (G1),
@@ -22,9 +23,9 @@
  * multiplication by the element with limbs {1, 0, 0, 0} (2^-256) turns into
  * coef (both curves' Fr have R = 2^256).
  *
- * Points are decoded on the caller's pool in tasks of POINT_TASK points;
- * each task remembers its first bad point and the report names the first
- * one in file order, whatever the schedule.
+ * Points and entries are decoded on the caller's pool in tasks of
+ * POINT_TASK points (COEF_TASK entries); each task remembers its first bad
+ * one and the report names the first in file order, whatever the schedule.
  */
 #ifndef SJ_CURVE
 #error "zkey_shape.h is a template: include snarkjs/snarkjs_internal.h first and this once"
@@ -33,6 +34,7 @@
 #define HEADER_BYTES (20 + SJ_N8Q + 32 + 3 * SJ_G1_BYTES + 3 * SJ_G2_BYTES)
 #define COEF_BYTES 44
 #define POINT_TASK 1024
+#define COEF_TASK 4096
 
 static void zkey_free(SJ_API(zkey_t) *zk)
 {
@@ -45,7 +47,23 @@ static void zkey_free(SJ_API(zkey_t) *zk)
     gm_free(zk->b2);
     gm_free(zk->c);
     gm_free(zk->h);
+    gm_free(zk->stream.what);
+    gm_file_unmap(&zk->stream.map);
     gm_free(zk);
+}
+
+/* The point sections 5-9 (snarkjs_section_t order): id, name, G2 or G1. */
+static const struct {
+    unsigned id;
+    const char *name;
+    bool g2;
+} zkey_secs[SNARKJS_NSEC] = {{5, "PointsA", false}, {6, "PointsB1", false}, {7, "PointsB2", true},
+                             {8, "PointsC", false}, {9, "PointsH", false}};
+
+/* The number of points of section s of a key with these counts. */
+static uint64_t sec_count(snarkjs_section_t s, uint64_t n_vars, uint64_t n_public, uint64_t domain_size)
+{
+    return s == SNARKJS_SEC_C ? n_vars - n_public - 1 : s == SNARKJS_SEC_H ? domain_size : n_vars;
 }
 
 /* ---- points, in parallel ------------------------------------------------------------------- */
@@ -55,6 +73,7 @@ typedef struct {
     void *out;        /* G1 or G2 affine array */
     uint64_t n;
     bool g2, subgroup;
+    bool drop;        /* in is a file mapping: its pages leave memory once decoded (gm_file_drop) */
     uint64_t *bad;    /* per task: index of the first bad point, or UINT64_MAX */
     int *code;        /* per task: its status */
 } pts_job_t;
@@ -72,19 +91,22 @@ static void pts_task(void *arg, size_t task, unsigned worker)
     uint64_t i0 = (uint64_t)task * POINT_TASK, i1 = i0 + POINT_TASK < j->n ? i0 + POINT_TASK : j->n;
     j->bad[task] = UINT64_MAX;
     j->code[task] = 0;
+    size_t psz = j->g2 ? SJ_G2_BYTES : SJ_G1_BYTES;
     for (uint64_t i = i0; i < i1; i++) {
-        int rc = j->g2 ? SJ_LEM(g2)((SJ_G2(affine_t) *)j->out + i, j->in + i * SJ_G2_BYTES, j->subgroup)
-                       : SJ_LEM(g1)((SJ_G1(affine_t) *)j->out + i, j->in + i * SJ_G1_BYTES, j->subgroup);
+        int rc = j->g2 ? SJ_LEM(g2)((SJ_G2(affine_t) *)j->out + i, j->in + i * psz, j->subgroup)
+                       : SJ_LEM(g1)((SJ_G1(affine_t) *)j->out + i, j->in + i * psz, j->subgroup);
         if (rc) {
             j->bad[task] = i;
             j->code[task] = rc;
             return;
         }
     }
+    if (j->drop)
+        gm_file_drop(j->in + i0 * psz, (size_t)(i1 - i0) * psz);
 }
 
 static int decode_points(void **out, const uint8_t *in, uint64_t n, uint64_t first, bool g2, bool subgroup,
-                         unsigned sec, const char *name, const char *what, topo_pool_t *pool, err_t *err)
+                         bool drop, unsigned sec, const char *name, const char *what, topo_pool_t *pool, err_t *err)
 {
     size_t sz = g2 ? sizeof(SJ_G2(affine_t)) : sizeof(SJ_G1(affine_t));
     *out = gm_alloc((size_t)(n ? n : 1) * sz);
@@ -97,7 +119,8 @@ static int decode_points(void **out, const uint8_t *in, uint64_t n, uint64_t fir
                         (unsigned long long)n);
         goto done;
     }
-    pts_job_t j = {.in = in, .out = *out, .n = n, .g2 = g2, .subgroup = subgroup, .bad = bad, .code = code};
+    pts_job_t j = {.in = in, .out = *out, .n = n, .g2 = g2, .subgroup = subgroup, .drop = drop, .bad = bad,
+                   .code = code};
     topo_pool_run(pool, ntasks, pts_task, &j);
     for (size_t t = 0; t < ntasks; t++)
         if (code[t]) {
@@ -218,10 +241,10 @@ static int zkey_header(SJ_API(zkey_t) *zk, sj_bin_t *b, const uint8_t *buf, size
     return 0;
 }
 
-static int zkey_coef(SJ_API(coef_t) *c, const sj_bin_t *b, const SJ_API(zkey_t) *zk, uint64_t i, const char *what,
-                     err_t *err)
+static int zkey_coef(SJ_API(coef_t) *c, const uint8_t *entries, const SJ_API(zkey_t) *zk, uint64_t i,
+                     const char *what, err_t *err)
 {
-    const uint8_t *e = b->sec[4] + 4 + i * COEF_BYTES;
+    const uint8_t *e = entries + i * COEF_BYTES;
     c->matrix = sj_u32(e);
     c->constraint = sj_u32(e + 4);
     c->signal = sj_u32(e + 8);
@@ -238,6 +261,89 @@ static int zkey_coef(SJ_API(coef_t) *c, const sj_bin_t *b, const SJ_API(zkey_t) 
     return 0;
 }
 
+typedef struct {
+    SJ_API(coef_t) *out;
+    const uint8_t *entries;
+    const SJ_API(zkey_t) *zk;
+    bool drop;     /* as pts_job_t's */
+    uint64_t *bad; /* per task: index of the first bad entry, or UINT64_MAX */
+} coefs_job_t;
+
+/* (1) Why: one Fr multiplication and the range checks per entry, a fixed
+ *     cost of every proof of a streamed key, split over the pool.
+ * (2) Invariants: task t owns entries [t COEF_TASK, (t+1) COEF_TASK); it
+ *     stops at its first bad entry and records it (its message is made
+ *     again by decode_coefs: the tasks share no err_t).
+ * (3) The load stage, or a streamed key's abc stage (bench/README.md). */
+static void coefs_task(void *arg, size_t task, unsigned worker)
+{
+    (void)worker;
+    coefs_job_t *j = arg;
+    uint64_t n = j->zk->n_coefs, i0 = (uint64_t)task * COEF_TASK, i1 = i0 + COEF_TASK < n ? i0 + COEF_TASK : n;
+    err_t e;
+    j->bad[task] = UINT64_MAX;
+    for (uint64_t i = i0; i < i1; i++)
+        if (zkey_coef(&j->out[i], j->entries, j->zk, i, "", &e)) {
+            j->bad[task] = i;
+            return;
+        }
+    if (j->drop)
+        gm_file_drop(j->entries + i0 * COEF_BYTES, (size_t)(i1 - i0) * COEF_BYTES);
+}
+
+/* *out = the n_coefs entries of section 4 (entries: after nCoef), each
+ * checked, on pool; the first bad one in file order is reported. drop:
+ * entries is a file mapping, its pages leave memory as they are decoded. */
+static int decode_coefs(SJ_API(coef_t) **out, const uint8_t *entries, const SJ_API(zkey_t) *zk, bool drop,
+                        const char *what, topo_pool_t *pool, err_t *err)
+{
+    size_t ntasks = (size_t)((zk->n_coefs + COEF_TASK - 1) / COEF_TASK);
+    *out = gm_alloc((size_t)(zk->n_coefs ? zk->n_coefs : 1) * sizeof(SJ_API(coef_t)));
+    uint64_t *bad = gm_alloc((ntasks ? ntasks : 1) * sizeof(uint64_t));
+    int rc = 0;
+    if (!*out || !bad) {
+        rc = gm_err_set(err, GM_ENOMEM, "%s: out of memory for %llu coefficients", what,
+                        (unsigned long long)zk->n_coefs);
+        goto done;
+    }
+    coefs_job_t j = {.out = *out, .entries = entries, .zk = zk, .drop = drop, .bad = bad};
+    topo_pool_run(pool, ntasks, coefs_task, &j);
+    for (size_t t = 0; t < ntasks && !rc; t++)
+        if (bad[t] != UINT64_MAX)
+            rc = zkey_coef(&(*out)[bad[t]], entries, zk, bad[t], what, err);
+done:
+    gm_free(bad);
+    if (rc) {
+        gm_free(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
+/* *out = the points of section s from its bytes raw, checked (subgroup:
+ * also for the subgroup; drop: as decode_coefs's). */
+static int section_points(void **out, const SJ_API(zkey_t) *zk, snarkjs_section_t s, const uint8_t *raw,
+                          bool subgroup, bool drop, const char *what, topo_pool_t *pool, err_t *err)
+{
+    return decode_points(out, raw, sec_count(s, zk->n_vars, zk->n_public, zk->domain_size), 0, zkey_secs[s].g2,
+                         subgroup, drop, zkey_secs[s].id, zkey_secs[s].name, what, pool, err);
+}
+
+/* A streamed key's section 4 entries or section s's points, decoded now;
+ * a mapped key's pages leave memory as they are decoded, so the section is
+ * not in memory twice. */
+static int stream_coefs(SJ_API(coef_t) **out, const SJ_API(zkey_t) *zk, topo_pool_t *pool, err_t *err)
+{
+    const snarkjs_zkey_stream_t *st = &zk->stream;
+    return decode_coefs(out, st->coefs, zk, st->map.data != NULL, st->what, pool, err);
+}
+
+static int stream_points(void **out, const SJ_API(zkey_t) *zk, snarkjs_section_t s, topo_pool_t *pool, err_t *err)
+{
+    const snarkjs_zkey_stream_t *st = &zk->stream;
+    return section_points(out, zk, s, st->pts[s], st->subgroup, st->map.data != NULL, st->what, pool, err);
+}
+
 static int zkey_from_bytes(SJ_API(zkey_t) **out, const uint8_t *buf, size_t n, const char *what,
                            snarkjs_zkey_flags_t flags, topo_pool_t *pool, err_t *err)
 {
@@ -250,27 +356,29 @@ static int zkey_from_bytes(SJ_API(zkey_t) **out, const uint8_t *buf, size_t n, c
     if (rc)
         goto fail;
 
-    /* Coefficients. */
-    zk->coefs = gm_alloc((size_t)(zk->n_coefs ? zk->n_coefs : 1) * sizeof(SJ_API(coef_t)));
-    if (!zk->coefs) {
-        rc = gm_err_set(err, GM_ENOMEM, "%s: out of memory for %llu coefficients", what,
-                        (unsigned long long)zk->n_coefs);
-        goto fail;
-    }
-    for (uint64_t i = 0; i < zk->n_coefs; i++)
-        if ((rc = zkey_coef(&zk->coefs[i], &b, zk, i, what, err)))
-            goto fail;
-
-    /* The bases. */
     bool sg = flags & SNARKJS_ZKEY_SUBGROUP;
-    uint64_t nv = zk->n_vars, np1 = (uint64_t)zk->n_public + 1;
-    if ((rc = decode_points((void **)&zk->a, b.sec[5], nv, 0, false, sg, 5, "PointsA", what, pool, err)) ||
-        (rc = decode_points((void **)&zk->b1, b.sec[6], nv, 0, false, sg, 6, "PointsB1", what, pool, err)) ||
-        (rc = decode_points((void **)&zk->b2, b.sec[7], nv, 0, true, sg, 7, "PointsB2", what, pool, err)) ||
-        (rc = decode_points((void **)&zk->c, b.sec[8], nv - np1, 0, false, sg, 8, "PointsC", what, pool, err)) ||
-        (rc = decode_points((void **)&zk->h, b.sec[9], zk->domain_size, 0, false, sg, 9, "PointsH", what, pool,
-                            err)))
+    if (flags & SNARKJS_ZKEY_STREAM) {
+        snarkjs_zkey_stream_t *st = &zk->stream;
+        size_t wl = strlen(what) + 1;
+        if (!(st->what = gm_alloc(wl))) {
+            rc = gm_err_set(err, GM_ENOMEM, "%s: out of memory", what);
+            goto fail;
+        }
+        memcpy(st->what, what, wl);
+        st->coefs = b.sec[4] + 4;
+        for (int s = 0; s < SNARKJS_NSEC; s++)
+            st->pts[s] = b.sec[zkey_secs[s].id];
+        st->subgroup = sg;
+        *out = zk;
+        return 0;
+    }
+    void **dst[SNARKJS_NSEC] = {(void **)&zk->a, (void **)&zk->b1, (void **)&zk->b2, (void **)&zk->c,
+                                (void **)&zk->h};
+    if ((rc = decode_coefs(&zk->coefs, b.sec[4] + 4, zk, false, what, pool, err)))
         goto fail;
+    for (int s = 0; s < SNARKJS_NSEC; s++)
+        if ((rc = section_points(dst[s], zk, s, b.sec[zkey_secs[s].id], sg, false, what, pool, err)))
+            goto fail;
     *out = zk;
     return 0;
 fail:
@@ -288,10 +396,14 @@ static int zkey_load(SJ_API(zkey_t) **out, const char *path, snarkjs_zkey_flags_
         return rc;
     static const uint8_t empty[1];
     rc = zkey_from_bytes(out, m.data ? m.data : empty, m.size, path, flags, pool, err);
-    gm_file_unmap(&m);
+    if (!rc && (flags & SNARKJS_ZKEY_STREAM))
+        (*out)->stream.map = m; /* the key's bytes: unmapped by zkey_free */
+    else
+        gm_file_unmap(&m);
     return rc;
 }
 
 #undef HEADER_BYTES
 #undef COEF_BYTES
 #undef POINT_TASK
+#undef COEF_TASK

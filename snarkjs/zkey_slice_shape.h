@@ -118,7 +118,7 @@ static int slice_load_coefs(SJ_API(zkey_slice_t) *zs, const sj_bin_t *b, const S
     for (uint64_t i = elo; i < ehi && !rc; i++) {
         unsigned q = slice_part_of_coef(zs, sec, i, first, parts);
         if (share || q == part)
-            rc = zkey_coef(&zs->coefs[at[q]++], b, hdr, i, what, err);
+            rc = zkey_coef(&zs->coefs[at[q]++], sec, hdr, i, what, err);
     }
     zs->n_coefs = n;
 out:
@@ -150,26 +150,20 @@ static int zkey_load_slice(SJ_API(zkey_slice_t) *out, const char *path, unsigned
     out->n_vars = hdr.n_vars, out->n_public = hdr.n_public;
     out->domain_size = hdr.domain_size, out->log_domain = hdr.log_domain;
     out->n_coefs_file = hdr.n_coefs;
-    uint64_t nv = hdr.n_vars, np1 = (uint64_t)hdr.n_public + 1, ds = hdr.domain_size;
+    uint64_t ds = hdr.domain_size;
     slice_rows(&out->row_lo, &out->row_hi, ds, part, parts);
     if ((rc = slice_load_coefs(out, &b, &hdr, part, parts, flags & SNARKJS_ZKEY_COEF_SHARE, path, err)))
         goto fail;
 
-    static const struct {
-        unsigned id;
-        const char *name;
-        bool g2;
-    } secs[SNARKJS_NSEC] = {{5, "PointsA", false}, {6, "PointsB1", false}, {7, "PointsB2", true},
-                            {8, "PointsC", false}, {9, "PointsH", false}};
-    const uint64_t counts[SNARKJS_NSEC] = {nv, nv, nv, nv - np1, ds};
     void **dst[SNARKJS_NSEC] = {(void **)&out->a, (void **)&out->b1, (void **)&out->b2, (void **)&out->c,
                                 (void **)&out->h};
     bool sg = flags & SNARKJS_ZKEY_SUBGROUP;
     for (int s = 0; s < SNARKJS_NSEC; s++) {
-        groth16_slice_range(&out->lo[s], &out->hi[s], counts[s], part, parts);
-        size_t psz = secs[s].g2 ? SJ_G2_BYTES : SJ_G1_BYTES;
-        if ((rc = decode_points(dst[s], b.sec[secs[s].id] + out->lo[s] * psz, out->hi[s] - out->lo[s], out->lo[s],
-                                secs[s].g2, sg, secs[s].id, secs[s].name, path, pool, err)))
+        groth16_slice_range(&out->lo[s], &out->hi[s], sec_count(s, hdr.n_vars, hdr.n_public, ds), part, parts);
+        size_t psz = zkey_secs[s].g2 ? SJ_G2_BYTES : SJ_G1_BYTES;
+        if ((rc = decode_points(dst[s], b.sec[zkey_secs[s].id] + out->lo[s] * psz, out->hi[s] - out->lo[s],
+                                out->lo[s], zkey_secs[s].g2, sg, false, zkey_secs[s].id, zkey_secs[s].name, path,
+                                pool, err)))
             goto fail;
     }
     gm_file_unmap(&m);

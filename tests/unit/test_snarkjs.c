@@ -1421,3 +1421,102 @@ Test(snarkjs, bn_prove_verifies_with_snarkjs_key)
     snarkjs_bn_zkey_free(zk);
     topo_pool_destroy(pool);
 }
+
+/* A streamed key (SNARKJS_ZKEY_STREAM) on either curve gives the resident
+ * key's proof; its bad points and entries are found by the proof, in the
+ * load's words. The bytes' section 9 point 2 and section 4 entry 1 are
+ * broken in turn (bad: the key's bytes, a copy). */
+static void stream_break(uint8_t *bad, const uint8_t *orig, size_t n, int what, size_t g1_bytes)
+{
+    uint64_t sz;
+    memcpy(bad, orig, n);
+    if (what == 0)
+        memset(bad + section_at(bad, n, 9, &sz) + 2 * g1_bytes, 0xff, g1_bytes / 2);
+    else
+        bad[section_at(bad, n, 4, &sz) + 4 + 44] = 7; /* entry 1's matrix */
+}
+
+static const char *const stream_msgs[2] = {"s.zkey: section 9 (PointsH): point 2", "s.zkey: section 4 (Coefs): entry 1"};
+
+Test(snarkjs, streamed_key_proves_alike_and_finds_bad_points)
+{
+    err_t err;
+    size_t n;
+    fr_t rs[2];
+    fr_set_u64(&rs[0], 11), fr_set_u64(&rs[1], 12);
+    snarkjs_zkey_t *zk, *zs;
+    snarkjs_wtns_t w;
+    snarkjs_prover_t *pv, *ps;
+    groth16_proof_t p, q;
+    cr_assert_eq(snarkjs_zkey_load(&zk, VDIR "multiplier.zkey", 0, NULL, &err), 0, "%s", err.msg);
+    cr_assert_eq(snarkjs_zkey_load(&zs, VDIR "multiplier.zkey", SNARKJS_ZKEY_STREAM, NULL, &err), 0, "%s", err.msg);
+    cr_assert(zs->a == NULL && zs->coefs == NULL && zs->stream.map.data != NULL);
+    cr_assert_eq(snarkjs_wtns_load(&w, VDIR "multiplier.wtns", &err), 0, "%s", err.msg);
+    cr_assert_eq(snarkjs_prover_create(&pv, zk, NULL, &err), 0, "%s", err.msg);
+    cr_assert_eq(snarkjs_prover_create(&ps, zs, NULL, &err), 0, "%s", err.msg);
+    for (int k = 0; k < 2; k++) { /* twice: the dropped pages read again */
+        cr_assert_eq(snarkjs_prove(pv, &p, w.w, w.n, rs, 0, NULL, NULL, &err), 0, "%s", err.msg);
+        cr_assert_eq(snarkjs_prove(ps, &q, w.w, w.n, rs, 0, NULL, NULL, &err), 0, "%s", err.msg);
+        cr_assert(g1_affine_eq(&p.a, &q.a) && g2_affine_eq(&p.b, &q.b) && g1_affine_eq(&p.c, &q.c));
+    }
+    snarkjs_prover_destroy(ps);
+    snarkjs_zkey_free(zs);
+    uint8_t *orig = slurp(VDIR "multiplier.zkey", &n), *bad = gm_alloc(n);
+    for (int what = 0; what < 2; what++) {
+        stream_break(bad, orig, n, what, 96);
+        cr_assert_eq(snarkjs_zkey_from_bytes(&zs, bad, n, "s.zkey", SNARKJS_ZKEY_STREAM, NULL, &err), 0, "%s",
+                     err.msg);
+        cr_assert_eq(snarkjs_prover_create(&ps, zs, NULL, &err), 0, "%s", err.msg);
+        cr_assert_eq(snarkjs_prove(ps, &q, w.w, w.n, rs, 0, NULL, NULL, &err), what ? GM_EFORMAT : GM_ENONCANON);
+        cr_assert(strstr(err.msg, stream_msgs[what]), "%s", err.msg);
+        snarkjs_prover_destroy(ps);
+        snarkjs_zkey_free(zs);
+    }
+    gm_free(orig);
+    gm_free(bad);
+    snarkjs_prover_destroy(pv);
+    snarkjs_wtns_free(&w);
+    snarkjs_zkey_free(zk);
+}
+
+Test(snarkjs, bn_streamed_key_proves_alike_and_finds_bad_points)
+{
+    err_t err;
+    size_t n;
+    bn_fr_t rs[2];
+    bn_fr_set_u64(&rs[0], 11), bn_fr_set_u64(&rs[1], 12);
+    snarkjs_bn_zkey_t *zk, *zs;
+    snarkjs_bn_wtns_t w;
+    snarkjs_bn_prover_t *pv, *ps;
+    snarkjs_bn_proof_t p, q;
+    cr_assert_eq(snarkjs_bn_zkey_load(&zk, VDIR "multiplier_bn128.zkey", 0, NULL, &err), 0, "%s", err.msg);
+    cr_assert_eq(snarkjs_bn_zkey_load(&zs, VDIR "multiplier_bn128.zkey", SNARKJS_ZKEY_STREAM, NULL, &err), 0, "%s",
+                 err.msg);
+    cr_assert(zs->a == NULL && zs->coefs == NULL && zs->stream.map.data != NULL);
+    cr_assert_eq(snarkjs_bn_wtns_load(&w, VDIR "multiplier_bn128.wtns", &err), 0, "%s", err.msg);
+    cr_assert_eq(snarkjs_bn_prover_create(&pv, zk, NULL, &err), 0, "%s", err.msg);
+    cr_assert_eq(snarkjs_bn_prover_create(&ps, zs, NULL, &err), 0, "%s", err.msg);
+    for (int k = 0; k < 2; k++) {
+        cr_assert_eq(snarkjs_bn_prove(pv, &p, w.w, w.n, rs, 0, NULL, NULL, &err), 0, "%s", err.msg);
+        cr_assert_eq(snarkjs_bn_prove(ps, &q, w.w, w.n, rs, 0, NULL, NULL, &err), 0, "%s", err.msg);
+        cr_assert(bn_g1_affine_eq(&p.a, &q.a) && bn_g2_affine_eq(&p.b, &q.b) && bn_g1_affine_eq(&p.c, &q.c));
+    }
+    snarkjs_bn_prover_destroy(ps);
+    snarkjs_bn_zkey_free(zs);
+    uint8_t *orig = slurp(VDIR "multiplier_bn128.zkey", &n), *bad = gm_alloc(n);
+    for (int what = 0; what < 2; what++) {
+        stream_break(bad, orig, n, what, 64);
+        cr_assert_eq(snarkjs_bn_zkey_from_bytes(&zs, bad, n, "s.zkey", SNARKJS_ZKEY_STREAM, NULL, &err), 0, "%s",
+                     err.msg);
+        cr_assert_eq(snarkjs_bn_prover_create(&ps, zs, NULL, &err), 0, "%s", err.msg);
+        cr_assert_eq(snarkjs_bn_prove(ps, &q, w.w, w.n, rs, 0, NULL, NULL, &err), what ? GM_EFORMAT : GM_ENONCANON);
+        cr_assert(strstr(err.msg, stream_msgs[what]), "%s", err.msg);
+        snarkjs_bn_prover_destroy(ps);
+        snarkjs_bn_zkey_free(zs);
+    }
+    gm_free(orig);
+    gm_free(bad);
+    snarkjs_bn_prover_destroy(pv);
+    snarkjs_bn_wtns_free(&w);
+    snarkjs_bn_zkey_free(zk);
+}
