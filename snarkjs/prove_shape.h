@@ -1,12 +1,13 @@
 /*
  * snarkjs/prove_shape.h — the prover of `snarkjs groth16 prove`
  * (src/groth16_prove.js) and rapidsnark over a decoded .zkey, written once
- * for every curve. A template, not a header: snarkjs/prove.c (BLS12-381,
- * with the device backends: SJ_DEVICE) and snarkjs/bn_prove.c (BN254)
- * include it once after snarkjs_internal.h and wrap its static functions
- * (prover_create, prover_destroy, prove) by name. Before the include the
- * .c file defines
+ * for every curve. A template, not a header: snarkjs/prove.c (BLS12-381)
+ * and snarkjs/bn_prove.c (BN254), both with the device backends
+ * (SJ_DEVICE), include it once after snarkjs_internal.h and wrap its static
+ * functions (prover_create, prover_destroy, prove, prover_set_backend) by
+ * name. Before the include the .c file defines
  *   SJ_ROOT_J      J: snarkjs's primitive 2^k-th root of unity is ours to the power J mod 2^k
+ *   SJ_DEVICE, SJ_BE(x)  the device backends, through groth16_backend_x | groth16_backend_bn_x
  *   SJ_NTT(x)      ntt_x / bn_ntt_x (ntt/ntt.h),  SJ_MSM(g)  msm_g / bn_msm_g (ec/ec.h)
  *   sj_pvk_t and static pvk_prepare, pvk_free, pvk_verify (the proof's check
  *   against the zkey's key), proof_in_subgroup, random_rs (r and s from getrandom).
@@ -46,6 +47,7 @@
 #define SS_NTT(x) SJ_NTT(x)
 #ifdef SJ_DEVICE
 #define SS_DEVICE
+#define SS_BE(x) SJ_BE(x)
 #endif
 #include "groth16/sums_shape.h"
 
@@ -373,5 +375,22 @@ done:
         *times = tm;
     return rc;
 }
+
+#ifdef SJ_DEVICE
+/* snarkjs_prover_set_backend: the zkey's G1 sets resident on be. */
+static void prover_set_backend(SJ_API(prover_t) *pv, groth16_backend_t *be)
+{
+    const SJ_API(zkey_t) *zk = pv->zk;
+    bases_free(pv->be, pv->gb);
+    pv->be = be;
+    if (!groth16_backend_active(be))
+        return;
+    uint64_t np1 = (uint64_t)zk->n_public + 1;
+    static const char *const names[SUM_G1] = {"A", "B1", "C", "H"};
+    const SJ_G1(affine_t) *const p[SUM_G1] = {zk->a, zk->b1, zk->c, zk->h};
+    const uint64_t n[SUM_G1] = {zk->n_vars, zk->n_vars, zk->n_vars - np1, pv->n};
+    bases_upload(be, pv->gb, p, n, names, "snarkjs prover");
+}
+#endif
 
 #undef ROW_TASK
