@@ -181,16 +181,14 @@ Test(gpu, emu_fr_carry_chains)
 
 /* BN254's fields: the device's 8-limb Fp and Fr cfgs (modulus, R mod m,
  * -m^-1 mod 2^32) against ff/'s. */
-Test(gpu, emu_bn_fp_carry_chains)
+Test(gpu, emu_bn_carry_chains)
 {
-    const chain_field_t f = {"BN254 Fp", BN254_LIMBS, BN254_FP_MODULUS, BN254_FP_ONE.l, bn_fp_ff, bn_fp_dev};
-    check_chains(&f, "gpu/emu_bn_fp_carry_chains");
-}
-
-Test(gpu, emu_bn_fr_carry_chains)
-{
-    const chain_field_t f = {"BN254 Fr", BN254_LIMBS, BN254_FR_MODULUS, BN254_FR_ONE.l, bn_fr_ff, bn_fr_dev};
-    check_chains(&f, "gpu/emu_bn_fr_carry_chains");
+    const chain_field_t f[2] = {
+        {"BN254 Fp", BN254_LIMBS, BN254_FP_MODULUS, BN254_FP_ONE.l, bn_fp_ff, bn_fp_dev},
+        {"BN254 Fr", BN254_LIMBS, BN254_FR_MODULUS, BN254_FR_ONE.l, bn_fr_ff, bn_fr_dev},
+    };
+    for (int i = 0; i < 2; i++)
+        check_chains(&f[i], i ? "gpu/emu_bn_fr_carry_chains" : "gpu/emu_bn_fp_carry_chains");
 }
 
 /* ---- detection and the no-device contract --------------------------------------------------- */

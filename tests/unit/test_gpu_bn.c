@@ -4,7 +4,7 @@
  * emulated MSM and NTT against ec/'s bn_msm_g1 and ntt/'s bn_ntt_*, an
  * emulated context with resident and streamed bases), and the curve checks
  * of the calls that take bases (a set of one curve refused by the other's
- * MSM). The field's carry chains are test_gpu.c's (emu_bn_*_carry_chains).
+ * MSM). The field's carry chains are test_gpu.c's (gpu/emu_bn_carry_chains).
  * Replay a failure with GM_TEST_SEED=<printed seed>.
  */
 #include <criterion/criterion.h>

@@ -85,13 +85,18 @@ static uint64_t rng_next(void)
     return z ^ (z >> 31);
 }
 
-static void rand_fr(fr_t *out)
+static void rand_bytes32(uint8_t b[32])
 {
-    uint8_t b[32];
     for (int i = 0; i < 4; i++) {
         uint64_t x = rng_next();
         memcpy(b + 8 * i, &x, 8);
     }
+}
+
+static void rand_fr(fr_t *out)
+{
+    uint8_t b[32];
+    rand_bytes32(b);
     fr_from_bytes_le_mod(out, b);
 }
 
@@ -365,10 +370,7 @@ static bn_g1_affine_t *bn_points(size_t n)
 static void bn_rand_fr(bn_fr_t *out)
 {
     uint8_t b[32];
-    for (int i = 0; i < 4; i++) {
-        uint64_t x = rng_next();
-        memcpy(b + 8 * i, &x, 8);
-    }
+    rand_bytes32(b);
     bn_fr_from_bytes_le_mod(out, b);
 }
 
