@@ -1,9 +1,9 @@
 /*
  * gpu/gpu.c — the C side of the CUDA backend: argument checks, the host
  * work around the kernels (density compaction of the scalars into the pinned
- * upload buffer, base conversion to the 96-byte device layout, the NTT
- * tables from ff/, the final combination of the window sums with ec/), and
- * the dispatch to gpu_cuda.cu (or gpu_stub.c in a build without nvcc, whose
+ * upload buffer, base conversion to the device layout, the NTT tables from
+ * ff/, the final combination of the window sums with ec/: the curve-typed
+ * parts from gpu_curve_shape.h, once per curve), and the dispatch to gpu_cuda.cu (or gpu_stub.c in a build without nvcc, whose
  * gpuc_create says "built without CUDA") or to the host emulation.
  *
  * Device memory: resident bases, and one arena (gpu.h, "device memory
@@ -445,7 +445,7 @@ void gpu_info(gpu_info_t *out, gpu_ctx_t *ctx)
 
 /* ---- device memory ------------------------------------------------------------------------- */
 
-#define GPU_STAGE_POINTS ((size_t)1 << 19) /* 48 MiB of 96-byte points per staging copy */
+#define GPU_STAGE_POINTS ((size_t)1 << 19) /* 48 MiB of 96-byte points (BN254: 32 MiB) per staging copy */
 
 /* The smallest chunk a context streams unplanned (GPU_PLAN_MIN_CHUNK on a
  * GPU; 64 on an emulated device, so that tests can stream small sets). */

@@ -257,8 +257,8 @@ unsigned gpu_msm_window(size_t n);
 typedef struct gpu_g1_bases gpu_g1_bases_t;
 
 /* Copies n affine points (valid: on the curve, in G1; infinity allowed) to
- * the device, 96 bytes each (BN254's, gpu_bn_g1_bases_upload: 64), through a pinned staging buffer (converted on
- * the context's pool). n < 2^31. With a plan (gpu_plan_apply) the set is
+ * the device, 96 bytes each (BN254's, gpu_bn_g1_bases_upload: 64), through
+ * a pinned staging buffer (converted on the context's pool). n < 2^31. With a plan (gpu_plan_apply) the set is
  * resident while the plan's resident bytes last, else streamed in the
  * plan's chunks; without one it is resident when it fits (the device's
  * memory, or an emulated device's GROTHMPI_EMU_MEM), else streamed in

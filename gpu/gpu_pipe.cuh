@@ -40,8 +40,9 @@
  *  4. windows: sum_b b * B_b per window, in segments of L buckets (running
  *     sums from the top; the segment's offset (lo - 1) * run is a small
  *     scalar multiple), the segments' results reduced per window by step 3.
- *  5. host:    the nwin window sums come back (192 bytes each) and the host
- *     combines them with c doublings per window (gpu.c, with ec/).
+ *  5. host:    the nwin window sums come back (XYZZ: 192 bytes each, BN254's
+ *     128) and the host combines them with c doublings per window (gpu.c,
+ *     with ec/).
  * G2 stays on the CPU (ec/ msm_g2), as SupraSeal does; a G2 kernel needs an
  * Fp2 instantiation of these formulas and a GPU to measure both.
  */
