@@ -4,7 +4,8 @@
  * emulated MSM and NTT against ec/'s bn_msm_g1 and ntt/'s bn_ntt_*, an
  * emulated context with resident and streamed bases), and the curve checks
  * of the calls that take bases (a set of one curve refused by the other's
- * MSM). The field's carry chains are test_gpu.c's (gpu/emu_bn_carry_chains).
+ * MSM, and by a context planned for the other), and the plan's sizes of
+ * BN254's sets and workspace. The field's carry chains are test_gpu.c's (gpu/emu_bn_carry_chains).
  * Replay a failure with GM_TEST_SEED=<printed seed>.
  */
 #include <criterion/criterion.h>
@@ -92,5 +93,38 @@ Test(gpu_bn, curves_share_a_context)
     cr_assert_eq(gpu_bn_ntt(ctx, b, 3, GPU_NTT_FORWARD, &err), 0, "%s", err.msg);
     cr_assert_eq(gpu_emu_bn_ntt(want, 3, GPU_NTT_FORWARD, &err), 0, "%s", err.msg);
     cr_assert(memcmp(b, want, sizeof b) == 0, "BN254's transform after BLS12-381's of the same size differs");
+    gpu_destroy(ctx);
+}
+
+/* The plan sizes BN254's sets by its 64-byte points and its workspace by
+ * its 128-byte XYZZ sums; scalars and NTT vectors are 32 bytes a value on
+ * both curves. A context planned for one curve refuses the other's sets. */
+Test(gpu_bn, plan_sizes_by_curve)
+{
+    static const char *const names[2] = {"A", "H"};
+    const uint64_t counts[2] = {100000, 1 << 18};
+    gpu_plan_t bls, bn;
+    err_t err;
+    cr_assert_eq(gpu_plan(&bls, GPU_CURVE_BLS12_381, names, counts, 2, 18, (size_t)1 << 40, 0, 64, &err), 0, "%s",
+                 err.msg);
+    cr_assert_eq(gpu_plan(&bn, GPU_CURVE_BN254, names, counts, 2, 18, (size_t)1 << 40, 0, 64, &err), 0, "%s",
+                 err.msg);
+    cr_assert_eq(bn.curve, GPU_CURVE_BN254);
+    for (int i = 0; i < 2; i++) {
+        cr_assert_eq(bls.set[i].bytes, counts[i] * 96);
+        cr_assert_eq(bn.set[i].bytes, counts[i] * 64);
+    }
+    cr_assert_eq(bn.bases_bytes, (counts[0] + counts[1]) * 64);
+    cr_assert_eq(bn.scalar_bytes, bls.scalar_bytes);
+    cr_assert_eq(bn.ntt_bytes, bls.ntt_bytes);
+    cr_assert(bn.ws_bytes < bls.ws_bytes, "BN254's workspace %zu, BLS12-381's %zu", bn.ws_bytes, bls.ws_bytes);
+    gpu_ctx_t *ctx;
+    cr_assert_eq(gpu_init_emulated(&ctx, 0, &err), 0, "%s", err.msg);
+    const uint64_t one[1] = {1};
+    cr_assert_eq(gpu_plan_apply(ctx, NULL, GPU_CURVE_BN254, names, one, 1, 0, &err), 0, "%s", err.msg);
+    gpu_g1_bases_t *b;
+    cr_assert_eq(gpu_g1_bases_upload(&b, ctx, &G1_GENERATOR, 1, &err), GM_EINVAL);
+    cr_assert_eq(gpu_bn_g1_bases_upload(&b, ctx, &BN254_G1_GENERATOR, 1, &err), 0, "%s", err.msg);
+    gpu_g1_bases_free(b);
     gpu_destroy(ctx);
 }
