@@ -208,7 +208,8 @@ static int do_plan(int argc, char **argv)
         return 1;
     }
     gpu_plan_t p;
-    if (gpu_plan(&p, names, counts, 4, log_n, dev, GPU_PLAN_RESERVE, GPU_PLAN_MIN_CHUNK, &err) != 0) {
+    if (gpu_plan(&p, GPU_CURVE_BLS12_381, names, counts, 4, log_n, dev, GPU_PLAN_RESERVE, GPU_PLAN_MIN_CHUNK,
+                 &err) != 0) {
         fprintf(stderr, "grothmpi: gpu plan: porep %s on %s: %s\n", sector, mem, err.msg);
         return err.code == GM_EINVAL ? 2 : 1;
     }

@@ -38,7 +38,7 @@ static void usage(FILE *f)
             "       grothmpi snarkjs ptau --power P [--curve bls12381|bn128] [--seed HEX] [--threads N]\n"
             "                              out.ptau\n\n"
             "Groth16 on BN254 (bn128, circom's default) and BLS12-381 (circom --prime bls12381) with\n"
-            "circom's and snarkjs's files; the curve is read from each file (bn128: the CPU).\n"
+            "circom's and snarkjs's files; the curve is read from each file.\n"
             "  prove    proves like `snarkjs groth16 prove` (and rapidsnark): proof.json and\n"
             "           public.json in snarkjs's layout, checked against the zkey's key first\n"
             "  --threads N        worker threads (default: all CPUs)\n"
@@ -82,10 +82,12 @@ static void print_prove(uint32_t n_vars, uint32_t n_public, uint32_t log_domain,
            (double)gm_rss_peak() / 1048576.0);
 }
 
-/* `snarkjs prove` of a bn128 zkey (snarkjs_bn_*, on the CPU). rs: the
- * --proof-seed's r and s (reduced into BN254's Fr), or NULL. */
+/* `snarkjs prove` of a bn128 zkey (snarkjs_bn_*, on --backend's device or
+ * the CPU). rs: the --proof-seed's r and s (reduced into BN254's Fr), or
+ * NULL. */
 static int prove_bn(const char *zkp, const char *wp, const char *pp, const char *pubp, const char *r1cs_path,
-                    unsigned threads, bool subgroup, bool noverify, bool verbose, const fr_t *rs)
+                    const char *backend, unsigned threads, bool subgroup, bool noverify, bool verbose,
+                    const fr_t *rs)
 {
     err_t err;
     gm_err_clear(&err);
@@ -95,6 +97,11 @@ static int prove_bn(const char *zkp, const char *wp, const char *pp, const char 
     snarkjs_bn_wtns_t w = {0};
     snarkjs_bn_r1cs_t *r1cs = NULL;
     snarkjs_bn_prover_t *pv = NULL;
+    groth16_backend_t *be = NULL;
+    char note[512];
+    int brc = cli_backend_open(&be, backend, "snarkjs prove", note, sizeof note);
+    if (brc)
+        return brc;
     bn_fr_t brs[2];
     for (int i = 0; rs && i < 2; i++) {
         uint8_t b[32];
@@ -102,8 +109,11 @@ static int prove_bn(const char *zkp, const char *wp, const char *pp, const char 
         bn_fr_from_bytes_le_mod(&brs[i], b);
     }
     uint64_t t0 = gm_now_ns(), t1;
+    /* As for a bls12381 zkey: streamed on the CPU, decoded whole for a device. */
+    snarkjs_zkey_flags_t zf = (subgroup ? SNARKJS_ZKEY_SUBGROUP : 0) |
+                              (groth16_backend_active(be) ? 0 : SNARKJS_ZKEY_STREAM);
     if (topo_pool_create_flat(&pool, threads, &err) || snarkjs_bn_wtns_load(&w, wp, &err) ||
-        snarkjs_bn_zkey_load(&zk, zkp, (subgroup ? SNARKJS_ZKEY_SUBGROUP : 0) | SNARKJS_ZKEY_STREAM, pool, &err))
+        snarkjs_bn_zkey_load(&zk, zkp, zf, pool, &err))
         goto fail;
     if (w.n != zk->n_vars) {
         gm_err_set(&err, GM_EINVAL, "%s: %zu witness values, %s's circuit has nVars = %u", wp, w.n, zkp, zk->n_vars);
@@ -114,6 +124,9 @@ static int prove_bn(const char *zkp, const char *wp, const char *pp, const char 
         goto fail;
     if (snarkjs_bn_prover_create(&pv, zk, pool, &err))
         goto fail;
+    snarkjs_bn_prover_set_backend(pv, be);
+    if (note[0]) /* auto's choice, once the inputs are known good */
+        gm_log(GM_LOG_INFO, "snarkjs prove: %s", note);
     t1 = gm_now_ns();
     uint64_t t_load = t1 - t0;
     snarkjs_bn_proof_t proof;
@@ -129,11 +142,13 @@ static int prove_bn(const char *zkp, const char *wp, const char *pp, const char 
     if (verbose)
         print_prove(zk->n_vars, zk->n_public, zk->log_domain, zk->n_coefs, topo_pool_size(pool), t_load, r1cs, &tm,
                     gm_now_ns() - t0);
+    cli_backend_summary(be, "snarkjs prove", verbose);
     rc = 0;
 fail:
     if (rc)
         fprintf(stderr, "grothmpi: snarkjs prove: %s\n", err.msg);
     snarkjs_bn_prover_destroy(pv);
+    groth16_backend_close(be);
     snarkjs_bn_r1cs_free(r1cs);
     snarkjs_bn_wtns_free(&w);
     snarkjs_bn_zkey_free(zk);
@@ -192,15 +207,13 @@ static int snark_prove(int argc, char **argv)
         fprintf(stderr, "grothmpi: snarkjs prove: %s\n", cerr.msg);
         return 1;
     }
-    if (crc == 0 && curve == SNARKJS_BN128) {
-        if ((json && !split) || (backend && strcmp(backend, "cpu") != 0 && strcmp(backend, "auto") != 0)) {
-            fprintf(stderr, "grothmpi: snarkjs prove: %s is a bn128 zkey, proved on the CPU: %s is for "
-                            "bls12381 zkeys\n", zkp, json ? "--json" : "--backend");
-            return 2;
-        }
-        if (!split)
-            return prove_bn(zkp, wp, pp, pubp, r1cs_path, threads, subgroup, noverify, verbose, proof_seed ? rs : NULL);
+    if (json && !split) {
+        fprintf(stderr, "grothmpi: snarkjs prove: --json goes with --split\n");
+        return 2;
     }
+    if (crc == 0 && curve == SNARKJS_BN128 && !split)
+        return prove_bn(zkp, wp, pp, pubp, r1cs_path, backend, threads, subgroup, noverify, verbose,
+                        proof_seed ? rs : NULL);
     if (split) {
         if (r1cs_path || backend) {
             fprintf(stderr, "grothmpi: snarkjs prove: --split proves on the CPU from the zkey and witness only "
@@ -212,10 +225,6 @@ static int snark_prove(int argc, char **argv)
                                        .subgroup = subgroup, .no_verify = noverify, .verbose = verbose,
                                        .json = json};
         return cli_snarkjs_prove_split(&sa);
-    }
-    if (json) {
-        fprintf(stderr, "grothmpi: snarkjs prove: --json goes with --split\n");
-        return 2;
     }
     err_t err;
     gm_err_clear(&err);

@@ -1,9 +1,9 @@
 /*
  * gpu/gpu.c — the C side of the CUDA backend: argument checks, the host
  * work around the kernels (density compaction of the scalars into the pinned
- * upload buffer, base conversion to the 96-byte device layout, the NTT
- * tables from ff/, the final combination of the window sums with ec/), and
- * the dispatch to gpu_cuda.cu (or gpu_stub.c in a build without nvcc, whose
+ * upload buffer, base conversion to the device layout, the NTT tables from
+ * ff/, the final combination of the window sums with ec/: the curve-typed
+ * parts from gpu_curve_shape.h, once per curve), and the dispatch to gpu_cuda.cu (or gpu_stub.c in a build without nvcc, whose
  * gpuc_create says "built without CUDA") or to the host emulation.
  *
  * Device memory: resident bases, and one arena (gpu.h, "device memory
@@ -20,12 +20,47 @@
 #include "gpu/gpu.h"
 #include "gpu/gpu_internal.h"
 
-/* The tables of one domain size, kept by the context for the last size used. */
+/* The tables of one domain size, kept by the context for the last size and
+ * curve used. */
 typedef struct {
     unsigned log_n; /* 0: none */
-    fr_t *mem;
+    gpu_curve_t curve;
+    void *mem;
     gpu_ntt_tabs_t t;
 } gpu_tabs_store_t;
+
+/* The host work that depends on the curve's types (gpu_curve_shape.h),
+ * over untyped pointers to the curve's ff/ and ec/ types. */
+typedef struct {
+    size_t jac_bytes, xyzz_bytes, aff_bytes; /* g1_jac_t, g1_xyzz_t, g1_affine_t (or bn_'s) */
+    void (*tabs_fill)(gpu_ntt_tabs_t *t, void *mem, unsigned log_n);
+    void (*combine)(void *out, const void *wsum, unsigned c);
+    void (*conv)(void *dst, const void *src, size_t i0, size_t n);
+    void (*jac_set_inf)(void *out);
+    void (*jac_add)(void *out, const void *part);
+    void (*spoil_msm)(void *out);
+    void (*spoil_ntt)(void *a);
+} gpu_curve_ops_t;
+
+#define GC_FR(x) fr_##x
+#define GC_G1(x) g1_##x
+#define GC_FR_ONE FR_ONE
+#define GC_FR_GEN FR_GENERATOR
+#define GC_G1_GEN G1_GENERATOR
+#define GC_FN(x) x##_bls
+#define GC_OPS ops_bls
+#include "gpu/gpu_curve_shape.h"
+
+#define GC_FR(x) bn_fr_##x
+#define GC_G1(x) bn_g1_##x
+#define GC_FR_ONE BN254_FR_ONE
+#define GC_FR_GEN BN254_FR_GENERATOR
+#define GC_G1_GEN BN254_G1_GENERATOR
+#define GC_FN(x) x##_bn
+#define GC_OPS ops_bn
+#include "gpu/gpu_curve_shape.h"
+
+static const gpu_curve_ops_t *curve_ops(gpu_curve_t k) { return k == GPU_CURVE_BN254 ? &ops_bn : &ops_bls; }
 
 /* GROTHMPI_GPU_FAULT: what every call after the first `after` does. */
 typedef enum { FAULT_NONE = 0, FAULT_OOM, FAULT_ERROR, FAULT_CORRUPT } fault_kind_t;
@@ -52,9 +87,10 @@ struct gpu_ctx {
  * counts). */
 struct gpu_g1_bases {
     gpu_ctx_t *ctx;
+    gpu_curve_t curve;
     void *dev;
     size_t n;
-    const g1_affine_t *host;
+    const void *host; /* g1_affine_t or bn_g1_affine_t */
     size_t chunk;
     void *stage;      /* CUDA: pinned staging of one chunk */
     size_t max_items; /* the MSMs' cap on a group's items, and their scalar buffers: from the plan */
@@ -85,69 +121,26 @@ static void tabs_free(gpu_tabs_store_t *s)
     memset(s, 0, sizeof *s);
 }
 
-/* out[k] = base^k * s for k < count. */
-static void powers(fr_t *out, const fr_t *base, const fr_t *s, size_t count)
+/* The tables of 2^log_n of curve k in s (kept when s holds them already). */
+static int tabs_build(gpu_tabs_store_t *s, gpu_curve_t k, unsigned log_n, err_t *err)
 {
-    fr_t x = *s;
-    for (size_t k = 0; k < count; k++) {
-        out[k] = x;
-        fr_mul(&x, &x, base);
-    }
-}
-
-/* A scale table for factor(i) = x^i * s: lo[k] = x^k s, hi[m] = x^(4096 m). */
-static void scale_tab(gpu_scale_t *t, fr_t *hi, fr_t *lo, const fr_t *x, const fr_t *s, size_t nhi)
-{
-    fr_t x4096;
-    uint64_t e = GPU_SCALE_NLO;
-    fr_pow(&x4096, x, &e, 1);
-    powers(lo, x, s, GPU_SCALE_NLO);
-    powers(hi, &x4096, &FR_ONE, nhi);
-    t->hi = hi;
-    t->lo = lo;
-}
-
-static int tabs_build(gpu_tabs_store_t *s, unsigned log_n, err_t *err)
-{
-    if (s->log_n == log_n)
+    if (s->log_n == log_n && s->curve == k)
         return 0;
     tabs_free(s);
     unsigned lh = log_n - 1; /* n/2 = 2^lh twiddles */
     unsigned lb = (lh + 1) / 2;
     size_t nlo = (size_t)1 << lb, nhi = (size_t)1 << (lh - lb);
-    size_t shi = GPU_SCALE_NHI(log_n);
-    size_t total = nlo + nhi + 4 * (shi + GPU_SCALE_NLO);
-    s->mem = gm_alloc(total * sizeof(fr_t));
+    size_t total = nlo + nhi + 4 * (GPU_SCALE_NHI(log_n) + GPU_SCALE_NLO);
+    s->mem = gm_alloc(total * GPU_FR_BYTES);
     if (!s->mem)
         return gm_err_set(err, GM_ENOMEM, "gpu: out of host memory for the NTT tables of 2^%u", log_n);
-    fr_t *p = s->mem, w, wb, g, gi, n1, gn, gin, one_over;
-    fr_root_of_unity(&w, log_n);
-    uint64_t e = nlo;
-    fr_pow(&wb, &w, &e, 1);
     s->t.log_n = log_n;
     s->t.tw_lb = lb;
     s->t.tw_nlo = nlo;
     s->t.tw_nhi = nhi;
-    powers(p, &w, &FR_ONE, nlo);
-    s->t.tw_lo = p;
-    p += nlo;
-    powers(p, &wb, &FR_ONE, nhi);
-    s->t.tw_hi = p;
-    p += nhi;
-    g = FR_GENERATOR;
-    fr_inv(&gi, &g);
-    fr_set_u64(&n1, (uint64_t)1 << log_n);
-    fr_inv(&one_over, &n1);
-    gn = one_over;
-    gin = one_over;
-    scale_tab(&s->t.g, p, p + shi, &g, &FR_ONE, shi);
-    p += shi + GPU_SCALE_NLO;
-    scale_tab(&s->t.gn, p, p + shi, &g, &gn, shi);
-    p += shi + GPU_SCALE_NLO;
-    scale_tab(&s->t.gin, p, p + shi, &gi, &gin, shi);
-    p += shi + GPU_SCALE_NLO;
-    scale_tab(&s->t.n1, p, p + shi, &FR_ONE, &one_over, shi);
+    curve_ops(k)->tabs_fill(&s->t, s->mem, log_n);
     s->log_n = log_n;
+    s->curve = k;
     return 0;
 }
 
@@ -177,23 +170,23 @@ static size_t popcount_bits(const uint64_t *bm, size_t n)
 #define GPU_HOST_BLOCK ((size_t)1 << 16)
 
 typedef struct {
-    fr_t *dst;
-    const fr_t *src;
+    uint8_t *dst;
+    const uint8_t *src; /* 32-byte scalars of either curve */
     const uint64_t *density;
     const size_t *offs; /* density: the set bits before each block */
     size_t n, b0;       /* task t is block b0 + t */
 } compact_job_t;
 
-static void compact_range(fr_t *dst, const fr_t *src, const uint64_t *density, size_t i0, size_t i1)
+static void compact_range(uint8_t *dst, const uint8_t *src, const uint64_t *density, size_t i0, size_t i1)
 {
     if (!density) {
-        memcpy(dst, src + i0, (i1 - i0) * sizeof(fr_t));
+        memcpy(dst, src + i0 * GPU_FR_BYTES, (i1 - i0) * GPU_FR_BYTES);
         return;
     }
     size_t o = 0;
     for (size_t i = i0; i < i1; i++)
         if ((density[i >> 6] >> (i & 63)) & 1)
-            dst[o++] = src[i];
+            memcpy(dst + GPU_FR_BYTES * o++, src + GPU_FR_BYTES * i, GPU_FR_BYTES);
 }
 
 /* Block t of dst = the scalars whose density bit is set (all when density
@@ -205,7 +198,7 @@ static void compact_task(void *arg, size_t t, unsigned worker)
     const compact_job_t *j = arg;
     t += j->b0;
     size_t i0 = t * GPU_HOST_BLOCK, i1 = i0 + GPU_HOST_BLOCK < j->n ? i0 + GPU_HOST_BLOCK : j->n;
-    compact_range(j->dst + (j->density ? j->offs[t] : i0), j->src, j->density, i0, i1);
+    compact_range(j->dst + GPU_FR_BYTES * (j->density ? j->offs[t] : i0), j->src, j->density, i0, i1);
 }
 
 /* offs[t] = the set bits of density before block t, t <= blocks of n. */
@@ -226,7 +219,7 @@ static void block_offsets(size_t *offs, const uint64_t *density, size_t n)
 /* Blocks [b0, b1) of dst = the scalars whose density bit is set (all when
  * density is NULL), each at its own offset, on pool (NULL: this thread);
  * offs from block_offsets when density is set (NULL: one block, b0 = 0). */
-static void compact(fr_t *dst, const fr_t *src, const uint64_t *density, const size_t *offs, size_t n, size_t b0,
+static void compact(void *dst, const void *src, const uint64_t *density, const size_t *offs, size_t n, size_t b0,
                     size_t b1, topo_pool_t *pool)
 {
     if (density && !offs) {
@@ -237,34 +230,10 @@ static void compact(fr_t *dst, const fr_t *src, const uint64_t *density, const s
     topo_pool_run(pool, b1 - b0, compact_task, &j);
 }
 
-/* out = sum_w 2^(c w) wsum[w]: c doublings per window from the top. */
-static void combine_windows(g1_jac_t *out, const g1_xyzz_t *wsum, unsigned c)
-{
-    unsigned nwin = 255 / c + 1;
-    g1_xyzz_t acc = wsum[nwin - 1];
-    for (unsigned w = nwin - 1; w-- > 0;) {
-        for (unsigned i = 0; i < c; i++)
-            g1_xyzz_dbl(&acc, &acc);
-        g1_xyzz_add(&acc, &acc, &wsum[w]);
-    }
-    g1_xyzz_to_jac(out, &acc);
-}
-
-static void to_base96_range(gpu_base96_t *dst, const g1_affine_t *src, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (src[i].inf) {
-            memset(&dst[i], 0, sizeof dst[i]);
-        } else {
-            dst[i].x = src[i].x;
-            dst[i].y = src[i].y;
-        }
-    }
-}
-
 typedef struct {
-    gpu_base96_t *dst;
-    const g1_affine_t *src;
+    gpu_curve_t k;
+    void *dst;
+    const void *src;
     size_t n;
 } conv_job_t;
 
@@ -273,18 +242,18 @@ static void conv_task(void *arg, size_t t, unsigned worker)
     (void)worker;
     const conv_job_t *j = arg;
     size_t i0 = t * GPU_HOST_BLOCK, len = j->n - i0 < GPU_HOST_BLOCK ? j->n - i0 : GPU_HOST_BLOCK;
-    to_base96_range(j->dst + i0, j->src + i0, len);
+    curve_ops(j->k)->conv((uint8_t *)j->dst + i0 * gpu_base_bytes(j->k), j->src, i0, len);
 }
 
-/* The 96-byte device layout of n points, on pool (NULL: this thread). */
-static void to_base96(gpu_base96_t *dst, const g1_affine_t *src, size_t n, topo_pool_t *pool)
+/* The device layout of n points of curve k, on pool (NULL: this thread). */
+static void to_dev(gpu_curve_t k, void *dst, const void *src, size_t n, topo_pool_t *pool)
 {
     size_t nb = (n + GPU_HOST_BLOCK - 1) / GPU_HOST_BLOCK;
     if (!pool || nb <= 1) {
-        to_base96_range(dst, src, n);
+        curve_ops(k)->conv(dst, src, 0, n);
         return;
     }
-    conv_job_t j = {dst, src, n};
+    conv_job_t j = {k, dst, src, n};
     topo_pool_run(pool, nb, conv_task, &j);
 }
 
@@ -476,7 +445,7 @@ void gpu_info(gpu_info_t *out, gpu_ctx_t *ctx)
 
 /* ---- device memory ------------------------------------------------------------------------- */
 
-#define GPU_STAGE_POINTS ((size_t)1 << 19) /* 48 MiB of 96-byte points per staging copy */
+#define GPU_STAGE_POINTS ((size_t)1 << 19) /* 48 MiB of 96-byte points (BN254: 32 MiB) per staging copy */
 
 /* The smallest chunk a context streams unplanned (GPU_PLAN_MIN_CHUNK on a
  * GPU; 64 on an emulated device, so that tests can stream small sets). */
@@ -545,13 +514,13 @@ static int arena_ensure(gpu_ctx_t *ctx, size_t bytes, const char *what, err_t *e
     return 0;
 }
 
-int gpu_plan_apply(gpu_ctx_t *ctx, gpu_plan_t *out, const char *const *names, const uint64_t *counts, size_t nsets,
-                   unsigned log_n, err_t *err)
+int gpu_plan_apply(gpu_ctx_t *ctx, gpu_plan_t *out, gpu_curve_t curve, const char *const *names,
+                   const uint64_t *counts, size_t nsets, unsigned log_n, err_t *err)
 {
     if (!ctx)
         return no_ctx(err, "plan");
     gpu_plan_t p;
-    int rc = gpu_plan(&p, names, counts, nsets, log_n, dev_avail(ctx), ctx->emu ? 0 : GPU_PLAN_RESERVE,
+    int rc = gpu_plan(&p, curve, names, counts, nsets, log_n, dev_avail(ctx), ctx->emu ? 0 : GPU_PLAN_RESERVE,
                       min_chunk(ctx), err);
     if (rc)
         return rc;
@@ -599,38 +568,45 @@ void gpu_set_pool(gpu_ctx_t *ctx, topo_pool_t *pool)
 
 /* ---- bases --------------------------------------------------------------------------------- */
 
-/* Copies points [i0, i0 + m) of src to the device buffer dst (through
+/* Copies the m points of curve k at src to the device buffer dst (through
  * stage on CUDA). */
-static int bases_put(gpu_ctx_t *ctx, void *dst, void *stage, size_t stage_pts, const g1_affine_t *src, size_t m,
-                     err_t *err)
+static int bases_put(gpu_ctx_t *ctx, gpu_curve_t k, void *dst, void *stage, size_t stage_pts, const void *src,
+                     size_t m, err_t *err)
 {
     if (ctx->emu) {
-        to_base96(dst, src, m, ctx->pool);
+        to_dev(k, dst, src, m, ctx->pool);
         return 0;
     }
+    const size_t bb = gpu_base_bytes(k), ab = curve_ops(k)->aff_bytes;
     for (size_t i = 0; i < m; i += stage_pts) {
         size_t c = m - i < stage_pts ? m - i : stage_pts;
-        to_base96(stage, src + i, c, ctx->pool);
-        int rc = gpuc_h2d(ctx->g, (gpu_base96_t *)dst + i, stage, c * sizeof(gpu_base96_t), err);
+        to_dev(k, stage, (const uint8_t *)src + i * ab, c, ctx->pool);
+        int rc = gpuc_h2d(ctx->g, (uint8_t *)dst + i * bb, stage, c * bb, err);
         if (rc)
             return rc;
     }
     return 0;
 }
 
-int gpu_g1_bases_upload(gpu_g1_bases_t **out, gpu_ctx_t *ctx, const g1_affine_t *bases, size_t n, err_t *err)
+/* gpu_g1_bases_upload for curve k (bases: its affine points). */
+static int bases_upload(gpu_g1_bases_t **out, gpu_ctx_t *ctx, gpu_curve_t k, const void *bases, size_t n,
+                        err_t *err)
 {
     *out = NULL;
     if (!ctx)
         return no_ctx(err, "bases upload");
     if (n >= ((size_t)1 << 31))
         return gm_err_set(err, GM_EINVAL, "gpu: bases upload: %zu points, the limit is 2^31 - 1", n);
+    if (ctx->planned && ctx->plan.curve != k)
+        return gm_err_set(err, GM_EINVAL, "gpu: bases upload: the context's plan is for the other curve");
     gpu_g1_bases_t *b = gm_calloc(1, sizeof *b);
     if (!b)
         return gm_err_set(err, GM_ENOMEM, "gpu: out of memory");
     b->ctx = ctx;
+    b->curve = k;
     b->n = n;
-    size_t np = n ? n : 1, chunk = np, bytes = np * sizeof(gpu_base96_t);
+    const size_t bb = gpu_base_bytes(k);
+    size_t np = n ? n : 1, chunk = np, bytes = np * bb;
     int rc = 0;
     err_t e2;
     gm_err_clear(&e2);
@@ -648,7 +624,7 @@ int gpu_g1_bases_upload(gpu_g1_bases_t **out, gpu_ctx_t *ctx, const g1_affine_t 
         gpu_plan_t p1;
         static const char *const nm[1] = {"bases"};
         const uint64_t cnt[1] = {np};
-        rc = gpu_plan(&p1, nm, cnt, 1, 0, dev_avail(ctx), 0, min_chunk(ctx), &e2);
+        rc = gpu_plan(&p1, k, nm, cnt, 1, 0, dev_avail(ctx), 0, min_chunk(ctx), &e2);
         resident = !rc && !p1.set[0].streamed;
         chunk = resident ? np : rc ? min_chunk(ctx) : p1.chunk;
         b->max_items = p1.group_items;
@@ -663,8 +639,8 @@ int gpu_g1_bases_upload(gpu_g1_bases_t **out, gpu_ctx_t *ctx, const g1_affine_t 
             chunk = np;
         if (!rc && !chunk)
             rc = gm_err_set(&e2, GM_ENOMEM, "the plan streams no set and has no resident bytes left");
-        else if (!rc && !(rc = arena_ensure(ctx, GPU_AL(chunk * sizeof(gpu_base96_t)), "bases chunk", &e2)) &&
-                 ctx->emu && !(b->dev = gm_alloc(chunk * sizeof(gpu_base96_t))))
+        else if (!rc && !(rc = arena_ensure(ctx, GPU_AL(chunk * bb), "bases chunk", &e2)) && ctx->emu &&
+                 !(b->dev = gm_alloc(chunk * bb)))
             rc = gm_err_set(&e2, GM_ENOMEM, "out of host memory");
         if (rc) {
             gm_err_set(err, rc, "gpu: bases upload: %zu points fit neither resident nor streamed in chunks of %zu "
@@ -679,9 +655,9 @@ int gpu_g1_bases_upload(gpu_g1_bases_t **out, gpu_ctx_t *ctx, const g1_affine_t 
     }
     size_t stage_pts = chunk < GPU_STAGE_POINTS ? chunk : GPU_STAGE_POINTS;
     if (!ctx->emu &&
-        (rc = gpuc_host_alloc(ctx->g, &b->stage, stage_pts * sizeof(gpu_base96_t), "bases staging", err)))
+        (rc = gpuc_host_alloc(ctx->g, &b->stage, stage_pts * bb, "bases staging", err)))
         goto fail;
-    if (!b->host && (rc = bases_put(ctx, b->dev, b->stage, stage_pts, bases, n, err)))
+    if (!b->host && (rc = bases_put(ctx, k, b->dev, b->stage, stage_pts, bases, n, err)))
         goto fail;
     if (!b->host && !ctx->emu) {
         gpuc_host_free(ctx->g, b->stage);
@@ -695,12 +671,22 @@ fail:
     return rc;
 }
 
+int gpu_g1_bases_upload(gpu_g1_bases_t **out, gpu_ctx_t *ctx, const g1_affine_t *bases, size_t n, err_t *err)
+{
+    return bases_upload(out, ctx, GPU_CURVE_BLS12_381, bases, n, err);
+}
+
+int gpu_bn_g1_bases_upload(gpu_g1_bases_t **out, gpu_ctx_t *ctx, const bn_g1_affine_t *bases, size_t n, err_t *err)
+{
+    return bases_upload(out, ctx, GPU_CURVE_BN254, bases, n, err);
+}
+
 void gpu_g1_bases_free(gpu_g1_bases_t *b)
 {
     if (!b)
         return;
     if (b->dev && !b->host) {
-        size_t bytes = (b->n ? b->n : 1) * sizeof(gpu_base96_t);
+        size_t bytes = (b->n ? b->n : 1) * gpu_base_bytes(b->curve);
         b->ctx->resident -= bytes < b->ctx->resident ? bytes : b->ctx->resident;
     }
     if (b->ctx->emu) {
@@ -714,12 +700,14 @@ void gpu_g1_bases_free(gpu_g1_bases_t *b)
 
 bool gpu_g1_bases_streamed(const gpu_g1_bases_t *b) { return b && b->host; }
 
+gpu_curve_t gpu_g1_bases_curve(const gpu_g1_bases_t *b) { return b ? b->curve : GPU_CURVE_BLS12_381; }
+
 size_t gpu_g1_bases_count(const gpu_g1_bases_t *b) { return b ? b->n : 0; }
 
 /* ---- MSM ------------------------------------------------------------------------------------ */
 
 typedef struct {
-    const fr_t *const *scalars;
+    const void *const *scalars; /* fr_t or bn_fr_t arrays */
     const uint64_t *density;
     const size_t *offs; /* block_offsets of density (NULL: one block) */
     size_t n, m;        /* scalars in, scalars out (the set bits) */
@@ -728,7 +716,7 @@ typedef struct {
 
 /* Slice `part` of `parts`: a range of whole blocks of the input, so that
  * its compacted scalars are one range of the output. */
-static void pack_scalars(void *arg, size_t j, fr_t *dst, size_t part, size_t parts, size_t *lo, size_t *hi)
+static void pack_scalars(void *arg, size_t j, void *dst, size_t part, size_t parts, size_t *lo, size_t *hi)
 {
     const pack_arg_t *p = arg;
     size_t nb = p->offs || !p->density ? (p->n + GPU_HOST_BLOCK - 1) / GPU_HOST_BLOCK : 1;
@@ -752,17 +740,17 @@ static void pack_scalars(void *arg, size_t j, fr_t *dst, size_t part, size_t par
 static int msm_bytes(gpu_ctx_t *ctx, const gpu_g1_bases_t *b, size_t m, unsigned c, size_t *bytes, err_t *err)
 {
     if (ctx->emu) {
-        *bytes = gpu_plan_msm_bytes(m, c, b->max_items, b->nbuf);
+        *bytes = gpu_plan_msm_bytes(b->curve, m, c, b->max_items, b->nbuf);
         return 0;
     }
-    return gpuc_msm_bytes(ctx->g, m, c, b->max_items, b->nbuf, bytes, err);
+    return gpuc_msm_bytes(ctx->g, b->curve, m, c, b->max_items, b->nbuf, bytes, err);
 }
 
 /* The window sums of k MSMs of m points over the device bases dev (b's,
  * or its chunk), the scalars of MSM j written by pack(arg, j, dst): the
  * emulation or CUDA, in the arena after its first `off` bytes (the chunk
  * of streamed bases). */
-static int msm_run(gpu_ctx_t *ctx, const gpu_g1_bases_t *b, g1_xyzz_t *ws, void *dev, size_t m, unsigned c, size_t k,
+static int msm_run(gpu_ctx_t *ctx, const gpu_g1_bases_t *b, void *ws, void *dev, size_t m, unsigned c, size_t k,
                    size_t off, gpuc_pack_fn pack, void *arg, err_t *err)
 {
     size_t need;
@@ -770,13 +758,13 @@ static int msm_run(gpu_ctx_t *ctx, const gpu_g1_bases_t *b, g1_xyzz_t *ws, void 
     if ((rc = msm_bytes(ctx, b, m, c, &need, err)) || (rc = arena_ensure(ctx, off + need, "msm", err)))
         return rc;
     if (!ctx->emu) {
-        rc = gpuc_msm_g1(ctx->g, ws, dev, m, c, k, b->max_items, b->nbuf, off, pack, arg, err);
+        rc = gpuc_msm_g1(ctx->g, b->curve, ws, dev, m, c, k, b->max_items, b->nbuf, off, pack, arg, err);
         note_mem(ctx);
         return rc;
     }
     uint64_t t0 = gm_now_ns();
-    unsigned nwin = 255 / c + 1;
-    fr_t *sc = gm_alloc(m * sizeof(fr_t));
+    size_t wsb = (255 / c + 1) * curve_ops(b->curve)->xyzz_bytes;
+    uint8_t *sc = gm_alloc(m * GPU_FR_BYTES);
     if (!sc)
         rc = gm_err_set(err, GM_ENOMEM, "gpu: emulated device %d: msm: out of memory for %zu scalars", ctx->device, m);
     gpue_set_host_field(true);
@@ -788,7 +776,7 @@ static int msm_run(gpu_ctx_t *ctx, const gpu_g1_bases_t *b, g1_xyzz_t *ws, void 
             next = hi;
         }
         GM_ASSERT(next == m);
-        if (gpue_msm_g1_windows(ws + j * nwin, dev, sc, m, c, b->max_items))
+        if (gpue_msm_g1_windows(b->curve, (uint8_t *)ws + j * wsb, dev, sc, m, c, b->max_items))
             rc = gm_err_set(err, GM_ENOMEM, "gpu: emulated device %d: msm: out of memory for the workspace of "
                             "%zu points", ctx->device, m);
     }
@@ -799,28 +787,30 @@ static int msm_run(gpu_ctx_t *ctx, const gpu_g1_bases_t *b, g1_xyzz_t *ws, void 
 
 /* Streamed bases: the scalars of chunk [c0, c0 + len) of each MSM. */
 typedef struct {
-    fr_t *const *vec;
+    uint8_t *const *vec; /* 32-byte scalars */
     size_t c0, len;
 } slice_arg_t;
 
-static void pack_slice(void *arg, size_t j, fr_t *dst, size_t part, size_t parts, size_t *lo, size_t *hi)
+static void pack_slice(void *arg, size_t j, void *dst, size_t part, size_t parts, size_t *lo, size_t *hi)
 {
     const slice_arg_t *a = arg;
     *lo = part * a->len / parts;
     *hi = (part + 1) * a->len / parts;
-    memcpy(dst + *lo, a->vec[j] + a->c0 + *lo, (*hi - *lo) * sizeof(fr_t));
+    memcpy((uint8_t *)dst + *lo * GPU_FR_BYTES, a->vec[j] + (a->c0 + *lo) * GPU_FR_BYTES,
+           (*hi - *lo) * GPU_FR_BYTES);
 }
 
 /* k MSMs over streamed bases: each chunk of points uploaded once into the
  * arena's start, its k partial MSMs run after it, their sums added into
  * out. The scalars are compacted into host arrays first (density) so that
  * a chunk's are contiguous. */
-static int msm_streamed(gpu_ctx_t *ctx, g1_jac_t *out, const gpu_g1_bases_t *b, const fr_t *const *scalars,
+static int msm_streamed(gpu_ctx_t *ctx, void *out, const gpu_g1_bases_t *b, const void *const *scalars,
                         const uint64_t *density, const size_t *offs, size_t n, size_t k, unsigned window, err_t *err)
 {
-    size_t m = b->n, off = GPU_AL(b->chunk * sizeof(gpu_base96_t)), need;
-    fr_t **vec = gm_calloc(k, sizeof *vec);
-    g1_xyzz_t *ws = gm_alloc(k * 256 * sizeof(g1_xyzz_t)); /* 255 / c + 1 <= 256 windows */
+    const gpu_curve_ops_t *ops = curve_ops(b->curve);
+    size_t m = b->n, off = GPU_AL(b->chunk * gpu_base_bytes(b->curve)), need;
+    uint8_t **vec = gm_calloc(k, sizeof *vec);
+    uint8_t *ws = gm_alloc(k * 256 * ops->xyzz_bytes); /* 255 / c + 1 <= 256 windows */
     int rc = 0;
     if (!vec || !ws)
         rc = gm_err_set(err, GM_ENOMEM, "gpu: msm: out of host memory");
@@ -831,16 +821,16 @@ static int msm_streamed(gpu_ctx_t *ctx, g1_jac_t *out, const gpu_g1_bases_t *b, 
     for (size_t j = 0; !rc && j < k; j++) {
         size_t lo, hi;
         if (!density) {
-            vec[j] = (fr_t *)scalars[j]; /* only read (pack_slice) */
+            vec[j] = (uint8_t *)scalars[j]; /* only read (pack_slice) */
             continue;
         }
-        if (!(vec[j] = gm_alloc(m * sizeof(fr_t))))
+        if (!(vec[j] = gm_alloc(m * GPU_FR_BYTES)))
             rc = gm_err_set(err, GM_ENOMEM, "gpu: msm: out of host memory for %zu compacted scalars", m);
         else
             pack_scalars(&pa, j, vec[j], 0, 1, &lo, &hi);
     }
     for (size_t j = 0; !rc && j < k; j++)
-        g1_jac_set_inf(&out[j]);
+        ops->jac_set_inf((uint8_t *)out + j * ops->jac_bytes);
     void *dev = ctx->emu ? b->dev : gpuc_arena_ptr(ctx->g);
     size_t stage_pts = b->chunk < GPU_STAGE_POINTS ? b->chunk : GPU_STAGE_POINTS;
     for (size_t c0 = 0; !rc && c0 < m; c0 += b->chunk) {
@@ -848,13 +838,17 @@ static int msm_streamed(gpu_ctx_t *ctx, g1_jac_t *out, const gpu_g1_bases_t *b, 
         unsigned c = window ? window : gpu_msm_window(len);
         unsigned nwin = 255 / c + 1;
         slice_arg_t sa = {vec, c0, len};
-        if ((rc = bases_put(ctx, dev, b->stage, stage_pts, b->host + c0, len, err)) ||
+        if ((rc = bases_put(ctx, b->curve, dev, b->stage, stage_pts, (const uint8_t *)b->host + c0 * ops->aff_bytes,
+                            len, err)) ||
             (rc = msm_run(ctx, b, ws, dev, len, c, k, off, pack_slice, &sa, err)))
             break;
         for (size_t j = 0; j < k; j++) {
-            g1_jac_t part;
-            combine_windows(&part, ws + j * nwin, c);
-            g1_add(&out[j], &out[j], &part);
+            union {
+                g1_jac_t bls;
+                bn_g1_jac_t bn;
+            } part;
+            ops->combine(&part, ws + j * nwin * ops->xyzz_bytes, c);
+            ops->jac_add((uint8_t *)out + j * ops->jac_bytes, &part);
         }
     }
     for (size_t j = 0; density && vec && j < k; j++)
@@ -864,23 +858,28 @@ static int msm_streamed(gpu_ctx_t *ctx, g1_jac_t *out, const gpu_g1_bases_t *b, 
     return rc;
 }
 
-int gpu_msm_g1(gpu_ctx_t *ctx, g1_jac_t *out, const gpu_g1_bases_t *bases, const fr_t *const *scalars,
-               const uint64_t *density, size_t n, size_t k, unsigned window, err_t *err)
+/* gpu_msm_g1 for curve kc (out, scalars: its types). */
+static int msm_curve(gpu_ctx_t *ctx, gpu_curve_t kc, void *out, const gpu_g1_bases_t *bases,
+                     const void *const *scalars, const uint64_t *density, size_t n, size_t k, unsigned window,
+                     err_t *err)
 {
     if (!ctx)
         return no_ctx(err, "msm");
     int rc = check_window(window, err);
     if (rc)
         return rc;
+    const gpu_curve_ops_t *ops = curve_ops(kc);
     size_t m = density ? popcount_bits(density, n) : n;
     if (!bases || bases->n != m)
         return gm_err_set(err, GM_EINVAL, "gpu: msm: %zu resident bases, the scalars (with density) need %zu",
                           bases ? bases->n : 0, m);
+    if (bases->curve != kc)
+        return gm_err_set(err, GM_EINVAL, "gpu: msm: the bases are of the other curve");
     if (k == 0)
         return 0;
     if (m == 0) {
         for (size_t j = 0; j < k; j++)
-            g1_jac_set_inf(&out[j]);
+            ops->jac_set_inf((uint8_t *)out + j * ops->jac_bytes);
         return 0;
     }
     bool corrupt;
@@ -899,8 +898,8 @@ int gpu_msm_g1(gpu_ctx_t *ctx, g1_jac_t *out, const gpu_g1_bases_t *bases, const
         rc = msm_streamed(ctx, out, bases, scalars, density, offs, n, k, window, err);
     } else {
         unsigned c = window ? window : gpu_msm_window(m);
-        unsigned nwin = 255 / c + 1;
-        g1_xyzz_t *ws = gm_alloc(k * nwin * sizeof(g1_xyzz_t));
+        size_t wsb = (255 / c + 1) * ops->xyzz_bytes;
+        uint8_t *ws = gm_alloc(k * wsb);
         if (!ws) {
             gm_free(offs);
             return gm_err_set(err, GM_ENOMEM, "gpu: msm: out of host memory");
@@ -909,55 +908,89 @@ int gpu_msm_g1(gpu_ctx_t *ctx, g1_jac_t *out, const gpu_g1_bases_t *bases, const
         rc = msm_run(ctx, bases, ws, bases->dev, m, c, k, 0, pack_scalars, &pa, err);
         if (!rc)
             for (size_t j = 0; j < k; j++)
-                combine_windows(&out[j], ws + j * nwin, c);
+                ops->combine((uint8_t *)out + j * ops->jac_bytes, ws + j * wsb, c);
         gm_free(ws);
     }
     gm_free(offs);
     if (!rc && corrupt) /* a wrong sum, as a failing device might give: the proof's verification must catch it */
-        g1_add_mixed(&out[0], &out[0], &G1_GENERATOR);
+        ops->spoil_msm(out);
     return rc;
 }
 
-int gpu_emu_msm_g1(g1_jac_t *out, const g1_affine_t *bases, const fr_t *scalars, const uint64_t *density, size_t n,
-                   unsigned window, err_t *err)
+int gpu_msm_g1(gpu_ctx_t *ctx, g1_jac_t *out, const gpu_g1_bases_t *bases, const fr_t *const *scalars,
+               const uint64_t *density, size_t n, size_t k, unsigned window, err_t *err)
+{
+    return msm_curve(ctx, GPU_CURVE_BLS12_381, out, bases, (const void *const *)scalars, density, n, k, window, err);
+}
+
+int gpu_bn_msm_g1(gpu_ctx_t *ctx, bn_g1_jac_t *out, const gpu_g1_bases_t *bases, const bn_fr_t *const *scalars,
+                  const uint64_t *density, size_t n, size_t k, unsigned window, err_t *err)
+{
+    return msm_curve(ctx, GPU_CURVE_BN254, out, bases, (const void *const *)scalars, density, n, k, window, err);
+}
+
+/* gpu_emu_msm_g1 for curve kc (out, bases, scalars: its types). */
+static int emu_msm(gpu_curve_t kc, void *out, const void *bases, const void *scalars, const uint64_t *density,
+                   size_t n, unsigned window, err_t *err)
 {
     int rc = check_window(window, err);
     if (rc)
         return rc;
     if (n >= ((size_t)1 << 31))
         return gm_err_set(err, GM_EINVAL, "gpu: emu msm: %zu points, the limit is 2^31 - 1", n);
+    const gpu_curve_ops_t *ops = curve_ops(kc);
     size_t m = density ? popcount_bits(density, n) : n;
     if (m == 0) {
-        g1_jac_set_inf(out);
+        ops->jac_set_inf(out);
         return 0;
     }
     unsigned c = window ? window : gpu_msm_window(m);
-    unsigned nwin = 255 / c + 1;
-    fr_t *sc = gm_alloc(m * sizeof(fr_t));
-    gpu_base96_t *b96 = gm_alloc(m * sizeof(gpu_base96_t));
-    g1_xyzz_t *ws = gm_alloc(nwin * sizeof(g1_xyzz_t));
-    if (!sc || !b96 || !ws) {
+    void *sc = gm_alloc(m * GPU_FR_BYTES), *dev = gm_alloc(m * gpu_base_bytes(kc));
+    void *ws = gm_alloc((255 / c + 1) * ops->xyzz_bytes);
+    if (!sc || !dev || !ws) {
         rc = gm_err_set(err, GM_ENOMEM, "gpu: emu msm: out of memory for %zu points", m);
         goto done;
     }
     compact(sc, scalars, density, NULL, n, 0, (n + GPU_HOST_BLOCK - 1) / GPU_HOST_BLOCK, NULL);
-    to_base96(b96, bases, m, NULL);
+    to_dev(kc, dev, bases, m, NULL);
     gpue_set_host_field(false);
-    if ((rc = gpue_msm_g1_windows(ws, b96, sc, m, c, gpue_msm_group_items_default()))) {
+    if ((rc = gpue_msm_g1_windows(kc, ws, dev, sc, m, c, gpue_msm_group_items_default()))) {
         rc = gm_err_set(err, rc, "gpu: emu msm: out of memory for the workspace of %zu points", m);
         goto done;
     }
-    combine_windows(out, ws, c);
+    ops->combine(out, ws, c);
 done:
     gm_free(sc);
-    gm_free(b96);
+    gm_free(dev);
     gm_free(ws);
     return rc;
 }
 
-void gpu_emu_fp_op(fp_t *o, const fp_t *a, const fp_t *b, char op) { gpue_fp_op(o, a, b, op); }
+int gpu_emu_msm_g1(g1_jac_t *out, const g1_affine_t *bases, const fr_t *scalars, const uint64_t *density, size_t n,
+                   unsigned window, err_t *err)
+{
+    return emu_msm(GPU_CURVE_BLS12_381, out, bases, scalars, density, n, window, err);
+}
 
-void gpu_emu_fr_op(fr_t *o, const fr_t *a, const fr_t *b, char op) { gpue_fr_op(o, a, b, op); }
+int gpu_emu_bn_msm_g1(bn_g1_jac_t *out, const bn_g1_affine_t *bases, const bn_fr_t *scalars, const uint64_t *density,
+                      size_t n, unsigned window, err_t *err)
+{
+    return emu_msm(GPU_CURVE_BN254, out, bases, scalars, density, n, window, err);
+}
+
+void gpu_emu_fp_op(fp_t *o, const fp_t *a, const fp_t *b, char op) { gpue_fp_op(GPU_CURVE_BLS12_381, o, a, b, op); }
+
+void gpu_emu_fr_op(fr_t *o, const fr_t *a, const fr_t *b, char op) { gpue_fr_op(GPU_CURVE_BLS12_381, o, a, b, op); }
+
+void gpu_emu_bn_fp_op(bn_fp_t *o, const bn_fp_t *a, const bn_fp_t *b, char op)
+{
+    gpue_fp_op(GPU_CURVE_BN254, o, a, b, op);
+}
+
+void gpu_emu_bn_fr_op(bn_fr_t *o, const bn_fr_t *a, const bn_fr_t *b, char op)
+{
+    gpue_fr_op(GPU_CURVE_BN254, o, a, b, op);
+}
 
 /* ---- NTT ------------------------------------------------------------------------------------ */
 
@@ -979,28 +1012,39 @@ static void z_inv(fr_t *out, unsigned log_n)
     fr_inv(out, out);
 }
 
-int gpu_ntt(gpu_ctx_t *ctx, fr_t *a, unsigned log_n, gpu_ntt_dir_t dir, err_t *err)
+/* gpu_ntt for curve k (a: its Fr values). */
+static int ntt_curve(gpu_ctx_t *ctx, gpu_curve_t k, void *a, unsigned log_n, gpu_ntt_dir_t dir, err_t *err)
 {
     if (!ctx)
         return no_ctx(err, "ntt");
     int rc = check_log(log_n, (int)dir, err);
     bool corrupt;
-    if (rc || (rc = tabs_build(&ctx->tabs, log_n, err)) || (rc = fault_before(ctx, "ntt", &corrupt, err)) ||
+    if (rc || (rc = tabs_build(&ctx->tabs, k, log_n, err)) || (rc = fault_before(ctx, "ntt", &corrupt, err)) ||
         (rc = arena_ensure(ctx, gpu_plan_ntt_bytes(log_n, 2), "ntt", err)))
         return rc;
     if (ctx->emu) {
         uint64_t t0 = gm_now_ns();
         gpue_set_host_field(true);
-        if ((rc = gpue_ntt(a, &ctx->tabs.t, (int)dir)))
+        if ((rc = gpue_ntt(k, a, &ctx->tabs.t, (int)dir)))
             rc = gm_err_set(err, rc, "gpu: emulated device %d: ntt: out of memory at 2^%u", ctx->device, log_n);
         ctx->last_ms = (double)(gm_now_ns() - t0) * 1e-6;
     } else {
-        rc = gpuc_ntt(ctx->g, a, &ctx->tabs.t, (int)dir, err);
+        rc = gpuc_ntt(ctx->g, k, a, &ctx->tabs.t, (int)dir, err);
         note_mem(ctx);
     }
     if (!rc && corrupt)
-        fr_add(&a[0], &a[0], &FR_ONE);
+        curve_ops(k)->spoil_ntt(a);
     return rc;
+}
+
+int gpu_ntt(gpu_ctx_t *ctx, fr_t *a, unsigned log_n, gpu_ntt_dir_t dir, err_t *err)
+{
+    return ntt_curve(ctx, GPU_CURVE_BLS12_381, a, log_n, dir, err);
+}
+
+int gpu_bn_ntt(gpu_ctx_t *ctx, bn_fr_t *a, unsigned log_n, gpu_ntt_dir_t dir, err_t *err)
+{
+    return ntt_curve(ctx, GPU_CURVE_BN254, a, log_n, dir, err);
 }
 
 int gpu_groth16_h(gpu_ctx_t *ctx, fr_t *a, const fr_t *b, const fr_t *c, unsigned log_n, err_t *err)
@@ -1008,7 +1052,7 @@ int gpu_groth16_h(gpu_ctx_t *ctx, fr_t *a, const fr_t *b, const fr_t *c, unsigne
     if (!ctx)
         return no_ctx(err, "groth16 h");
     int rc = check_log(log_n, 0, err);
-    if (rc || (rc = tabs_build(&ctx->tabs, log_n, err)))
+    if (rc || (rc = tabs_build(&ctx->tabs, GPU_CURVE_BLS12_381, log_n, err)))
         return rc;
     bool corrupt;
     if ((rc = fault_before(ctx, "groth16 h", &corrupt, err)) ||
@@ -1033,18 +1077,29 @@ int gpu_groth16_h(gpu_ctx_t *ctx, fr_t *a, const fr_t *b, const fr_t *c, unsigne
 
 double gpu_last_device_ms(gpu_ctx_t *ctx) { return !ctx ? 0 : ctx->emu ? ctx->last_ms : gpuc_last_ms(ctx->g); }
 
-int gpu_emu_ntt(fr_t *a, unsigned log_n, gpu_ntt_dir_t dir, err_t *err)
+/* gpu_emu_ntt for curve k (a: its Fr values). */
+static int emu_ntt(gpu_curve_t k, void *a, unsigned log_n, gpu_ntt_dir_t dir, err_t *err)
 {
     gpu_tabs_store_t s;
     memset(&s, 0, sizeof s);
     int rc = check_log(log_n, (int)dir, err);
-    if (rc || (rc = tabs_build(&s, log_n, err)))
+    if (rc || (rc = tabs_build(&s, k, log_n, err)))
         return rc;
     gpue_set_host_field(false);
-    if ((rc = gpue_ntt(a, &s.t, (int)dir)))
+    if ((rc = gpue_ntt(k, a, &s.t, (int)dir)))
         rc = gm_err_set(err, rc, "gpu: emu ntt: out of memory at 2^%u", log_n);
     tabs_free(&s);
     return rc;
+}
+
+int gpu_emu_ntt(fr_t *a, unsigned log_n, gpu_ntt_dir_t dir, err_t *err)
+{
+    return emu_ntt(GPU_CURVE_BLS12_381, a, log_n, dir, err);
+}
+
+int gpu_emu_bn_ntt(bn_fr_t *a, unsigned log_n, gpu_ntt_dir_t dir, err_t *err)
+{
+    return emu_ntt(GPU_CURVE_BN254, a, log_n, dir, err);
 }
 
 int gpu_emu_groth16_h(fr_t *a, const fr_t *b, const fr_t *c, unsigned log_n, err_t *err)
@@ -1052,7 +1107,7 @@ int gpu_emu_groth16_h(fr_t *a, const fr_t *b, const fr_t *c, unsigned log_n, err
     gpu_tabs_store_t s;
     memset(&s, 0, sizeof s);
     int rc = check_log(log_n, 0, err);
-    if (rc || (rc = tabs_build(&s, log_n, err)))
+    if (rc || (rc = tabs_build(&s, GPU_CURVE_BLS12_381, log_n, err)))
         return rc;
     fr_t z;
     z_inv(&z, log_n);

@@ -1,7 +1,10 @@
 /*
  * gpu/gpu.h — the CUDA backend: G1 MSM and the Fr NTT on an NVIDIA GPU
  * (compute capability 8.0 and up: the Makefile's NVARCH, docs/gpu.md), with
- * the same results as ec/'s msm_g1 and ntt/'s ntt_* on the CPU.
+ * the same results as ec/'s msm_g1 and ntt/'s ntt_* on the CPU, for
+ * BLS12-381 and (the gpu_bn_ calls) BN254, whose results are ec/'s
+ * bn_msm_g1 and ntt/'s bn_ntt_*. One context serves both curves; the
+ * device code is one text instantiated for each (gpu_field.cuh).
  *
  * Conventions (besides base/base.h's):
  *  - Inputs and outputs are host memory in ec/ and ff/ types (Montgomery,
@@ -38,6 +41,12 @@
 #include "topo/topo.h"
 
 /* ---- context ----------------------------------------------------------------------- */
+
+/* The curve of a base set or a plan. */
+typedef enum {
+    GPU_CURVE_BLS12_381 = 0,
+    GPU_CURVE_BN254 = 1,
+} gpu_curve_t;
 
 /* True when this binary was built with nvcc (the CUDA objects are linked). */
 bool gpu_built_with_cuda(void);
@@ -119,7 +128,7 @@ void gpu_info(gpu_info_t *out, gpu_ctx_t *ctx);
 /* The device memory of one prover, planned up front for the device's size
  * (gpu_plan), so that nothing a proof needs is found missing halfway:
  *  - resident bases: the G1 sets kept on the device for the context's life,
- *    96 bytes a point;
+ *    96 bytes a point on BLS12-381, 64 on BN254 (scalars: 32 bytes on both);
  *  - the MSM phase (one gpu_msm_g1 call at a time): the streamed chunk
  *    buffer (when a set streams), the scalar buffers (two: the next MSM's
  *    upload overlaps this one's compute; one when two do not fit), the
@@ -150,6 +159,7 @@ typedef enum {
 
 typedef struct {
     /* what was asked */
+    gpu_curve_t curve;            /* of the sets (their point size and the MSM's workspace) */
     size_t device_bytes, reserve; /* the card; what is kept back for the driver */
     unsigned log_n;               /* the NTT domain of h (0: none) */
     size_t nsets;
@@ -157,7 +167,7 @@ typedef struct {
         char name[16];
         uint64_t n;     /* points */
         bool streamed;  /* false: resident */
-        size_t bytes;   /* resident: n * 96; streamed: 0 (it uses the chunk buffer) */
+        size_t bytes;   /* resident: n * 96 (BN254: n * 64); streamed: 0 (it uses the chunk buffer) */
     } set[GPU_PLAN_MAX_SETS];
     /* the decisions and their sizes, in bytes */
     size_t bases_bytes;            /* resident sets together */
@@ -181,8 +191,8 @@ typedef struct {
     size_t pinned_bytes;           /* host: scalar staging (msm_n) and base staging, plus b and c for h whole */
 } gpu_plan_t;
 
-/* Plans nsets G1 base sets (names and point counts, in the order they will
- * be uploaded; nsets <= GPU_PLAN_MAX_SETS, names < 16 bytes) and an h over
+/* Plans nsets G1 base sets of curve `curve` (names and point counts, in the
+ * order they will be uploaded; nsets <= GPU_PLAN_MAX_SETS, names < 16 bytes) and an h over
  * 2^log_n (0: none; else 1..28) on a device of device_bytes, reserve of
  * them kept back (GPU_PLAN_RESERVE for a real device, 0 for an emulated
  * one). The rule, first that fits wins:
@@ -198,8 +208,9 @@ typedef struct {
  * reserve, or even the smallest workable plan, everything streamed in
  * chunks of min_chunk, h in steps, one scalar buffer, one window per group,
  * does not fit): err says how many bytes it needs and the device's. */
-int gpu_plan(gpu_plan_t *out, const char *const *names, const uint64_t *counts, size_t nsets, unsigned log_n,
-             size_t device_bytes, size_t reserve, size_t min_chunk, err_t *err) __attribute__((warn_unused_result));
+int gpu_plan(gpu_plan_t *out, gpu_curve_t curve, const char *const *names, const uint64_t *counts, size_t nsets,
+             unsigned log_n, size_t device_bytes, size_t reserve, size_t min_chunk, err_t *err)
+    __attribute__((warn_unused_result));
 
 /* The smallest chunk gpu_plan streams for a real device (2^16 points). */
 #define GPU_PLAN_MIN_CHUNK ((size_t)1 << 16)
@@ -211,11 +222,13 @@ int gpu_plan(gpu_plan_t *out, const char *const *names, const uint64_t *counts, 
  * uploaded next follow it (resident while the plan's resident bytes last,
  * then streamed in its chunks), the arena is allocated now (CUDA) or
  * counted (emulated), and every later call works inside it. Call before
- * uploading bases, with the sets in upload order. Returns as gpu_plan,
+ * uploading bases, with the sets in upload order (and then upload only
+ * sets of the plan's curve: GM_EINVAL otherwise). Returns as gpu_plan,
  * GM_ENOTSUP (ctx NULL), GM_ENOMEM (the arena could not be allocated),
  * GM_EGPU. The plan in *out when out is not NULL. */
-int gpu_plan_apply(gpu_ctx_t *ctx, gpu_plan_t *out, const char *const *names, const uint64_t *counts, size_t nsets,
-                   unsigned log_n, err_t *err) __attribute__((warn_unused_result));
+int gpu_plan_apply(gpu_ctx_t *ctx, gpu_plan_t *out, gpu_curve_t curve, const char *const *names,
+                   const uint64_t *counts, size_t nsets, unsigned log_n, err_t *err)
+    __attribute__((warn_unused_result));
 
 /* The plan ctx follows; NULL when none was applied (then buffers grow per
  * call, and bases that do not fit stream in chunks of half the free memory). */
@@ -244,8 +257,8 @@ unsigned gpu_msm_window(size_t n);
 typedef struct gpu_g1_bases gpu_g1_bases_t;
 
 /* Copies n affine points (valid: on the curve, in G1; infinity allowed) to
- * the device, 96 bytes each, through a pinned staging buffer (converted on
- * the context's pool). n < 2^31. With a plan (gpu_plan_apply) the set is
+ * the device, 96 bytes each (BN254's, gpu_bn_g1_bases_upload: 64), through
+ * a pinned staging buffer (converted on the context's pool). n < 2^31. With a plan (gpu_plan_apply) the set is
  * resident while the plan's resident bytes last, else streamed in the
  * plan's chunks; without one it is resident when it fits (the device's
  * memory, or an emulated device's GROTHMPI_EMU_MEM), else streamed in
@@ -257,7 +270,12 @@ typedef struct gpu_g1_bases gpu_g1_bases_t;
  * chunk fits; err: bytes asked), GM_EGPU. *out NULL on failure. */
 int gpu_g1_bases_upload(gpu_g1_bases_t **out, gpu_ctx_t *ctx, const g1_affine_t *bases, size_t n, err_t *err)
     __attribute__((warn_unused_result));
+/* gpu_g1_bases_upload for BN254's points: the set's MSMs are gpu_bn_msm_g1. */
+int gpu_bn_g1_bases_upload(gpu_g1_bases_t **out, gpu_ctx_t *ctx, const bn_g1_affine_t *bases, size_t n, err_t *err)
+    __attribute__((warn_unused_result));
 void gpu_g1_bases_free(gpu_g1_bases_t *b);          /* NULL allowed */
+/* The curve of b's points (BLS12-381 for NULL). */
+gpu_curve_t gpu_g1_bases_curve(const gpu_g1_bases_t *b);
 size_t gpu_g1_bases_count(const gpu_g1_bases_t *b);
 /* True when b is streamed (did not fit resident). */
 bool gpu_g1_bases_streamed(const gpu_g1_bases_t *b);
@@ -265,8 +283,9 @@ bool gpu_g1_bases_streamed(const gpu_g1_bases_t *b);
 /* k MSMs sharing one set of resident bases: out[j] = sum over i < n of
  * scalars[j][i] * B(i), j < k, with msm_g1's density semantics (density NULL:
  * B(i) = bases[i]; else only set bits take part and B(i) is the base of the
- * i-th set bit). The bases must hold n points (density NULL) or the number of
- * set bits (GM_EINVAL otherwise). The scalars of MSM j + 1 are packed
+ * i-th set bit). The bases must be BLS12-381's and hold n points (density
+ * NULL) or the number of set bits (GM_EINVAL otherwise). Scalars reduced
+ * (< r), as ff/ keeps them. The scalars of MSM j + 1 are packed
  * (compacted on the context's pool) into a pinned buffer and uploaded while
  * MSM j computes (with the plan's one scalar buffer: after it); MSM 0's in
  * slices, each uploaded while the next is packed. window: 0 (automatic) or
@@ -276,6 +295,11 @@ bool gpu_g1_bases_streamed(const gpu_g1_bases_t *b);
  * GM_EGPU. out is undefined on failure. */
 int gpu_msm_g1(gpu_ctx_t *ctx, g1_jac_t *out, const gpu_g1_bases_t *bases, const fr_t *const *scalars,
                const uint64_t *density, size_t n, size_t k, unsigned window, err_t *err)
+    __attribute__((warn_unused_result));
+/* gpu_msm_g1 on BN254 (bases from gpu_bn_g1_bases_upload), equal to ec/'s
+ * bn_msm_g1. */
+int gpu_bn_msm_g1(gpu_ctx_t *ctx, bn_g1_jac_t *out, const gpu_g1_bases_t *bases, const bn_fr_t *const *scalars,
+                  const uint64_t *density, size_t n, size_t k, unsigned window, err_t *err)
     __attribute__((warn_unused_result));
 
 /* ---- NTT ------------------------------------------------------------------------------------ */
@@ -294,6 +318,10 @@ typedef enum {
  * a is undefined on failure. */
 int gpu_ntt(gpu_ctx_t *ctx, fr_t *a, unsigned log_n, gpu_ntt_dir_t dir, err_t *err)
     __attribute__((warn_unused_result));
+/* gpu_ntt over BN254's Fr: ntt/'s bn_ntt_* (roots bn_fr_root_of_unity,
+ * shift BN254_FR_GENERATOR = 5), log_n in 1..28 (Fr's two-adicity). */
+int gpu_bn_ntt(gpu_ctx_t *ctx, bn_fr_t *a, unsigned log_n, gpu_ntt_dir_t dir, err_t *err)
+    __attribute__((warn_unused_result));
 
 /* Groth16's h as groth16/prove.c computes it, in one round trip (one
  * upload of each of a, b, c, one download of h; at the bus's speed when
@@ -301,7 +329,8 @@ int gpu_ntt(gpu_ctx_t *ctx, fr_t *a, unsigned log_n, gpu_ntt_dir_t dir, err_t *e
  * ntt_coset_forward, a = (a b - c) / (g^n - 1) pointwise, then
  * ntt_coset_inverse; the result in a (n = 2^log_n values; b and c are only
  * read). The device holds four vectors and the tables (the plan's h
- * whole). Returns as gpu_ntt. */
+ * whole). BLS12-381 only (bellperson's h; the snarkjs provers of both
+ * curves take gpu_ntt / gpu_bn_ntt). Returns as gpu_ntt. */
 int gpu_groth16_h(gpu_ctx_t *ctx, fr_t *a, const fr_t *b, const fr_t *c, unsigned log_n, err_t *err)
     __attribute__((warn_unused_result));
 
@@ -324,6 +353,10 @@ int gpu_emu_msm_g1(g1_jac_t *out, const g1_affine_t *bases, const fr_t *scalars,
 int gpu_emu_ntt(fr_t *a, unsigned log_n, gpu_ntt_dir_t dir, err_t *err) __attribute__((warn_unused_result));
 int gpu_emu_groth16_h(fr_t *a, const fr_t *b, const fr_t *c, unsigned log_n, err_t *err)
     __attribute__((warn_unused_result));
+/* The same on BN254 (gpu_bn_msm_g1's and gpu_bn_ntt's contracts). */
+int gpu_emu_bn_msm_g1(bn_g1_jac_t *out, const bn_g1_affine_t *bases, const bn_fr_t *scalars, const uint64_t *density,
+                      size_t n, unsigned window, err_t *err) __attribute__((warn_unused_result));
+int gpu_emu_bn_ntt(bn_fr_t *a, unsigned log_n, gpu_ntt_dir_t dir, err_t *err) __attribute__((warn_unused_result));
 
 /* The device's field arithmetic (gpu_field.cuh: 32-bit limbs in PTX carry
  * chains) run on the host by its twin, which executes the same instruction
@@ -332,5 +365,8 @@ int gpu_emu_groth16_h(fr_t *a, const fr_t *b, const fr_t *c, unsigned log_n, err
  * < r), output reduced; o may alias a or b. op: '*', '+' or '-'. */
 void gpu_emu_fp_op(fp_t *o, const fp_t *a, const fp_t *b, char op);
 void gpu_emu_fr_op(fr_t *o, const fr_t *a, const fr_t *b, char op);
+/* The same on BN254's Fp (8 limbs) and Fr. */
+void gpu_emu_bn_fp_op(bn_fp_t *o, const bn_fp_t *a, const bn_fp_t *b, char op);
+void gpu_emu_bn_fr_op(bn_fr_t *o, const bn_fr_t *a, const bn_fr_t *b, char op);
 
 #endif /* GM_GPU_H */

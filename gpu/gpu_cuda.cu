@@ -70,11 +70,13 @@ struct gpuc {
     /* MSM (device buffers in the arena) */
     fr_t *pin;
     size_t sc_n;
-    g1_xyzz_t *pin_ws;
+    void *pin_ws; /* 256 window sums of either curve */
     void *scan_tmp;
     size_t scan_tmp_bytes;
-    /* NTT: the tables of 2^tab_log are at the arena's start (0: none) */
+    /* NTT: the tables of 2^tab_log of tab_curve's Fr are at the arena's
+     * start (tab_log 0: none) */
     unsigned tab_log;
+    gpu_curve_t tab_curve;
 };
 
 extern "C" int gpuc_device_count(int *n, err_t *err)
@@ -321,8 +323,8 @@ template <class F> __global__ void __launch_bounds__(GPU_BLOCK, 2) k_each(F f, s
  *     the element and twiddle indices are gpu_ntt_bfly_at's, which the host
  *     emulation runs too.
  * (3) Predicted time per pass: docs/gpu.md ("Kernels: predicted times"). */
-__global__ void __launch_bounds__(512) k_ntt_pass(gfr_t *a, const gfr_t *tw, gpu_ntt_pass p, unsigned log_n,
-                                                  bool inverse)
+template <class F>
+__global__ void __launch_bounds__(512) k_ntt_pass(F *a, const F *tw, gpu_ntt_pass p, unsigned log_n, bool inverse)
 {
     extern __shared__ uint32_t sh[];
     const uint32_t T = 1u << (p.k + p.lc), u = threadIdx.x;
@@ -347,7 +349,7 @@ __global__ void __launch_bounds__(512) k_ntt_pass(gfr_t *a, const gfr_t *tw, gpu
         uint32_t e0, e1;
         size_t tj;
         gpu_ntt_bfly_at(p, log_n, t, u, l, &e0, &e1, &tj);
-        gfr_t x0, x1;
+        F x0, x1;
         GPU_UNROLL for (int i = 0; i < 8; i++) {
             x0.l[i] = sh[i * T + e0];
             x1.l[i] = sh[i * T + e1];
@@ -418,13 +420,13 @@ struct cuda_backend {
         note(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, g->comp), "cudaMemcpyAsync (counts)");
         note(cudaStreamSynchronize(g->comp), "cudaStreamSynchronize (counts)");
     }
-    void dit(gfr_t *a, unsigned log_n, const gfr_t *tw, bool inverse)
+    template <class F> void dit(F *a, unsigned log_n, const F *tw, bool inverse)
     {
         gpu_ntt_pass plan[4];
         unsigned np = gpu_ntt_plan(log_n, plan);
         for (unsigned i = 0; i < np; i++) {
             const unsigned tl = plan[i].k + plan[i].lc;
-            k_ntt_pass<<<(unsigned)((size_t)1 << (log_n - tl)), 1u << (tl - 1), sizeof(gfr_t) << tl, g->comp>>>(
+            k_ntt_pass<F><<<(unsigned)((size_t)1 << (log_n - tl)), 1u << (tl - 1), sizeof(F) << tl, g->comp>>>(
                 a, tw, plan[i], log_n, inverse);
             note(cudaGetLastError(), "k_ntt_pass launch");
         }
@@ -458,18 +460,25 @@ static int cub_scratch(gpuc_t *g, const gpu_msm_ws &L0, size_t *sort_bytes, size
     return 0;
 }
 
-extern "C" int gpuc_msm_bytes(gpuc_t *g, size_t n, unsigned c, size_t max_items, unsigned nbuf, size_t *bytes,
-                              err_t *err)
+template <class K>
+static int msm_bytes(gpuc_t *g, size_t n, unsigned c, size_t max_items, unsigned nbuf, size_t *bytes, err_t *err)
 {
     gpu_msm_ws L0, L;
     size_t sort_b, scan_b;
     int rc;
-    gpu_msm_layout(&L0, n, c, 0, max_items);
+    gpu_msm_layout<K>(&L0, n, c, 0, max_items);
     if ((rc = GPU_CU(cudaSetDevice(g->dev), err)) || (rc = cub_scratch(g, L0, &sort_b, &scan_b, err)))
         return rc;
-    gpu_msm_layout(&L, n, c, sort_b, max_items);
-    *bytes = nbuf * GPU_AL256(n * sizeof(gfr_t)) + L.total + GPU_AL256(scan_b);
+    gpu_msm_layout<K>(&L, n, c, sort_b, max_items);
+    *bytes = nbuf * GPU_AL256(n * sizeof(typename K::fr)) + L.total + GPU_AL256(scan_b);
     return 0;
+}
+
+extern "C" int gpuc_msm_bytes(gpuc_t *g, gpu_curve_t k, size_t n, unsigned c, size_t max_items, unsigned nbuf,
+                              size_t *bytes, err_t *err)
+{
+    return k == GPU_CURVE_BN254 ? msm_bytes<gpu_bn254>(g, n, c, max_items, nbuf, bytes, err)
+                                : msm_bytes<gpu_bls12_381>(g, n, c, max_items, nbuf, bytes, err);
 }
 
 /* The pinned host buffers of an MSM of n points: the scalar staging and
@@ -485,12 +494,13 @@ static int ensure_pinned(gpuc_t *g, size_t n, err_t *err)
             return rc;
         g->sc_n = n;
     }
-    if (!g->pin_ws && (rc = gpuc_host_alloc(g, (void **)&g->pin_ws, 256 * sizeof(g1_xyzz_t), "window sums", err)))
+    if (!g->pin_ws && (rc = gpuc_host_alloc(g, &g->pin_ws, 256 * sizeof(g1_xyzz_t), "window sums", err)))
         return rc;
     return 0;
 }
 
-extern "C" int gpuc_msm_g1(gpuc_t *g, g1_xyzz_t *wsum, const void *dev_bases, size_t n, unsigned c, size_t k,
+template <class K>
+static int msm_g1_k(gpuc_t *g, void *wsum, const void *dev_bases, size_t n, unsigned c, size_t k,
                            size_t max_items, unsigned nbuf, size_t arena_off, gpuc_pack_fn pack, void *pack_arg,
                            err_t *err)
 {
@@ -498,13 +508,14 @@ extern "C" int gpuc_msm_g1(gpuc_t *g, g1_xyzz_t *wsum, const void *dev_bases, si
     if ((rc = GPU_CU(cudaSetDevice(g->dev), err)))
         return rc;
     gpu_msm_ws L0, L;
-    gpu_msm_layout(&L0, n, c, 0, max_items);
+    gpu_msm_layout<K>(&L0, n, c, 0, max_items);
     cuda_backend b = {g, 0, cudaSuccess, ""};
     size_t scan_b, need;
     if ((rc = cub_scratch(g, L0, &b.sort_bytes, &scan_b, err)) || (rc = ensure_pinned(g, n, err)))
         return rc;
-    gpu_msm_layout(&L, n, c, b.sort_bytes, max_items);
-    const size_t sc_bytes = n * sizeof(gfr_t), ws_bytes = (size_t)L.nwin * sizeof(g1_xyzz_t);
+    gpu_msm_layout<K>(&L, n, c, b.sort_bytes, max_items);
+    typedef typename K::fr F;
+    const size_t sc_bytes = n * sizeof(F), ws_bytes = (size_t)L.nwin * sizeof(typename K::xyzz);
     need = arena_off + nbuf * GPU_AL256(sc_bytes) + L.total + GPU_AL256(scan_b);
     if (need > g->arena_bytes)
         return gm_err_set(err, GM_ENOMEM, "gpu: msm: %zu points need %zu bytes of the arena, it holds %zu (%s:%d)", n,
@@ -512,9 +523,9 @@ extern "C" int gpuc_msm_g1(gpuc_t *g, g1_xyzz_t *wsum, const void *dev_bases, si
     /* The arena after the chunk: scalar buffers, workspace, scan scratch;
      * the tables that were there are gone. */
     g->tab_log = 0;
-    gfr_t *dsc[2];
-    dsc[0] = (gfr_t *)(g->arena + arena_off);
-    dsc[1] = nbuf > 1 ? (gfr_t *)(g->arena + arena_off + GPU_AL256(sc_bytes)) : dsc[0];
+    F *dsc[2];
+    dsc[0] = (F *)(g->arena + arena_off);
+    dsc[1] = nbuf > 1 ? (F *)(g->arena + arena_off + GPU_AL256(sc_bytes)) : dsc[0];
     char *ws = g->arena + arena_off + nbuf * GPU_AL256(sc_bytes);
     g->scan_tmp = ws + L.total;
     g->scan_tmp_bytes = scan_b;
@@ -523,7 +534,7 @@ extern "C" int gpuc_msm_g1(gpuc_t *g, g1_xyzz_t *wsum, const void *dev_bases, si
     for (size_t p = 0; p < GPU_PACK_SLICES; p++) {
         size_t lo, hi;
         pack(pack_arg, 0, g->pin, p, GPU_PACK_SLICES, &lo, &hi);
-        if (hi > lo && (rc = GPU_CU(cudaMemcpyAsync(dsc[0] + lo, g->pin + lo, (hi - lo) * sizeof(gfr_t),
+        if (hi > lo && (rc = GPU_CU(cudaMemcpyAsync(dsc[0] + lo, g->pin + lo, (hi - lo) * sizeof(F),
                                                     cudaMemcpyHostToDevice, g->copy), err)))
             return rc;
     }
@@ -534,7 +545,7 @@ extern "C" int gpuc_msm_g1(gpuc_t *g, g1_xyzz_t *wsum, const void *dev_bases, si
         if ((rc = GPU_CU(cudaStreamWaitEvent(g->comp, g->up[s], 0), err)))
             return rc;
         b.note(cudaEventRecord(g->t0, g->comp), "cudaEventRecord");
-        gpu_msm_windows(b, L, ws, (const gpu_g1_aff *)dev_bases, dsc[s], n);
+        gpu_msm_windows<K>(b, L, ws, (const typename K::aff *)dev_bases, dsc[s], n);
         b.note(cudaEventRecord(g->t1, g->comp), "cudaEventRecord");
         g->timed = true;
         if ((rc = b.status(err)))
@@ -563,9 +574,19 @@ extern "C" int gpuc_msm_g1(gpuc_t *g, g1_xyzz_t *wsum, const void *dev_bases, si
         }
         if ((rc = GPU_CU(cudaEventSynchronize(g->done[s]), err)))
             return rc;
-        memcpy(wsum + j * L.nwin, g->pin_ws, ws_bytes);
+        memcpy((char *)wsum + j * ws_bytes, g->pin_ws, ws_bytes);
     }
     return 0;
+}
+
+extern "C" int gpuc_msm_g1(gpuc_t *g, gpu_curve_t kc, void *wsum, const void *dev_bases, size_t n, unsigned c,
+                           size_t k, size_t max_items, unsigned nbuf, size_t arena_off, gpuc_pack_fn pack,
+                           void *pack_arg, err_t *err)
+{
+    return kc == GPU_CURVE_BN254 ? msm_g1_k<gpu_bn254>(g, wsum, dev_bases, n, c, k, max_items, nbuf, arena_off,
+                                                       pack, pack_arg, err)
+                                 : msm_g1_k<gpu_bls12_381>(g, wsum, dev_bases, n, c, k, max_items, nbuf, arena_off,
+                                                           pack, pack_arg, err);
 }
 
 /* ---- NTT ------------------------------------------------------------------------------------ */
@@ -573,15 +594,15 @@ extern "C" int gpuc_msm_g1(gpuc_t *g, g1_xyzz_t *wsum, const void *dev_bases, si
 /* The NTT's place in the arena: the tables at its start (twiddles, their
  * halves, the scale tables: gpu_plan_table_bytes), then `count` vectors of
  * n values. GM_ENOMEM when gpu.c did not make the arena large enough. */
-static int ntt_vectors(gpuc_t *g, size_t n, int count, size_t tab_bytes, gfr_t **v, err_t *err)
+template <class F> static int ntt_vectors(gpuc_t *g, size_t n, int count, size_t tab_bytes, F **v, err_t *err)
 {
-    const size_t vb = GPU_AL256(n * sizeof(gfr_t));
+    const size_t vb = GPU_AL256(n * sizeof(F));
     if (tab_bytes + count * vb > g->arena_bytes)
         return gm_err_set(err, GM_ENOMEM, "gpu: ntt: %d vectors of %zu values and their tables need %zu bytes of the "
                           "arena, it holds %zu (%s:%d)", count, n, tab_bytes + count * vb, g->arena_bytes, __FILE__,
                           __LINE__);
     for (int i = 0; i < count; i++)
-        v[i] = (gfr_t *)(g->arena + tab_bytes + i * vb);
+        v[i] = (F *)(g->arena + tab_bytes + i * vb);
     return 0;
 }
 
@@ -589,24 +610,26 @@ static int ntt_vectors(gpuc_t *g, size_t n, int count, size_t tab_bytes, gfr_t *
  * there (another size, or an MSM used the arena since): the n/2 twiddles
  * (generated on the device from gpu.c's hi/lo halves) and the four scale
  * tables. */
-static int ensure_tables(gpuc_t *g, cuda_backend &b, const gpu_ntt_tabs_t *t, gpu_tabs_dev *T, err_t *err)
+template <class F>
+static int ensure_tables(gpuc_t *g, gpu_curve_t k, cuda_backend &b, const gpu_ntt_tabs_t *t, gpu_tabs_dev<F> *T,
+                         err_t *err)
 {
     int rc;
     const size_t half = (size_t)1 << (t->log_n - 1), nhi = GPU_SCALE_NHI(t->log_n), per = nhi + GPU_SCALE_NLO;
-    gfr_t *tw = (gfr_t *)g->arena, *hl = (gfr_t *)(g->arena + GPU_AL256(half * sizeof(gfr_t)));
-    gfr_t *scale = hl + GPU_AL256((t->tw_nhi + t->tw_nlo) * sizeof(gfr_t)) / sizeof(gfr_t);
-    if (g->tab_log != t->log_n) {
+    F *tw = (F *)g->arena, *hl = (F *)(g->arena + GPU_AL256(half * sizeof(F)));
+    F *scale = hl + GPU_AL256((t->tw_nhi + t->tw_nlo) * sizeof(F)) / sizeof(F);
+    if (g->tab_log != t->log_n || g->tab_curve != k) {
         /* On `comp`, the stream gpu_twgen_fn runs on: a plain cudaMemcpy
          * goes to the legacy stream, which a cudaStreamNonBlocking stream
          * does not wait for, so the kernel could read the halves before
          * they land. The host tables (gpu.c's) outlive the synchronize
          * below. */
-        if ((rc = GPU_CU(cudaMemcpyAsync(hl, t->tw_hi, t->tw_nhi * sizeof(gfr_t), cudaMemcpyHostToDevice, g->comp),
+        if ((rc = GPU_CU(cudaMemcpyAsync(hl, t->tw_hi, t->tw_nhi * sizeof(F), cudaMemcpyHostToDevice, g->comp),
                          err)) ||
-            (rc = GPU_CU(cudaMemcpyAsync(hl + t->tw_nhi, t->tw_lo, t->tw_nlo * sizeof(gfr_t), cudaMemcpyHostToDevice,
+            (rc = GPU_CU(cudaMemcpyAsync(hl + t->tw_nhi, t->tw_lo, t->tw_nlo * sizeof(F), cudaMemcpyHostToDevice,
                                          g->comp), err)))
             return rc;
-        gpu_twgen_fn tg = {tw, hl, hl + t->tw_nhi, t->tw_lb};
+        gpu_twgen_fn<F> tg = {tw, hl, hl + t->tw_nhi, t->tw_lb};
         b.each(half, tg);
         if ((rc = GPU_CU(cudaStreamSynchronize(g->comp), err)) || (rc = b.status(err)))
             return rc;
@@ -615,15 +638,16 @@ static int ensure_tables(gpuc_t *g, cuda_backend &b, const gpu_ntt_tabs_t *t, gp
          * after this call's synchronize. */
         const gpu_scale_t *src[4] = {&t->g, &t->gn, &t->gin, &t->n1};
         for (int i = 0; i < 4; i++)
-            if ((rc = GPU_CU(cudaMemcpyAsync(scale + i * per, src[i]->hi, nhi * sizeof(gfr_t), cudaMemcpyHostToDevice,
+            if ((rc = GPU_CU(cudaMemcpyAsync(scale + i * per, src[i]->hi, nhi * sizeof(F), cudaMemcpyHostToDevice,
                                              g->comp), err)) ||
-                (rc = GPU_CU(cudaMemcpyAsync(scale + i * per + nhi, src[i]->lo, GPU_SCALE_NLO * sizeof(gfr_t),
+                (rc = GPU_CU(cudaMemcpyAsync(scale + i * per + nhi, src[i]->lo, GPU_SCALE_NLO * sizeof(F),
                                              cudaMemcpyHostToDevice, g->comp), err)))
                 return rc;
         g->tab_log = t->log_n;
+        g->tab_curve = k;
     }
     T->tw = tw;
-    gpu_ntt_tabs *dst[4] = {&T->g, &T->gn, &T->gin, &T->n1};
+    gpu_ntt_tabs<F> *dst[4] = {&T->g, &T->gn, &T->gin, &T->n1};
     for (int i = 0; i < 4; i++) {
         dst[i]->hi = scale + i * per;
         dst[i]->lo = scale + i * per + nhi;
@@ -631,27 +655,34 @@ static int ensure_tables(gpuc_t *g, cuda_backend &b, const gpu_ntt_tabs_t *t, gp
     return 0;
 }
 
-extern "C" int gpuc_ntt(gpuc_t *g, fr_t *a, const gpu_ntt_tabs_t *t, int dir, err_t *err)
+template <class F> static int ntt_k(gpuc_t *g, gpu_curve_t k, void *a, const gpu_ntt_tabs_t *t, int dir, err_t *err)
 {
     int rc;
     const size_t n = (size_t)1 << t->log_n;
     cuda_backend b = {g, 0, cudaSuccess, ""};
-    gpu_tabs_dev T;
-    gfr_t *v[2] = {NULL, NULL};
+    gpu_tabs_dev<F> T;
+    F *v[2] = {NULL, NULL};
     if ((rc = GPU_CU(cudaSetDevice(g->dev), err)) ||
-        (rc = ntt_vectors(g, n, 2, gpu_plan_table_bytes(t->log_n), v, err)) || (rc = ensure_tables(g, b, t, &T, err)))
+        (rc = ntt_vectors(g, n, 2, gpu_plan_table_bytes(t->log_n), v, err)) ||
+        (rc = ensure_tables(g, k, b, t, &T, err)))
         return rc;
-    gfr_t *x = v[0], *tmp = v[1];
-    if ((rc = GPU_CU(cudaMemcpyAsync(x, a, n * sizeof(fr_t), cudaMemcpyHostToDevice, g->comp), err)))
+    F *x = v[0], *tmp = v[1];
+    if ((rc = GPU_CU(cudaMemcpyAsync(x, a, n * sizeof(F), cudaMemcpyHostToDevice, g->comp), err)))
         return rc;
     b.note(cudaEventRecord(g->t0, g->comp), "cudaEventRecord");
     gpu_ntt_dir(b, &x, &tmp, t->log_n, T, dir);
     b.note(cudaEventRecord(g->t1, g->comp), "cudaEventRecord");
     g->timed = true;
     if ((rc = b.status(err)) ||
-        (rc = GPU_CU(cudaMemcpyAsync(a, x, n * sizeof(fr_t), cudaMemcpyDeviceToHost, g->comp), err)))
+        (rc = GPU_CU(cudaMemcpyAsync(a, x, n * sizeof(F), cudaMemcpyDeviceToHost, g->comp), err)))
         return rc;
     return GPU_CU(cudaStreamSynchronize(g->comp), err);
+}
+
+extern "C" int gpuc_ntt(gpuc_t *g, gpu_curve_t k, void *a, const gpu_ntt_tabs_t *t, int dir, err_t *err)
+{
+    return k == GPU_CURVE_BN254 ? ntt_k<gpu_bn254::fr>(g, k, a, t, dir, err)
+                                : ntt_k<gpu_bls12_381::fr>(g, k, a, t, dir, err);
 }
 
 extern "C" int gpuc_h(gpuc_t *g, fr_t *a, const fr_t *bb, const fr_t *c, const gpu_ntt_tabs_t *t, const fr_t *z,
@@ -660,17 +691,19 @@ extern "C" int gpuc_h(gpuc_t *g, fr_t *a, const fr_t *bb, const fr_t *c, const g
     int rc;
     const size_t n = (size_t)1 << t->log_n, bytes = n * sizeof(fr_t);
     cuda_backend b = {g, 0, cudaSuccess, ""};
-    gpu_tabs_dev T;
-    gfr_t *v[4] = {NULL, NULL, NULL, NULL};
+    typedef gpu_bls12_381::fr F;
+    gpu_tabs_dev<F> T;
+    F *v[4] = {NULL, NULL, NULL, NULL};
     if ((rc = GPU_CU(cudaSetDevice(g->dev), err)) ||
-        (rc = ntt_vectors(g, n, 4, gpu_plan_table_bytes(t->log_n), v, err)) || (rc = ensure_tables(g, b, t, &T, err)))
+        (rc = ntt_vectors(g, n, 4, gpu_plan_table_bytes(t->log_n), v, err)) ||
+        (rc = ensure_tables(g, GPU_CURVE_BLS12_381, b, t, &T, err)))
         return rc;
     if ((rc = GPU_CU(cudaMemcpyAsync(v[0], a, bytes, cudaMemcpyHostToDevice, g->comp), err)) ||
         (rc = GPU_CU(cudaMemcpyAsync(v[1], bb, bytes, cudaMemcpyHostToDevice, g->comp), err)) ||
         (rc = GPU_CU(cudaMemcpyAsync(v[2], c, bytes, cudaMemcpyHostToDevice, g->comp), err)))
         return rc;
     b.note(cudaEventRecord(g->t0, g->comp), "cudaEventRecord");
-    gpu_h_run(b, v, t->log_n, T, (const gfr_t *)z);
+    gpu_h_run(b, v, t->log_n, T, (const F *)z);
     b.note(cudaEventRecord(g->t1, g->comp), "cudaEventRecord");
     g->timed = true;
     if ((rc = b.status(err)) ||

@@ -30,23 +30,32 @@
 
 bool gpu_emu_host_field;
 
-/* Through locals: the device types are 4-byte aligned, fp_t and fr_t 8. */
-void gpu_emu_fp_mul(void *o, const void *a, const void *b)
+/* Through locals: the device types are 4-byte aligned, ff/'s 8. */
+template <class T, class D> static void host_mul(D &o, const D &a, const D &b, void (*mul)(T *, const T *, const T *))
 {
-    fp_t x, y;
-    memcpy(&x, a, sizeof x);
-    memcpy(&y, b, sizeof y);
-    fp_mul(&x, &x, &y);
-    memcpy(o, &x, sizeof x);
+    static_assert(sizeof(T) == sizeof(D), "limb layout");
+    T x, y;
+    memcpy(&x, &a, sizeof x);
+    memcpy(&y, &b, sizeof y);
+    mul(&x, &x, &y);
+    memcpy(&o, &x, sizeof x);
 }
 
-void gpu_emu_fr_mul(void *o, const void *a, const void *b)
+void gpu_emu_mul(gpu_mont<gpu_fp_cfg> &o, const gpu_mont<gpu_fp_cfg> &a, const gpu_mont<gpu_fp_cfg> &b)
 {
-    fr_t x, y;
-    memcpy(&x, a, sizeof x);
-    memcpy(&y, b, sizeof y);
-    fr_mul(&x, &x, &y);
-    memcpy(o, &x, sizeof x);
+    host_mul(o, a, b, fp_mul);
+}
+void gpu_emu_mul(gpu_mont<gpu_fr_cfg> &o, const gpu_mont<gpu_fr_cfg> &a, const gpu_mont<gpu_fr_cfg> &b)
+{
+    host_mul(o, a, b, fr_mul);
+}
+void gpu_emu_mul(gpu_mont<gpu_bnfp_cfg> &o, const gpu_mont<gpu_bnfp_cfg> &a, const gpu_mont<gpu_bnfp_cfg> &b)
+{
+    host_mul(o, a, b, bn_fp_mul);
+}
+void gpu_emu_mul(gpu_mont<gpu_bnfr_cfg> &o, const gpu_mont<gpu_bnfr_cfg> &a, const gpu_mont<gpu_bnfr_cfg> &b)
+{
+    host_mul(o, a, b, bn_fr_mul);
 }
 
 extern "C" void gpue_set_host_field(bool on) { gpu_emu_host_field = on; }
@@ -54,9 +63,8 @@ extern "C" void gpue_set_host_field(bool on) { gpu_emu_host_field = on; }
 namespace {
 
 /* Through locals, as above; the carry chains, never ff/'s multiplication. */
-template <class C, class T> void field_op(T *o, const T *a, const T *b, char op)
+template <class C> void field_op(void *o, const void *a, const void *b, char op)
 {
-    static_assert(sizeof(gpu_mont<C>) == sizeof(T), "limb layout");
     gpu_mont<C> x, y, r;
     memcpy(&x, a, sizeof x);
     memcpy(&y, b, sizeof y);
@@ -71,9 +79,21 @@ template <class C, class T> void field_op(T *o, const T *a, const T *b, char op)
 
 } // namespace
 
-extern "C" void gpue_fp_op(fp_t *o, const fp_t *a, const fp_t *b, char op) { field_op<gpu_fp_cfg>(o, a, b, op); }
+extern "C" void gpue_fp_op(gpu_curve_t k, void *o, const void *a, const void *b, char op)
+{
+    if (k == GPU_CURVE_BN254)
+        field_op<gpu_bnfp_cfg>(o, a, b, op);
+    else
+        field_op<gpu_fp_cfg>(o, a, b, op);
+}
 
-extern "C" void gpue_fr_op(fr_t *o, const fr_t *a, const fr_t *b, char op) { field_op<gpu_fr_cfg>(o, a, b, op); }
+extern "C" void gpue_fr_op(gpu_curve_t k, void *o, const void *a, const void *b, char op)
+{
+    if (k == GPU_CURVE_BN254)
+        field_op<gpu_bnfr_cfg>(o, a, b, op);
+    else
+        field_op<gpu_fr_cfg>(o, a, b, op);
+}
 
 namespace {
 
@@ -167,7 +187,7 @@ struct host_backend {
     void to_host(void *dst, const void *src, size_t bytes) { memcpy(dst, src, bytes); }
     /* A device block's tile of one pass, in a local array as in shared
      * memory, its threads' butterflies of each stage in turn. */
-    void dit(gfr_t *a, unsigned log_n, const gfr_t *tw, bool inverse)
+    template <class F> void dit(F *a, unsigned log_n, const F *tw, bool inverse)
     {
         gpu_ntt_pass plan[4];
         unsigned np = gpu_ntt_plan(log_n, plan);
@@ -175,7 +195,7 @@ struct host_backend {
             const gpu_ntt_pass p = plan[i];
             auto tile = [a, tw, log_n, inverse, p](size_t t) {
                 const uint32_t T = 1u << (p.k + p.lc);
-                gfr_t sh[1u << GPU_NTT_TILE_LOG];
+                F sh[1u << GPU_NTT_TILE_LOG];
                 for (uint32_t e = 0; e < T; e++)
                     sh[e] = a[gpu_ntt_tile_index(p, t, e)];
                 for (unsigned l = 0; l < p.k; l++)
@@ -194,53 +214,85 @@ struct host_backend {
 };
 
 /* The device-side tables built from gpu.c's hi/lo tables; owns memory. */
-struct host_tabs {
-    std::vector<gfr_t> tw;
-    gpu_tabs_dev d;
+template <class F> struct host_tabs {
+    std::vector<F> tw;
+    gpu_tabs_dev<F> d;
     explicit host_tabs(const gpu_ntt_tabs_t *t)
     {
         size_t half = (size_t)1 << (t->log_n - 1);
         tw.resize(half);
-        gpu_twgen_fn g = {tw.data(), (const gfr_t *)t->tw_hi, (const gfr_t *)t->tw_lo, t->tw_lb};
+        gpu_twgen_fn<F> g = {tw.data(), (const F *)t->tw_hi, (const F *)t->tw_lo, t->tw_lb};
         host_backend b;
         b.each(half, g);
         d.tw = tw.data();
-        d.g = {(const gfr_t *)t->g.hi, (const gfr_t *)t->g.lo};
-        d.gn = {(const gfr_t *)t->gn.hi, (const gfr_t *)t->gn.lo};
-        d.gin = {(const gfr_t *)t->gin.hi, (const gfr_t *)t->gin.lo};
-        d.n1 = {(const gfr_t *)t->n1.hi, (const gfr_t *)t->n1.lo};
+        d.g = {(const F *)t->g.hi, (const F *)t->g.lo};
+        d.gn = {(const F *)t->gn.hi, (const F *)t->gn.lo};
+        d.gin = {(const F *)t->gin.hi, (const F *)t->gin.lo};
+        d.n1 = {(const F *)t->n1.hi, (const F *)t->n1.lo};
     }
 };
 
-} // namespace
+static_assert(sizeof(gpu_bls12_381::xyzz) == sizeof(g1_xyzz_t), "XYZZ layout");
+static_assert(sizeof(gpu_bn254::xyzz) == sizeof(bn_g1_xyzz_t), "XYZZ layout");
+static_assert(sizeof(gpu_bls12_381::aff) == 2 * sizeof(fp_t), "base layout");
+static_assert(sizeof(gpu_bn254::aff) == 2 * sizeof(bn_fp_t), "base layout");
+static_assert(sizeof(gpu_bls12_381::fr) == sizeof(fr_t) && sizeof(gpu_bn254::fr) == sizeof(bn_fr_t), "Fr layout");
 
-extern "C" int gpue_msm_g1_windows(g1_xyzz_t *wsum, const gpu_base96_t *bases, const fr_t *scalars, size_t n,
-                                   unsigned c, size_t max_items)
+template <class K> int msm_windows(void *wsum, const void *bases, const void *scalars, size_t n, unsigned c,
+                                   size_t max_items)
 {
-    static_assert(sizeof(gpu_g1_xyzz) == sizeof(g1_xyzz_t), "XYZZ layout");
-    static_assert(sizeof(gpu_g1_aff) == sizeof(gpu_base96_t), "base layout");
-    static_assert(sizeof(gfr_t) == sizeof(fr_t), "Fr layout");
     gpu_msm_ws L;
-    gpu_msm_layout(&L, n, c, 0, max_items);
+    gpu_msm_layout<K>(&L, n, c, 0, max_items);
     char *ws = (char *)gm_alloc(L.total);
     if (!ws)
         return GM_ENOMEM;
     host_backend b;
     try {
-        gpu_msm_windows(b, L, ws, (const gpu_g1_aff *)bases, (const gfr_t *)scalars, n);
+        gpu_msm_windows<K>(b, L, ws, (const typename K::aff *)bases, (const typename K::fr *)scalars, n);
     } catch (const std::bad_alloc &) {
         gm_free(ws);
         return GM_ENOMEM;
     }
-    memcpy(wsum, ws + L.wsum, (size_t)L.nwin * sizeof(g1_xyzz_t));
+    memcpy(wsum, ws + L.wsum, (size_t)L.nwin * sizeof(typename K::xyzz));
     gm_free(ws);
     return 0;
 }
 
-extern "C" size_t gpue_msm_ws_bytes(size_t n, unsigned c, size_t max_items, size_t *items, unsigned *gw)
+template <class F> int ntt(void *a, const gpu_ntt_tabs_t *t, int dir)
+{
+    size_t n = (size_t)1 << t->log_n;
+    try {
+        host_tabs<F> T(t);
+        std::vector<F> tmp(n);
+        F *pa = (F *)a, *pt = tmp.data();
+        host_backend b;
+        gpu_ntt_dir(b, &pa, &pt, t->log_n, T.d, dir);
+        if (pa != (F *)a)
+            memcpy(a, pa, n * sizeof(F));
+    } catch (const std::bad_alloc &) {
+        return GM_ENOMEM;
+    }
+    return 0;
+}
+
+} // namespace
+
+extern "C" int gpue_msm_g1_windows(gpu_curve_t k, void *wsum, const void *bases, const void *scalars, size_t n,
+                                   unsigned c, size_t max_items)
+{
+    if (k == GPU_CURVE_BN254)
+        return msm_windows<gpu_bn254>(wsum, bases, scalars, n, c, max_items);
+    return msm_windows<gpu_bls12_381>(wsum, bases, scalars, n, c, max_items);
+}
+
+extern "C" size_t gpue_msm_ws_bytes(gpu_curve_t k, size_t n, unsigned c, size_t max_items, size_t *items,
+                                    unsigned *gw)
 {
     gpu_msm_ws L;
-    gpu_msm_layout(&L, n, c, 0, max_items);
+    if (k == GPU_CURVE_BN254)
+        gpu_msm_layout<gpu_bn254>(&L, n, c, 0, max_items);
+    else
+        gpu_msm_layout<gpu_bls12_381>(&L, n, c, 0, max_items);
     if (items)
         *items = L.items;
     if (gw)
@@ -250,33 +302,22 @@ extern "C" size_t gpue_msm_ws_bytes(size_t n, unsigned c, size_t max_items, size
 
 extern "C" size_t gpue_msm_group_items_default(void) { return GPU_MSM_GROUP_ITEMS; }
 
-extern "C" int gpue_ntt(fr_t *a, const gpu_ntt_tabs_t *t, int dir)
+extern "C" int gpue_ntt(gpu_curve_t k, void *a, const gpu_ntt_tabs_t *t, int dir)
 {
-    size_t n = (size_t)1 << t->log_n;
-    try {
-        host_tabs T(t);
-        std::vector<gfr_t> tmp(n);
-        gfr_t *pa = (gfr_t *)a, *pt = tmp.data();
-        host_backend b;
-        gpu_ntt_dir(b, &pa, &pt, t->log_n, T.d, dir);
-        if (pa != (gfr_t *)a)
-            memcpy(a, pa, n * sizeof(fr_t));
-    } catch (const std::bad_alloc &) {
-        return GM_ENOMEM;
-    }
-    return 0;
+    return k == GPU_CURVE_BN254 ? ntt<gpu_bn254::fr>(a, t, dir) : ntt<gpu_bls12_381::fr>(a, t, dir);
 }
 
 extern "C" int gpue_h(fr_t *a, const fr_t *b, const fr_t *c, const gpu_ntt_tabs_t *t, const fr_t *z)
 {
     size_t n = (size_t)1 << t->log_n;
     try {
-        host_tabs T(t);
-        std::vector<gfr_t> vb((const gfr_t *)b, (const gfr_t *)b + n), vc((const gfr_t *)c, (const gfr_t *)c + n),
-            tmp(n), va((const gfr_t *)a, (const gfr_t *)a + n);
-        gfr_t *v[4] = {va.data(), vb.data(), vc.data(), tmp.data()};
+        typedef gpu_bls12_381::fr F;
+        host_tabs<F> T(t);
+        std::vector<F> vb((const F *)b, (const F *)b + n), vc((const F *)c, (const F *)c + n), tmp(n),
+            va((const F *)a, (const F *)a + n);
+        F *v[4] = {va.data(), vb.data(), vc.data(), tmp.data()};
         host_backend hb;
-        gpu_h_run(hb, v, t->log_n, T.d, (const gfr_t *)z);
+        gpu_h_run(hb, v, t->log_n, T.d, (const F *)z);
         memcpy(a, v[0], n * sizeof(fr_t));
     } catch (const std::bad_alloc &) {
         return GM_ENOMEM;

@@ -1,16 +1,21 @@
 /*
- * gpu/gpu_field.cuh — BLS12-381 Fp (12 x 32-bit limbs) and Fr (8 x 32-bit
- * limbs) Montgomery arithmetic and G1 XYZZ point formulas, written once as
+ * gpu/gpu_field.cuh — Montgomery arithmetic over 32-bit limbs and the G1
+ * XYZZ point formulas, for both curves: BLS12-381 (Fp 12 limbs, Fr 8) and
+ * BN254 (Fp 8 limbs, Fr 8), each field a cfg struct (its modulus, R mod m,
+ * -m^-1 mod 2^32) and each curve a struct naming its two (gpu_bls12_381,
+ * gpu_bn254) that the templates of gpu_pipe.cuh take. Written once as
  * __host__ __device__ code: nvcc compiles it into the kernels of
  * gpu_cuda.cu, and g++ compiles the very same text into the host emulation
  * of gpu_emu.cc, which the unit tests check against ff/ and ec/ on a machine
  * without a GPU.
  *
- * Representation: the limbs of ff/ff.h's fp_t / fr_t read as 32-bit words
- * (little-endian), i.e. Montgomery form with R = 2^384 (Fp) and R = 2^256
- * (Fr), fully reduced (< m) between functions. The 12 x 32 and 6 x 64 limb
- * layouts are the same bytes on a little-endian machine, so points and
- * scalars travel between host and device with plain copies.
+ * Representation: the limbs of ff/ff.h's fp_t / fr_t (bn_fp_t / bn_fr_t)
+ * read as 32-bit words (little-endian), i.e. Montgomery form with R =
+ * 2^(32 N) (2^384 for BLS12-381's Fp, 2^256 for the others), fully reduced
+ * (< m) between functions. The N x 32 and N/2 x 64 limb layouts are the
+ * same bytes on a little-endian machine, so points and scalars travel
+ * between host and device with plain copies. Both curves are y^2 = x^3 + b
+ * (a = 0), so one set of point formulas serves both; b is never used.
  *
  * Contracts (every function): inputs reduced, outputs reduced, any output
  * may alias any input. Not constant time (as ff/).
@@ -45,8 +50,9 @@
 /* ---- moduli ------------------------------------------------------------------------ */
 
 /* p and r as 32-bit limbs, -m^-1 mod 2^32, and 1 in Montgomery form (R mod m).
- * The unit tests compare these with ff/'s FP_MODULUS, FR_MODULUS, FP_ONE and
- * FR_ONE. */
+ * The unit tests compare these with ff/'s moduli and ones (FP_MODULUS,
+ * FR_MODULUS, FP_ONE, FR_ONE; BN254's BN254_FP_ONE, BN254_FR_ONE and the
+ * moduli of its from_limbs checks). */
 struct gpu_fp_cfg {
     enum { N = 12 };
     GPU_HD static uint32_t m(int i)
@@ -81,14 +87,46 @@ struct gpu_fr_cfg {
     static const uint32_t inv = 0xffffffffu;
 };
 
+struct gpu_bnfp_cfg {
+    enum { N = 8 };
+    GPU_HD static uint32_t m(int i)
+    {
+        const uint32_t P[8] = {0xd87cfd47u, 0x3c208c16u, 0x6871ca8du, 0x97816a91u,
+                               0x8181585du, 0xb85045b6u, 0xe131a029u, 0x30644e72u};
+        return P[i];
+    }
+    GPU_HD static uint32_t one(int i)
+    {
+        const uint32_t O[8] = {0xc58f0d9du, 0xd35d438du, 0xf5c70b3du, 0x0a78eb28u,
+                               0x7879462cu, 0x666ea36fu, 0x9a07df2fu, 0x0e0a77c1u};
+        return O[i];
+    }
+    static const uint32_t inv = 0xe4866389u;
+};
+
+struct gpu_bnfr_cfg {
+    enum { N = 8 };
+    GPU_HD static uint32_t m(int i)
+    {
+        const uint32_t R[8] = {0xf0000001u, 0x43e1f593u, 0x79b97091u, 0x2833e848u,
+                               0x8181585du, 0xb85045b6u, 0xe131a029u, 0x30644e72u};
+        return R[i];
+    }
+    GPU_HD static uint32_t one(int i)
+    {
+        const uint32_t O[8] = {0x4ffffffbu, 0xac96341cu, 0x9f60cd29u, 0x36fc7695u,
+                               0x7879462eu, 0x666ea36fu, 0x9a07df2fu, 0x0e0a77c1u};
+        return O[i];
+    }
+    static const uint32_t inv = 0xefffffffu;
+};
+
 /* One shape for both fields (blst's habit: the kernel takes its modulus from
  * the instantiation, not a copy per field). */
 template <class C> struct gpu_mont {
     uint32_t l[C::N];
 };
 
-typedef gpu_mont<gpu_fp_cfg> gfp_t;
-typedef gpu_mont<gpu_fr_cfg> gfr_t;
 
 template <class C> GPU_HD void gf_zero(gpu_mont<C> &o)
 {
@@ -255,12 +293,14 @@ template <class C> GPU_HD void gf_dbl(gpu_mont<C> &o, const gpu_mont<C> &a) { gf
  *     product costs two IMADs and no separate carry handling; the division
  *     by 2^32 is folded into the reduction chains (they write limb j - 1),
  *     and one row keeps N + 1 accumulator words in registers (no 2N-word
- *     product). 4N^2 + 3N multiply-adds in all: 612 for Fp, 280 for Fr.
+ *     product). 4N^2 + 3N multiply-adds in all: 612 for BLS12-381's Fp,
+ *     280 for the 8-limb fields.
  * (2) Invariants: a, b < m < 2^(32N - 1) for both moduli. At the start of a
  *     row t < 2m < 2^(32N), so t[N] = 0; t + a b_i + q m < 2^(32N + 32)
  *     fits the N + 1 words, so the chains' last steps (addc, madc.hi
  *     without .cc) cannot carry out; after the row t < 2m again (CIOS's
- *     bound), and gf_reduce_once brings it below m.
+ *     bound), and gf_reduce_once brings it below m. (BN254's p and r
+ *     are below 2^254.)
  * (3) The instruction counts and the predicted rate are in docs/gpu.md
  *     ("Kernels: predicted times"); tools/gpu-check/run.sh measures the kernels. */
 /* The host emulation's choice of multiplication (gpu_emu.cc): false, the
@@ -271,8 +311,11 @@ template <class C> GPU_HD void gf_dbl(gpu_mont<C> &o, const gpu_mont<C> &a) { gf
  * that a test can prove a 2^22-row circuit through the emulated pipelines. */
 #if !defined(__CUDACC__) && defined(GPU_EMU_HOST)
 extern bool gpu_emu_host_field;
-void gpu_emu_fp_mul(void *o, const void *a, const void *b);
-void gpu_emu_fr_mul(void *o, const void *a, const void *b);
+/* ff/'s multiplication of the field of the argument type (gpu_emu.cc). */
+void gpu_emu_mul(gpu_mont<gpu_fp_cfg> &o, const gpu_mont<gpu_fp_cfg> &a, const gpu_mont<gpu_fp_cfg> &b);
+void gpu_emu_mul(gpu_mont<gpu_fr_cfg> &o, const gpu_mont<gpu_fr_cfg> &a, const gpu_mont<gpu_fr_cfg> &b);
+void gpu_emu_mul(gpu_mont<gpu_bnfp_cfg> &o, const gpu_mont<gpu_bnfp_cfg> &a, const gpu_mont<gpu_bnfp_cfg> &b);
+void gpu_emu_mul(gpu_mont<gpu_bnfr_cfg> &o, const gpu_mont<gpu_bnfr_cfg> &a, const gpu_mont<gpu_bnfr_cfg> &b);
 #endif
 
 template <class C> GPU_HD void gf_mul_cc(gpu_mont<C> &o, const gpu_mont<C> &a, const gpu_mont<C> &b)
@@ -317,10 +360,7 @@ template <class C> GPU_HD void gf_mul(gpu_mont<C> &o, const gpu_mont<C> &a, cons
 {
 #if !defined(__CUDACC__) && defined(GPU_EMU_HOST)
     if (gpu_emu_host_field) {
-        if (C::N == 12)
-            gpu_emu_fp_mul(&o, &a, &b);
-        else
-            gpu_emu_fr_mul(&o, &a, &b);
+        gpu_emu_mul(o, a, b);
         return;
     }
 #endif
@@ -341,20 +381,33 @@ template <class C> GPU_HD void gf_from_mont(gpu_mont<C> &o, const gpu_mont<C> &a
 
 /* ---- G1 ----------------------------------------------------------------------------- */
 
-/* An affine base as it lives in device memory: Montgomery x, y (96 bytes).
- * The point at infinity is stored as x = y = 0, which is not on the curve
- * (y = 0 would need x^3 = -4, and E(Fp) has no point of order 2). */
-struct gpu_g1_aff {
-    gfp_t x, y;
+/* The point formulas take the curve's Fp cfg P. */
+
+/* An affine base as it lives in device memory: Montgomery x, y (96 bytes on
+ * BLS12-381, 64 on BN254). The point at infinity is stored as x = y = 0,
+ * which is on neither curve (y = 0 would need x^3 = -b, and neither E(Fp)
+ * has a point of order 2). */
+template <class P> struct gpu_g1_aff {
+    gpu_mont<P> x, y;
 };
 
-/* XYZZ: x = X/ZZ, y = Y/ZZZ, identity ZZ = 0; the same 192 bytes as ec/'s
- * g1_xyzz_t. */
-struct gpu_g1_xyzz {
-    gfp_t x, y, zz, zzz;
+/* XYZZ: x = X/ZZ, y = Y/ZZZ, identity ZZ = 0; the same bytes as ec/'s
+ * g1_xyzz_t (192) and bn_g1_xyzz_t (128). */
+template <class P> struct gpu_g1_xyzz {
+    gpu_mont<P> x, y, zz, zzz;
 };
 
-GPU_HD void g1x_set_inf(gpu_g1_xyzz &o)
+/* A curve: its two fields and the device types over them. */
+template <class FP, class FR> struct gpu_curve {
+    typedef FP fp_cfg;
+    typedef gpu_mont<FR> fr;
+    typedef gpu_g1_aff<FP> aff;
+    typedef gpu_g1_xyzz<FP> xyzz;
+};
+typedef gpu_curve<gpu_fp_cfg, gpu_fr_cfg> gpu_bls12_381;
+typedef gpu_curve<gpu_bnfp_cfg, gpu_bnfr_cfg> gpu_bn254;
+
+template <class P> GPU_HD void g1x_set_inf(gpu_g1_xyzz<P> &o)
 {
     gf_zero(o.x);
     gf_zero(o.y);
@@ -362,15 +415,15 @@ GPU_HD void g1x_set_inf(gpu_g1_xyzz &o)
     gf_zero(o.zzz);
 }
 
-GPU_HD bool g1x_is_inf(const gpu_g1_xyzz &p) { return gf_is_zero(p.zz); }
+template <class P> GPU_HD bool g1x_is_inf(const gpu_g1_xyzz<P> &p) { return gf_is_zero(p.zz); }
 
-GPU_HD bool g1a_is_inf(const gpu_g1_aff &p) { return gf_is_zero(p.x) && gf_is_zero(p.y); }
+template <class P> GPU_HD bool g1a_is_inf(const gpu_g1_aff<P> &p) { return gf_is_zero(p.x) && gf_is_zero(p.y); }
 
 /* o = 2p, p XYZZ (dbl-2008-s-1, a = 0): 6M + 3S... counted as 9M. Handles
  * the identity (ZZ = 0 stays 0). */
-GPU_HD void g1x_dbl(gpu_g1_xyzz &o, const gpu_g1_xyzz &p)
+template <class P> GPU_HD void g1x_dbl(gpu_g1_xyzz<P> &o, const gpu_g1_xyzz<P> &p)
 {
-    gfp_t u, v, w, s, m, t;
+    gpu_mont<P> u, v, w, s, m, t;
     gf_dbl(u, p.y);          /* U = 2Y */
     gf_sqr(v, u);            /* V = U^2 */
     gf_mul(w, u, v);         /* W = U V */
@@ -378,7 +431,7 @@ GPU_HD void g1x_dbl(gpu_g1_xyzz &o, const gpu_g1_xyzz &p)
     gf_sqr(m, p.x);
     gf_add(t, m, m);
     gf_add(m, t, m);         /* M = 3 X^2 */
-    gpu_g1_xyzz r;
+    gpu_g1_xyzz<P> r;
     gf_sqr(r.x, m);
     gf_sub(r.x, r.x, s);
     gf_sub(r.x, r.x, s);     /* X3 = M^2 - 2S */
@@ -393,16 +446,16 @@ GPU_HD void g1x_dbl(gpu_g1_xyzz &o, const gpu_g1_xyzz &p)
 
 /* g1x_dbl out of line, for the p = q branches of the additions (copies in,
  * copy out: see GPU_HD_RARE). */
-GPU_HD_RARE void g1x_dbl_rare(gpu_g1_xyzz &o, const gpu_g1_xyzz p)
+template <class P> GPU_HD_RARE void g1x_dbl_rare(gpu_g1_xyzz<P> &o, const gpu_g1_xyzz<P> p)
 {
-    gpu_g1_xyzz r;
+    gpu_g1_xyzz<P> r;
     g1x_dbl(r, p);
     o = r;
 }
 
 /* o = p + q, q affine (madd-2008-s): 8M + 2S. Handles p = identity, q =
  * identity (x = y = 0), p = q (doubling) and p = -q (identity). */
-GPU_HD void g1x_add_aff(gpu_g1_xyzz &o, const gpu_g1_xyzz &p, const gpu_g1_aff &q)
+template <class P> GPU_HD void g1x_add_aff(gpu_g1_xyzz<P> &o, const gpu_g1_xyzz<P> &p, const gpu_g1_aff<P> &q)
 {
     if (g1a_is_inf(q)) {
         o = p;
@@ -415,19 +468,19 @@ GPU_HD void g1x_add_aff(gpu_g1_xyzz &o, const gpu_g1_xyzz &p, const gpu_g1_aff &
         gf_one(o.zzz);
         return;
     }
-    gfp_t u2, s2, pp, ppp, r, qq, t;
+    gpu_mont<P> u2, s2, pp, ppp, r, qq, t;
     gf_mul(u2, q.x, p.zz);
     gf_mul(s2, q.y, p.zzz);
     gf_sub(pp, u2, p.x);      /* P = U2 - X1 */
     gf_sub(r, s2, p.y);       /* R = S2 - Y1 */
     if (gf_is_zero(pp)) {
         if (gf_is_zero(r)) {  /* p == q: double q (mdbl, ZZ = ZZZ = 1 folded in) */
-            gpu_g1_xyzz qx;
+            gpu_g1_xyzz<P> qx;
             qx.x = q.x;
             qx.y = q.y;
             gf_one(qx.zz);
             gf_one(qx.zzz);
-            gpu_g1_xyzz d;
+            gpu_g1_xyzz<P> d;
             g1x_dbl_rare(d, qx);
             o = d;
         } else {              /* p == -q */
@@ -435,7 +488,7 @@ GPU_HD void g1x_add_aff(gpu_g1_xyzz &o, const gpu_g1_xyzz &p, const gpu_g1_aff &
         }
         return;
     }
-    gpu_g1_xyzz res;
+    gpu_g1_xyzz<P> res;
     gf_sqr(t, pp);            /* PP */
     gf_mul(ppp, pp, t);       /* PPP = P PP */
     gf_mul(qq, p.x, t);       /* Q = X1 PP */
@@ -454,7 +507,7 @@ GPU_HD void g1x_add_aff(gpu_g1_xyzz &o, const gpu_g1_xyzz &p, const gpu_g1_aff &
 
 /* o = p + q, both XYZZ (add-2008-s): 12M + 2S. Handles identities, p = q and
  * p = -q. */
-GPU_HD void g1x_add(gpu_g1_xyzz &o, const gpu_g1_xyzz &p, const gpu_g1_xyzz &q)
+template <class P> GPU_HD void g1x_add(gpu_g1_xyzz<P> &o, const gpu_g1_xyzz<P> &p, const gpu_g1_xyzz<P> &q)
 {
     if (g1x_is_inf(q)) {
         o = p;
@@ -464,7 +517,7 @@ GPU_HD void g1x_add(gpu_g1_xyzz &o, const gpu_g1_xyzz &p, const gpu_g1_xyzz &q)
         o = q;
         return;
     }
-    gfp_t u1, u2, s1, s2, pp, r, t, ppp, qq;
+    gpu_mont<P> u1, u2, s1, s2, pp, r, t, ppp, qq;
     gf_mul(u1, p.x, q.zz);
     gf_mul(u2, q.x, p.zz);
     gf_mul(s1, p.y, q.zzz);
@@ -473,7 +526,7 @@ GPU_HD void g1x_add(gpu_g1_xyzz &o, const gpu_g1_xyzz &p, const gpu_g1_xyzz &q)
     gf_sub(r, s2, s1);
     if (gf_is_zero(pp)) {
         if (gf_is_zero(r)) {
-            gpu_g1_xyzz d;
+            gpu_g1_xyzz<P> d;
             g1x_dbl_rare(d, p);
             o = d;
         } else {
@@ -481,7 +534,7 @@ GPU_HD void g1x_add(gpu_g1_xyzz &o, const gpu_g1_xyzz &p, const gpu_g1_xyzz &q)
         }
         return;
     }
-    gpu_g1_xyzz res;
+    gpu_g1_xyzz<P> res;
     gf_sqr(t, pp);
     gf_mul(ppp, pp, t);
     gf_mul(qq, u1, t);
@@ -503,9 +556,9 @@ GPU_HD void g1x_add(gpu_g1_xyzz &o, const gpu_g1_xyzz &p, const gpu_g1_xyzz &q)
 /* o = k p for a small non-negative integer k (< 2^32), double-and-add from
  * the top bit; k = 0 gives the identity. Once per window segment: out of
  * line. */
-GPU_HD_RARE void g1x_mul_small(gpu_g1_xyzz &o, const gpu_g1_xyzz p, uint32_t k)
+template <class P> GPU_HD_RARE void g1x_mul_small(gpu_g1_xyzz<P> &o, const gpu_g1_xyzz<P> p, uint32_t k)
 {
-    gpu_g1_xyzz acc;
+    gpu_g1_xyzz<P> acc;
     g1x_set_inf(acc);
     for (int b = 31; b >= 0; b--) {
         if (!g1x_is_inf(acc))

@@ -4,9 +4,13 @@
  * exists; GM_HAVE_CUDA is then defined for gpu.c) share. No other folder
  * includes it.
  *
- * Layouts: fr_t and fp_t are read on the device side as 8 and 12 32-bit
- * limbs (the same bytes); a device base is 96 bytes (x, y Montgomery, the
- * point at infinity as x = y = 0); window sums come back as g1_xyzz_t.
+ * Layouts: fr_t and fp_t (bn_fr_t and bn_fp_t) are read on the device side
+ * as 8 and 12 (8 and 8) 32-bit limbs (the same bytes); a device base is x, y
+ * Montgomery, the point at infinity as x = y = 0 (96 bytes on BLS12-381, 64
+ * on BN254: gpu_base_bytes); window sums come back as g1_xyzz_t
+ * (bn_g1_xyzz_t). Scalars are 32 bytes on both curves. Where a function
+ * serves both curves it takes the curve and untyped pointers to that
+ * curve's types.
  */
 #ifndef GM_GPU_INTERNAL_H
 #define GM_GPU_INTERNAL_H
@@ -22,25 +26,29 @@ extern "C" {
 #include "base/base.h"
 #include "ec/ec.h"
 #include "ff/ff.h"
+#include "gpu/gpu.h"
 
-/* A device base: 96 bytes. */
-typedef struct {
-    fp_t x, y;
-} gpu_base96_t;
+/* Bytes of a scalar (fr_t, bn_fr_t) on both curves. */
+#define GPU_FR_BYTES ((size_t)32)
 
-/* A scale table: factor(i) = hi[i >> 12] * lo[i & 4095]. */
+/* Bytes of a device base of curve k: 96 (BLS12-381), 64 (BN254). */
+static inline size_t gpu_base_bytes(gpu_curve_t k) { return k == GPU_CURVE_BN254 ? 64 : 96; }
+
+/* A scale table: factor(i) = hi[i >> 12] * lo[i & 4095] (Fr values of the
+ * tables' curve). */
 typedef struct {
-    const fr_t *hi, *lo;
+    const void *hi, *lo;
 } gpu_scale_t;
 
-/* The tables of one domain size (gpu.c builds them with ff/): tw[j] = w^j
+/* The tables of one domain size of one curve's Fr (gpu.c builds them with
+ * ff/): tw[j] = w^j
  * for j < n/2 as tw_hi[j >> tw_lb] * tw_lo[j & (2^tw_lb - 1)]; scale tables
  * g^i, g^i / n, g^-i / n and 1 / n (hi: GPU_SCALE_NHI(log_n) entries, lo:
  * 4096). Host memory. */
 typedef struct {
     unsigned log_n, tw_lb;
     size_t tw_nhi, tw_nlo;
-    const fr_t *tw_hi, *tw_lo;
+    const void *tw_hi, *tw_lo;
     gpu_scale_t g, gn, gin, n1;
 } gpu_ntt_tabs_t;
 
@@ -55,16 +63,16 @@ typedef struct {
  * must not compute at the same time. */
 void gpue_set_host_field(bool on);
 
-/* wsum[w], w < floor(255 / c) + 1: the window sums of sum scalars[i] *
- * bases[i], groups of windows capped at max_items items. Returns 0 or
- * GM_ENOMEM. */
-int gpue_msm_g1_windows(g1_xyzz_t *wsum, const gpu_base96_t *bases, const fr_t *scalars, size_t n, unsigned c,
+/* wsum[w], w < floor(255 / c) + 1: the window sums (curve k's XYZZ) of sum
+ * scalars[i] * bases[i] (device layout), groups of windows capped at
+ * max_items items. Returns 0 or GM_ENOMEM. */
+int gpue_msm_g1_windows(gpu_curve_t k, void *wsum, const void *bases, const void *scalars, size_t n, unsigned c,
                         size_t max_items);
 /* Bytes of the workspace of one MSM of n points, window c, groups capped at
  * max_items (what the device holds besides the bases, the scalars and the
  * sort's scratch); the items of one group in *items (NULL: not wanted) and
  * its windows in *gw (NULL: not wanted). */
-size_t gpue_msm_ws_bytes(size_t n, unsigned c, size_t max_items, size_t *items, unsigned *gw);
+size_t gpue_msm_ws_bytes(gpu_curve_t k, size_t n, unsigned c, size_t max_items, size_t *items, unsigned *gw);
 /* GPU_MSM_GROUP_ITEMS of gpu_pipe.cuh, for C. */
 size_t gpue_msm_group_items_default(void);
 
@@ -82,19 +90,21 @@ size_t gpu_plan_table_bytes(unsigned log_n);
 /* Bytes an MSM call of n points at window c needs in the arena after the
  * chunk buffer (scalar buffers, workspace at max_items, sort scratch),
  * each part rounded up to 256 bytes. */
-size_t gpu_plan_msm_bytes(size_t n, unsigned c, size_t max_items, unsigned nbuf);
+size_t gpu_plan_msm_bytes(gpu_curve_t k, size_t n, unsigned c, size_t max_items, unsigned nbuf);
 /* Bytes an h phase needs: `vectors` NTT vectors of 2^log_n and the tables. */
 size_t gpu_plan_ntt_bytes(unsigned log_n, unsigned vectors);
-/* One transform (dir as gpu_ntt_dir_t) of a[0 .. 2^log_n). 0 or GM_ENOMEM. */
-int gpue_ntt(fr_t *a, const gpu_ntt_tabs_t *t, int dir);
-/* Groth16's h: a <- coset_iNTT((coset(iNTT a) coset(iNTT b) - coset(iNTT c)) z). */
+/* One transform (dir as gpu_ntt_dir_t) of a[0 .. 2^log_n), curve k's Fr
+ * (t built for k). 0 or GM_ENOMEM. */
+int gpue_ntt(gpu_curve_t k, void *a, const gpu_ntt_tabs_t *t, int dir);
+/* Groth16's h (BLS12-381): a <- coset_iNTT((coset(iNTT a) coset(iNTT b) - coset(iNTT c)) z). */
 int gpue_h(fr_t *a, const fr_t *b, const fr_t *c, const gpu_ntt_tabs_t *t, const fr_t *z);
 
 /* The device's field operations on the host (gpu_emu_fp_op / _fr_op of
- * gpu.h): '*', '+' or '-' of reduced values, always through the carry-chain
- * twin (never ff/'s multiplication). */
-void gpue_fp_op(fp_t *o, const fp_t *a, const fp_t *b, char op);
-void gpue_fr_op(fr_t *o, const fr_t *a, const fr_t *b, char op);
+ * gpu.h, and their bn_ twins): '*', '+' or '-' of reduced values of curve
+ * k's Fp or Fr, always through the carry-chain twin (never ff/'s
+ * multiplication). */
+void gpue_fp_op(gpu_curve_t k, void *o, const void *a, const void *b, char op);
+void gpue_fr_op(gpu_curve_t k, void *o, const void *a, const void *b, char op);
 
 /* ---- CUDA (gpu_cuda.cu) ---------------------------------------------------- */
 
@@ -136,34 +146,35 @@ int gpuc_h2d(gpuc_t *g, void *dst, const void *src, size_t bytes, err_t *err);
  * GM_ENOMEM, GM_EGPU. */
 int gpuc_arena(gpuc_t *g, size_t bytes, err_t *err);
 void *gpuc_arena_ptr(gpuc_t *g);
-/* The bytes of the arena gpuc_msm_g1 needs after arena_off for n points at
- * window c (CUB's real sort and scan scratch). */
-int gpuc_msm_bytes(gpuc_t *g, size_t n, unsigned c, size_t max_items, unsigned nbuf, size_t *bytes, err_t *err);
+/* The bytes of the arena gpuc_msm_g1 needs after arena_off for n points of
+ * curve k at window c (CUB's real sort and scan scratch). */
+int gpuc_msm_bytes(gpuc_t *g, gpu_curve_t k, size_t n, unsigned c, size_t max_items, unsigned nbuf, size_t *bytes,
+                   err_t *err);
 
 /* Packs slice `part` of `parts` of MSM j's compacted scalars into dst
  * (pinned, n values: the slice lands at its own place) and gives its range
  * [*lo, *hi) of dst; the slices of one MSM tile [0, n) in order (some may
  * be empty), so each can be uploaded while the next is packed. */
-typedef void (*gpuc_pack_fn)(void *arg, size_t j, fr_t *dst, size_t part, size_t parts, size_t *lo, size_t *hi);
+typedef void (*gpuc_pack_fn)(void *arg, size_t j, void *dst, size_t part, size_t parts, size_t *lo, size_t *hi);
 
 /* Slices of MSM 0's packing, each uploaded while the next is packed (the
  * emulation packs in the same slices, so the slicing is tested). */
 #define GPU_PACK_SLICES 8
 
-/* k MSMs over the same n bases (device memory from gpu.c: resident, or the
- * chunk at the arena's start): the window sums of MSM j into
- * wsum[j * nwin ...], nwin = floor(255 / c) + 1. The scalar buffers and the
+/* k MSMs over the same n bases of curve kc (device memory from gpu.c:
+ * resident, or the chunk at the arena's start): the window sums (kc's
+ * XYZZ) of MSM j into wsum[j * nwin ...], nwin = floor(255 / c) + 1. The scalar buffers and the
  * workspace (groups of at most max_items) are taken from the arena after
  * arena_off (gpu.c makes it large enough first, with gpuc_msm_bytes;
  * GM_ENOMEM when it is not). MSM 0's scalars are packed in slices, each
  * uploaded while the next is packed; nbuf 2: the scalars of MSM j + 1 are
  * packed and uploaded while MSM j computes; 1: after it. Returns 0,
  * GM_ENOMEM, GM_EGPU. */
-int gpuc_msm_g1(gpuc_t *g, g1_xyzz_t *wsum, const void *dev_bases, size_t n, unsigned c, size_t k, size_t max_items,
-                unsigned nbuf, size_t arena_off, gpuc_pack_fn pack, void *pack_arg, err_t *err);
-/* One transform of the host array a (2^log_n values, in and out), in the
- * arena. */
-int gpuc_ntt(gpuc_t *g, fr_t *a, const gpu_ntt_tabs_t *t, int dir, err_t *err);
+int gpuc_msm_g1(gpuc_t *g, gpu_curve_t kc, void *wsum, const void *dev_bases, size_t n, unsigned c, size_t k,
+                size_t max_items, unsigned nbuf, size_t arena_off, gpuc_pack_fn pack, void *pack_arg, err_t *err);
+/* One transform of the host array a (2^log_n values of curve k's Fr, in and
+ * out), in the arena. */
+int gpuc_ntt(gpuc_t *g, gpu_curve_t k, void *a, const gpu_ntt_tabs_t *t, int dir, err_t *err);
 /* Groth16's h on host arrays a (in/out), b, c (pinned for full speed), in
  * the arena: one upload of each, one download. */
 int gpuc_h(gpuc_t *g, fr_t *a, const fr_t *b, const fr_t *c, const gpu_ntt_tabs_t *t, const fr_t *z, err_t *err);

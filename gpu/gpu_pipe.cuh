@@ -17,7 +17,7 @@
  *   void zero(void *p, size_t bytes);
  *   void to_host(void *dst, const void *src, size_t bytes);  a copy to host
  *       memory once everything queued before it is done (the host waits);
- *   void dit(gfr_t *a, unsigned log_n, const gfr_t *tw, bool inverse);
+ *   template <class F> void dit(F *a, unsigned log_n, const F *tw, bool inverse);
  *       every radix-2 DIT stage on bit-reversed data, in gpu_ntt_plan's
  *       passes of tiles (gpu_ntt_tile_index, gpu_ntt_bfly_at, gpu_ntt_bfly).
  *
@@ -40,8 +40,9 @@
  *  4. windows: sum_b b * B_b per window, in segments of L buckets (running
  *     sums from the top; the segment's offset (lo - 1) * run is a small
  *     scalar multiple), the segments' results reduced per window by step 3.
- *  5. host:    the nwin window sums come back (192 bytes each) and the host
- *     combines them with c doublings per window (gpu.c, with ec/).
+ *  5. host:    the nwin window sums come back (XYZZ: 192 bytes each, BN254's
+ *     128) and the host combines them with c doublings per window (gpu.c,
+ *     with ec/).
  * G2 stays on the CPU (ec/ msm_g2), as SupraSeal does; a G2 kernel needs an
  * Fp2 instantiation of these formulas and a GPU to measure both.
  */
@@ -55,6 +56,9 @@
 /* Buckets per thread of the window pass. */
 #define GPU_WIN_SEG 16u
 
+/* The MSM's functors and steps take the curve K (gpu_field.cuh's gpu_curve:
+ * K::fr, K::aff, K::xyzz); the NTT's take the Fr type F (K::fr). */
+
 /* ---- step 1: digits ------------------------------------------------------------------- */
 
 /* Scalar i's non-zero digits in windows [w0, w0 + gw), in two passes over
@@ -63,8 +67,8 @@
  * adds nothing to its window, so it never enters the sort: for Groth16's
  * A, B and L scalars, most of them 0 or 1, that drops most of the items
  * (docs/gpu.md). */
-struct gpu_digits_fn {
-    const gfr_t *scalars; /* n, Montgomery */
+template <class K> struct gpu_digits_fn {
+    const typename K::fr *scalars; /* n, Montgomery */
     uint32_t *keys, *vals; /* emitting: the compacted items */
     uint32_t *cnt;         /* counting: n counts */
     const uint32_t *offs;  /* emitting: n offsets */
@@ -72,7 +76,7 @@ struct gpu_digits_fn {
     unsigned c, w0, gw;
     GPU_HD void operator()(size_t i) const
     {
-        gfr_t s;
+        typename K::fr s;
         gf_from_mont(s, scalars[i]);
         /* Signed digits: d = raw + carry; d > 2^(c-1) becomes d - 2^c with a
          * carry into the next window. nwin = floor(255 / c) + 1 windows cover
@@ -145,16 +149,16 @@ struct gpu_runs_fn {
  * reads signed affine points (value = index | sign << 31; no zero digits:
  * gpu_digits_fn leaves them out); later levels read XYZZ partials. Thread 0
  * stores the new count. */
-template <bool LEVEL0> struct gpu_sum_fn {
+template <class K, bool LEVEL0> struct gpu_sum_fn {
     const uint32_t *keys;
-    const uint32_t *vals;          /* level 0 */
-    const gpu_g1_aff *bases;       /* level 0 */
-    const gpu_g1_xyzz *parts;      /* later levels */
+    const uint32_t *vals;             /* level 0 */
+    const typename K::aff *bases;     /* level 0 */
+    const typename K::xyzz *parts;    /* later levels */
     const uint32_t *count;
     const uint32_t *offs;
     uint32_t *count_out;
     uint32_t *okeys;
-    gpu_g1_xyzz *oparts;
+    typename K::xyzz *oparts;
     size_t nchunks;
     GPU_HD void operator()(size_t t) const
     {
@@ -165,7 +169,7 @@ template <bool LEVEL0> struct gpu_sum_fn {
             return;
         size_t e = a + GPU_RED_CHUNK < n ? a + GPU_RED_CHUNK : n;
         uint32_t o = offs[t], cur = keys[a];
-        gpu_g1_xyzz acc;
+        typename K::xyzz acc;
         g1x_set_inf(acc);
         for (size_t j = a; j < e; j++) {
             uint32_t k = keys[j];
@@ -177,7 +181,7 @@ template <bool LEVEL0> struct gpu_sum_fn {
             }
             if (LEVEL0) {
                 uint32_t v = vals[j];
-                gpu_g1_aff p = bases[v & 0x7fffffffu];
+                typename K::aff p = bases[v & 0x7fffffffu];
                 if (v >> 31)
                     gf_neg(p.y, p.y);
                 g1x_add_aff(acc, acc, p);
@@ -192,18 +196,18 @@ template <bool LEVEL0> struct gpu_sum_fn {
 
 /* The last pass: the first partial of each key sums the key's partials (at
  * most GPU_RED_CHUNK + 1 by the level count) into dense[key - key0]. */
-struct gpu_final_fn {
+template <class K> struct gpu_final_fn {
     const uint32_t *keys;
-    const gpu_g1_xyzz *parts;
+    const typename K::xyzz *parts;
     const uint32_t *count;
-    gpu_g1_xyzz *dense;
+    typename K::xyzz *dense;
     uint32_t key0;
     GPU_HD void operator()(size_t j) const
     {
         size_t n = *count;
         if (j >= n || (j > 0 && keys[j] == keys[j - 1]))
             return;
-        gpu_g1_xyzz acc = parts[j];
+        typename K::xyzz acc = parts[j];
         for (size_t i = j + 1; i < n && keys[i] == keys[j]; i++)
             g1x_add(acc, acc, parts[i]);
         dense[keys[j] - key0] = acc;
@@ -215,17 +219,17 @@ struct gpu_final_fn {
 /* Thread (w, s): buckets lo..hi = 1 + s L .. min((s + 1) L, 2^(c-1)) of window
  * w: run = sum B_b, tot = sum (b - lo + 1) B_b from the top, then
  * tot + (lo - 1) run = sum b B_b of the segment. */
-struct gpu_winseg_fn {
-    const gpu_g1_xyzz *buckets; /* gw * 2^c, slot b of window w at w << c | b */
+template <class K> struct gpu_winseg_fn {
+    const typename K::xyzz *buckets; /* gw * 2^c, slot b of window w at w << c | b */
     uint32_t *okeys;
-    gpu_g1_xyzz *oparts;
+    typename K::xyzz *oparts;
     unsigned c, nseg;
     GPU_HD void operator()(size_t t) const
     {
         uint32_t w = (uint32_t)(t / nseg), s = (uint32_t)(t % nseg);
         uint32_t half = 1u << (c - 1), lo = 1 + s * GPU_WIN_SEG;
         uint32_t hi = lo + GPU_WIN_SEG - 1 < half ? lo + GPU_WIN_SEG - 1 : half;
-        gpu_g1_xyzz run, tot, x;
+        typename K::xyzz run, tot, x;
         g1x_set_inf(run);
         g1x_set_inf(tot);
         /* run += B_b, then tot += run, as alternate steps of one inlined
@@ -233,8 +237,8 @@ struct gpu_winseg_fn {
          * live at a time (registers). */
         for (uint32_t k = 0; k < 2 * (hi - lo + 1); k++) {
             const bool to_run = (k & 1) == 0;
-            gpu_g1_xyzz acc = to_run ? run : tot;
-            const gpu_g1_xyzz y = to_run ? buckets[((size_t)w << c) | (hi - k / 2)] : run;
+            typename K::xyzz acc = to_run ? run : tot;
+            const typename K::xyzz y = to_run ? buckets[((size_t)w << c) | (hi - k / 2)] : run;
             g1x_add(acc, acc, y);
             if (to_run)
                 run = acc;
@@ -294,6 +298,7 @@ struct gpu_msm_ws {
 
 static inline size_t gpu_al(size_t x) { return (x + 255) & ~(size_t)255; }
 
+template <class K>
 static inline void gpu_msm_layout(gpu_msm_ws *L, size_t n, unsigned c, size_t sort_tmp, size_t max_items)
 {
     L->c = c;
@@ -320,10 +325,10 @@ static inline void gpu_msm_layout(gpu_msm_ws *L, size_t n, unsigned c, size_t so
     GPU_TAKE(counts, 4 * 4);
     GPU_TAKE(rkA, L->rcap * 4);
     GPU_TAKE(rkB, L->rcap * 4);
-    GPU_TAKE(rpA, L->rcap * sizeof(gpu_g1_xyzz));
-    GPU_TAKE(rpB, L->rcap * sizeof(gpu_g1_xyzz));
-    GPU_TAKE(buckets, L->nkeys * sizeof(gpu_g1_xyzz));
-    GPU_TAKE(wsum, (size_t)L->nwin * sizeof(gpu_g1_xyzz));
+    GPU_TAKE(rpA, L->rcap * sizeof(typename K::xyzz));
+    GPU_TAKE(rpB, L->rcap * sizeof(typename K::xyzz));
+    GPU_TAKE(buckets, L->nkeys * sizeof(typename K::xyzz));
+    GPU_TAKE(wsum, (size_t)L->nwin * sizeof(typename K::xyzz));
     GPU_TAKE(sort_tmp, sort_tmp);
 #undef GPU_TAKE
     L->total = o;
@@ -333,14 +338,14 @@ static inline void gpu_msm_layout(gpu_msm_ws *L, size_t n, unsigned c, size_t so
  * when level0, else over (rkA, rpA); *counts[0] holds the item count on
  * entry. Writes dense[key - key0] for every key present. n_bound: the most
  * items there can be; kmax: the most distinct keys. */
-template <class B>
-static void gpu_reduce(B &b, const gpu_msm_ws &L, char *ws, bool level0, const gpu_g1_aff *bases, size_t n_bound,
-                       size_t kmax, gpu_g1_xyzz *dense, uint32_t key0)
+template <class K, class B>
+static void gpu_reduce(B &b, const gpu_msm_ws &L, char *ws, bool level0, const typename K::aff *bases, size_t n_bound,
+                       size_t kmax, typename K::xyzz *dense, uint32_t key0)
 {
     uint32_t *cnt = (uint32_t *)(ws + L.counts);
     uint32_t *runs = (uint32_t *)(ws + L.runs), *offs = (uint32_t *)(ws + L.offs);
     uint32_t *rk[2] = {(uint32_t *)(ws + L.rkA), (uint32_t *)(ws + L.rkB)};
-    gpu_g1_xyzz *rp[2] = {(gpu_g1_xyzz *)(ws + L.rpA), (gpu_g1_xyzz *)(ws + L.rpB)};
+    typename K::xyzz *rp[2] = {(typename K::xyzz *)(ws + L.rpA), (typename K::xyzz *)(ws + L.rpB)};
     int cur = 0;              /* which record buffer holds the input (later levels) */
     size_t cmax = n_bound;    /* most items one key can have */
     bool first = true;
@@ -352,11 +357,11 @@ static void gpu_reduce(B &b, const gpu_msm_ws &L, char *ws, bool level0, const g
         b.scan(runs, offs, nch + 1);
         int nxt = (first && level0) ? 0 : 1 - cur;
         if (first && level0) {
-            gpu_sum_fn<true> sf = {keys, (const uint32_t *)(ws + L.vals0), bases, NULL, cnt, offs, cnt + 1,
+            gpu_sum_fn<K, true> sf = {keys, (const uint32_t *)(ws + L.vals0), bases, NULL, cnt, offs, cnt + 1,
                                    rk[nxt], rp[nxt], nch};
             b.each(nch, sf);
         } else {
-            gpu_sum_fn<false> sf = {keys, NULL, NULL, rp[cur], cnt, offs, cnt + 1, rk[nxt], rp[nxt], nch};
+            gpu_sum_fn<K, false> sf = {keys, NULL, NULL, rp[cur], cnt, offs, cnt + 1, rk[nxt], rp[nxt], nch};
             b.each(nch, sf);
         }
         gpu_setcnt_fn cf = {cnt, cnt + 1, 0};
@@ -366,19 +371,19 @@ static void gpu_reduce(B &b, const gpu_msm_ws &L, char *ws, bool level0, const g
         cmax = (cmax + GPU_RED_CHUNK - 1) / GPU_RED_CHUNK + 1;
         first = false;
     }
-    gpu_final_fn ff = {rk[cur], rp[cur], cnt, dense, key0};
+    gpu_final_fn<K> ff = {rk[cur], rp[cur], cnt, dense, key0};
     b.each(n_bound, ff);
 }
 
 /* Counts scalar i's non-zero digits of the group at w0 into keys0[i], their
  * exclusive scan into vals0[i] (n <= items, so both fit), and the group's
  * item count into *total (device memory). */
-template <class B>
-static void gpu_msm_count(B &b, const gpu_msm_ws &L, char *ws, const gfr_t *scalars, size_t n, unsigned w0,
+template <class K, class B>
+static void gpu_msm_count(B &b, const gpu_msm_ws &L, char *ws, const typename K::fr *scalars, size_t n, unsigned w0,
                           unsigned gw, uint32_t *total)
 {
     uint32_t *cnt = (uint32_t *)(ws + L.keys0), *offs = (uint32_t *)(ws + L.vals0);
-    gpu_digits_fn df = {scalars, NULL, NULL, cnt, NULL, n, L.c, w0, gw};
+    gpu_digits_fn<K> df = {scalars, NULL, NULL, cnt, NULL, n, L.c, w0, gw};
     b.each(n, df);
     b.scan(cnt, offs, n);
     gpu_total_fn tf = {cnt, offs, total, n};
@@ -394,47 +399,47 @@ static void gpu_msm_count(B &b, const gpu_msm_ws &L, char *ws, const gfr_t *scal
  * wait of the host inside an MSM, after which everything is queued at once.
  * The groups then run last to first, so the last one counted keeps its
  * offsets and is not counted again. */
-template <class B>
-static void gpu_msm_windows(B &b, const gpu_msm_ws &L, char *ws, const gpu_g1_aff *bases, const gfr_t *scalars,
-                            size_t n)
+template <class K, class B>
+static void gpu_msm_windows(B &b, const gpu_msm_ws &L, char *ws, const typename K::aff *bases,
+                            const typename K::fr *scalars, size_t n)
 {
     const unsigned c = L.c;
     const uint32_t nseg = ((1u << (c - 1)) + GPU_WIN_SEG - 1) / GPU_WIN_SEG;
     const unsigned ngroups = (L.nwin + L.gw - 1) / L.gw;
     uint32_t *cnt = (uint32_t *)(ws + L.counts);
-    gpu_g1_xyzz *buckets = (gpu_g1_xyzz *)(ws + L.buckets), *wsum = (gpu_g1_xyzz *)(ws + L.wsum);
+    typename K::xyzz *buckets = (typename K::xyzz *)(ws + L.buckets), *wsum = (typename K::xyzz *)(ws + L.wsum);
     uint32_t *dtotal = (uint32_t *)wsum, total[256]; /* ngroups <= nwin <= 256 (c >= 1) */
     for (unsigned g = 0; g < ngroups; g++) {
         unsigned w0 = g * L.gw, gw = L.nwin - w0 < L.gw ? L.nwin - w0 : L.gw;
-        gpu_msm_count(b, L, ws, scalars, n, w0, gw, dtotal + g);
+        gpu_msm_count<K>(b, L, ws, scalars, n, w0, gw, dtotal + g);
     }
     b.to_host(total, dtotal, ngroups * sizeof(uint32_t));
-    b.zero(wsum, (size_t)L.nwin * sizeof(gpu_g1_xyzz));
+    b.zero(wsum, (size_t)L.nwin * sizeof(typename K::xyzz));
     for (unsigned g = ngroups; g-- > 0;) {
         unsigned w0 = g * L.gw, gw = L.nwin - w0 < L.gw ? L.nwin - w0 : L.gw;
         size_t items = total[g];
         unsigned kbits = c;
         while ((1u << (kbits - c)) < gw)
             kbits++;
-        b.zero(buckets, ((size_t)gw << c) * sizeof(gpu_g1_xyzz));
+        b.zero(buckets, ((size_t)gw << c) * sizeof(typename K::xyzz));
         if (items) {
             if (g + 1 < ngroups)
-                gpu_msm_count(b, L, ws, scalars, n, w0, gw, cnt);
-            gpu_digits_fn df = {scalars, (uint32_t *)(ws + L.keys1), (uint32_t *)(ws + L.vals1), NULL,
+                gpu_msm_count<K>(b, L, ws, scalars, n, w0, gw, cnt);
+            gpu_digits_fn<K> df = {scalars, (uint32_t *)(ws + L.keys1), (uint32_t *)(ws + L.vals1), NULL,
                                 (const uint32_t *)(ws + L.vals0), n, c, w0, gw};
             b.each(n, df);
             b.sort_pairs((uint32_t *)(ws + L.keys1), (uint32_t *)(ws + L.vals1), (uint32_t *)(ws + L.keys0),
                          (uint32_t *)(ws + L.vals0), items, (int)kbits, ws + L.sort_tmp);
             gpu_setcnt_fn c0 = {cnt, NULL, (uint32_t)items};
             b.each(1, c0);
-            gpu_reduce(b, L, ws, true, bases, items, (size_t)gw << c, buckets, 0);
+            gpu_reduce<K>(b, L, ws, true, bases, items, (size_t)gw << c, buckets, 0);
         }
         /* Window pass: segment partials go to record buffer A, keyed by window. */
-        gpu_winseg_fn wf = {buckets, (uint32_t *)(ws + L.rkA), (gpu_g1_xyzz *)(ws + L.rpA), c, nseg};
+        gpu_winseg_fn<K> wf = {buckets, (uint32_t *)(ws + L.rkA), (typename K::xyzz *)(ws + L.rpA), c, nseg};
         b.each((size_t)gw * nseg, wf);
         gpu_setcnt_fn c1 = {cnt, NULL, gw * nseg};
         b.each(1, c1);
-        gpu_reduce(b, L, ws, false, NULL, (size_t)gw * nseg, gw, wsum + w0, 0);
+        gpu_reduce<K>(b, L, ws, false, NULL, (size_t)gw * nseg, gw, wsum + w0, 0);
     }
 }
 
@@ -463,16 +468,16 @@ GPU_HD uint32_t gpu_bitrev(uint32_t x, unsigned bits)
 /* dst[bitrev(i)] = src[i] * f(i) (bitrev false: dst[i]), f(i) = hi[i >> 12] *
  * lo[i & 4095] when hi != NULL (a power of the coset shift, with 1/n folded
  * into lo). dst != src when bitrev. */
-struct gpu_scale_fn {
-    gfr_t *dst;
-    const gfr_t *src, *hi, *lo;
+template <class F> struct gpu_scale_fn {
+    F *dst;
+    const F *src, *hi, *lo;
     unsigned log_n;
     bool bitrev;
     GPU_HD void operator()(size_t i) const
     {
-        gfr_t v = src[i];
+        F v = src[i];
         if (hi) {
-            gfr_t f;
+            F f;
             gf_mul(f, hi[i >> 12], lo[i & 4095]);
             gf_mul(v, v, f);
         }
@@ -482,7 +487,7 @@ struct gpu_scale_fn {
 
 /* w^j for the domain's root w (inverse: w^-j = -w^(n/2 - j) for 0 < j < n/2),
  * from the table tw[j] = w^j, j < n/2. */
-GPU_HD void gpu_twiddle(gfr_t &o, const gfr_t *tw, size_t j, size_t half, bool inverse)
+template <class F> GPU_HD void gpu_twiddle(F &o, const F *tw, size_t j, size_t half, bool inverse)
 {
     if (!inverse || j == 0) {
         o = tw[j];
@@ -558,9 +563,10 @@ GPU_HD void gpu_ntt_bfly_at(const gpu_ntt_pass &p, unsigned log_n, size_t t, uin
 }
 
 /* (x0, x1) <- (x0 + w x1, x0 - w x1), w = w^tj (inverse: w^-tj). */
-GPU_HD void gpu_ntt_bfly(gfr_t &x0, gfr_t &x1, const gfr_t *tw, size_t tj, unsigned log_n, bool inverse)
+template <class F>
+GPU_HD void gpu_ntt_bfly(F &x0, F &x1, const F *tw, size_t tj, unsigned log_n, bool inverse)
 {
-    gfr_t w, v;
+    F w, v;
     gpu_twiddle(w, tw, tj, (size_t)1 << (log_n - 1), inverse);
     gf_mul(v, x1, w);
     gf_sub(x1, x0, v);
@@ -568,21 +574,21 @@ GPU_HD void gpu_ntt_bfly(gfr_t &x0, gfr_t &x1, const gfr_t *tw, size_t tj, unsig
 }
 
 /* tw[j] = hi[j >> lb] * lo[j & (2^lb - 1)] for j < count. */
-struct gpu_twgen_fn {
-    gfr_t *tw;
-    const gfr_t *hi, *lo;
+template <class F> struct gpu_twgen_fn {
+    F *tw;
+    const F *hi, *lo;
     unsigned lb;
     GPU_HD void operator()(size_t j) const { gf_mul(tw[j], hi[j >> lb], lo[j & (((size_t)1 << lb) - 1)]); }
 };
 
 /* a[i] = (a[i] b[i] - c[i]) z for the quotient by Z on the coset. */
-struct gpu_hpoint_fn {
-    gfr_t *a;
-    const gfr_t *b, *c;
-    gfr_t z;
+template <class F> struct gpu_hpoint_fn {
+    F *a;
+    const F *b, *c;
+    F z;
     GPU_HD void operator()(size_t i) const
     {
-        gfr_t t;
+        F t;
         gf_mul(t, a[i], b[i]);
         gf_sub(t, t, c[i]);
         gf_mul(a[i], t, z);
@@ -590,27 +596,27 @@ struct gpu_hpoint_fn {
 };
 
 /* Scale tables of one transform (device or host memory of the backend). */
-struct gpu_ntt_tabs {
-    const gfr_t *hi, *lo; /* NULL: no scaling */
+template <class F> struct gpu_ntt_tabs {
+    const F *hi, *lo; /* NULL: no scaling */
 };
 
 /* A transform natural -> natural. pre scales before (forward with coset) and
  * post after (inverse: 1/n, coset inverse: g^-i / n). The data is in *a on
  * entry; the result is in *a on return (the pointers *a and *tmp may be
  * swapped). */
-template <class B>
-static void gpu_ntt_run(B &b, gfr_t **a, gfr_t **tmp, unsigned log_n, const gfr_t *tw, bool inverse,
-                        gpu_ntt_tabs pre, gpu_ntt_tabs post)
+template <class B, class F>
+static void gpu_ntt_run(B &b, F **a, F **tmp, unsigned log_n, const F *tw, bool inverse, gpu_ntt_tabs<F> pre,
+                        gpu_ntt_tabs<F> post)
 {
     size_t n = (size_t)1 << log_n;
-    gpu_scale_fn sf = {*tmp, *a, pre.hi, pre.lo, log_n, true};
+    gpu_scale_fn<F> sf = {*tmp, *a, pre.hi, pre.lo, log_n, true};
     b.each(n, sf);
-    gfr_t *t = *a;
+    F *t = *a;
     *a = *tmp;
     *tmp = t;
     b.dit(*a, log_n, tw, inverse);
     if (post.hi) {
-        gpu_scale_fn pf = {*a, *a, post.hi, post.lo, log_n, false};
+        gpu_scale_fn<F> pf = {*a, *a, post.hi, post.lo, log_n, false};
         b.each(n, pf);
     }
 }
@@ -618,16 +624,16 @@ static void gpu_ntt_run(B &b, gfr_t **a, gfr_t **tmp, unsigned log_n, const gfr_
 /* The tables of a size-2^log_n domain (layout of gpu_internal.h's
  * gpu_ntt_tabs_t, here with the device's types). Scale tables: hi has
  * max(1, n >> 12) entries, lo 4096. */
-struct gpu_tabs_dev {
-    const gfr_t *tw;                 /* n/2 twiddles w^j */
-    gpu_ntt_tabs g, gn, gin, n1;     /* g^i, g^i / n, g^-i / n, 1 / n */
+template <class F> struct gpu_tabs_dev {
+    const F *tw;                     /* n/2 twiddles w^j */
+    gpu_ntt_tabs<F> g, gn, gin, n1;  /* g^i, g^i / n, g^-i / n, 1 / n */
 };
 
 /* dir: 0 forward, 1 inverse, 2 coset forward, 3 coset inverse (gpu.h order). */
-template <class B>
-static void gpu_ntt_dir(B &b, gfr_t **a, gfr_t **tmp, unsigned log_n, const gpu_tabs_dev &T, int dir)
+template <class B, class F>
+static void gpu_ntt_dir(B &b, F **a, F **tmp, unsigned log_n, const gpu_tabs_dev<F> &T, int dir)
 {
-    gpu_ntt_tabs none = {NULL, NULL};
+    gpu_ntt_tabs<F> none = {NULL, NULL};
     switch (dir) {
     case 0: gpu_ntt_run(b, a, tmp, log_n, T.tw, false, none, none); break;
     case 1: gpu_ntt_run(b, a, tmp, log_n, T.tw, true, none, T.n1); break;
@@ -640,15 +646,15 @@ static void gpu_ntt_dir(B &b, gfr_t **a, gfr_t **tmp, unsigned log_n, const gpu_
  * 1/n of the iNTT folded into the coset's g^i), a = (a b - c) z pointwise,
  * then the coset iNTT. v[0..2] = a, b, c and v[3] scratch, n values each;
  * on return the result is in v[0] (the pointers may be permuted). */
-template <class B>
-static void gpu_h_run(B &b, gfr_t *v[4], unsigned log_n, const gpu_tabs_dev &T, const gfr_t *z)
+template <class B, class F>
+static void gpu_h_run(B &b, F *v[4], unsigned log_n, const gpu_tabs_dev<F> &T, const F *z)
 {
-    gpu_ntt_tabs none = {NULL, NULL};
+    gpu_ntt_tabs<F> none = {NULL, NULL};
     for (int i = 0; i < 3; i++) {
         gpu_ntt_run(b, &v[i], &v[3], log_n, T.tw, true, none, none);
         gpu_ntt_run(b, &v[i], &v[3], log_n, T.tw, false, T.gn, none);
     }
-    gpu_hpoint_fn hp = {v[0], v[1], v[2], *z};
+    gpu_hpoint_fn<F> hp = {v[0], v[1], v[2], *z};
     b.each((size_t)1 << log_n, hp);
     gpu_ntt_run(b, &v[0], &v[3], log_n, T.tw, true, none, T.gin);
 }

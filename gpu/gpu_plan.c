@@ -14,13 +14,12 @@
 #include "gpu/gpu_internal.h"
 
 #define PLAN_AL(x) (((x) + 255) & ~(size_t)255)
-#define PLAN_FR_BYTES ((size_t)32)
-#define PLAN_BASE_BYTES ((size_t)96)
+#define PLAN_FR_BYTES GPU_FR_BYTES
 /* The smallest cap on a group's items the plan tries: below it the sort
  * and reduction launches of one group are too small to fill a GPU. */
 #define PLAN_GROUP_MIN ((size_t)1 << 20)
-/* Host staging of one upload of bases (gpu.c's GPU_STAGE_POINTS). */
-#define PLAN_STAGE_BYTES (((size_t)1 << 19) * PLAN_BASE_BYTES)
+/* Host staging of one upload of bases of curve k (gpu.c's GPU_STAGE_POINTS). */
+#define PLAN_STAGE_BYTES(k) (((size_t)1 << 19) * gpu_base_bytes(k))
 
 size_t gpu_plan_sort_bytes(size_t items) { return PLAN_AL(items / 4 + ((size_t)1 << 16)); }
 
@@ -40,20 +39,20 @@ size_t gpu_plan_ntt_bytes(unsigned log_n, unsigned vectors)
     return vectors * PLAN_AL(((size_t)1 << log_n) * PLAN_FR_BYTES) + gpu_plan_table_bytes(log_n);
 }
 
-size_t gpu_plan_msm_bytes(size_t n, unsigned c, size_t max_items, unsigned nbuf)
+size_t gpu_plan_msm_bytes(gpu_curve_t k, size_t n, unsigned c, size_t max_items, unsigned nbuf)
 {
     size_t items;
-    size_t ws = gpue_msm_ws_bytes(n, c, max_items, &items, NULL);
+    size_t ws = gpue_msm_ws_bytes(k, n, c, max_items, &items, NULL);
     return nbuf * PLAN_AL(n * PLAN_FR_BYTES) + ws + gpu_plan_sort_bytes(items);
 }
 
 /* The MSM phase for calls of up to msm_n points with a chunk buffer of
  * chunk points in front (0: none). */
-static size_t msm_phase(size_t msm_n, size_t chunk, size_t cap, unsigned nbuf)
+static size_t msm_phase(gpu_curve_t k, size_t msm_n, size_t chunk, size_t cap, unsigned nbuf)
 {
     if (!msm_n)
         return 0;
-    return PLAN_AL(chunk * PLAN_BASE_BYTES) + gpu_plan_msm_bytes(msm_n, gpu_msm_window(msm_n), cap, nbuf);
+    return PLAN_AL(chunk * gpu_base_bytes(k)) + gpu_plan_msm_bytes(k, msm_n, gpu_msm_window(msm_n), cap, nbuf);
 }
 
 static size_t max_sz(size_t a, size_t b) { return a > b ? a : b; }
@@ -62,14 +61,14 @@ static size_t max_sz(size_t a, size_t b) { return a > b ? a : b; }
  * points beside it) fits in left; 0 when even lo does not. The phase grows
  * with the chunk but not strictly (the window and the group change in
  * steps), so the search keeps the last chunk seen to fit. */
-static size_t best_chunk(size_t lo, size_t hi, size_t nres, size_t cap, unsigned nbuf, size_t left)
+static size_t best_chunk(gpu_curve_t k, size_t lo, size_t hi, size_t nres, size_t cap, unsigned nbuf, size_t left)
 {
-    if (msm_phase(max_sz(nres, lo), lo, cap, nbuf) > left)
+    if (msm_phase(k, max_sz(nres, lo), lo, cap, nbuf) > left)
         return 0;
     size_t good = lo;
     while (lo < hi) {
         size_t mid = lo + (hi - lo + 1) / 2;
-        if (msm_phase(max_sz(nres, mid), mid, cap, nbuf) <= left) {
+        if (msm_phase(k, max_sz(nres, mid), mid, cap, nbuf) <= left) {
             good = mid;
             lo = mid;
         } else {
@@ -79,10 +78,12 @@ static size_t best_chunk(size_t lo, size_t hi, size_t nres, size_t cap, unsigned
     return good;
 }
 
-int gpu_plan(gpu_plan_t *out, const char *const *names, const uint64_t *counts, size_t nsets, unsigned log_n,
-             size_t device_bytes, size_t reserve, size_t min_chunk, err_t *err)
+int gpu_plan(gpu_plan_t *out, gpu_curve_t k, const char *const *names, const uint64_t *counts, size_t nsets,
+             unsigned log_n, size_t device_bytes, size_t reserve, size_t min_chunk, err_t *err)
 {
     memset(out, 0, sizeof *out);
+    const size_t bb = gpu_base_bytes(k);
+    out->curve = k;
     if (nsets > GPU_PLAN_MAX_SETS)
         return gm_err_set(err, GM_EINVAL, "gpu: plan: %zu base sets, at most %d", nsets, GPU_PLAN_MAX_SETS);
     if (log_n > 28)
@@ -112,7 +113,7 @@ int gpu_plan(gpu_plan_t *out, const char *const *names, const uint64_t *counts, 
         size_t resident = 0, nres = 0, maxs = 0;
         for (size_t i = 0; i < nsets; i++) {
             if (i < r) {
-                resident += (size_t)counts[i] * PLAN_BASE_BYTES;
+                resident += (size_t)counts[i] * bb;
                 nres = max_sz(nres, (size_t)counts[i]);
             } else {
                 maxs = max_sz(maxs, (size_t)counts[i]);
@@ -133,10 +134,10 @@ int gpu_plan(gpu_plan_t *out, const char *const *names, const uint64_t *counts, 
                 for (size_t cap = gpue_msm_group_items_default(); cap >= PLAN_GROUP_MIN; cap >>= 1) {
                     size_t chunk = 0;
                     if (maxs) {
-                        chunk = best_chunk(min_chunk < maxs ? min_chunk : maxs, maxs, nres, cap, nbuf, left);
+                        chunk = best_chunk(k, min_chunk < maxs ? min_chunk : maxs, maxs, nres, cap, nbuf, left);
                         if (!chunk)
                             continue;
-                    } else if (msm_phase(nres, 0, cap, nbuf) > left) {
+                    } else if (msm_phase(k, nres, 0, cap, nbuf) > left) {
                         continue;
                     }
                     if (!found || chunk > bchunk) {
@@ -152,18 +153,19 @@ int gpu_plan(gpu_plan_t *out, const char *const *names, const uint64_t *counts, 
                 /* The plan. */
                 for (size_t i = 0; i < nsets; i++) {
                     out->set[i].streamed = i >= r;
-                    out->set[i].bytes = i < r ? (size_t)counts[i] * PLAN_BASE_BYTES : 0;
+                    out->set[i].bytes = i < r ? (size_t)counts[i] * bb : 0;
                 }
                 out->bases_bytes = resident;
                 out->chunk = bchunk;
-                out->chunk_bytes = PLAN_AL(bchunk * PLAN_BASE_BYTES);
+                out->chunk_bytes = PLAN_AL(bchunk * bb);
                 out->msm_n = max_sz(nres, bchunk);
                 out->group_items = bcap;
                 out->scalar_bufs = nbuf;
                 if (out->msm_n) {
                     size_t items;
                     out->msm_window = gpu_msm_window(out->msm_n);
-                    out->ws_bytes = gpue_msm_ws_bytes(out->msm_n, out->msm_window, bcap, &items, &out->group_windows);
+                    out->ws_bytes =
+                        gpue_msm_ws_bytes(k, out->msm_n, out->msm_window, bcap, &items, &out->group_windows);
                     out->sort_bytes = gpu_plan_sort_bytes(items);
                     out->scalar_bytes = nbuf * PLAN_AL(out->msm_n * PLAN_FR_BYTES);
                     out->msm_phase = out->chunk_bytes + out->scalar_bytes + out->ws_bytes + out->sort_bytes;
@@ -175,7 +177,7 @@ int gpu_plan(gpu_plan_t *out, const char *const *names, const uint64_t *counts, 
                 out->h_phase = out->ntt_bytes + out->table_bytes;
                 out->arena = max_sz(out->msm_phase, out->h_phase);
                 out->total = out->bases_bytes + out->arena;
-                out->pinned_bytes = out->msm_n * PLAN_FR_BYTES + PLAN_STAGE_BYTES +
+                out->pinned_bytes = out->msm_n * PLAN_FR_BYTES + PLAN_STAGE_BYTES(k) +
                                     (hm == GPU_PLAN_H_WHOLE ? 2 * ((size_t)1 << log_n) * PLAN_FR_BYTES : 0);
                 return 0;
             }
@@ -186,7 +188,7 @@ int gpu_plan(gpu_plan_t *out, const char *const *names, const uint64_t *counts, 
     for (size_t i = 0; i < nsets; i++)
         maxn = max_sz(maxn, (size_t)counts[i]);
     size_t ch = min_chunk < maxn ? min_chunk : maxn;
-    size_t need = max_sz(msm_phase(ch, ch, PLAN_GROUP_MIN, 1), log_n ? gpu_plan_ntt_bytes(log_n, 2) : 0);
+    size_t need = max_sz(msm_phase(k, ch, ch, PLAN_GROUP_MIN, 1), log_n ? gpu_plan_ntt_bytes(log_n, 2) : 0);
     return gm_err_set(err, GM_ENOMEM, "gpu: plan: a device of %zu bytes (%zu kept for the driver) cannot hold the "
                       "smallest workable plan (every set streamed in chunks of %zu points, h in steps, one scalar "
                       "buffer): it needs %zu bytes", device_bytes, reserve, ch, need + reserve);

@@ -67,24 +67,25 @@ void *gpuc_arena_ptr(gpuc_t *g)
     return NULL;
 }
 
-int gpuc_msm_bytes(gpuc_t *g, size_t n, unsigned c, size_t max_items, unsigned nbuf, size_t *bytes, err_t *err)
+int gpuc_msm_bytes(gpuc_t *g, gpu_curve_t k, size_t n, unsigned c, size_t max_items, unsigned nbuf, size_t *bytes,
+                   err_t *err)
 {
-    (void)g, (void)n, (void)c, (void)max_items, (void)nbuf;
+    (void)g, (void)k, (void)n, (void)c, (void)max_items, (void)nbuf;
     *bytes = 0;
     return nocuda(err);
 }
 
-int gpuc_msm_g1(gpuc_t *g, g1_xyzz_t *wsum, const void *dev_bases, size_t n, unsigned c, size_t k, size_t max_items,
-                unsigned nbuf, size_t arena_off, gpuc_pack_fn pack, void *pack_arg, err_t *err)
+int gpuc_msm_g1(gpuc_t *g, gpu_curve_t kc, void *wsum, const void *dev_bases, size_t n, unsigned c, size_t k,
+                size_t max_items, unsigned nbuf, size_t arena_off, gpuc_pack_fn pack, void *pack_arg, err_t *err)
 {
-    (void)g, (void)wsum, (void)dev_bases, (void)n, (void)c, (void)k, (void)max_items, (void)nbuf, (void)arena_off;
-    (void)pack, (void)pack_arg;
+    (void)g, (void)kc, (void)wsum, (void)dev_bases, (void)n, (void)c, (void)k, (void)max_items, (void)nbuf;
+    (void)arena_off, (void)pack, (void)pack_arg;
     return nocuda(err);
 }
 
-int gpuc_ntt(gpuc_t *g, fr_t *a, const gpu_ntt_tabs_t *t, int dir, err_t *err)
+int gpuc_ntt(gpuc_t *g, gpu_curve_t k, void *a, const gpu_ntt_tabs_t *t, int dir, err_t *err)
 {
-    (void)g, (void)a, (void)t, (void)dir;
+    (void)g, (void)k, (void)a, (void)t, (void)dir;
     return nocuda(err);
 }
 

@@ -176,6 +176,24 @@ typedef struct {
     err_t *err;
 } beside_t;
 
+/* One batch of MSMs on the device (gpu_msm_g1 or gpu_bn_msm_g1, by the
+ * bases' curve), its wall time added to the stats. */
+static int device_msm(groth16_backend_t *be, const groth16_backend_msm_t *m, err_t *err)
+{
+    pthread_mutex_lock(&be->mu);
+    uint64_t t0 = gm_now_ns();
+    int rc = gpu_g1_bases_curve(m->bases) == GPU_CURVE_BN254
+                 ? gpu_bn_msm_g1(be->ctx, m->out, m->bases, (const bn_fr_t *const *)m->scalars, m->density, m->n,
+                                 m->k, 0, err)
+                 : gpu_msm_g1(be->ctx, m->out, m->bases, (const fr_t *const *)m->scalars, m->density, m->n, m->k, 0,
+                              err);
+    uint64_t dt = gm_now_ns() - t0;
+    be->st.busy_ns += dt;
+    be->st.msm_ns += dt;
+    pthread_mutex_unlock(&be->mu);
+    return rc;
+}
+
 /* Task 0: the device's MSMs in order (stopping at the first failure);
  * task 1: the caller's CPU work. */
 static void beside_task(void *arg, size_t task, unsigned worker)
@@ -189,7 +207,7 @@ static void beside_task(void *arg, size_t task, unsigned worker)
     for (size_t i = 0; i < b->n && !b->rc; i++) {
         const groth16_backend_msm_t *m = &b->msm[i];
         uint64_t t0 = gm_now_ns();
-        b->rc = groth16_backend_msm_g1(b->be, m->out, m->bases, m->scalars, m->density, m->n, m->k, b->err);
+        b->rc = device_msm(b->be, m, b->err);
         if (m->ns)
             *m->ns += gm_now_ns() - t0;
     }
@@ -211,6 +229,15 @@ int groth16_backend_upload(groth16_backend_t *be, gpu_g1_bases_t **out, const g1
     return rc;
 }
 
+int groth16_backend_bn_upload(groth16_backend_t *be, gpu_g1_bases_t **out, const bn_g1_affine_t *bases, size_t n,
+                              err_t *err)
+{
+    pthread_mutex_lock(&be->mu);
+    int rc = gpu_bn_g1_bases_upload(out, be->ctx, bases, n, err);
+    pthread_mutex_unlock(&be->mu);
+    return rc;
+}
+
 void groth16_backend_free_bases(groth16_backend_t *be, gpu_g1_bases_t *b)
 {
     if (!b)
@@ -220,29 +247,28 @@ void groth16_backend_free_bases(groth16_backend_t *be, gpu_g1_bases_t *b)
     pthread_mutex_unlock(&be->mu);
 }
 
-int groth16_backend_msm_g1(groth16_backend_t *be, g1_jac_t *out, const gpu_g1_bases_t *b, const fr_t *const *scalars,
-                           const uint64_t *density, size_t n, size_t k, err_t *err)
+/* One transform on the device (gpu_ntt; bn: gpu_bn_ntt), its wall time
+ * added to the stats. */
+static int device_ntt(groth16_backend_t *be, bool bn, void *a, unsigned log_n, gpu_ntt_dir_t dir, err_t *err)
 {
     pthread_mutex_lock(&be->mu);
     uint64_t t0 = gm_now_ns();
-    int rc = gpu_msm_g1(be->ctx, out, b, scalars, density, n, k, 0, err);
+    int rc = bn ? gpu_bn_ntt(be->ctx, a, log_n, dir, err) : gpu_ntt(be->ctx, a, log_n, dir, err);
     uint64_t dt = gm_now_ns() - t0;
     be->st.busy_ns += dt;
-    be->st.msm_ns += dt;
+    be->st.ntt_ns += dt;
     pthread_mutex_unlock(&be->mu);
     return rc;
 }
 
 int groth16_backend_ntt(groth16_backend_t *be, fr_t *a, unsigned log_n, gpu_ntt_dir_t dir, err_t *err)
 {
-    pthread_mutex_lock(&be->mu);
-    uint64_t t0 = gm_now_ns();
-    int rc = gpu_ntt(be->ctx, a, log_n, dir, err);
-    uint64_t dt = gm_now_ns() - t0;
-    be->st.busy_ns += dt;
-    be->st.ntt_ns += dt;
-    pthread_mutex_unlock(&be->mu);
-    return rc;
+    return device_ntt(be, false, a, log_n, dir, err);
+}
+
+int groth16_backend_bn_ntt(groth16_backend_t *be, bn_fr_t *a, unsigned log_n, gpu_ntt_dir_t dir, err_t *err)
+{
+    return device_ntt(be, true, a, log_n, dir, err);
 }
 
 int groth16_backend_h(groth16_backend_t *be, fr_t *a, const fr_t *b, const fr_t *c, unsigned log_n, err_t *err)
@@ -261,7 +287,7 @@ int groth16_backend_plan(groth16_backend_t *be, gpu_plan_t *out, const char *con
                          size_t nsets, unsigned log_n, err_t *err)
 {
     pthread_mutex_lock(&be->mu);
-    int rc = gpu_plan_apply(be->ctx, out, names, counts, nsets, log_n, err);
+    int rc = gpu_plan_apply(be->ctx, out, GPU_CURVE_BLS12_381, names, counts, nsets, log_n, err);
     pthread_mutex_unlock(&be->mu);
     return rc;
 }

@@ -64,8 +64,11 @@
  * final exponentiation are per curve), one .c file per template above with
  * that prefix (its snarkjs prover's .c file instantiates prove_shape.h and
  * its split source's mpi/split_snarkjs_shape.h, both of which bring
- * sums_shape.h; the device backend, SS_DEVICE, is BLS12-381's only), its prime in snarkjs_curve_of_bytes, and its known
- * answers (tests/vectors, from @noble/curves) and selfcheck lines.
+ * sums_shape.h), its prime in snarkjs_curve_of_bytes, and its known answers
+ * (tests/vectors, from @noble/curves) and selfcheck lines; and, for the
+ * device backend (SS_DEVICE), its cfgs in gpu/gpu_field.cuh and one more
+ * instantiation of the device templates (gpu/gpu_emu.cc, gpu/gpu_cuda.cu)
+ * and of gpu/gpu_curve_shape.h, as BN254 has.
  */
 #ifndef GM_GROTH16_H
 #define GM_GROTH16_H
@@ -632,11 +635,13 @@ bool groth16_backend_active(groth16_backend_t *be);
 /* k G1 MSMs over one set of resident bases, for groth16_backend_msm_beside:
  * out[j] = sum of scalars[j] (with density, as gpu_msm_g1) times the bases,
  * j < k, the scalars of MSM j + 1 uploaded while MSM j computes; the wall
- * time is added to *ns (NULL: not timed). */
+ * time is added to *ns (NULL: not timed). out and scalars are of the bases'
+ * curve (gpu_g1_bases_curve): g1_jac_t and fr_t, or BN254's bn_g1_jac_t
+ * and bn_fr_t (gpu_bn_msm_g1). */
 typedef struct {
-    g1_jac_t *out;
+    void *out;
     const gpu_g1_bases_t *bases;
-    const fr_t *const *scalars;
+    const void *const *scalars;
     const uint64_t *density;
     size_t n, k;
     uint64_t *ns;
@@ -647,16 +652,18 @@ typedef struct {
  * are not run). be active. */
 int groth16_backend_msm_beside(groth16_backend_t *be, const groth16_backend_msm_t *msm, size_t n,
                                void (*cpu)(void *arg), void *cpu_arg, err_t *err) __attribute__((warn_unused_result));
-/* gpu_g1_bases_upload / gpu_g1_bases_free under the backend's lock. */
+/* gpu_g1_bases_upload (BN254: gpu_bn_g1_bases_upload) / gpu_g1_bases_free
+ * under the backend's lock. */
 int groth16_backend_upload(groth16_backend_t *be, gpu_g1_bases_t **out, const g1_affine_t *bases, size_t n,
                            err_t *err) __attribute__((warn_unused_result));
+int groth16_backend_bn_upload(groth16_backend_t *be, gpu_g1_bases_t **out, const bn_g1_affine_t *bases, size_t n,
+                              err_t *err) __attribute__((warn_unused_result));
 void groth16_backend_free_bases(groth16_backend_t *be, gpu_g1_bases_t *b);
-/* k G1 MSMs over shared bases (gpu_msm_g1) or one transform (gpu_ntt) on
- * the device, its wall time added to the stats. Return as gpu_msm_g1 and
- * gpu_ntt. */
-int groth16_backend_msm_g1(groth16_backend_t *be, g1_jac_t *out, const gpu_g1_bases_t *b, const fr_t *const *scalars,
-                           const uint64_t *density, size_t n, size_t k, err_t *err) __attribute__((warn_unused_result));
+/* One transform on the device (gpu_ntt; BN254: gpu_bn_ntt), its wall time
+ * added to the stats. Returns as gpu_ntt. */
 int groth16_backend_ntt(groth16_backend_t *be, fr_t *a, unsigned log_n, gpu_ntt_dir_t dir, err_t *err)
+    __attribute__((warn_unused_result));
+int groth16_backend_bn_ntt(groth16_backend_t *be, bn_fr_t *a, unsigned log_n, gpu_ntt_dir_t dir, err_t *err)
     __attribute__((warn_unused_result));
 /* Groth16's h in one device call (gpu_groth16_h: one upload of a, b, c, one
  * download of h into a), its wall time added to the stats as NTT time.

@@ -41,6 +41,7 @@
 #define SS_MSM(g) msm_##g
 #define SS_NTT(x) ntt_##x
 #define SS_DEVICE
+#define SS_BE(x) groth16_backend_##x
 #define SS_KEYFILE
 #include "groth16/sums_shape.h"
 

@@ -29,7 +29,8 @@
  *   SS_FR(x), SS_G1(x), SS_G2(x)   fr_x | bn_fr_x, g1_x | bn_g1_x, ... (ff/ff.h, ec/ec.h)
  *   SS_MSM(g)     msm_g | bn_msm_g (ec/ec.h): the MSMs and their scratch sizes
  *   SS_NTT(x)     (optional) ntt_x | bn_ntt_x (ntt/ntt.h), for xform
- *   SS_DEVICE     (optional, BLS12-381) the device backend (groth16_backend_t)
+ *   SS_DEVICE     (optional) the device backend (groth16_backend_t), with
+ *   SS_BE(x)      groth16_backend_x | groth16_backend_bn_x: its upload and ntt calls
  *   SS_KEYFILE    (optional, inside groth16/: groth16_internal.h) compact
  *                 witnesses and streamed parameters
  */
@@ -227,12 +228,12 @@ static void bases_free(groth16_backend_t *be, gpu_g1_bases_t *gb[SUM_G1])
 /* gb[j] = the n[j] points p[j] resident on be, for each G1 sum j; a set the
  * device cannot take stays NULL (sums_device wants all four: bases_all), in
  * a warning "who: the names[j] bases (n points) stay on the CPU: why". */
-static void bases_upload(groth16_backend_t *be, gpu_g1_bases_t *gb[SUM_G1], const g1_affine_t *const p[SUM_G1],
+static void bases_upload(groth16_backend_t *be, gpu_g1_bases_t *gb[SUM_G1], const SS_G1(affine_t) *const p[SUM_G1],
                          const uint64_t n[SUM_G1], const char *const names[SUM_G1], const char *who)
 {
     for (int j = 0; j < SUM_G1; j++) {
         err_t e;
-        if (groth16_backend_upload(be, &gb[j], p[j], (size_t)n[j], &e))
+        if (SS_BE(upload)(be, &gb[j], p[j], (size_t)n[j], &e))
             gm_log(GM_LOG_WARN, "%s: the %s bases (%llu points) stay on the CPU: %s", who, names[j],
                    (unsigned long long)n[j], e.msg);
     }
@@ -263,13 +264,13 @@ static const cs_compact_t *unit_cz(const sums_spec_t *s, size_t i)
 static int sums_device(groth16_backend_t *be, gpu_g1_bases_t *const gb[SUM_G1], sums_t *x, const sums_spec_t *s,
                        size_t k, const sums_ctx_t *c, err_t *e)
 {
-    const fr_t **sc = gm_alloc(SUM_G1 * k * sizeof *sc);
-    g1_jac_t *o = gm_alloc(SUM_G1 * k * sizeof *o);
+    const SS_FR(t) **sc = gm_alloc(SUM_G1 * k * sizeof *sc);
+    SS_G1(jac_t) *o = gm_alloc(SUM_G1 * k * sizeof *o);
     size_t nexp = 0, ncz = 0;
     for (size_t i = 0; i < k; i++)
         if (unit_cz(s, i))
             nexp += (size_t)unit_cz(s, i)->n, ncz++;
-    fr_t *expanded = ncz ? gm_alloc((nexp + 1) * sizeof(fr_t)) : NULL, *next = expanded;
+    SS_FR(t) *expanded = ncz ? gm_alloc((nexp + 1) * sizeof(SS_FR(t))) : NULL, *next = expanded;
     if (!sc || !o || (ncz && !expanded)) {
         gm_free(expanded);
         gm_free(sc);
@@ -278,8 +279,10 @@ static int sums_device(groth16_backend_t *be, gpu_g1_bases_t *const gb[SUM_G1], 
     }
     for (size_t i = 0; i < k; i++) {
         const cs_compact_t *cz = unit_cz(s, i);
+#ifdef SS_KEYFILE
         if (cz)
             cs_compact_expand(next, cz, 0, cz->n);
+#endif /* else no compact witnesses: cz is NULL */
         for (int j = 0; j < SUM_G1; j++)
             sc[(size_t)j * k + i] = dev_term(s, i, j)->cz ? next : dev_term(s, i, j)->scalars;
         next += cz ? cz->n : 0;
@@ -287,8 +290,8 @@ static int sums_device(groth16_backend_t *be, gpu_g1_bases_t *const gb[SUM_G1], 
     groth16_backend_msm_t m[SUM_G1];
     for (int j = 0; j < SUM_G1; j++) {
         const sum_term_t *t = dev_term(s, 0, j);
-        m[j] = (groth16_backend_msm_t){o + (size_t)j * k, gb[j], sc + (size_t)j * k, t->density, (size_t)t->n, k,
-                                       s[0].g1[j].ns};
+        m[j] = (groth16_backend_msm_t){o + (size_t)j * k, gb[j], (const void *const *)(sc + (size_t)j * k),
+                                       t->density, (size_t)t->n, k, s[0].g1[j].ns};
     }
     g2_job_t g2 = {x, s, k, c};
     int rc = groth16_backend_msm_beside(be, m, SUM_G1, g2_job, &g2, e);
@@ -318,7 +321,7 @@ static bool xform(groth16_backend_t *be, SS_NTT(domain_t) *dom, unsigned log_n, 
 #ifdef SS_DEVICE
     if (be) {
         err_t e;
-        if (groth16_backend_ntt(be, v, log_n, dir, &e) == 0)
+        if (SS_BE(ntt)(be, v, log_n, dir, &e) == 0)
             return true;
         groth16_backend_failed(be, who, &e);
         return false;
@@ -344,4 +347,5 @@ static bool xform(groth16_backend_t *be, SS_NTT(domain_t) *dom, unsigned log_n, 
 #undef SS_MSM
 #undef SS_NTT
 #undef SS_DEVICE
+#undef SS_BE
 #undef SS_KEYFILE

@@ -1,10 +1,11 @@
 /*
  * snarkjs/bn_prove.c — the snarkjs prover (snarkjs/prove_shape.h) for BN254
- * (snarkjs's bn128) under the snarkjs_bn_ names of snarkjs/snarkjs.h, on the
- * CPU. snarkjs's roots of unity on bn128 are bn_fr_root_of_unity's (both
- * 5^((r-1)/2^28)), so J = 1. The proof is groth16/assemble_shape.h's, the
- * one assembly of every prover; its check is snarkjs_bn_verify's pairing
- * product.
+ * (snarkjs's bn128) under the snarkjs_bn_ names of snarkjs/snarkjs.h, with
+ * the device backends (groth16.h: the zkey's G1 bases resident, the NTTs
+ * and G1 MSMs there, as snarkjs/prove.c on BLS12-381). snarkjs's roots of
+ * unity on bn128 are bn_fr_root_of_unity's (both 5^((r-1)/2^28)), so J = 1.
+ * The proof is groth16/assemble_shape.h's, the one assembly of every
+ * prover; its check is snarkjs_bn_verify's pairing product.
  */
 #include <string.h>
 
@@ -19,6 +20,7 @@
 #define AS_PROOF_T snarkjs_bn_proof_t
 #include "groth16/assemble_shape.h"
 
+#define SJ_BE(x) groth16_backend_bn_##x
 #define SJ_ROOT_J 1u
 #define SJ_NTT(x) bn_ntt_##x
 #define SJ_MSM(g) bn_msm_##g
@@ -82,3 +84,5 @@ int snarkjs_bn_prove(snarkjs_bn_prover_t *pv, snarkjs_bn_proof_t *out, const bn_
 }
 
 int snarkjs_bn_random_rs(bn_fr_t rs[2], err_t *err) { return random_rs(rs, err); }
+
+void snarkjs_bn_prover_set_backend(snarkjs_bn_prover_t *pv, groth16_backend_t *be) { prover_set_backend(pv, be); }

@@ -9,7 +9,7 @@
 #include "snarkjs/snarkjs_internal.h"
 #include "ntt/ntt.h"
 
-#define SJ_DEVICE
+#define SJ_BE(x) groth16_backend_##x
 #define SJ_ROOT_J SNARKJS_ROOT_EXP
 #define SJ_NTT(x) ntt_##x
 #define SJ_MSM(g) msm_##g
@@ -54,16 +54,4 @@ int snarkjs_prove(snarkjs_prover_t *pv, groth16_proof_t *out, const fr_t *w, siz
     return prove(pv, out, w, n, rs, flags, pool, times, err);
 }
 
-void snarkjs_prover_set_backend(snarkjs_prover_t *pv, groth16_backend_t *be)
-{
-    const snarkjs_zkey_t *zk = pv->zk;
-    bases_free(pv->be, pv->gb);
-    pv->be = zk->stream.what ? NULL : be; /* a streamed key has no resident points: the CPU */
-    if (!pv->be || !groth16_backend_active(be))
-        return;
-    uint64_t np1 = (uint64_t)zk->n_public + 1;
-    static const char *const names[SUM_G1] = {"A", "B1", "C", "H"};
-    const g1_affine_t *const p[SUM_G1] = {zk->a, zk->b1, zk->c, zk->h};
-    const uint64_t n[SUM_G1] = {zk->n_vars, zk->n_vars, zk->n_vars - np1, pv->n};
-    bases_upload(be, pv->gb, p, n, names, "snarkjs prover");
-}
+void snarkjs_prover_set_backend(snarkjs_prover_t *pv, groth16_backend_t *be) { prover_set_backend(pv, be); }

@@ -1,12 +1,13 @@
 /*
  * snarkjs/prove_shape.h — the prover of `snarkjs groth16 prove`
  * (src/groth16_prove.js) and rapidsnark over a decoded .zkey, written once
- * for every curve. A template, not a header: snarkjs/prove.c (BLS12-381,
- * with the device backends: SJ_DEVICE) and snarkjs/bn_prove.c (BN254)
- * include it once after snarkjs_internal.h and wrap its static functions
- * (prover_create, prover_destroy, prove) by name. Before the include the
- * .c file defines
+ * for every curve. A template, not a header: snarkjs/prove.c (BLS12-381)
+ * and snarkjs/bn_prove.c (BN254), both with the device backends, include
+ * it once after snarkjs_internal.h and wrap its static functions
+ * (prover_create, prover_destroy, prove, prover_set_backend) by name.
+ * Before the include the .c file defines
  *   SJ_ROOT_J      J: snarkjs's primitive 2^k-th root of unity is ours to the power J mod 2^k
+ *   SJ_BE(x)       the device backends, through groth16_backend_x | groth16_backend_bn_x
  *   SJ_NTT(x)      ntt_x / bn_ntt_x (ntt/ntt.h),  SJ_MSM(g)  msm_g / bn_msm_g (ec/ec.h)
  *   sj_pvk_t and static pvk_prepare, pvk_free, pvk_verify (the proof's check
  *   against the zkey's key), proof_in_subgroup, random_rs (r and s from getrandom).
@@ -58,9 +59,8 @@
 #define SS_G2(x) SJ_G2(x)
 #define SS_MSM(g) SJ_MSM(g)
 #define SS_NTT(x) SJ_NTT(x)
-#ifdef SJ_DEVICE
 #define SS_DEVICE
-#endif
+#define SS_BE(x) SJ_BE(x)
 #include "groth16/sums_shape.h"
 
 struct SJ_API(prover) {
@@ -72,19 +72,15 @@ struct SJ_API(prover) {
     void *ntt_scratch, *msm_scratch;
     SJ_FR(t) *a, *b, *c;
     SJ_FR(t) shift; /* w_2n: multiplying coefficient j by shift^j moves to the odd coset */
-#ifdef SJ_DEVICE
     groth16_backend_t *be;  /* NULL: the CPU */
     gpu_g1_bases_t *gb[SUM_G1]; /* resident A, B1, C, H; NULL: that MSM on the CPU */
-#endif
 };
 
 static void prover_destroy(SJ_API(prover_t) *pv)
 {
     if (!pv)
         return;
-#ifdef SJ_DEVICE
     bases_free(pv->be, pv->gb);
-#endif
     pvk_free(&pv->pvk);
     SJ_NTT(domain_destroy)(pv->dom);
     gm_free(pv->ntt_scratch);
@@ -296,12 +292,7 @@ static int prove_core(SJ_API(prover_t) *pv, SJ_PROOF_T *out, const SJ_FR(t) *w, 
 
     /* h on the odd coset. */
     SJ_FR(t) *v[3] = {pv->a, pv->b, pv->c};
-#ifdef SJ_DEVICE
     groth16_backend_t *be = gpu ? pv->be : NULL;
-#else
-    groth16_backend_t *be = NULL;
-    (void)gpu;
-#endif
     for (int i = 0; i < 3; i++)
         if (!xform(be, pv->dom, pv->log_n, v[i], GPU_NTT_INVERSE, pv->ntt_scratch, pool, "snarkjs proof")) {
             *device_failed = true;
@@ -323,16 +314,13 @@ static int prove_core(SJ_API(prover_t) *pv, SJ_PROOF_T *out, const SJ_FR(t) *w, 
     sums_ctx_t c = {pv->msm_scratch, pool};
     err_t e;
     zkey_sums(&sp, pv, w, tm);
-#ifdef SJ_DEVICE
     if (gpu) {
         if (sums_device(pv->be, pv->gb, &x, &sp, 1, &c, &e)) {
             groth16_backend_failed(pv->be, "snarkjs proof", &e);
             *device_failed = true;
             return 0;
         }
-    } else
-#endif
-    if (zk->stream.what) {
+    } else if (zk->stream.what) {
         if ((rc = sums_streamed(&x, &sp, pv, &c, err)))
             return rc;
     } else {
@@ -351,12 +339,8 @@ static int prove(SJ_API(prover_t) *pv, SJ_PROOF_T *out, const SJ_FR(t) *w, size_
     memset(&tm, 0, sizeof tm);
     uint64_t start = gm_now_ns();
     int rc = 0;
-#ifdef SJ_DEVICE
     bool attached = pv->be && groth16_backend_kind(pv->be) != GROTH16_BACKEND_CPU;
     bool gpu = groth16_backend_active(pv->be) && bases_all(pv->gb), fallback = false;
-#else
-    bool gpu = false;
-#endif
     if (n != zk->n_vars) {
         rc = gm_err_set(err, GM_EINVAL, "snarkjs prove: the witness has %zu values, the zkey's circuit %u (nVars)", n,
                         zk->n_vars);
@@ -377,13 +361,11 @@ static int prove(SJ_API(prover_t) *pv, SJ_PROOF_T *out, const SJ_FR(t) *w, size_
         bool device_failed = false;
         if ((rc = prove_core(pv, out, w, r_s, gpu, pool, &tm, &device_failed, err)))
             goto done;
-#ifdef SJ_DEVICE
         if (device_failed) {
             gpu = false; /* the device failed: the whole proof again on the CPU */
             fallback = true;
             continue;
         }
-#endif
         /* A device's result is always verified. */
         if ((flags & GROTH16_PROVE_NO_VERIFY) && !gpu)
             break;
@@ -391,7 +373,6 @@ static int prove(SJ_API(prover_t) *pv, SJ_PROOF_T *out, const SJ_FR(t) *w, size_
         /* Sums over points outside the subgroup (a key decoded without
          * SNARKJS_ZKEY_SUBGROUP) would leave it: the pairing needs G1/G2. */
         if (!proof_in_subgroup(out)) {
-#ifdef SJ_DEVICE
             if (gpu) {
                 err_t e;
                 gm_err_set(&e, GM_EVERIFY, "the proof made with the device is not in the subgroup");
@@ -399,7 +380,6 @@ static int prove(SJ_API(prover_t) *pv, SJ_PROOF_T *out, const SJ_FR(t) *w, size_
                 gpu = false, fallback = true;
                 continue;
             }
-#endif
             rc = gm_err_set(err, GM_EVERIFY, "snarkjs prove: the proof is not in the subgroup: the zkey holds points "
                             "outside it");
             goto done;
@@ -407,7 +387,6 @@ static int prove(SJ_API(prover_t) *pv, SJ_PROOF_T *out, const SJ_FR(t) *w, size_
         err_t e2;
         rc = pvk_verify(&pv->pvk, out, w + 1, zk->n_public, &e2);
         tm.verify += gm_now_ns() - t0;
-#ifdef SJ_DEVICE
         if (rc && gpu) {
             err_t e;
             gm_err_set(&e, rc, "the proof made with the device does not verify (%s)", e2.msg);
@@ -416,7 +395,6 @@ static int prove(SJ_API(prover_t) *pv, SJ_PROOF_T *out, const SJ_FR(t) *w, size_
             rc = 0;
             continue;
         }
-#endif
         if (rc) {
             rc = gm_err_set(err, rc, "snarkjs prove: the proof does not verify against the zkey's key (%s): the "
                             "witness does not satisfy the circuit, or the zkey is not for it", e2.msg);
@@ -424,15 +402,28 @@ static int prove(SJ_API(prover_t) *pv, SJ_PROOF_T *out, const SJ_FR(t) *w, size_
         }
         break;
     }
-#ifdef SJ_DEVICE
     if (attached)
         groth16_backend_unit(pv->be, fallback);
-#endif
 done:
     tm.total = gm_now_ns() - start;
     if (times)
         *times = tm;
     return rc;
+}
+
+/* snarkjs_prover_set_backend: the zkey's G1 sets resident on be. */
+static void prover_set_backend(SJ_API(prover_t) *pv, groth16_backend_t *be)
+{
+    const SJ_API(zkey_t) *zk = pv->zk;
+    bases_free(pv->be, pv->gb);
+    pv->be = zk->stream.what ? NULL : be; /* a streamed key has no resident points: the CPU */
+    if (!pv->be || !groth16_backend_active(be))
+        return;
+    uint64_t np1 = (uint64_t)zk->n_public + 1;
+    static const char *const names[SUM_G1] = {"A", "B1", "C", "H"};
+    const SJ_G1(affine_t) *const p[SUM_G1] = {zk->a, zk->b1, zk->c, zk->h};
+    const uint64_t n[SUM_G1] = {zk->n_vars, zk->n_vars, zk->n_vars - np1, pv->n};
+    bases_upload(be, pv->gb, p, n, names, "snarkjs prover");
 }
 
 #undef ROW_TASK

@@ -480,10 +480,14 @@ typedef struct snarkjs_bn_prover snarkjs_bn_prover_t;
 int snarkjs_bn_prover_create(snarkjs_bn_prover_t **out, const snarkjs_bn_zkey_t *zk, topo_pool_t *pool, err_t *err)
     __attribute__((warn_unused_result));
 void snarkjs_bn_prover_destroy(snarkjs_bn_prover_t *pv);
-/* As snarkjs_prove (the CPU only). rs: NULL draws r and s from getrandom. */
+/* As snarkjs_prove. rs: NULL draws r and s from getrandom. */
 int snarkjs_bn_prove(snarkjs_bn_prover_t *pv, snarkjs_bn_proof_t *out, const bn_fr_t *w, size_t n, const bn_fr_t *rs,
                      groth16_prove_flags_t flags, topo_pool_t *pool, groth16_timings_t *times, err_t *err)
     __attribute__((warn_unused_result));
+/* As snarkjs_prover_set_backend: the zkey's G1 bases resident on be's device
+ * (gpu_bn_g1_bases_upload), the NTTs and G1 MSMs there, every device proof
+ * verified and, when it fails, proved again on the CPU. be NULL: the CPU. */
+void snarkjs_bn_prover_set_backend(snarkjs_bn_prover_t *pv, groth16_backend_t *be);
 
 /* r and s as snarkjs_bn_prove draws them when given none (getrandom;
  * for the ranks of a split proof, mpi/split.c). Returns 0 or GM_ESYS. */

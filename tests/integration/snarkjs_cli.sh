@@ -2,7 +2,8 @@
 # tests/integration/snarkjs_cli.sh — `grothmpi snarkjs` on the committed
 # snarkjs vectors (tests/vectors/snarkjs/, no npm needed): prove and verify,
 # exit codes (0 ok, 1 failure, 2 usage), one-line errors naming the file, and
-# no output file left behind by a failed prove.
+# no output file left behind by a failed prove; the emulated device's proofs
+# on both curves, the CPU's byte for byte.
 set -u
 BUILD=${BUILD:-build}
 G="$BUILD/grothmpi"
@@ -50,6 +51,35 @@ grep -q "trunc.zkey" "$T/err" && ok "message names the file" || bad "message: $(
 expect 1 "missing file" "$G" snarkjs prove "$T/none.zkey" $V/multiplier.wtns "$T/x.json" "$T/y.json"
 [ ! -e "$T/x.json" ] && [ ! -e "$T/y.json" ] && ok "no output after failures" || bad "output written after a failure"
 ls "$T" | grep -q tmp && bad "temporary file left" || ok "no temporary file"
+
+# The device backends on both curves: the emulated device's proof.json is
+# the CPU's byte for byte (same --proof-seed), with the device unlimited,
+# with GROTHMPI_EMU_MEM too small for the bases (they stay on the CPU: the
+# MSMs there, the NTTs on the device) and too small for the NTT's
+# workspace (the device fails, the proof is made again on the CPU); every
+# one verified by grothmpi and, when tests/interop's node_modules is there,
+# by `snarkjs groth16 verify`. (Bases that stream: tests/unit's
+# gpu*/emulated_context_resident_and_streamed.)
+SJ=tests/interop/node_modules/snarkjs/build/cli.cjs
+for x in "" _bn128; do
+    expect 0 "prove$x on the CPU" "$G" snarkjs prove --backend cpu --proof-seed 7 $V/multiplier$x.zkey \
+        $V/multiplier$x.wtns "$T/cpu$x.json" "$T/cpub$x.json"
+    for mem in "" 300K 100K; do
+        expect 0 "prove$x on the emulated device (GROTHMPI_EMU_MEM '$mem')" env GROTHMPI_EMU_MEM=$mem "$G" snarkjs \
+            prove --backend emulate --proof-seed 7 --verbose $V/multiplier$x.zkey $V/multiplier$x.wtns \
+            "$T/emu$x.json" "$T/epub$x.json"
+        grep -q "backend emulate:0: 1 units" "$T/out" && ok "the emulated device took the unit" || bad "no summary"
+        cmp -s "$T/emu$x.json" "$T/cpu$x.json" && cmp -s "$T/epub$x.json" "$T/cpub$x.json" \
+            && ok "proof.json$x is the CPU's" || bad "proof.json$x (GROTHMPI_EMU_MEM '$mem') differs from the CPU's"
+        expect 0 "verify$x" "$G" snarkjs verify $V/verification_key$x.json "$T/epub$x.json" "$T/emu$x.json"
+        if command -v node >/dev/null && [ -f "$SJ" ]; then
+            expect 0 "snarkjs groth16 verify$x" node "$SJ" groth16 verify $V/verification_key$x.json \
+                "$T/epub$x.json" "$T/emu$x.json"
+        fi
+    done
+done
+expect 2 "--backend with --split refused" "$G" snarkjs prove --split --backend emulate $V/multiplier_bn128.zkey \
+    $V/multiplier_bn128.wtns "$T/x.json" "$T/y.json"
 
 expect 2 "prove usage" "$G" snarkjs prove $V/multiplier.zkey
 expect 2 "verify usage" "$G" snarkjs verify $V/verification_key.json

@@ -2,7 +2,8 @@
  * tests/unit/test_backend.c — the prover's backends (groth16/backend.c):
  * proofs made through the emulated device (gpu/'s kernels run on the host)
  * are byte-identical to the CPU prover's for the same r and s, and verify,
- * for a test-synthetic circuit and a snarkjs zkey; injected device faults
+ * for a test-synthetic circuit and a snarkjs zkey of each curve (bls12381,
+ * bn128); injected device faults
  * (GROTHMPI_GPU_FAULT=oom|error|corrupt) end in the same proofs, made on the
  * CPU, counted as fallbacks, the device retired after
  * GROTH16_BACKEND_MAX_FAILURES; `cuda` refuses to start without a device
@@ -215,6 +216,51 @@ Test(backend, kinds_and_refusals)
 
 #define VDIR "tests/vectors/snarkjs/"
 
+/* The emulated device's snarkjs proof equals the CPU's (the same r and s)
+ * with no fault, and with injected faults that fall back (one each):
+ * prove(arg, be) proves once with a fresh prover on be and says whether
+ * the proof is the CPU's. Both curves' zkeys go through it. */
+static void emulate_equals_cpu(bool (*prove)(void *arg, groth16_backend_t *be), void *arg, const char *curve)
+{
+    err_t err;
+    static const char *const faults[] = {NULL, "corrupt", "error:3"};
+    for (int i = 0; i < 3; i++) {
+        groth16_backend_t *be;
+        if (faults[i])
+            setenv("GROTHMPI_GPU_FAULT", faults[i], 1);
+        cr_assert_eq(groth16_backend_open(&be, GROTH16_BACKEND_EMULATE, 0, NULL, 0, &err), 0, "%s", err.msg);
+        unsetenv("GROTHMPI_GPU_FAULT");
+        cr_assert(prove(arg, be), "%s, fault %s: the emulated device's snarkjs proof differs from the CPU's", curve,
+                  faults[i] ? faults[i] : "none");
+        groth16_backend_stats_t st;
+        groth16_backend_stats(be, &st);
+        cr_assert_eq(st.units, 1, "%s", curve);
+        cr_assert_eq(st.fallbacks, faults[i] ? 1 : 0, "%s, fault %s", curve, faults[i] ? faults[i] : "none");
+        groth16_backend_close(be);
+    }
+}
+
+typedef struct {
+    const snarkjs_zkey_t *zk;
+    const snarkjs_wtns_t *w;
+    fr_t rs[2];
+    groth16_proof_t want;
+} bls_case_t;
+
+static bool prove_bls(void *arg, groth16_backend_t *be)
+{
+    const bls_case_t *c = arg;
+    snarkjs_prover_t *pv;
+    groth16_proof_t got;
+    err_t err;
+    cr_assert_eq(snarkjs_prover_create(&pv, c->zk, NULL, &err), 0, "%s", err.msg);
+    snarkjs_prover_set_backend(pv, be);
+    cr_assert_eq(snarkjs_prove(pv, &got, c->w->w, c->w->n, c->rs, GROTH16_PROVE_NO_VERIFY, NULL, NULL, &err), 0,
+                 "%s", err.msg);
+    snarkjs_prover_destroy(pv);
+    return g1_affine_eq(&got.a, &c->want.a) && g2_affine_eq(&got.b, &c->want.b) && g1_affine_eq(&got.c, &c->want.c);
+}
+
 Test(backend, emulate_equals_cpu_snarkjs)
 {
     err_t err;
@@ -224,36 +270,62 @@ Test(backend, emulate_equals_cpu_snarkjs)
     cr_assert_eq(snarkjs_wtns_load(&w, VDIR "multiplier.wtns", &err), 0, "%s", err.msg);
     test_rng_t rng;
     test_rng_init(&rng, "backend emulate_equals_cpu_snarkjs");
-    fr_t rs[2];
-    fr_set_u64(&rs[0], test_rng_next(&rng));
-    fr_set_u64(&rs[1], test_rng_next(&rng));
-    snarkjs_prover_t *pc, *pe;
+    bls_case_t c = {.zk = zk, .w = &w};
+    fr_set_u64(&c.rs[0], test_rng_next(&rng));
+    fr_set_u64(&c.rs[1], test_rng_next(&rng));
+    snarkjs_prover_t *pc;
     cr_assert_eq(snarkjs_prover_create(&pc, zk, NULL, &err), 0, "%s", err.msg);
-    groth16_proof_t want, got;
-    cr_assert_eq(snarkjs_prove(pc, &want, w.w, w.n, rs, GROTH16_PROVE_DEFAULT, NULL, NULL, &err), 0, "%s", err.msg);
-    static const char *const faults[] = {NULL, "corrupt", "error:3"};
-    for (int i = 0; i < 3; i++) {
-        groth16_backend_t *be;
-        if (faults[i])
-            setenv("GROTHMPI_GPU_FAULT", faults[i], 1);
-        cr_assert_eq(groth16_backend_open(&be, GROTH16_BACKEND_EMULATE, 0, NULL, 0, &err), 0, "%s", err.msg);
-        unsetenv("GROTHMPI_GPU_FAULT");
-        cr_assert_eq(snarkjs_prover_create(&pe, zk, NULL, &err), 0, "%s", err.msg);
-        snarkjs_prover_set_backend(pe, be);
-        cr_assert_eq(snarkjs_prove(pe, &got, w.w, w.n, rs, GROTH16_PROVE_NO_VERIFY, NULL, NULL, &err), 0, "%s",
-                     err.msg);
-        cr_assert(g1_affine_eq(&got.a, &want.a) && g2_affine_eq(&got.b, &want.b) && g1_affine_eq(&got.c, &want.c),
-                  "fault %s: the emulated device's snarkjs proof differs from the CPU's", faults[i] ? faults[i] : "none");
-        groth16_backend_stats_t st;
-        groth16_backend_stats(be, &st);
-        cr_assert_eq(st.units, 1);
-        cr_assert_eq(st.fallbacks, faults[i] ? 1 : 0, "fault %s", faults[i] ? faults[i] : "none");
-        snarkjs_prover_destroy(pe);
-        groth16_backend_close(be);
-    }
+    cr_assert_eq(snarkjs_prove(pc, &c.want, w.w, w.n, c.rs, GROTH16_PROVE_DEFAULT, NULL, NULL, &err), 0, "%s",
+                 err.msg);
+    emulate_equals_cpu(prove_bls, &c, "bls12381");
     snarkjs_prover_destroy(pc);
     snarkjs_wtns_free(&w);
     snarkjs_zkey_free(zk);
+}
+
+typedef struct {
+    const snarkjs_bn_zkey_t *zk;
+    const snarkjs_bn_wtns_t *w;
+    bn_fr_t rs[2];
+    snarkjs_bn_proof_t want;
+} bn_case_t;
+
+static bool prove_bn(void *arg, groth16_backend_t *be)
+{
+    const bn_case_t *c = arg;
+    snarkjs_bn_prover_t *pv;
+    snarkjs_bn_proof_t got;
+    err_t err;
+    cr_assert_eq(snarkjs_bn_prover_create(&pv, c->zk, NULL, &err), 0, "%s", err.msg);
+    snarkjs_bn_prover_set_backend(pv, be);
+    cr_assert_eq(snarkjs_bn_prove(pv, &got, c->w->w, c->w->n, c->rs, GROTH16_PROVE_NO_VERIFY, NULL, NULL, &err), 0,
+                 "%s", err.msg);
+    snarkjs_bn_prover_destroy(pv);
+    return bn_g1_affine_eq(&got.a, &c->want.a) && bn_g2_affine_eq(&got.b, &c->want.b) &&
+           bn_g1_affine_eq(&got.c, &c->want.c);
+}
+
+Test(backend, emulate_equals_cpu_snarkjs_bn128)
+{
+    err_t err;
+    snarkjs_bn_zkey_t *zk;
+    snarkjs_bn_wtns_t w;
+    cr_assert_eq(snarkjs_bn_zkey_load(&zk, VDIR "multiplier_bn128.zkey", SNARKJS_ZKEY_DEFAULT, NULL, &err), 0, "%s",
+                 err.msg);
+    cr_assert_eq(snarkjs_bn_wtns_load(&w, VDIR "multiplier_bn128.wtns", &err), 0, "%s", err.msg);
+    test_rng_t rng;
+    test_rng_init(&rng, "backend emulate_equals_cpu_snarkjs_bn128");
+    bn_case_t c = {.zk = zk, .w = &w};
+    bn_fr_set_u64(&c.rs[0], test_rng_next(&rng));
+    bn_fr_set_u64(&c.rs[1], test_rng_next(&rng));
+    snarkjs_bn_prover_t *pc;
+    cr_assert_eq(snarkjs_bn_prover_create(&pc, zk, NULL, &err), 0, "%s", err.msg);
+    cr_assert_eq(snarkjs_bn_prove(pc, &c.want, w.w, w.n, c.rs, GROTH16_PROVE_DEFAULT, NULL, NULL, &err), 0, "%s",
+                 err.msg);
+    emulate_equals_cpu(prove_bn, &c, "bn128");
+    snarkjs_bn_prover_destroy(pc);
+    snarkjs_bn_wtns_free(&w);
+    snarkjs_bn_zkey_free(zk);
 }
 
 /* ---- a 2 KiB PoRep partition (2^22 domain) -------------------------------------------------
@@ -389,7 +461,8 @@ Test(backend_porep, porep_2k_emulated_memory_sizes, .timeout = 3600)
     static const char *const names[4] = {"A", "B1", "L", "H"};
     const uint64_t counts[4] = {n.a, n.b_g1, n.l, n.h};
     gpu_plan_t all;
-    cr_assert_eq(gpu_plan(&all, names, counts, 4, log_m, (size_t)1 << 50, 0, 64, &err), 0, "%s", err.msg);
+    cr_assert_eq(gpu_plan(&all, GPU_CURVE_BLS12_381, names, counts, 4, log_m, (size_t)1 << 50, 0, 64, &err), 0,
+                 "%s", err.msg);
     cr_assert(!all.set[3].streamed && all.h == GPU_PLAN_H_WHOLE);
     const size_t sizes[3] = {all.total, all.total - (size_t)(n.a + n.b_g1) * 96, all.h_phase - 1};
     const char *only = getenv("GROTHMPI_EMU_SIZES");

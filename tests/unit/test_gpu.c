@@ -31,60 +31,19 @@
 #include "ntt/ntt.h"
 #pragma GCC diagnostic pop
 
-static void rand_fr(fr_t *out, test_rng_t *rng)
-{
-    uint8_t b[32];
-    for (int i = 0; i < 4; i++) {
-        uint64_t x = test_rng_next(rng);
-        memcpy(b + 8 * i, &x, 8);
-    }
-    fr_from_bytes_le_mod(out, b);
-}
-
-/* n points: a random multiple of G, then steps by another one (cheap, and
- * distinct in practice). */
-static g1_affine_t *rand_points(size_t n, test_rng_t *rng)
-{
-    g1_affine_t *pts = gm_alloc((n ? n : 1) * sizeof *pts);
-    g1_jac_t *jac = gm_alloc((n ? n : 1) * sizeof *jac);
-    fp_t *scr = gm_alloc((n ? n : 1) * sizeof *scr);
-    cr_assert(pts && jac && scr);
-    g1_jac_t g, step, p;
-    fr_t k;
-    g1_from_affine(&g, &G1_GENERATOR);
-    rand_fr(&k, rng);
-    g1_mul_fr(&p, &g, &k);
-    rand_fr(&k, rng);
-    g1_mul_fr(&step, &g, &k);
-    for (size_t i = 0; i < n; i++) {
-        jac[i] = p;
-        g1_add(&p, &p, &step);
-    }
-    g1_batch_to_affine(pts, jac, n, scr);
-    gm_free(jac);
-    gm_free(scr);
-    return pts;
-}
-
-static void cpu_msm(g1_jac_t *out, const g1_affine_t *b, const fr_t *s, const uint64_t *d, size_t n)
-{
-    void *scr = gm_alloc(msm_g1_scratch_size(n, 1, 0) + 64);
-    cr_assert_not_null(scr);
-    msm_g1(out, b, s, d, n, 0, scr, NULL);
-    gm_free(scr);
-}
-
-static void check_emu(const g1_affine_t *b, const fr_t *s, const uint64_t *d, size_t n, unsigned window,
-                      const char *what)
-{
-    g1_jac_t want, got;
-    err_t err;
-    cpu_msm(&want, b, s, d, n);
-    int rc = gpu_emu_msm_g1(&got, b, s, d, n, window, &err);
-    cr_assert_eq(rc, 0, "%s: n %zu window %u: %s", what, n, window, err.msg);
-    cr_assert(g1_jac_eq(&want, &got), "%s: n %zu window %u: the emulated device MSM differs from msm_g1", what, n,
-              window);
-}
+#define GT_SUITE gpu
+#define GT_FR(x) fr_##x
+#define GT_FP(x) fp_##x
+#define GT_G1(x) g1_##x
+#define GT_MSM(x) msm_##x
+#define GT_NTT(x) ntt_##x
+#define GT_EMU(x) gpu_emu_##x
+#define GT_GPU(x) gpu_##x
+#define GT_CURVE GPU_CURVE_BLS12_381
+#define GT_FR_ONE FR_ONE
+#define GT_FR_ZERO FR_ZERO
+#define GT_G1_GEN G1_GENERATOR
+#include "tests/unit/gpu_curve_tests.h"
 
 /* ---- the device's field arithmetic (its host twin) against ff/ ------------------------------ */
 
@@ -149,7 +108,8 @@ typedef struct {
     void (*dev)(uint64_t *o, const uint64_t *a, const uint64_t *b, char op);
 } chain_field_t;
 
-/* T_ff (ff/) and T_dev (the device's twin) over raw limbs, for T = fp, fr. */
+/* T_ff (ff/) and T_dev (the device's twin) over raw limbs, for T = fp, fr,
+ * bn_fp, bn_fr. */
 #define CHAIN_FIELD(T)                                                                                       \
     static void T##_ff(uint64_t *o, const uint64_t *a, const uint64_t *b, char op)                           \
     {                                                                                                        \
@@ -169,6 +129,8 @@ typedef struct {
     }
 CHAIN_FIELD(fp)
 CHAIN_FIELD(fr)
+CHAIN_FIELD(bn_fp)
+CHAIN_FIELD(bn_fr)
 #undef CHAIN_FIELD
 
 static void check_chain_op(const chain_field_t *f, const uint64_t *a, const uint64_t *b, char op)
@@ -215,6 +177,18 @@ Test(gpu, emu_fr_carry_chains)
 {
     const chain_field_t f = {"Fr", FR_LIMBS, FR_MODULUS, FR_ONE.l, fr_ff, fr_dev};
     check_chains(&f, "gpu/emu_fr_carry_chains");
+}
+
+/* BN254's fields: the device's 8-limb Fp and Fr cfgs (modulus, R mod m,
+ * -m^-1 mod 2^32) against ff/'s. */
+Test(gpu, emu_bn_carry_chains)
+{
+    const chain_field_t f[2] = {
+        {"BN254 Fp", BN254_LIMBS, BN254_FP_MODULUS, BN254_FP_ONE.l, bn_fp_ff, bn_fp_dev},
+        {"BN254 Fr", BN254_LIMBS, BN254_FR_MODULUS, BN254_FR_ONE.l, bn_fr_ff, bn_fr_dev},
+    };
+    for (int i = 0; i < 2; i++)
+        check_chains(&f[i], i ? "gpu/emu_bn_fr_carry_chains" : "gpu/emu_bn_fp_carry_chains");
 }
 
 /* ---- detection and the no-device contract --------------------------------------------------- */
@@ -309,217 +283,6 @@ Test(gpu, bad_arguments)
     cr_assert_eq(gpu_emu_ntt(a, 1, (gpu_ntt_dir_t)7, &err), GM_EINVAL);
     cr_assert_eq(gpu_emu_msm_g1(&out, NULL, a, NULL, 0, 0, &err), 0);
     cr_assert(g1_jac_is_inf(&out));
-}
-
-/* ---- the device MSM algorithm on the host ---------------------------------------------------- */
-
-Test(gpu, emu_msm_every_small_n)
-{
-    test_rng_t rng;
-    test_rng_init(&rng, "gpu/emu_msm_every_small_n");
-    g1_affine_t *b = rand_points(40, &rng);
-    fr_t s[40];
-    for (size_t n = 1; n <= 40; n++) {
-        for (size_t i = 0; i < n; i++)
-            rand_fr(&s[i], &rng);
-        static const unsigned windows[] = {0, 1, 2, 3, 5, 8};
-        for (size_t w = 0; w < sizeof windows / sizeof windows[0]; w++)
-            if (n <= 8 || windows[w] != 1) /* 256 windows: keep the test quick */
-                check_emu(b, s, NULL, n, windows[w], "random");
-    }
-    gm_free(b);
-}
-
-Test(gpu, emu_msm_adversarial)
-{
-    test_rng_t rng;
-    test_rng_init(&rng, "gpu/emu_msm_adversarial");
-    const size_t n = 300;
-    g1_affine_t *b = rand_points(n, &rng);
-    fr_t *s = gm_alloc(n * sizeof *s);
-    cr_assert_not_null(s);
-    fr_t rm1;
-    fr_neg(&rm1, &FR_ONE); /* r - 1 */
-    for (size_t i = 0; i < n; i++) {
-        switch (i % 7) {
-        case 0: s[i] = FR_ZERO; break;
-        case 1: s[i] = FR_ONE; break;
-        case 2: s[i] = rm1; break;
-        case 3: b[i] = b[i - 1]; rand_fr(&s[i], &rng); break;           /* equal points */
-        case 4: g1_affine_neg(&b[i], &b[i - 1]); s[i] = s[i - 1]; break; /* P and -P, same scalar */
-        case 5: g1_affine_set_inf(&b[i]); rand_fr(&s[i], &rng); break;   /* infinity */
-        default: rand_fr(&s[i], &rng); break;
-        }
-    }
-    check_emu(b, s, NULL, n, 0, "adversarial");
-    check_emu(b, s, NULL, n, 6, "adversarial");
-    check_emu(b, s, NULL, n, 16, "adversarial");
-    gm_free(b);
-    gm_free(s);
-}
-
-/* Zero digits never reach the sort: all-zero scalars (every window empty,
- * the sum the identity), Groth16-like 0/1 scalars (only window 0 has items)
- * and small values (the high windows empty), over windows 1 to 16. */
-Test(gpu, emu_msm_zero_digits)
-{
-    test_rng_t rng;
-    test_rng_init(&rng, "gpu/emu_msm_zero_digits");
-    const size_t n = 200;
-    g1_affine_t *b = rand_points(n, &rng);
-    fr_t *s = gm_alloc(n * sizeof *s);
-    cr_assert_not_null(s);
-    const unsigned windows[] = {1, 4, 6, 16};
-    for (int kind = 0; kind < 3; kind++) {
-        for (size_t i = 0; i < n; i++) {
-            uint64_t r = test_rng_next(&rng);
-            if (kind == 0)
-                s[i] = FR_ZERO;
-            else if (kind == 1)
-                s[i] = r % 16 == 0 ? FR_ONE : FR_ZERO;
-            else
-                fr_set_u64(&s[i], r % 8 == 0 ? (r >> 8) & 0xff : 0);
-        }
-        for (size_t w = 0; w < sizeof windows / sizeof windows[0]; w++)
-            check_emu(b, s, NULL, n, windows[w], kind == 0 ? "zero scalars" : kind == 1 ? "0/1 scalars" : "small");
-    }
-    gm_free(b);
-    gm_free(s);
-}
-
-/* Most scalars equal (Groth16 witnesses are full of 0 and 1): one bucket
- * holds far more than a reduction chunk, so the segmented reduction needs
- * several levels. */
-Test(gpu, emu_msm_heavy_buckets)
-{
-    test_rng_t rng;
-    test_rng_init(&rng, "gpu/emu_msm_heavy_buckets");
-    const size_t n = 3000;
-    g1_affine_t *b = rand_points(n, &rng);
-    fr_t *s = gm_alloc(n * sizeof *s);
-    cr_assert_not_null(s);
-    fr_t same;
-    rand_fr(&same, &rng);
-    for (size_t i = 0; i < n; i++) {
-        if (i % 50 == 0)
-            rand_fr(&s[i], &rng);
-        else
-            s[i] = (i % 3) ? FR_ONE : same;
-    }
-    check_emu(b, s, NULL, n, 0, "heavy");
-    check_emu(b, s, NULL, n, 10, "heavy");
-    for (size_t i = 0; i < n; i++)
-        s[i] = FR_ONE;
-    check_emu(b, s, NULL, n, 0, "all ones");
-    gm_free(b);
-    gm_free(s);
-}
-
-Test(gpu, emu_msm_density)
-{
-    test_rng_t rng;
-    test_rng_init(&rng, "gpu/emu_msm_density");
-    const size_t n = 200;
-    uint64_t d[4];
-    for (int i = 0; i < 4; i++)
-        d[i] = test_rng_next(&rng);
-    size_t m = 0;
-    for (size_t i = 0; i < n; i++)
-        m += (d[i >> 6] >> (i & 63)) & 1;
-    g1_affine_t *b = rand_points(m, &rng);
-    fr_t *s = gm_alloc(n * sizeof *s);
-    cr_assert_not_null(s);
-    for (size_t i = 0; i < n; i++)
-        rand_fr(&s[i], &rng);
-    check_emu(b, s, d, n, 0, "density");
-    check_emu(b, s, d, n, 7, "density");
-    memset(d, 0, sizeof d);
-    check_emu(b, s, d, n, 0, "empty density");
-    gm_free(b);
-    gm_free(s);
-}
-
-/* ---- the device NTT algorithm on the host ---------------------------------------------------- */
-
-static void cpu_ntt(fr_t *a, unsigned log_n, gpu_ntt_dir_t dir)
-{
-    ntt_domain_t *d;
-    err_t err;
-    cr_assert_eq(ntt_domain_create(&d, log_n, &err), 0, "%s", err.msg);
-    void *scr = gm_alloc(ntt_scratch_size(d, 1) + 64);
-    cr_assert_not_null(scr);
-    switch (dir) {
-    case GPU_NTT_FORWARD: ntt_forward(d, a, scr, NULL); break;
-    case GPU_NTT_INVERSE: ntt_inverse(d, a, scr, NULL); break;
-    case GPU_NTT_COSET_FORWARD: ntt_coset_forward(d, a, scr, NULL); break;
-    case GPU_NTT_COSET_INVERSE: ntt_coset_inverse(d, a, scr, NULL); break;
-    }
-    gm_free(scr);
-    ntt_domain_destroy(d);
-}
-
-/* Random vectors of 2^log_n values through directions 0 .. ndir - 1: the
- * emulated device equals ntt/. */
-static void check_ntt_size(unsigned log_n, int ndir, test_rng_t *rng)
-{
-    size_t n = (size_t)1 << log_n;
-    fr_t *a = gm_alloc(n * sizeof *a), *b = gm_alloc(n * sizeof *b);
-    cr_assert(a && b);
-    for (int dir = 0; dir < ndir; dir++) {
-        for (size_t i = 0; i < n; i++)
-            rand_fr(&a[i], rng);
-        memcpy(b, a, n * sizeof *a);
-        cpu_ntt(a, log_n, (gpu_ntt_dir_t)dir);
-        err_t err;
-        cr_assert_eq(gpu_emu_ntt(b, log_n, (gpu_ntt_dir_t)dir, &err), 0, "%s", err.msg);
-        for (size_t i = 0; i < n; i++)
-            cr_assert(fr_eq(&a[i], &b[i]), "2^%u direction %d: value %zu differs", log_n, dir, i);
-    }
-    gm_free(a);
-    gm_free(b);
-}
-
-Test(gpu, emu_ntt_every_size)
-{
-    test_rng_t rng;
-    test_rng_init(&rng, "gpu/emu_ntt_every_size");
-    for (unsigned log_n = 1; log_n <= 11; log_n++)
-        check_ntt_size(log_n, 4, &rng);
-}
-
-/* Sizes past one shared-memory tile (2^10), so the transform takes two or
- * three passes, with stage counts that are not multiples of the tile's:
- * 2^13 (10 + 3 stages), 2^17 (10 + 7), 2^20 (10 + 5 + 5); forward and
- * inverse. */
-Test(gpu, emu_ntt_passes)
-{
-    test_rng_t rng;
-    test_rng_init(&rng, "gpu/emu_ntt_passes");
-    const unsigned sizes[] = {13, 17, 20};
-    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
-        check_ntt_size(sizes[k], 2, &rng);
-}
-
-/* The larger sizes above 2^12 cross the hi/lo split of the scale tables. */
-Test(gpu, emu_ntt_scale_tables_split)
-{
-    test_rng_t rng;
-    test_rng_init(&rng, "gpu/emu_ntt_scale_tables_split");
-    const unsigned log_n = 13;
-    size_t n = (size_t)1 << log_n;
-    fr_t *a = gm_alloc(n * sizeof *a), *b = gm_alloc(n * sizeof *b);
-    cr_assert(a && b);
-    for (int dir = 2; dir < 4; dir++) {
-        for (size_t i = 0; i < n; i++)
-            rand_fr(&a[i], &rng);
-        memcpy(b, a, n * sizeof *a);
-        cpu_ntt(a, log_n, (gpu_ntt_dir_t)dir);
-        err_t err;
-        cr_assert_eq(gpu_emu_ntt(b, log_n, (gpu_ntt_dir_t)dir, &err), 0, "%s", err.msg);
-        cr_assert(memcmp(a, b, n * sizeof *a) == 0, "2^%u direction %d differs", log_n, dir);
-    }
-    gm_free(a);
-    gm_free(b);
 }
 
 Test(gpu, emu_groth16_h)
@@ -631,7 +394,8 @@ Test(gpu, plan_cards)
         err_t err;
         char what[64];
         snprintf(what, sizeof what, "%zu-byte card", cards[k]);
-        cr_assert_eq(gpu_plan(&p, names, counts, 4, 27, cards[k], GPU_PLAN_RESERVE, GPU_PLAN_MIN_CHUNK, &err), 0,
+        cr_assert_eq(gpu_plan(&p, GPU_CURVE_BLS12_381, names, counts, 4, 27, cards[k], GPU_PLAN_RESERVE,
+                              GPU_PLAN_MIN_CHUNK, &err), 0,
                      "%s: %s", what, err.msg);
         check_plan(&p, counts, 4, GPU_PLAN_MIN_CHUNK, what);
         size_t resident = 0;
@@ -654,17 +418,19 @@ Test(gpu, plan_refusals)
     const uint64_t counts[2] = {1000000, 1 << 20};
     gpu_plan_t p;
     err_t err;
-    cr_assert_eq(gpu_plan(&p, names, counts, 2, 20, 1000000, GPU_PLAN_RESERVE, GPU_PLAN_MIN_CHUNK, &err), GM_ENOMEM);
+    cr_assert_eq(gpu_plan(&p, GPU_CURVE_BLS12_381, names, counts, 2, 20, 1000000, GPU_PLAN_RESERVE,
+                          GPU_PLAN_MIN_CHUNK, &err), GM_ENOMEM);
     cr_assert(strstr(err.msg, "holds nothing beyond"), "%s", err.msg);
     /* 16 MiB beyond the reserve: not even h in steps at 2^20 (64 MiB). */
-    cr_assert_eq(gpu_plan(&p, names, counts, 2, 20, GPU_PLAN_RESERVE + (16 << 20), GPU_PLAN_RESERVE,
-                          GPU_PLAN_MIN_CHUNK, &err), GM_ENOMEM);
+    cr_assert_eq(gpu_plan(&p, GPU_CURVE_BLS12_381, names, counts, 2, 20, GPU_PLAN_RESERVE + (16 << 20),
+                          GPU_PLAN_RESERVE, GPU_PLAN_MIN_CHUNK, &err), GM_ENOMEM);
     cr_assert(strstr(err.msg, "smallest workable plan"), "%s", err.msg);
-    cr_assert_eq(gpu_plan(&p, names, counts, 2, 29, (size_t)1 << 40, 0, 64, &err), GM_EINVAL);
+    cr_assert_eq(gpu_plan(&p, GPU_CURVE_BLS12_381, names, counts, 2, 29, (size_t)1 << 40, 0, 64, &err), GM_EINVAL);
     const uint64_t huge[2] = {(uint64_t)1 << 31, 1};
-    cr_assert_eq(gpu_plan(&p, names, huge, 2, 20, (size_t)1 << 40, 0, 64, &err), GM_EINVAL);
-    cr_assert_eq(gpu_plan(&p, names, counts, GPU_PLAN_MAX_SETS + 1, 20, (size_t)1 << 40, 0, 64, &err), GM_EINVAL);
-    cr_assert_eq(gpu_plan_apply(NULL, NULL, names, counts, 2, 20, &err), GM_ENOTSUP);
+    cr_assert_eq(gpu_plan(&p, GPU_CURVE_BLS12_381, names, huge, 2, 20, (size_t)1 << 40, 0, 64, &err), GM_EINVAL);
+    cr_assert_eq(gpu_plan(&p, GPU_CURVE_BLS12_381, names, counts, GPU_PLAN_MAX_SETS + 1, 20, (size_t)1 << 40, 0,
+                          64, &err), GM_EINVAL);
+    cr_assert_eq(gpu_plan_apply(NULL, NULL, GPU_CURVE_BLS12_381, names, counts, 2, 20, &err), GM_ENOTSUP);
 }
 
 /* An emulated device too small for the all-resident plan even with one
@@ -679,7 +445,8 @@ Test(gpu, plan_emulated_device_follows_it)
     const uint64_t counts[2] = {N, N};
     gpu_plan_t all, p;
     err_t err;
-    cr_assert_eq(gpu_plan(&all, names, counts, 2, LOG, (size_t)1 << 40, 0, 64, &err), 0, "%s", err.msg);
+    cr_assert_eq(gpu_plan(&all, GPU_CURVE_BLS12_381, names, counts, 2, LOG, (size_t)1 << 40, 0, 64, &err), 0, "%s",
+                 err.msg);
     cr_assert(!all.set[0].streamed && !all.set[1].streamed && all.h == GPU_PLAN_H_WHOLE);
     char mem[32];
     size_t limit = all.total - all.scalar_bytes;
@@ -689,7 +456,7 @@ Test(gpu, plan_emulated_device_follows_it)
     cr_assert_eq(gpu_init_emulated(&ctx, 0, &err), 0, "%s", err.msg);
     unsetenv("GROTHMPI_EMU_MEM");
     cr_assert_null(gpu_ctx_plan(ctx));
-    cr_assert_eq(gpu_plan_apply(ctx, &p, names, counts, 2, LOG, &err), 0, "%s", err.msg);
+    cr_assert_eq(gpu_plan_apply(ctx, &p, GPU_CURVE_BLS12_381, names, counts, 2, LOG, &err), 0, "%s", err.msg);
     check_plan(&p, counts, 2, 64, "emulated");
     cr_assert(p.set[1].streamed, "without room for everything resident, a set must stream");
     cr_assert_not_null(gpu_ctx_plan(ctx));

@@ -12,6 +12,14 @@
  *                   against the CPU sequence), and a full Groth16 proof of
  *                   test-synthetic (2^proof-log rows) whose h and G1 MSMs run on
  *                   the device: byte-identical to the CPU prover's and verified;
+ *                   and BN254's (check_bn): gpu_bn_msm_g1 against ec/'s
+ *                   bn_msm_g1 at 2^10 .. 2^min(max-msm, 20) (with a density
+ *                   bitmap of half the bits at the largest), gpu_bn_ntt
+ *                   against ntt/'s bn_ntt_* in the four directions at 2^10
+ *                   .. 2^min(max-ntt, 20), each line with the GPU's, the
+ *                   device's and the CPU's times (2^20 at most: the same
+ *                   kernel text as BLS12-381's, checked to the top sizes
+ *                   above, in the step's time limit);
  *   msm:LOG         G1 MSM of 2^LOG random scalars, device time (CUDA events,
  *                   transfers excluded), min and median of 5, against
  *                   msm_bound_ms (below; docs/gpu.md, "Bounds");
@@ -79,13 +87,18 @@ static uint64_t rng_next(void)
     return z ^ (z >> 31);
 }
 
-static void rand_fr(fr_t *out)
+static void rand_bytes32(uint8_t b[32])
 {
-    uint8_t b[32];
     for (int i = 0; i < 4; i++) {
         uint64_t x = rng_next();
         memcpy(b + 8 * i, &x, 8);
     }
+}
+
+static void rand_fr(fr_t *out)
+{
+    uint8_t b[32];
+    rand_bytes32(b);
     fr_from_bytes_le_mod(out, b);
 }
 
@@ -327,6 +340,140 @@ done:
     gm_free(b);
     gm_free(c);
     gm_free(h);
+}
+
+/* ---- 2b. BN254 -------------------------------------------------------------------------------- */
+
+/* n BN254 points: P, P + S, P + 2S, ... (one thread: a check's sizes). */
+static bn_g1_affine_t *bn_points(size_t n)
+{
+    bn_g1_affine_t *pts = gm_alloc(n * sizeof *pts);
+    bn_g1_jac_t *jac = gm_alloc(n * sizeof *jac);
+    bn_fp_t *scr = gm_alloc(n * sizeof *scr);
+    if (!pts || !jac || !scr) {
+        fprintf(stderr, "gpu_check: out of memory for %zu BN254 points\n", n);
+        exit(1);
+    }
+    bn_g1_jac_t g, p, st;
+    bn_g1_from_affine(&g, &BN254_G1_GENERATOR);
+    const uint64_t k[4] = {rng_next(), rng_next(), 0, 0}, ks[4] = {rng_next(), 0x5555, 0, 0};
+    bn_g1_mul(&p, &g, k);
+    bn_g1_mul(&st, &g, ks);
+    for (size_t i = 0; i < n; i++) {
+        jac[i] = p;
+        bn_g1_add(&p, &p, &st);
+    }
+    bn_g1_batch_to_affine(pts, jac, n, scr);
+    gm_free(jac);
+    gm_free(scr);
+    return pts;
+}
+
+static void bn_rand_fr(bn_fr_t *out)
+{
+    uint8_t b[32];
+    rand_bytes32(b);
+    bn_fr_from_bytes_le_mod(out, b);
+}
+
+/* BN254's MSM of 2^lg random scalars (d: a density bitmap, or NULL)
+ * against bn_msm_g1, timed. */
+static void check_bn_msm(gpu_ctx_t *ctx, const bn_g1_affine_t *pts, const bn_fr_t *s, const uint64_t *d, unsigned lg,
+                         topo_pool_t *pool)
+{
+    size_t n = (size_t)1 << lg, m = n;
+    if (d) {
+        m = 0;
+        for (size_t w = 0; w < n / 64; w++)
+            m += (size_t)__builtin_popcountll(d[w]);
+    }
+    err_t err;
+    gpu_g1_bases_t *b;
+    if (gpu_bn_g1_bases_upload(&b, ctx, pts, m, &err)) {
+        report(false, "bn254 msm g1 2^%u: upload: %s", lg, err.msg);
+        return;
+    }
+    void *scr = gm_alloc(bn_msm_g1_scratch_size(n, topo_pool_size(pool), 0) + 64);
+    if (!scr) {
+        fprintf(stderr, "gpu_check: out of memory for the CPU MSM scratch\n");
+        exit(1);
+    }
+    bn_g1_jac_t want, got;
+    uint64_t t0 = gm_now_ns();
+    bn_msm_g1(&want, pts, s, d, n, 0, scr, pool);
+    double cpu_ms = ms_since(t0);
+    gm_free(scr);
+    const bn_fr_t *sc[1] = {s};
+    t0 = gm_now_ns();
+    int rc = gpu_bn_msm_g1(ctx, &got, b, sc, d, n, 1, 0, &err);
+    double gpu_ms = ms_since(t0);
+    if (rc)
+        report(false, "bn254 msm g1 2^%u%s: %s", lg, d ? " density" : "", err.msg);
+    else
+        report(bn_g1_jac_eq(&want, &got), "bn254 msm g1 2^%u%s: GPU %.1f ms (device %.2f ms), CPU %.1f ms", lg,
+               d ? " density" : "", gpu_ms, gpu_last_device_ms(ctx), cpu_ms);
+    gpu_g1_bases_free(b);
+}
+
+/* BN254's NTT of 2^lg random values in direction dir against ntt/'s, timed. */
+static void check_bn_ntt(gpu_ctx_t *ctx, bn_fr_t *a, bn_fr_t *b, unsigned lg, int dir, topo_pool_t *pool)
+{
+    static const char *const names[4] = {"forward", "inverse", "coset forward", "coset inverse"};
+    size_t n = (size_t)1 << lg;
+    for (size_t i = 0; i < n; i++)
+        bn_rand_fr(&a[i]);
+    memcpy(b, a, n * sizeof *a);
+    bn_ntt_domain_t *d;
+    err_t err;
+    if (bn_ntt_domain_create(&d, lg, &err)) {
+        fprintf(stderr, "gpu_check: %s\n", err.msg);
+        exit(1);
+    }
+    void *scr = gm_alloc(bn_ntt_scratch_size(d, topo_pool_size(pool)) + 64);
+    uint64_t t0 = gm_now_ns();
+    switch (dir) {
+    case GPU_NTT_FORWARD: bn_ntt_forward(d, a, scr, pool); break;
+    case GPU_NTT_INVERSE: bn_ntt_inverse(d, a, scr, pool); break;
+    case GPU_NTT_COSET_FORWARD: bn_ntt_coset_forward(d, a, scr, pool); break;
+    default: bn_ntt_coset_inverse(d, a, scr, pool); break;
+    }
+    double cpu_ms = ms_since(t0);
+    gm_free(scr);
+    bn_ntt_domain_destroy(d);
+    t0 = gm_now_ns();
+    int rc = gpu_bn_ntt(ctx, b, lg, (gpu_ntt_dir_t)dir, &err);
+    double gpu_ms = ms_since(t0);
+    report(!rc && memcmp(a, b, n * sizeof *a) == 0, "bn254 ntt 2^%u %s: %s: GPU %.1f ms (device %.3f ms), CPU %.1f ms",
+           lg, names[dir], rc ? err.msg : "equal", gpu_ms, gpu_last_device_ms(ctx), cpu_ms);
+}
+
+/* BN254's MSMs and NTTs on the device against the CPU's (check). */
+static void check_bn(gpu_ctx_t *ctx, unsigned max_msm, unsigned max_ntt, topo_pool_t *pool)
+{
+    size_t nm = (size_t)1 << max_msm, nn = (size_t)1 << max_ntt;
+    bn_g1_affine_t *pts = bn_points(nm);
+    bn_fr_t *s = gm_alloc(nm * sizeof *s), *a = gm_alloc(nn * sizeof *a), *b = gm_alloc(nn * sizeof *b);
+    uint64_t *d = gm_calloc(nm / 64, 8);
+    if (!s || !a || !b || !d) {
+        report(false, "bn254: out of host memory");
+        goto done;
+    }
+    for (size_t i = 0; i < nm; i++)
+        bn_rand_fr(&s[i]);
+    for (unsigned lg = 10; lg <= max_msm; lg += 2)
+        check_bn_msm(ctx, pts, s, NULL, lg, pool);
+    for (size_t w = 0; w < nm / 64; w++)
+        d[w] = rng_next();
+    check_bn_msm(ctx, pts, s, d, max_msm, pool);
+    for (unsigned lg = 10; lg <= max_ntt; lg += 2)
+        for (int dir = 0; dir < 4; dir++)
+            check_bn_ntt(ctx, a, b, lg, dir, pool);
+done:
+    gm_free(pts);
+    gm_free(s);
+    gm_free(a);
+    gm_free(b);
+    gm_free(d);
 }
 
 /* ---- 3. a full proof ------------------------------------------------------------------------ */
@@ -843,6 +990,7 @@ int main(int argc, char **argv)
         case STEP_CHECK:
             check_msm(ctx, pts, max_msm, pool);
             check_ntt(ctx, max_ntt, pool);
+            check_bn(ctx, max_msm < 20 ? max_msm : 20, max_ntt < 20 ? max_ntt : 20, pool);
             check_proof(ctx, proof_log, pool);
             break;
         case STEP_MSM: bench_msm(ctx, pts, steps[i].log); break;
