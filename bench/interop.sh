@@ -65,7 +65,7 @@ echo "bench-interop: $cpu, $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg),
 echo "bench-interop: grothmpi $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?'), snarkjs $(node -p "require('$root/tests/interop/node_modules/snarkjs/package.json').version")${RAPIDSNARK:+, rapidsnark $RAPIDSNARK}"
 echo "bench-interop: seconds (median / min / median CPU), peak RSS in MiB; ratios = peer / grothmpi,"
 echo "bench-interop: of the median wall / median CPU times, and of the peak RSS (rss x r.)"
-row='%-18s %9s %6s  %-25s %-25s %-11s %-25s %-11s %s\n'
+row='%-18s %11s %6s  %-25s %-27s %-13s %-25s %-13s %s\n'
 printf "$row" circuit constraints domain grothmpi snarkjs "x snarkjs" rapidsnark "x rapidsn." "rss x r."
 for cc in $circuits; do
     c=${cc%@*}
