@@ -12,7 +12,7 @@
 # or BN254 (NAME@bn128, circom's default curve); artifacts from
 # tests/interop/run.sh (set up on the first run: the 2^20 ones take about an
 # hour; cached in $GM_INTEROP_DIR, default $BUILD/interop). All use every CPU
-# (snarkjs's wasm workers, rapidsnark's OpenMP threads, grothmpi's pool).
+# (snarkjs's wasm workers, rapidsnark's thread pool, grothmpi's pool).
 # Benchmarks measure, never assert.
 #   BUILD=build RUNS=5 [GM_INTEROP_DIR=dir] [RAPIDSNARK=/path/to/prover] sh bench/interop.sh [sha256_960@bn128] ...
 # rapidsnark proves bn128 only; build it from its public source
