@@ -219,8 +219,10 @@ include fuzz/fuzz.mk
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
-# grothmpi against `snarkjs groth16 prove` on the same zkey and witness
-# (bench/interop.sh; needs node + npm, sets up tests/interop on the first run).
+# grothmpi against `snarkjs groth16 prove` (and rapidsnark, RAPIDSNARK=prover)
+# on the same zkey and witness, SHA-256 and Poseidon at 2^16-2^20 (bench/interop.sh;
+# needs node + npm; its circuits' artifacts take about an hour the first time,
+# cached in GM_INTEROP_DIR, default build/interop).
 .PHONY: bench-interop
 bench-interop: deps
 	@$(MAKE) --no-print-directory -j$$(nproc) all

@@ -5,8 +5,10 @@
 #                                        [multiplier@bn128] [poseidon@bn128] ...
 #
 # For each circuit (default: the first three on bls12381, then multiplier and
-# poseidon on bn128; sha256_192 and sha256_448, the 2^17 and 2^18 SHA-256
-# circuits, are for bench/interop.sh; NAME@bn128 is the circuit on BN254):
+# poseidon on bn128; NAME@bn128 is the circuit on BN254; bench/interop.sh's
+# larger ones, not in the default: sha256_192, sha256_448, sha256_960 and
+# sha256_1984, SHA-256 of that many bytes in the 2^17 to 2^20 domains, and
+# poseidon_16 to poseidon_20, Poseidon chains filling the 2^16 to 2^20 domains):
 # circom2 compiles it with --prime bls12381 (or bn128); the powers of tau are
 # `grothmpi snarkjs ptau`'s development ceremony on either curve (snarkjs's
 # `prepare phase2` needs hours at 2^16 on BLS12-381, and minutes already at
@@ -37,8 +39,13 @@ SJ="node $here/node_modules/snarkjs/build/cli.cjs"
 TOOLS="node $here/tools.mjs"
 SEED=000000000000000000000000000000000000000000000000000000000000abcd
 MSG="grothmpi interop: sha256 of a message of exactly 64 bytes. 01234"
-# msg_of CIRCUIT: its message, MSG repeated to the circuit's length
-msg_of() { case "$1" in sha256_192) echo "$MSG$MSG$MSG" ;; sha256_448) echo "$MSG$MSG$MSG$MSG$MSG$MSG$MSG" ;; *) echo "$MSG" ;; esac; }
+# msg_of CIRCUIT: its message, MSG repeated to the circuit's length (sha256_N: N bytes)
+msg_of() {
+    case "$1" in sha256_*) n=${1#sha256_} ;; *) n=64 ;; esac
+    m=""
+    while [ ${#m} -lt "$n" ]; do m="$m$MSG"; done
+    echo "$m"
+}
 SALT=987654321
 [ -x "$G" ] || { echo "interop: $G not built"; exit 1; }
 command -v node >/dev/null || { echo "interop: node is not installed"; exit 1; }
@@ -56,7 +63,13 @@ run() { "$@" >"$WORK/last.log" 2>&1 || { cat "$WORK/last.log"; fail "$*"; }; }
 reject() { if "$@" >"$WORK/last.log" 2>&1; then cat "$WORK/last.log"; fail "accepted: $*"; fi; }
 now() { date +%s.%N; }
 
-power_of() { case "$1" in multiplier) echo 4 ;; poseidon) echo 12 ;; sha256) echo 16 ;; sha256_192) echo 17 ;; sha256_448) echo 18 ;; esac; }
+# power_of CIRCUIT: its ptau's power (the domain holds nConstraints + nPublic + 1)
+power_of() {
+    case "$1" in
+    multiplier) echo 4 ;; poseidon) echo 12 ;; poseidon_*) echo "${1#poseidon_}" ;;
+    sha256) echo 16 ;; sha256_192) echo 17 ;; sha256_448) echo 18 ;; sha256_960) echo 19 ;; sha256_1984) echo 20 ;;
+    esac
+}
 
 ptau() { # ptau POWER CURVE -> path
     p="$WORK/dev_$1.ptau"
@@ -70,7 +83,9 @@ dir_of() { if [ "$2" = bls12381 ]; then echo "$WORK/$1"; else echo "$WORK/$1_$2"
 
 setup() { # setup CIRCUIT CURVE: compile, setup, witness (cached)
     c=$1; cv=$2; d=$(dir_of "$c" "$cv"); mkdir -p "$d"
-    key=$( (cat "$here/circuits/$c.circom" "$here/circuits/sha256_public.circom" "$here/package-lock.json"
+    # the key: the circuit, the templates it includes from circuits/, the lock, the inputs
+    inc=$(sed -n 's/^include "\([a-z0-9_]*\.circom\)";$/\1/p' "$here/circuits/$c.circom")
+    key=$( (cat "$here/circuits/$c.circom" $(for f in $inc; do echo "$here/circuits/$f"; done) "$here/package-lock.json"
             echo "$SEED $(msg_of "$c") $SALT $cv v1") | sha256sum | cut -c1-16)
     if [ -f "$d/key" ] && [ "$(cat "$d/key")" = "$key" ]; then return 0; fi
     rm -rf "$d"; mkdir -p "$d"
@@ -80,7 +95,7 @@ setup() { # setup CIRCUIT CURVE: compile, setup, witness (cached)
     if [ "${c%%_*}" = sha256 ]; then
         run $TOOLS sha-input "$(msg_of "$c")" "$SALT" "$d/input.json"
     else
-        cp "$here/circuits/$c.input.json" "$d/input.json"
+        cp "$here/circuits/${c%%_*}.input.json" "$d/input.json"
     fi
     run $SJ wtns calculate "$d/${c}_js/$c.wasm" "$d/input.json" "$d/$c.wtns"
     run $SJ wtns check "$d/$c.r1cs" "$d/$c.wtns"

@@ -1,0 +1,7 @@
+pragma circom 2.0.0;
+
+// circomlib SHA-256 of a 1984-byte message: 32 compression blocks of about
+// 31,264 constraints (2^20 domain). See sha256_public.circom.
+include "sha256_public.circom";
+
+component main {public [salt]} = Sha256Public(1984);
