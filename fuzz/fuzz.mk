@@ -52,11 +52,12 @@ $(FUZZ_BUILD)/%.o: %.c
 
 # gpu/'s host emulation (C++), linked because groth16/'s backends reach it;
 # gpu/*.c are built without GM_HAVE_CUDA, so no CUDA code is involved. The
-# harnesses link with clang (C), so UBSan's vptr check, which needs clang++'s
-# runtime, is left out.
+# harnesses link with clang (C), so UBSan's C++-only checks, vptr and function
+# (indirect calls, e.g. gpu_emu.cc's calls of ff/'s products), which need
+# clang++'s runtime, are left out.
 FUZZ_CXX      ?= clang++
 FUZZ_CXXFLAGS := -std=gnu++17 -O1 -g -march=x86-64-v3 -fno-omit-frame-pointer -I. -MMD -MP $(FUZZ_SAN) \
-                 -fno-sanitize=vptr -fsanitize=fuzzer-no-link -Wall
+                 -fno-sanitize=vptr,function -fsanitize=fuzzer-no-link -Wall
 $(FUZZ_BUILD)/%.o: %.cc
 	@mkdir -p $(dir $@)
 	$(FUZZ_CXX) $(FUZZ_CXXFLAGS) -c $< -o $@
