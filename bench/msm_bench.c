@@ -15,9 +15,10 @@
  * one thread can exceed its CPU time). Next to each figure: the addition
  * floor, ceil(255/window) bucket additions per point at 6 field
  * multiplications each, with the Fp / Fp2 multiplication timed in the same
- * run, and the figure's ratio to it. Where G1's buckets run on 8 lanes
- * (ec/g1_x8.c, ec/bn_g1_x8.c: AVX-512 IFMA), a second floor for G1 counts the
- * same 6 products per addition at the lanes' product rate (floor8).
+ * run, and the figure's ratio to it. Where the buckets run on 8 lanes
+ * (ec/g1_x8.c, ec/bn_g1_x8.c, ec/bn_g2_x8.c: AVX-512 IFMA), a second floor
+ * counts the same 6 products per addition at the lanes' product rate
+ * (floor8).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,10 +159,11 @@ static void *make_scalars(bool bn, size_t n, uint64_t *seed)
 MUL_NS(fp)
 MUL_NS(bn_fp)
 
-/* ns per Fp product on the 8 lanes of ec/g1_x8.c (FP fp) or ec/bn_g1_x8.c
- * (FP bn_fp): two chains, thread CPU time, min of 5 runs of 16 x 5000
- * products; 0 where the lanes are off. */
-#define LANE_MUL_NS(FP, X8)                                                     \
+/* ns per product of the coordinates' field on the 8 lanes of ec/g1_x8.c
+ * (FP fp), ec/bn_g1_x8.c (bn_fp) or ec/bn_g2_x8.c (bn_fp2): two chains,
+ * thread CPU time, min of 5 runs of 16 x 5000 products; 0 where the lanes
+ * are off. SET(p, v) sets *p to a value made from v. */
+#define LANE_MUL_NS(FP, X8, SET)                                                \
     static double lane_mul_ns_##FP(void)                                        \
     {                                                                           \
         if (!fr_x8_enabled())                                                   \
@@ -170,8 +172,8 @@ MUL_NS(bn_fp)
         for (int r = 0; r < 5; r++) {                                           \
             FP##_t x[8], y[8];                                                  \
             for (int c = 0; c < 8; c++) {                                       \
-                FP##_set_u64(&x[c], gm_now_ns() + (uint64_t)c);                 \
-                FP##_sqr(&y[c], &x[c]);                                         \
+                SET(&x[c], gm_now_ns() + (uint64_t)c);                          \
+                SET(&y[c], gm_now_ns() * 3 + (uint64_t)c);                      \
             }                                                                   \
             uint64_t t0 = gm_thread_cpu_ns();                                   \
             X8##_fp_mul_chain(x, y, 5000);                                      \
@@ -182,8 +184,10 @@ MUL_NS(bn_fp)
         }                                                                       \
         return best;                                                            \
     }
-LANE_MUL_NS(fp, g1_x8)
-LANE_MUL_NS(bn_fp, bn_g1_x8)
+#define SET_FP2(p, v) (bn_fp_set_u64(&(p)->c0, v), bn_fp_set_u64(&(p)->c1, (v) + 7))
+LANE_MUL_NS(fp, g1_x8, fp_set_u64)
+LANE_MUL_NS(bn_fp, bn_g1_x8, bn_fp_set_u64)
+LANE_MUL_NS(bn_fp2, bn_g2_x8, SET_FP2)
 
 /* The addition floor of Pippenger with c-bit windows, µs per point:
  * ceil(bits / c) bucket additions at 6 field multiplications each, bits the
@@ -267,8 +271,9 @@ int bench_msm_main(int argc, char **argv)
         "N threads: wall time), the N-thread speed-up (wall time), and the ratio\n"
         "to the addition floor: ceil(255/window) bucket additions of 6 Fp (G2:\n"
         "Fp2) multiplications per point, timed in the same run (1 thread: CPU\n"
-        "time; N threads: wall time x N). Where G1's buckets run on 8 lanes\n"
-        "(AVX-512 IFMA), floor8 counts G1's 6 products at the lanes' rate.\n"
+        "time; N threads: wall time x N). Where the buckets run on 8 lanes\n"
+        "(AVX-512 IFMA: G1, and BN254's G2), floor8 counts the 6 products at\n"
+        "the lanes' rate.\n"
         "--quick: G1 at 2^12 and 2^14, G2 at 2^12 only.\n"
         "--curve C: bls12-381 (the default), bn254, or bls12-381,bn254: both in\n"
         "one run, each size on BLS12-381 then on BN254 (lines 'bn G1 ...'; no\n"
@@ -313,7 +318,7 @@ int bench_msm_main(int argc, char **argv)
     printf("runs: %d, threads: 1 and %u, curves:%s%s\n", runs, threads, want[0] ? " bls12-381" : "",
            want[1] ? " bn254" : "");
     /* [curve][group]: 0 BLS12-381, 1 BN254 */
-    double mul[2][3] = {{0, mul_ns_fp(1), mul_ns_fp(2)}, {0, 0, 0}}, lane[2] = {lane_mul_ns_fp(), 0};
+    double mul[2][3] = {{0, mul_ns_fp(1), mul_ns_fp(2)}, {0, 0, 0}}, lane[2][3] = {{0, lane_mul_ns_fp(), 0}};
     if (want[0])
         printf("floor: ceil(255/window) additions x 6 multiplications per point; Fp mul %.1f ns, Fp2 mul %.1f ns "
                "(this run)\n", mul[0][1], mul[0][2]);
@@ -322,13 +327,14 @@ int bench_msm_main(int argc, char **argv)
         mul[1][2] = mul_ns_bn_fp(2);
         printf("bn floor: ceil(254/window) additions x 6 multiplications per point; BN254 Fp mul %.1f ns, "
                "Fp2 mul %.1f ns (this run)\n", mul[1][1], mul[1][2]);
-        lane[1] = lane_mul_ns_bn_fp();
+        lane[1][1] = lane_mul_ns_bn_fp();
+        lane[1][2] = lane_mul_ns_bn_fp2();
     }
-    if (lane[0] > 0 && want[0])
-        printf("floor8: G1 on 8 lanes, 6 products per addition at %.1f ns per product (this run)\n", lane[0]);
-    if (lane[1] > 0)
-        printf("bn floor8: BN254's G1 on 8 lanes, 6 products per addition at %.1f ns per product (this run)\n",
-               lane[1]);
+    if (lane[0][1] > 0 && want[0])
+        printf("floor8: G1 on 8 lanes, 6 products per addition at %.1f ns per product (this run)\n", lane[0][1]);
+    if (lane[1][1] > 0)
+        printf("bn floor8: BN254's G1 and G2 on 8 lanes, 6 products per addition at %.1f ns per Fp product, "
+               "%.1f ns per Fp2 product (this run)\n", lane[1][1], lane[1][2]);
     printf("%-10s %7s %6s %10s %10s %10s %6s %9s %8s %8s %7s %7s %7s\n", "msm", "threads", "window", "min µs/pt",
            "med µs/pt", "cpu µs/pt", "blst", "/blst", "speed-up", "floor", "/floor", "floor8", "/floor8");
     uint64_t seed = gm_now_ns();
@@ -389,9 +395,9 @@ int bench_msm_main(int argc, char **argv)
                 unsigned w = bn ? bn_msm_window_auto(n, T) : msm_window_auto(n, T);
                 double fl = floor_us(bits, w, mul[k][g]), used = pass ? md * T : cpu;
                 char fl8[16] = "-", r8[16] = "-";
-                if (g == 1 && lane[k] > 0) {
-                    snprintf(fl8, sizeof fl8, "%.2f", floor_us(bits, w, lane[k]));
-                    snprintf(r8, sizeof r8, "%.2f", used / floor_us(bits, w, lane[k]));
+                if (lane[k][g] > 0) {
+                    snprintf(fl8, sizeof fl8, "%.2f", floor_us(bits, w, lane[k][g]));
+                    snprintf(r8, sizeof r8, "%.2f", used / floor_us(bits, w, lane[k][g]));
                 }
                 printf("%-10s %7u %6u %10.2f %10.2f %10.2f %6s %9s %8s %8.2f %7.2f %7s %7s\n", name, T, w, mn, md,
                        cpu, blst, ratio, speed, fl, used / fl, fl8, r8);

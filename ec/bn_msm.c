@@ -1,8 +1,8 @@
 /*
  * bn_msm.c — the MSM of BN254's G1 and G2 (ec/ec.h, BN254 section): the
  * shape of ec/msm_shape.h (its DESIGN comment) over BN254's Fp and Fp2,
- * with G1's batches on the 8 lanes of ec/bn_g1_x8.c where the CPU has
- * AVX-512 IFMA.
+ * with G1's batches on the 8 lanes of ec/bn_g1_x8.c and G2's on those of
+ * ec/bn_g2_x8.c where the CPU has AVX-512 IFMA.
  */
 #include "ec/ec.h"
 #include "ff/ff.h"
@@ -58,6 +58,7 @@ static inline __attribute__((always_inline)) bool bnp2_is_zero(const bn_fp2_t *a
 #define MSM_FR_MODULUS BN254_FR_MODULUS
 #define MSM_SCALAR_BITS 254
 #define MSM_X8 bn_g1_x8
+#define MSM_X8_G2 bn_g2_x8
 #include "ec/msm_shape.h"
 
 /* ---- the public functions of ec/ec.h (the shape above, by name) -------------------------- */

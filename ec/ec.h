@@ -425,10 +425,10 @@ bool bn_pairing_product_is_one(const bn_g1_affine_t *p, const bn_g2_affine_t *q,
 /* BN254's MSM (ec/bn_msm.c, the shape of ec/msm.c) and 0/1 sums
  * (ec/msm_bits.c): the contracts of msm_window_auto, msm_g1/g2(_scratch_size),
  * msm_g1/g2_bits and g1/g2_add_batch(_scratch_size) above, with bn_ types and
- * scalars bn_fr_t in Montgomery form. G1's buckets run on 8 lanes
- * (bn_g1_x8_add_batch) where fr_x8_enabled(); bn_g1_add_batch and the 0/1
- * sums stay on the scalar path (bn_g1_add_batch is the lanes' reference in
- * tests). r has 254 bits, so
+ * scalars bn_fr_t in Montgomery form. G1's and G2's buckets run on 8
+ * lanes (bn_g1_x8_add_batch, bn_g2_x8_add_batch) where fr_x8_enabled();
+ * bn_gX_add_batch and the 0/1 sums stay on the scalar path (bn_gX_add_batch
+ * is the lanes' reference in tests). r has 254 bits, so
  * the windows cover 255 (one fewer than BLS12-381's at some widths: 15 windows
  * of 17 bits, not 16) and the top window's reach differs: bn_msm_window_auto
  * runs the same cost model over BN254's r. Pass window 0 to the scratch
@@ -461,5 +461,15 @@ void bn_g1_x8_add_batch(size_t n, bn_g1_affine_t *const *acc, const bn_g1_affine
                         void *scratch);
 void bn_g1_x8_fp_ops(bn_fp_t mul[8], bn_fp_t sqr[8], bn_fp_t sub[8], const bn_fp_t a[8], const bn_fp_t b[8]);
 void bn_g1_x8_fp_mul_chain(bn_fp_t x[8], const bn_fp_t y[8], size_t reps);
+
+/* BN254's G2 on 8 lanes (ec/bn_g2_x8.c: Fp2 as two of those Fp values):
+ * the same contracts over Fp2, for ec/bn_msm.c's G2 buckets. The
+ * "fp" operations are Fp2's here (bench msm's floor8 and the tests); all
+ * three want both halves of a and b < p. */
+size_t bn_g2_x8_scratch_size(size_t n);
+void bn_g2_x8_add_batch(size_t n, bn_g2_affine_t *const *acc, const bn_g2_affine_t *const *pt, const uint8_t *neg,
+                        void *scratch);
+void bn_g2_x8_fp_ops(bn_fp2_t mul[8], bn_fp2_t sqr[8], bn_fp2_t sub[8], const bn_fp2_t a[8], const bn_fp2_t b[8]);
+void bn_g2_x8_fp_mul_chain(bn_fp2_t x[8], const bn_fp2_t y[8], size_t reps);
 
 #endif /* GM_EC_H */

@@ -13,7 +13,7 @@
  * accumulate in their own columns (H) and join a column shifted left by 4.
  *
  * The batch itself (gather, running products, one inversion, lambda, x3,
- * y3, the fix-ups of equal x) is ec/g1_x8_shape.h's, over the lane helpers
+ * y3, the fix-ups of equal x) is ec/add_x8_shape.h's, over the lane helpers
  * below: six 8-lane products per 8 additions, 33 IFMA instructions per
  * lane-product.
  *
@@ -169,4 +169,4 @@ FF_X8_INLINE void store_xy(g1_affine_t *const *p, __mmask8 k, const v48_t *x, co
 #define X8_FE_ZERO FP_ZERO_ELEM
 #define X8_AFF g1_affine_t
 #define X8_NAME g1_x8
-#include "ec/g1_x8_shape.h"
+#include "ec/add_x8_shape.h"

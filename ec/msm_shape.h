@@ -25,8 +25,10 @@
  *   MSM_SCALAR_BITS      bits of r (255 | 254): the windows cover one bit more
  *   MSM_X8               g1_x8 | bn_g1_x8: the 8-lane kernels that run
  *                        G1's batches where fr_x8_enabled() (their
- *                        _add_batch and _scratch_size, ec/g1_x8_shape.h);
+ *                        _add_batch and _scratch_size, ec/add_x8_shape.h);
  *                        undefined: no lanes
+ *   MSM_X8_G2            bn_g2_x8: the same for G2's batches (BN254's
+ *                        only); undefined: G2 on the scalar path
  *
  * DESIGN
  *
@@ -43,8 +45,9 @@
  *     windows. Buckets are affine and are added to in batches: one shared
  *     inversion per batch (Montgomery's trick), ~6 field multiplications per
  *     addition against 10 for an XYZZ mixed add (as gnark-crypto does); on
- *     G1, where the CPU has AVX-512 IFMA, the batch's products and updates
- *     run 8 entries at a time (MSM_X8's add_batch, ec/g1_x8_shape.h). A
+ *     G1 (and BN254's G2), where the CPU has AVX-512 IFMA, the batch's
+ *     products and updates run 8 entries at a time (MSM_X8's and
+ *     MSM_X8_G2's add_batch, ec/add_x8_shape.h). A
  *     point whose bucket is already in the current batch waits in a queue
  *     for the next batch; when the queue is full (skewed digits: equal
  *     scalars, tiny windows, the top window) it goes to a small XYZZ spill
@@ -92,13 +95,28 @@
 #define fe2_t F2_(_t)
 #define scalar_t S_(_t)
 #ifdef MSM_X8
-#define X8_ON() fr_x8_enabled()
 #define X8_(name) MSM_CAT(MSM_X8, name)
-#else
-#define X8_ON() false
+#endif
+#ifdef MSM_X8_G2
+#define X8G2_(name) MSM_CAT(MSM_X8_G2, name)
 #endif
 
 #define FI static inline __attribute__((always_inline))
+
+/* Whether group nf's batches run on 8 lanes (MSM_X8, MSM_X8_G2). */
+FI bool x8_on(int nf)
+{
+#ifdef MSM_X8
+    if (nf == 1)
+        return fr_x8_enabled();
+#endif
+#ifdef MSM_X8_G2
+    if (nf == 2)
+        return fr_x8_enabled();
+#endif
+    (void)nf;
+    return false;
+}
 
 /* Scalars per prep tile (a multiple of 64, the density word). */
 #define PREP_CHUNK 16384
@@ -330,12 +348,16 @@ static layout_t layout_for(int nf, size_t n, unsigned nworkers, unsigned c)
     w += ALIGN64(K * sizeof(fe_u));
     L.ws_pre = w;
     w += ALIGN64(K * sizeof(fe_u));
-    L.ws_x8 = w; /* the batch's bucket and point addresses and signs, then (G1) the lanes' scratch */
+    L.ws_x8 = w; /* the batch's bucket and point addresses and signs, then the lanes' scratch */
     w += ALIGN64(2 * K * sizeof(void *) + K);
     L.ws_x8s = w;
 #ifdef MSM_X8
     if (nf == 1)
         w += ALIGN64(X8_(_scratch_size)(K));
+#endif
+#ifdef MSM_X8_G2
+    if (nf == 2)
+        w += ALIGN64(X8G2_(_scratch_size)(K));
 #endif
     L.ws_bytes = w;
     L.ws = off;
@@ -464,7 +486,7 @@ typedef struct {
     uint32_t *key;        /* UINT32_MAX: slot free */
     fe_u *den, *pre;
     size_t nb, K, Q, nbatch, nqueue;   /* K: batch capacity, Q: queue capacity */
-    bool x8;              /* G1 batches on 8 lanes (MSM_X8) */
+    bool x8;              /* batches on 8 lanes (x8_on) */
     void **b_acc;         /* K each: the batch's buckets, points and signs */
     const void **b_pt;
     uint8_t *b_neg;
@@ -612,8 +634,9 @@ FI void add_batch(int nf, size_t k, void *const *accp, const void *const *ptp, c
 }
 
 /* The tile's batch, bucket[e.bucket] += +-base[e.idx], through add_batch or,
- * on G1 where the CPU has IFMA, MSM_X8's add_batch (the same additions,
- * doublings and P + (-P), 8 entries at a time); then the buckets that became
+ * where the group has lanes and the CPU IFMA (x8_on), MSM_X8's or
+ * MSM_X8_G2's add_batch (the same additions, doublings and P + (-P), 8
+ * entries at a time); then the buckets that became
  * the identity are emptied. Every bucket of the batch is full (empty ones
  * were set directly) and in the batch once (B_INBATCH). */
 FI void batch_run(tile_t *T)
@@ -629,6 +652,11 @@ FI void batch_run(tile_t *T)
 #ifdef MSM_X8
     if (nf == 1 && T->x8)
         X8_(_add_batch)(k, (aff1_t *const *)T->b_acc, (const aff1_t *const *)T->b_pt, T->b_neg, T->x8_scratch);
+    else
+#endif
+#ifdef MSM_X8_G2
+    if (nf == 2 && T->x8)
+        X8G2_(_add_batch)(k, (aff2_t *const *)T->b_acc, (const aff2_t *const *)T->b_pt, T->b_neg, T->x8_scratch);
     else
 #endif
         add_batch(nf, k, T->b_acc, T->b_pt, T->b_neg, T->den, T->pre);
@@ -873,7 +901,7 @@ FI void window_tile(const job_t *J, int nf, size_t task, unsigned worker)
         .key = (uint32_t *)(ws + J->L.ws_key),
         .den = (fe_u *)(ws + J->L.ws_den), .pre = (fe_u *)(ws + J->L.ws_pre),
         .nb = (size_t)1 << (J->c - 1), .K = batch_for(J->c), .Q = queue_for(J->c),
-        .x8 = nf == 1 && X8_ON(),
+        .x8 = x8_on(nf),
     };
     T.b_acc = (void **)(ws + J->L.ws_x8);
     T.b_pt = (const void **)(T.b_acc + T.K); /* T.K: batch_for(c), as laid out */

@@ -1,12 +1,14 @@
 /*
- * tests/unit/g1_x8_tests.h — the tests of G1's batch-affine additions on 8
- * lanes written once for both curves (a template: tests/unit/test_g1_x8.c,
- * BLS12-381's ec/g1_x8.c, and test_bn_g1_x8.c, BN254's ec/bn_g1_x8.c, define
- * the parameters and include it once; the suite is named after the kernels):
+ * tests/unit/g1_x8_tests.h — the tests of the batch-affine additions on 8
+ * lanes written once for every instance of ec/add_x8_shape.h (a template:
+ * tests/unit/test_g1_x8.c, BLS12-381's ec/g1_x8.c, test_bn_g1_x8.c and
+ * test_bn_g2_x8.c, BN254's ec/bn_g1_x8.c and ec/bn_g2_x8.c, define the
+ * parameters and include it once; the suite is named after the kernels):
  * every lane of the Fp product and square equals the field's mul / sqr (and
  * the naive reference of tests/unit/ff_ref.h), the difference the field's
  * sub, on random values and on edge values around the radix's and the
- * 64-bit limb boundaries, p and 2p (the products take factors < 2p);
+ * 64-bit limb boundaries, p and 2p (the products take factors < 2p); on G2
+ * the same for Fp2's lanes, their halves edge or random values below p;
  * batches of additions, doublings, subtractions, P + (-P) both ways and
  * repeated points of every length from 1 to 41 and of 1001 equal the scalar
  * batch (G_add_batch on the scalar path) and Jacobian sums. Skipped on a
@@ -17,7 +19,9 @@
  *   X8T_FE       fp | bn_fp;  X8T_N, X8T_M: its limb count and modulus
  *   X8T_BITS     bits of p (381 | 254);  X8T_RADIX: the lanes' limb bits (48 | 52)
  *   X8T_ZERO, X8T_ONE        0 and 1 in Fp
- *   X8T_G        g1 | bn_g1;  X8T_GEN: its generator
+ *   X8T_G        g1 | bn_g1 | bn_g2;  X8T_GEN: its generator
+ *   X8T_CF       the coordinates' field: X8T_FE on G1; on G2 its Fp2
+ *                (bn_fp2), with X8T_G2 defined
  *   X8T_FR       fr | bn_fr;  X8T_FR_M, X8T_FR_ONE: its modulus (4 limbs) and 1
  */
 #include <criterion/criterion.h>
@@ -32,6 +36,10 @@
 #define X8T_CAT(a, b) X8T_CAT_(a, b)
 #define X8T_(name) X8T_CAT(X8T, name)
 #define FE_(name) X8T_CAT(X8T_FE, name)
+#ifndef X8T_CF
+#define X8T_CF X8T_FE
+#endif
+#define CF_(name) X8T_CAT(X8T_CF, name)
 #define G_(name) X8T_CAT(X8T_G, name)
 #define FR_(name) X8T_CAT(X8T_FR, name)
 #define X8T_STR_(x) #x
@@ -92,6 +100,7 @@ static size_t edge_values(FE_(_t) *out, size_t *nlo)
     return n;
 }
 
+#ifndef X8T_G2
 /* x mod p for x < 2p. */
 static FE_(_t) mod_p(const FE_(_t) *x)
 {
@@ -157,6 +166,54 @@ Test(X8T, fp_lanes_match_field_and_reference)
     }
 }
 
+static CF_(_t) rand_cf(test_rng_t *rng) { return rand_fp(rng); }
+#else
+/* Fp2's lane product, square and difference against the field's, lane by
+ * lane (the lanes want both halves < p). */
+static void check_ops2(const CF_(_t) a[8], const CF_(_t) b[8])
+{
+    CF_(_t) mul[8], sqr[8], sub[8], want;
+    X8T_(_fp_ops)(mul, sqr, sub, a, b);
+    for (int k = 0; k < 8; k++) {
+        CF_(_mul)(&want, &a[k], &b[k]);
+        cr_assert(CF_(_eq)(&mul[k], &want), "mul lane %d", k);
+        CF_(_sqr)(&want, &a[k]);
+        cr_assert(CF_(_eq)(&sqr[k], &want), "sqr lane %d", k);
+        CF_(_sub)(&want, &a[k], &b[k]);
+        cr_assert(CF_(_eq)(&sub[k], &want), "sub lane %d", k);
+    }
+}
+
+/* Every ordered pair of edge values below p as the halves of a (b's halves
+ * other edge values), then random values, 8 pairs at a time. */
+Test(X8T, fp2_lanes_match_field)
+{
+    need_ifma();
+    test_rng_t rng;
+    test_rng_init(&rng, X8T_WHO("fp2_lanes_match_field"));
+    FE_(_t) e[64];
+    size_t nlo;
+    edge_values(e, &nlo);
+    size_t npairs = nlo * nlo + 8 * 2000;
+    CF_(_t) a[8], b[8];
+    for (size_t i = 0; i < npairs; i += 8) {
+        for (size_t k = 0; k < 8; k++) {
+            size_t q = i + k;
+            if (q < nlo * nlo) {
+                a[k] = (CF_(_t)){e[q / nlo], e[q % nlo]};
+                b[k] = (CF_(_t)){e[(q * 7 + 3) % nlo], e[(q * 13 + 1) % nlo]};
+            } else {
+                a[k] = (CF_(_t)){rand_fp(&rng), rand_fp(&rng)};
+                b[k] = (CF_(_t)){rand_fp(&rng), rand_fp(&rng)};
+            }
+        }
+        check_ops2(a, b);
+    }
+}
+
+static CF_(_t) rand_cf(test_rng_t *rng) { return (CF_(_t)){rand_fp(rng), rand_fp(rng)}; }
+#endif
+
 /* A random point of G1 (affine, not at infinity). */
 static G_(_affine_t) rand_point(test_rng_t *rng)
 {
@@ -195,14 +252,14 @@ static void check_batch(size_t n, test_rng_t *rng)
         int kind = (int)(a % 6);
         pt[a] = kind >= 3 || kind == 1 ? acc[a] : rand_point(rng);
         if (kind == 4) /* -acc */
-            FE_(_neg)(&pt[a].y, &acc[a].y);
+            CF_(_neg)(&pt[a].y, &acc[a].y);
         neg[a] = kind == 2 || kind == 3;
         ptp[a] = kind == 5 && a > 0 ? ptp[a - 1] : &pt[a];
         G_(_jac_t) s, p, q;
         G_(_from_affine)(&p, &acc[a]);
         G_(_affine_t) signed_pt = *ptp[a];
         if (neg[a])
-            FE_(_neg)(&signed_pt.y, &signed_pt.y);
+            CF_(_neg)(&signed_pt.y, &signed_pt.y);
         G_(_from_affine)(&q, &signed_pt);
         G_(_add)(&s, &p, &q);
         G_(_to_affine)(&want[a], &s);
@@ -238,15 +295,15 @@ Test(X8T, mul_chain)
     need_ifma();
     test_rng_t rng;
     test_rng_init(&rng, X8T_WHO("mul_chain"));
-    FE_(_t) x[8], y[8], want[8];
+    CF_(_t) x[8], y[8], want[8];
     for (int k = 0; k < 8; k++) {
-        x[k] = rand_fp(&rng);
-        y[k] = rand_fp(&rng);
+        x[k] = rand_cf(&rng);
+        y[k] = rand_cf(&rng);
         want[k] = x[k];
         for (int i = 0; i < 2 * 5 + 1; i++)
-            FE_(_mul)(&want[k], &want[k], &y[k]);
+            CF_(_mul)(&want[k], &want[k], &y[k]);
     }
     X8T_(_fp_mul_chain)(x, y, 5);
     for (int k = 0; k < 8; k++)
-        cr_assert(FE_(_eq)(&x[k], &want[k]), "lane %d", k);
+        cr_assert(CF_(_eq)(&x[k], &want[k]), "lane %d", k);
 }

@@ -6,9 +6,9 @@
  * (the batch-affine doubling and cancelling cases), density bitmaps that
  * skip points, a pool against the calling thread; the 0/1 sums
  * (bn_msm_gX_bits) against the general MSM; bn_gX_add_batch against
- * Jacobian additions. Each test runs on G1 and G2 through one macro; G1's
+ * Jacobian additions. Each test runs on G1 and G2 through one macro; the
  * buckets on 8 lanes where the CPU has IFMA, and once more on the scalar
- * path (g1_scalar_path).
+ * path (g1_scalar_path, g2_scalar_path).
  * Replay a failure with GM_TEST_SEED=<printed seed>.
  */
 #include <criterion/criterion.h>
@@ -342,6 +342,15 @@ Test(bn_msm, g1_scalar_path)
     cr_assert(fr_x8_init(FR_X8_AUTO) == 0);
 }
 Test(bn_msm, g2_adversarial) { bn_g2_adversarial(120, "bn_msm/g2_adversarial"); }
+/* The same for G2 (ec/bn_g2_x8.c on a CPU with IFMA). */
+Test(bn_msm, g2_scalar_path)
+{
+    cr_assert(fr_x8_init(FR_X8_OFF) == 0);
+    bn_g2_vs_naive(N_MAX_G2, g2_ws, sizeof g2_ws / sizeof g2_ws[0], "bn_msm/g2_scalar_path");
+    bn_g2_adversarial(120, "bn_msm/g2_scalar_path/adversarial");
+    bn_g2_pool(700, "bn_msm/g2_scalar_path/pool");
+    cr_assert(fr_x8_init(FR_X8_AUTO) == 0);
+}
 Test(bn_msm, g1_density_bitmap) { bn_g1_density(1500, "bn_msm/g1_density_bitmap"); }
 Test(bn_msm, g2_density_bitmap) { bn_g2_density(400, "bn_msm/g2_density_bitmap"); }
 Test(bn_msm, g1_pool_equals_single_thread) { bn_g1_pool(3000, "bn_msm/g1_pool_equals_single_thread"); }

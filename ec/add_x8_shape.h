@@ -1,23 +1,25 @@
 /*
- * ec/g1_x8_shape.h — batch-affine G1 additions on 8 lanes (AVX-512 IFMA),
- * the part that does not depend on the curve: a template, not a header. A .c
- * file writes its base field on lanes, defines the parameters below and
- * includes it once (ec/g1_x8.c: BLS12-381, 8 limbs of 48 bits; ec/bn_g1_x8.c:
- * BN254, 5 limbs of 52 bits); it defines the exported kernels of ec/ec.h
- * under the instance's prefix.
+ * ec/add_x8_shape.h — batch-affine point additions on 8 lanes (AVX-512
+ * IFMA), the part that depends neither on the curve nor on the group: a
+ * template, not a header. A .c file writes the field of its coordinates on
+ * lanes, defines the parameters below and includes it once (ec/g1_x8.c:
+ * BLS12-381's G1, Fp in 8 limbs of 48 bits; ec/bn_g1_x8.c: BN254's G1, Fp
+ * in 5 limbs of 52 bits; ec/bn_g2_x8.c: BN254's G2, Fp2 as two of those);
+ * it defines the exported kernels of ec/ec.h under the instance's prefix.
  *
  * Parameters (#define before the #include):
  *   X8_V          the lane type: struct { __m512i l[X8_NL]; }, every value
  *                 that leaves a lane helper reduced (< p) and normalised
- *   X8_NL         its limb count
- *   X8_FE         fp | bn_fp: prefix of the field's type and of mul, sqr,
- *                 add, inv, is_zero (ff/ff.h)
+ *   X8_NL         its limb count (Fp2: both halves' limbs, one array)
+ *   X8_FE         fp | bn_fp | bn_fp2: prefix of the coordinates' field
+ *                 type and of mul, sqr, add, inv, is_zero (ff/ff.h)
  *   X8_FE_ONE, X8_FE_ZERO   1 and 0 in that field
- *   X8_AFF        g1_affine_t | bn_g1_affine_t
- *   X8_NAME       g1_x8 | bn_g1_x8: prefix of the exported functions
+ *   X8_AFF        g1_affine_t | bn_g1_affine_t | bn_g2_affine_t
+ *   X8_NAME       g1_x8 | bn_g1_x8 | bn_g2_x8: prefix of the exported
+ *                 functions
  * and the lane helpers, FF_X8_INLINE, by these names:
  *   mont(o, a, b)     o = a b / R, reduced; a, b < 2p; o may alias a or b
- *   mont2p(o, a, b)   the same, but only < 2p (for a factor of a product)
+ *   mont2p(o, a, b)   the same, or only < 2p (for a factor of a product)
  *   msqr(o, a)        o = a a / R, reduced
  *   reduce_once(x)    [0, 2p) -> [0, p)
  *   vsub(o, a, b)     o = a - b mod p
@@ -46,7 +48,7 @@
  * fr_x8_enabled() said yes (a CPU without IFMA would fault on them).
  */
 #ifndef X8_NAME
-#error "g1_x8_shape.h is a template: define X8_V, X8_NAME, ... and include it once"
+#error "add_x8_shape.h is a template: define X8_V, X8_NAME, ... and include it once"
 #endif
 
 #define X8_CAT_(a, b) a##b
