@@ -44,6 +44,10 @@
  * - y1 from the coordinates kept in scratch, written back to the buckets
  * (store_xy). Six 8-lane products per 8 additions.
  *
+ * The same lanes check decoded points against the curve equation, 8 at a
+ * time (_first_off_curve: a zkey's sections hold 10^5 .. 10^7 points, and
+ * the scalar check was a tenth of a small proof).
+ *
  * Only the functions marked FF_X8 use AVX-512; callers run them only after
  * fr_x8_enabled() said yes (a CPU without IFMA would fault on them).
  */
@@ -171,6 +175,36 @@ FF_X8_INLINE void equal_x(X8_V *den, X8_V *num, __mmask8 z, X8_AFF *const *acc, 
     }
     fe_to_v(den, d);
     fe_to_v(num, q);
+}
+
+/* y^2 = x^3 + b, 8 points a vector (one load_xy, three products), the
+ * identities masked out of the comparison. */
+FF_X8 size_t X8_(_first_off_curve)(const X8_AFF *p, size_t n, const fe_t *b)
+{
+    X8_V vb, nb, x, y, l, r;
+    gather(&vb, _mm512_setzero_si512(), 0, b); /* no lane read: b in every lane */
+    for (int i = 0; i < X8_NL; i++)
+        x.l[i] = _mm512_setzero_si512();
+    vsub(&nb, &x, &vb);
+    for (size_t i = 0; i < n; i += 8) {
+        const X8_AFF *q[8];
+        __mmask8 k = 0;
+        for (size_t l = 0; l < 8; l++) {
+            bool in = i + l < n && !p[i + l].inf;
+            q[l] = in ? &p[i + l] : p; /* not read outside k */
+            k |= (__mmask8)(in << l);
+        }
+        load_xy(&x, &y, q, k);
+        msqr(&l, &y);
+        msqr(&r, &x);
+        mont(&r, &r, &x);
+        vsub(&r, &r, &nb); /* x^3 + b */
+        vsub(&l, &l, &r);
+        __mmask8 off = k & (__mmask8)~v_zero(&l);
+        if (off)
+            return i + (size_t)__builtin_ctz(off);
+    }
+    return n;
 }
 
 FF_X8 void X8_(_add_batch)(size_t n, X8_AFF *const *acc, const X8_AFF *const *pt, const uint8_t *neg, void *scratch)

@@ -23,6 +23,7 @@
 #define FF_X8_LANES /* ff/ff.h's lane helpers */
 #include "base/base.h"
 #include "ec/ec.h"
+#include "ec/ec_internal.h"
 
 _Static_assert(sizeof(bn_fp_t) == 32, "the lanes read 4 x 64-bit limbs");
 

@@ -68,6 +68,10 @@ void bn_g1_mul_fr(bn_g1_jac_t *out, const bn_g1_jac_t *p, const bn_fr_t *k)
     jac_mul_plain(out, p, l);
 }
 bool bn_g1_affine_on_curve(const bn_g1_affine_t *p) { return affine_on_curve(p); }
+size_t bn_g1_first_off_curve(const bn_g1_affine_t *p, size_t n)
+{
+    return fr_x8_enabled() ? bn_g1_x8_first_off_curve(p, n, &curve_b) : affine_first_off_curve(p, n);
+}
 bool bn_g1_jac_on_curve(const bn_g1_jac_t *p) { return jac_on_curve(p); }
 void bn_g1_xyzz_set_inf(bn_g1_xyzz_t *out) { xyzz_set_inf(out); }
 void bn_g1_xyzz_add_affine(bn_g1_xyzz_t *out, const bn_g1_xyzz_t *p, const bn_g1_affine_t *q)

@@ -108,6 +108,10 @@ void bn_g2_mul_fr(bn_g2_jac_t *out, const bn_g2_jac_t *p, const bn_fr_t *k)
     jac_mul_plain(out, p, l);
 }
 bool bn_g2_affine_on_curve(const bn_g2_affine_t *p) { return affine_on_curve(p); }
+size_t bn_g2_first_off_curve(const bn_g2_affine_t *p, size_t n)
+{
+    return fr_x8_enabled() ? bn_g2_x8_first_off_curve(p, n, &curve_b) : affine_first_off_curve(p, n);
+}
 bool bn_g2_jac_on_curve(const bn_g2_jac_t *p) { return jac_on_curve(p); }
 bool bn_g2_affine_in_subgroup(const bn_g2_affine_t *p) { return bn_g2_in_subgroup(p); }
 void bn_g2_xyzz_set_inf(bn_g2_xyzz_t *out) { xyzz_set_inf(out); }

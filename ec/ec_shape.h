@@ -115,6 +115,16 @@ static bool affine_on_curve(const affine_t *p)
     return fe_eq(&l, &r);
 }
 
+/* The first i < n whose p[i] is off the curve (the identity is on it), or
+ * n: the scalar form of the lanes' G_x8_first_off_curve (add_x8_shape.h). */
+static size_t affine_first_off_curve(const affine_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!affine_on_curve(&p[i]))
+            return i;
+    return n;
+}
+
 /* Y^2 == X^3 + b*Z^6; Z = 0 is the identity. */
 static bool jac_on_curve(const jac_t *p)
 {

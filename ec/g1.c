@@ -82,6 +82,10 @@ void g1_mul(g1_jac_t *out, const g1_jac_t *p, const uint64_t k[4]) { jac_mul_end
 void g1_mul_fr(g1_jac_t *out, const g1_jac_t *p, const fr_t *k) { jac_mul_fr(out, p, k); }
 void g1_mul_any(g1_jac_t *out, const g1_jac_t *p, const uint64_t k[4]) { jac_mul_plain(out, p, k); }
 bool g1_affine_on_curve(const g1_affine_t *p) { return affine_on_curve(p); }
+size_t g1_first_off_curve(const g1_affine_t *p, size_t n)
+{
+    return fr_x8_enabled() ? g1_x8_first_off_curve(p, n, &curve_b) : affine_first_off_curve(p, n);
+}
 bool g1_jac_on_curve(const g1_jac_t *p) { return jac_on_curve(p); }
 bool g1_affine_in_subgroup(const g1_affine_t *p) { return affine_in_subgroup(p); }
 void g1_xyzz_set_inf(g1_xyzz_t *out) { xyzz_set_inf(out); }

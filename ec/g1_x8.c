@@ -27,6 +27,7 @@
 #define FF_X8_LANES /* ff/ff.h's lane helpers */
 #include "base/base.h"
 #include "ec/ec.h"
+#include "ec/ec_internal.h"
 
 _Static_assert(sizeof(fp_t) == 48, "gather assumes 6 x 64-bit limbs");
 

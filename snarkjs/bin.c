@@ -215,53 +215,84 @@ static bool all_zero(const uint8_t *p, size_t n)
     return acc == 0;
 }
 
-int sj_g1_from_lem(g1_affine_t *out, const uint8_t in[96], bool subgroup)
+/* The raw decoders: all-zero bytes are the identity, else coordinates below q. */
+
+int sj_g1_from_lem_raw(g1_affine_t *out, const uint8_t in[96])
 {
     if (all_zero(in, 96)) {
         g1_affine_set_inf(out);
         return 0;
     }
-    g1_affine_t p;
-    p.inf = false;
+    g1_affine_t p = {.inf = false};
     if (sj_fp_from_mont_le(&p.x, in) || sj_fp_from_mont_le(&p.y, in + 48))
         return GM_ENONCANON;
-    if (!g1_affine_on_curve(&p))
-        return GM_ENOTONCURVE;
-    if (subgroup && !g1_affine_in_subgroup(&p))
-        return GM_ESUBGROUP;
     *out = p;
     return 0;
 }
 
-int sj_g2_from_lem(g2_affine_t *out, const uint8_t in[192], bool subgroup)
+int sj_g2_from_lem_raw(g2_affine_t *out, const uint8_t in[192])
 {
     if (all_zero(in, 192)) {
         g2_affine_set_inf(out);
         return 0;
     }
-    g2_affine_t p;
-    p.inf = false;
+    g2_affine_t p = {.inf = false};
     if (sj_fp_from_mont_le(&p.x.c0, in) || sj_fp_from_mont_le(&p.x.c1, in + 48) ||
         sj_fp_from_mont_le(&p.y.c0, in + 96) || sj_fp_from_mont_le(&p.y.c1, in + 144))
         return GM_ENONCANON;
-    if (!g2_affine_on_curve(&p))
-        return GM_ENOTONCURVE;
-    if (subgroup && !g2_affine_in_subgroup(&p))
-        return GM_ESUBGROUP;
     *out = p;
     return 0;
 }
 
-int sj_bn_g1_from_lem(bn_g1_affine_t *out, const uint8_t in[64], bool subgroup)
+int sj_bn_g1_from_lem_raw(bn_g1_affine_t *out, const uint8_t in[64])
 {
-    (void)subgroup; /* cofactor 1: on the curve is in G1 */
-    return bn_g1_from_bytes_snarkjs(out, in);
+    if (all_zero(in, 64)) {
+        bn_g1_affine_set_inf(out);
+        return 0;
+    }
+    bn_g1_affine_t p = {.inf = false};
+    if (bn_fp_from_mont_le(&p.x, in) || bn_fp_from_mont_le(&p.y, in + 32))
+        return GM_ENONCANON;
+    *out = p;
+    return 0;
 }
 
-int sj_bn_g2_from_lem(bn_g2_affine_t *out, const uint8_t in[128], bool subgroup)
+int sj_bn_g2_from_lem_raw(bn_g2_affine_t *out, const uint8_t in[128])
 {
-    return subgroup ? bn_g2_from_bytes_snarkjs(out, in) : bn_g2_from_bytes_snarkjs_unchecked(out, in);
+    if (all_zero(in, 128)) {
+        bn_g2_affine_set_inf(out);
+        return 0;
+    }
+    bn_g2_affine_t p = {.inf = false};
+    if (bn_fp_from_mont_le(&p.x.c0, in) || bn_fp_from_mont_le(&p.x.c1, in + 32) ||
+        bn_fp_from_mont_le(&p.y.c0, in + 64) || bn_fp_from_mont_le(&p.y.c1, in + 96))
+        return GM_ENONCANON;
+    *out = p;
+    return 0;
 }
+
+/* The checked decoders: the raw one, then the curve and, asked, the
+ * subgroup (the identity passes both); *out written only on success. */
+#define FROM_LEM(PFX, G, BYTES, IN_SUBGROUP)                                   \
+    int PFX##_from_lem(G##_affine_t *out, const uint8_t in[BYTES], bool subgroup) \
+    {                                                                          \
+        G##_affine_t p;                                                        \
+        int rc = PFX##_from_lem_raw(&p, in);                                   \
+        if (rc)                                                                \
+            return rc;                                                         \
+        if (!G##_affine_on_curve(&p))                                          \
+            return GM_ENOTONCURVE;                                             \
+        if (subgroup && !IN_SUBGROUP(&p))                                      \
+            return GM_ESUBGROUP;                                               \
+        *out = p;                                                              \
+        return 0;                                                              \
+    }
+/* Every point on BN254's G1 curve is in G1 (cofactor 1). */
+#define BN_G1_IN_SUBGROUP(p) ((void)(p), true)
+FROM_LEM(sj_g1, g1, 96, g1_affine_in_subgroup)
+FROM_LEM(sj_g2, g2, 192, g2_affine_in_subgroup)
+FROM_LEM(sj_bn_g1, bn_g1, 64, BN_G1_IN_SUBGROUP)
+FROM_LEM(sj_bn_g2, bn_g2, 128, bn_g2_affine_in_subgroup)
 
 const char *sj_point_err(int code)
 {

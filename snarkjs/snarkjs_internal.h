@@ -72,12 +72,19 @@ int sj_fr_from_mont_le(fr_t *out, const uint8_t in[32]);
  * GM_ENONCANON, GM_ENOTONCURVE or GM_ESUBGROUP. */
 int sj_g1_from_lem(g1_affine_t *out, const uint8_t in[96], bool subgroup);
 int sj_g2_from_lem(g2_affine_t *out, const uint8_t in[192], bool subgroup);
+/* The same with the canonical check only (0 or GM_ENONCANON), for a
+ * decoder that checks many points against the curve at once
+ * (G_first_off_curve, ec/ec.h). */
+int sj_g1_from_lem_raw(g1_affine_t *out, const uint8_t in[96]);
+int sj_g2_from_lem_raw(g2_affine_t *out, const uint8_t in[192]);
 
 /* The same for BN254 (snarkjs's bn128: 32-byte coordinates, G1 64 and G2
  * 128 bytes). Every point on BN254's G1 curve is in G1, so subgroup only
  * matters for G2. */
 int sj_bn_g1_from_lem(bn_g1_affine_t *out, const uint8_t in[64], bool subgroup);
 int sj_bn_g2_from_lem(bn_g2_affine_t *out, const uint8_t in[128], bool subgroup);
+int sj_bn_g1_from_lem_raw(bn_g1_affine_t *out, const uint8_t in[64]);
+int sj_bn_g2_from_lem_raw(bn_g2_affine_t *out, const uint8_t in[128]);
 
 /* Text of a point status for messages. */
 const char *sj_point_err(int code);
@@ -107,6 +114,7 @@ int sj_bn_zkey_stream_points(void **out, const snarkjs_bn_zkey_t *zk, snarkjs_se
  *   SJ_FP_LIMBS    64-bit limbs of a base field element (6 / 4)
  *   SJ_DEC_MAX     a buffer for the decimal text of any field element
  *   SJ_LEM(g)      the zkey point decoder of group g (g1, g2)
+ *   SJ_LEM_RAW(g)  the same without the curve check
  *   SJ_STREAM(x)   a streamed zkey's section decoders (coefs, points)
  *   SJ_VK_T, SJ_PROOF_T, SJ_VK_FREE   groth16_vk_t, ... / snarkjs_bn_vk_t, ...
  *   SJ_G1_IN_SUBGROUP(p)   G1 membership (BN254: every point on the curve)
@@ -122,6 +130,7 @@ int sj_bn_zkey_stream_points(void **out, const snarkjs_bn_zkey_t *zk, snarkjs_se
 #define SJ_G2(x) bn_g2_##x
 #define SJ_API(x) snarkjs_bn_##x
 #define SJ_LEM(g) sj_bn_##g##_from_lem
+#define SJ_LEM_RAW(g) sj_bn_##g##_from_lem_raw
 #define SJ_STREAM(x) sj_bn_zkey_stream_##x
 #define SJ_CURVE "bn128"
 #define SJ_N8Q 32
@@ -148,6 +157,7 @@ int sj_bn_zkey_stream_points(void **out, const snarkjs_bn_zkey_t *zk, snarkjs_se
 #define SJ_G2(x) g2_##x
 #define SJ_API(x) snarkjs_##x
 #define SJ_LEM(g) sj_##g##_from_lem
+#define SJ_LEM_RAW(g) sj_##g##_from_lem_raw
 #define SJ_STREAM(x) sj_zkey_stream_##x
 #define SJ_CURVE "bls12381"
 #define SJ_N8Q 48

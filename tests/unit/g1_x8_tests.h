@@ -11,8 +11,9 @@
  * the same for Fp2's lanes, their halves edge or random values below p;
  * batches of additions, doublings, subtractions, P + (-P) both ways and
  * repeated points of every length from 1 to 41 and of 1001 equal the scalar
- * batch (G_add_batch on the scalar path) and Jacobian sums. Skipped on a
- * CPU without AVX-512 IFMA.
+ * batch (G_add_batch on the scalar path) and Jacobian sums; the first point
+ * off the curve in an array (G_first_off_curve) on lanes and off. Skipped
+ * on a CPU without AVX-512 IFMA.
  *
  * Parameters:
  *   X8T          g1_x8 | bn_g1_x8 (the suite name and the kernels' prefix)
@@ -21,7 +22,7 @@
  *   X8T_ZERO, X8T_ONE        0 and 1 in Fp
  *   X8T_G        g1 | bn_g1 | bn_g2;  X8T_GEN: its generator
  *   X8T_CF       the coordinates' field: X8T_FE on G1; on G2 its Fp2
- *                (bn_fp2), with X8T_G2 defined
+ *                (bn_fp2) and X8T_CF_ONE its 1, with X8T_G2 defined
  *   X8T_FR       fr | bn_fr;  X8T_FR_M, X8T_FR_ONE: its modulus (4 limbs) and 1
  */
 #include <criterion/criterion.h>
@@ -38,6 +39,7 @@
 #define FE_(name) X8T_CAT(X8T_FE, name)
 #ifndef X8T_CF
 #define X8T_CF X8T_FE
+#define X8T_CF_ONE X8T_ONE
 #endif
 #define CF_(name) X8T_CAT(X8T_CF, name)
 #define G_(name) X8T_CAT(X8T_G, name)
@@ -287,6 +289,45 @@ Test(X8T, batch_every_length)
     for (size_t n = 1; n <= 41; n++)
         check_batch(n, &rng);
     check_batch(NMAX, &rng); /* many blocks on both chains, a partial last one */
+}
+
+/* G_first_off_curve on lanes and on the scalar path: n points (some at
+ * infinity) all on the curve give n; with points pushed off it (y + 1) at
+ * chosen places, the first of them, wherever it falls in a block of 8. */
+Test(X8T, first_off_curve)
+{
+    need_ifma();
+    test_rng_t rng;
+    test_rng_init(&rng, X8T_WHO("first_off_curve"));
+    enum { N = 37 };
+    static G_(_affine_t) p[N];
+    for (size_t i = 0; i < N; i++) {
+        p[i] = rand_point(&rng);
+        if (i % 5 == 3)
+            G_(_affine_set_inf)(&p[i]);
+    }
+    static const size_t bad[][2] = {{0, N}, {7, N}, {8, 30}, {9, 10}, {15, 36}, {36, N}, {12, 4}};
+    for (int path = 0; path < 2; path++) {
+        cr_assert(fr_x8_init(path ? FR_X8_OFF : FR_X8_ON) == 0);
+        cr_assert_eq(G_(_first_off_curve)(p, N), N, "path %d: every point is on the curve", path);
+        cr_assert_eq(G_(_first_off_curve)(p, 0), 0);
+        for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+            G_(_affine_t) q[N];
+            memcpy(q, p, sizeof q);
+            size_t want = N;
+            for (int m = 0; m < 2; m++) {
+                size_t i = bad[k][m];
+                if (i >= N || i % 5 == 3) /* past the end, or an identity: left alone */
+                    continue;
+                CF_(_t) one = X8T_CF_ONE;
+                CF_(_add)(&q[i].y, &q[i].y, &one);
+                want = i < want ? i : want;
+            }
+            cr_assert_eq(G_(_first_off_curve)(q, N), want, "path %d, case %zu", path, k);
+            cr_assert_eq(G_(_first_off_curve)(q, want), want, "path %d, case %zu, the prefix", path, k);
+        }
+    }
+    cr_assert(fr_x8_init(FR_X8_AUTO) == 0);
 }
 
 /* bench msm's floor8 kernel: x y^(2 reps + 1), lane by lane. */

@@ -13,6 +13,7 @@
 #define X8T_G bn_g2
 #define X8T_G2
 #define X8T_CF bn_fp2
+#define X8T_CF_ONE BN254_FP2_ONE
 #define X8T_GEN BN254_G2_GENERATOR
 #define X8T_FR bn_fr
 #define X8T_FR_M BN254_FR_MODULUS

@@ -1275,6 +1275,16 @@ Test(snarkjs, bn_zkey_errors_name_section_and_value)
     b[at + 64 + 40] ^= 1; /* point 1, y */
     cr_assert_eq(snarkjs_bn_zkey_from_bytes(&zk, b, n, "c.zkey", 0, NULL, &err), GM_ENOTONCURVE);
     cr_assert(strstr(err.msg, "c.zkey: section 5 (PointsA): point 1: not on the curve"), "%s", err.msg);
+    /* Two bad points: the first is named, whichever its fault (the curve is
+     * checked after the coordinates, for many points at once). */
+    memset(b + at + 2 * 64, 0xff, 32); /* point 2, x >= q */
+    cr_assert_eq(snarkjs_bn_zkey_from_bytes(&zk, b, n, "c.zkey", 0, NULL, &err), GM_ENOTONCURVE);
+    cr_assert(strstr(err.msg, "section 5 (PointsA): point 1: not on the curve"), "%s", err.msg);
+    memcpy(b, orig, n);
+    memset(b + at + 1 * 64, 0xff, 32); /* point 1, x >= q */
+    b[at + 2 * 64 + 40] ^= 1;          /* point 2 off the curve */
+    cr_assert_eq(snarkjs_bn_zkey_from_bytes(&zk, b, n, "c.zkey", 0, NULL, &err), GM_ENONCANON);
+    cr_assert(strstr(err.msg, "section 5 (PointsA): point 1: a coordinate is not below q"), "%s", err.msg);
     /* A coordinate >= q in section 9. */
     memcpy(b, orig, n);
     at = section_at(b, n, 9, &sz);
