@@ -120,8 +120,11 @@ FI bool x8_on(int nf)
 
 /* Scalars per prep tile (a multiple of 64, the density word). */
 #define PREP_CHUNK 16384
-/* Bases per "ones" tile. */
+/* Bases per "ones" tile, and the points its buffer holds (a power of two:
+ * pairwise sums of up to ONES_BUF / 2 share one inversion). */
 #define ONES_CHUNK 8192
+#define ONES_BUF 256
+#define ONES_TAIL 32
 /* Largest batch of affine additions sharing one inversion. */
 #define BATCH_MAX EC_ADD_BATCH_MAX
 /* Smallest queue (a tiny batch still queues this many before spilling). */
@@ -309,9 +312,25 @@ typedef struct { uint32_t bucket, neg; uint64_t idx; } entry_t;
 typedef struct {
     size_t prep_cnt, k, idx, wsum, ones, ws, ws_bytes, total;
     size_t ws_buckets, ws_flags, ws_ent, ws_queue, ws_den, ws_pre, ws_spill, ws_key, ws_seg, ws_x8, ws_x8s;
+    size_t ws_ones, ws_ones_den, ws_ones_ptr, ws_ones_x8; /* a "ones" tile's buffer, den and pre, batch, lanes */
 } layout_t;
 
 #define ALIGN64(x) (((x) + 63) & ~(size_t)63)
+
+/* Bytes of the lanes' scratch for batches of k (0 without lanes). */
+static size_t x8_scratch_size(int nf, size_t k)
+{
+#ifdef MSM_X8
+    if (nf == 1)
+        return X8_(_scratch_size)(k);
+#endif
+#ifdef MSM_X8_G2
+    if (nf == 2)
+        return X8G2_(_scratch_size)(k);
+#endif
+    (void)nf, (void)k;
+    return 0;
+}
 
 static layout_t layout_for(int nf, size_t n, unsigned nworkers, unsigned c)
 {
@@ -351,14 +370,15 @@ static layout_t layout_for(int nf, size_t n, unsigned nworkers, unsigned c)
     L.ws_x8 = w; /* the batch's bucket and point addresses and signs, then the lanes' scratch */
     w += ALIGN64(2 * K * sizeof(void *) + K);
     L.ws_x8s = w;
-#ifdef MSM_X8
-    if (nf == 1)
-        w += ALIGN64(X8_(_scratch_size)(K));
-#endif
-#ifdef MSM_X8_G2
-    if (nf == 2)
-        w += ALIGN64(X8G2_(_scratch_size)(K));
-#endif
+    w += ALIGN64(x8_scratch_size(nf, K));
+    L.ws_ones = w;
+    w += ALIGN64(ONES_BUF * AFF_SIZE(nf));
+    L.ws_ones_den = w;
+    w += ALIGN64(ONES_BUF * sizeof(fe_u)); /* den, then pre: ONES_BUF / 2 each */
+    L.ws_ones_ptr = w;
+    w += ALIGN64(ONES_BUF * sizeof(void *) + ONES_BUF / 2);
+    L.ws_ones_x8 = w;
+    w += ALIGN64(x8_scratch_size(nf, ONES_BUF / 2));
     L.ws_bytes = w;
     L.ws = off;
     off += (nworkers ? nworkers : 1) * w;
@@ -633,6 +653,27 @@ FI void add_batch(int nf, size_t k, void *const *accp, const void *const *ptp, c
     }
 }
 
+/* add_batch, or on 8 lanes (x8: x8_on(nf); x8s: its scratch) the same
+ * additions, doublings and P + (-P), 8 entries at a time. */
+FI void add_batch_on(int nf, bool x8, size_t k, void *const *acc, const void *const *pt, const uint8_t *neg, fe_u *den,
+                     fe_u *pre, void *x8s)
+{
+#ifdef MSM_X8
+    if (nf == 1 && x8) {
+        X8_(_add_batch)(k, (aff1_t *const *)acc, (const aff1_t *const *)pt, neg, x8s);
+        return;
+    }
+#endif
+#ifdef MSM_X8_G2
+    if (nf == 2 && x8) {
+        X8G2_(_add_batch)(k, (aff2_t *const *)acc, (const aff2_t *const *)pt, neg, x8s);
+        return;
+    }
+#endif
+    (void)x8, (void)x8s;
+    add_batch(nf, k, acc, pt, neg, den, pre);
+}
+
 /* The tile's batch, bucket[e.bucket] += +-base[e.idx], through add_batch or,
  * where the group has lanes and the CPU IFMA (x8_on), MSM_X8's or
  * MSM_X8_G2's add_batch (the same additions, doublings and P + (-P), 8
@@ -649,17 +690,7 @@ FI void batch_run(tile_t *T)
         T->b_pt[j] = aff_at(nf, T->bases, e->idx);
         T->b_neg[j] = (uint8_t)e->neg;
     }
-#ifdef MSM_X8
-    if (nf == 1 && T->x8)
-        X8_(_add_batch)(k, (aff1_t *const *)T->b_acc, (const aff1_t *const *)T->b_pt, T->b_neg, T->x8_scratch);
-    else
-#endif
-#ifdef MSM_X8_G2
-    if (nf == 2 && T->x8)
-        X8G2_(_add_batch)(k, (aff2_t *const *)T->b_acc, (const aff2_t *const *)T->b_pt, T->b_neg, T->x8_scratch);
-    else
-#endif
-        add_batch(nf, k, T->b_acc, T->b_pt, T->b_neg, T->den, T->pre);
+    add_batch_on(nf, T->x8, k, T->b_acc, T->b_pt, T->b_neg, T->den, T->pre, T->x8_scratch);
     for (size_t j = 0; j < k; j++) {
         uint32_t b = T->batch[j].bucket;
         T->flags[b] &= (uint8_t)~(*aff_inf(nf, T->b_acc[j]) ? B_FULL | B_INBATCH : B_INBATCH);
@@ -939,15 +970,62 @@ FI void window_tile(const job_t *J, int nf, size_t task, unsigned worker)
     *wsum_at(J, task) = tot;
 }
 
-/* Sums the bases of the "ones" [t * ONES_CHUNK, ...) of the ones list. */
-FI void ones_tile(const job_t *J, int nf, size_t t)
+/* One level of a "ones" tile: buf[0 .. m) becomes its pairwise sums (the
+ * identities dropped) and the odd one; returns the new count. */
+FI size_t ones_level(int nf, bool x8, char *buf, size_t m, char *ws, const layout_t *L)
+{
+    size_t asz = AFF_SIZE(nf), np = m / 2, out = 0;
+    void **acc = (void **)(ws + L->ws_ones_ptr);
+    const void **pt = (const void **)(acc + ONES_BUF / 2);
+    uint8_t *neg = (uint8_t *)(pt + ONES_BUF / 2);
+    fe_u *den = (fe_u *)(ws + L->ws_ones_den);
+    for (size_t i = 0; i < np; i++) {
+        acc[i] = buf + 2 * i * asz;
+        pt[i] = buf + (2 * i + 1) * asz;
+        neg[i] = 0;
+    }
+    add_batch_on(nf, x8, np, acc, pt, neg, den, den + ONES_BUF / 2, ws + L->ws_ones_x8);
+    for (size_t i = 0; i < np; i++)
+        if (!*aff_inf(nf, acc[i]))
+            memmove(buf + out++ * asz, acc[i], asz);
+    if (m & 1)
+        memmove(buf + out++ * asz, buf + (m - 1) * asz, asz);
+    return out;
+}
+
+/*
+ * Sums the bases of the "ones" [t * ONES_CHUNK, ...) of the ones list.
+ * Why: a circom witness of bits is mostly 0s and 1s (SHA-256: 40 % ones),
+ * so these sums are most of its A, B and C MSMs. Batch-affine pairwise sums
+ * (~6M and a share of one inversion per ONES_BUF / 2 pairs, on lanes where
+ * the group has them) against ~10M for an XYZZ mixed addition per base.
+ * Invariants: the worker's buffer holds m < ONES_BUF points, none at
+ * infinity (an identity base is skipped, a cancelled pair dropped); a full
+ * buffer is halved by one level; at the end, levels while more than
+ * ONES_TAIL points are left (below that an inversion costs more than the
+ * XYZZ additions it saves), then the XYZZ sum of the rest.
+ */
+FI void ones_tile(const job_t *J, int nf, size_t t, unsigned worker)
 {
     size_t lo = t * ONES_CHUNK, hi = lo + ONES_CHUNK < J->m_ones ? lo + ONES_CHUNK : J->m_ones;
     const uint32_t *idx = idx_arr(J);
+    char *ws = J->scratch + J->L.ws + (size_t)worker * J->L.ws_bytes, *buf = ws + J->L.ws_ones;
+    size_t asz = AFF_SIZE(nf), m = 0;
+    bool x8 = x8_on(nf);
+    for (size_t o = lo; o < hi; o++) {
+        const void *b = aff_at(nf, J->bases, idx[J->n - 1 - o]);
+        if (*aff_inf(nf, (void *)b))
+            continue;
+        memcpy(buf + m++ * asz, b, asz);
+        if (m == ONES_BUF)
+            m = ones_level(nf, x8, buf, m, ws, &J->L);
+    }
+    while (m > ONES_TAIL)
+        m = ones_level(nf, x8, buf, m, ws, &J->L);
     xyzz_u acc;
     xyzz_inf(nf, &acc);
-    for (size_t o = lo; o < hi; o++)
-        xyzz_add_aff(nf, &acc, &acc, aff_at(nf, J->bases, idx[J->n - 1 - o]));
+    for (size_t i = 0; i < m; i++)
+        xyzz_add_aff(nf, &acc, &acc, buf + i * asz);
     *ones_at(J, t) = acc;
 }
 
@@ -958,7 +1036,7 @@ FI void main_task(void *arg, size_t task, unsigned worker, int nf)
     if (task < nwt)
         window_tile(J, nf, task, worker);
     else
-        ones_tile(J, nf, task - nwt);
+        ones_tile(J, nf, task - nwt, worker);
 }
 static void main_task_g1(void *arg, size_t task, unsigned worker) { main_task(arg, task, worker, 1); }
 static void main_task_g2(void *arg, size_t task, unsigned worker) { main_task(arg, task, worker, 2); }

@@ -139,7 +139,8 @@ static bn_fr_t *rand_scalars(size_t n, test_rng_t *rng)
     }                                                                                                          \
                                                                                                                \
     /* One point many times with a few distinct scalars (every bucket addition a doubling or a cancel), and   \
-     * P, -P alternating; then all scalars r - 1 (every window's digit the same) and all 1 or 0. */            \
+     * P, -P alternating; then all scalars r - 1 (every window's digit the same) and all 1 or 0; then the     \
+     * first two with every scalar 1 (the ones' pairwise sums: doublings, cancels). */                         \
     static void G##_adversarial(size_t n, const char *who)                                                     \
     {                                                                                                          \
         test_rng_t rng;                                                                                        \
@@ -150,15 +151,17 @@ static bn_fr_t *rand_scalars(size_t n, test_rng_t *rng)
             rand_fr(&few[k], &rng);                                                                            \
         static const unsigned ws[] = {0, 1, 2, 4, 9, 13};                                                      \
         G##_jac_t want, got;                                                                                   \
-        for (int kind = 0; kind < 5; kind++) {                                                                 \
+        for (int kind = 0; kind < 7; kind++) {                                                                 \
             for (size_t i = 0; i < n; i++) {                                                                   \
-                if (kind == 0) {                                                                               \
+                if (kind == 0 || kind == 5) {                                                                  \
                     b[i] = b[0];                                                                               \
-                    s[i] = few[i % 3];                                                                         \
-                } else if (kind == 1) {                                                                        \
-                    if (i % 2)                                                                                 \
+                    s[i] = kind == 5 ? BN254_FR_ONE : few[i % 3];                                              \
+                } else if (kind == 1 || kind == 6) {                                                           \
+                    if (kind == 1 ? i % 2 : i % 3 == 1) /* kind 6: pairs that cancel among ones that do not */ \
                         G##_affine_neg(&b[i], &b[0]);                                                          \
-                    s[i] = few[(i / 2) % 2];                                                                   \
+                    else                                                                                       \
+                        b[i] = b[0];                                                                           \
+                    s[i] = kind == 6 ? BN254_FR_ONE : few[(i / 2) % 2];                                        \
                 } else if (kind == 2) {                                                                        \
                     bn_fr_neg(&s[i], &BN254_FR_ONE);                                                           \
                 } else {                                                                                       \
