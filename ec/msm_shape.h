@@ -57,12 +57,14 @@
  *     each step one batch of affine additions (reduce_dense), or, when the
  *     window has fewer points than buckets, by XYZZ running sums over the
  *     occupied buckets (reduce_sparse).
- *     The "ones" tiles sum their bases with XYZZ mixed additions.
+ *     The "ones" tiles sum their bases by pairwise batch-affine levels
+ *     (ones_tile: the same batches, on lanes where the group has them).
  *  3. Combine (caller's thread): window sums by Horner (c doublings each),
  *     plus the ones.
  *
  * Threads: a tile owns its window-range result slot and uses the scratch of
- * the worker running it (buckets, batch, spill), indexed by worker id; the
+ * the worker running it (buckets, batch, spill, the ones' buffer), indexed
+ * by worker id; the
  * prep tiles write disjoint ranges placed by the prefix sums.
  */
 #ifndef MSM_G1
