@@ -50,13 +50,20 @@
  *     MSM_X8_G2's add_batch, ec/add_x8_shape.h). A
  *     point whose bucket is already in the current batch waits in a queue
  *     for the next batch; when the queue is full (skewed digits: equal
- *     scalars, tiny windows, the top window) it goes to a small XYZZ spill
- *     slot of its bucket instead, so batches never shrink to one inversion
- *     per point. The tile then reduces its buckets (and spill slots) to one
- *     partial window sum: by running sums advanced in G segments at once,
- *     each step one batch of affine additions (reduce_dense), or, when the
- *     window has fewer points than buckets, by XYZZ running sums over the
- *     occupied buckets (reduce_sparse).
+ *     scalars, tiny windows) it goes to a small XYZZ spill slot of its
+ *     bucket instead, so batches never shrink to one inversion per point.
+ *     The top window, which r leaves fewer buckets (97 of 4096 at 13 bits on
+ *     BN254), spreads its points round-robin over copies of its buckets
+ *     (copies_for) so that its batches are as large as the other windows',
+ *     and folds the copies before the reduction: its batches had been
+ *     reach / 8 (an inversion per 12 points), and it took 4.7 times as long
+ *     as another window, on one worker at the end of the run (BN254, 2^16,
+ *     17.5 of 59 ms on 2 threads). The tile then reduces its buckets (and
+ *     spill slots) to one partial window sum: by running sums advanced in G
+ *     segments at once, each step one batch of affine additions
+ *     (reduce_dense), or, when the window has fewer points than buckets (or
+ *     is a folded top window), by XYZZ running sums over the occupied
+ *     buckets (reduce_sparse).
  *     The "ones" tiles sum their bases by pairwise batch-affine levels
  *     (ones_tile: the same batches, on lanes where the group has them).
  *  3. Combine (caller's thread): window sums by Horner (c doublings each),
@@ -64,8 +71,8 @@
  *
  * Threads: a tile owns its window-range result slot and uses the scratch of
  * the worker running it (buckets, batch, spill, the ones' buffer), indexed
- * by worker id; the
- * prep tiles write disjoint ranges placed by the prefix sums.
+ * by worker id; the prep tiles write disjoint ranges placed by the prefix
+ * sums.
  */
 #ifndef MSM_G1
 #error "msm_shape.h is a template: define MSM_G1, MSM_FE1, ... and include it once"
@@ -265,6 +272,21 @@ static size_t window_reach(unsigned c, unsigned w)
     return reach < nb ? reach : nb;
 }
 
+/* Copies of the buckets of a window that reaches reach of nb buckets: the
+ * smallest power of two m whose m * reach buckets take the batches of the
+ * nb, or the largest with m * reach <= nb. The top window spreads its points
+ * over the m copies (see window_tile), so that its batches are as large as
+ * the other windows' instead of reach / 8 (13-bit windows on BN254: 97
+ * buckets, batches of 12, an inversion per 12 points: 4.7 times the time of
+ * another window at 2^16). */
+static size_t copies_for(size_t nb, size_t reach)
+{
+    size_t m = 1;
+    while (2 * m * reach <= nb && batch_cap(m * reach) < batch_cap(nb))
+        m *= 2;
+    return m;
+}
+
 /* The widest automatic window: 2^16 affine buckets (6.5 MiB of G1 buckets
  * per worker). The model below counts multiplications, not cache misses, so
  * it stops where the measurements of `grothmpi bench msm` stop: at 18 and
@@ -277,8 +299,9 @@ static size_t window_reach(unsigned c, unsigned w)
  * and routing) plus 80M / K (its share of the batch's inversion), and ~15M
  * per bucket for the dense reduction (two batch-affine additions; a window
  * with fewer points than buckets reduces sparsely, see reduce_sparse); a top
- * window that reaches fewer than 64 buckets runs on the XYZZ spill (10M per
- * point). Windows and ranges spread over the workers in whole tiles. */
+ * window that reaches at most half the buckets batches over its copies
+ * (copies_for), folds them (~7M per addition) and reduces sparsely. Windows
+ * and ranges spread over the workers in whole tiles. */
 static unsigned window_auto(size_t n, unsigned nworkers)
 {
     if (nworkers == 0)
@@ -290,12 +313,14 @@ static unsigned window_auto(size_t n, unsigned nworkers)
     for (unsigned c = 2; c <= MSM_AUTO_MAX; c++) {
         double R = (double)nranges_for(c, nworkers), work = 0;
         for (unsigned w = 0; w < nwindows(c); w++) {
-            size_t reach = window_reach(c, w);
-            double pts = (double)n / R, nbk = (double)reach;
-            double per_point = reach < 64 ? 10.0 : 7.0 + 80.0 / (double)batch_cap(reach);
+            size_t reach = window_reach(c, w), copies = copies_for((size_t)1 << (c - 1), reach);
+            double pts = (double)n / R, nbk = (double)reach, ncp = (double)(reach * copies);
+            double per_point = 7.0 + 80.0 / (double)batch_cap(reach * copies);
             /* sparse: ~24M per occupied bucket, the gap's small multiple
              * (~23M per bit), and the scan of every bucket's flag */
-            double buckets = pts >= nbk ? nbk * 15.0 : pts * (24.0 + 23.0 * log2(nbk / pts)) + nbk * 0.05;
+            double buckets = copies > 1 ? fmin(pts, ncp - nbk) * 7.0 + fmin(pts, nbk) * 24.0
+                             : pts >= nbk ? nbk * 15.0
+                                          : pts * (24.0 + 23.0 * log2(nbk / pts)) + nbk * 0.05;
             work += R * (pts * per_point + buckets);
         }
         double tiles = nwindows(c) * R;
@@ -508,6 +533,8 @@ typedef struct {
     uint32_t *key;        /* UINT32_MAX: slot free */
     fe_u *den, *pre;
     size_t nb, K, Q, nbatch, nqueue;   /* K: batch capacity, Q: queue capacity */
+    size_t reach;         /* buckets of the window (nb, or fewer at the top:
+                             bucket b + m reach is copy m of bucket b) */
     bool x8;              /* batches on 8 lanes (x8_on) */
     void **b_acc;         /* K each: the batch's buckets, points and signs */
     const void **b_pt;
@@ -703,11 +730,13 @@ FI void batch_run(tile_t *T)
 /* Spill slot of bucket b (a multiplicative hash, so nearby buckets spread). */
 FI size_t spill_slot(uint32_t b) { return (size_t)((b * 0x9e3779b1u) >> (32 - 6)) & (SPILL - 1); }
 
-/* Adds +-base[i] to the spill slot of bucket b when the slot is free or
- * already b's; false when another bucket holds it. */
+/* Adds +-base[i] to the spill slot of bucket b (of its window bucket b mod
+ * reach when b is a copy) when the slot is free or already that bucket's;
+ * false when another bucket holds it. */
 FI bool spill_put(tile_t *T, uint32_t b, uint64_t i, uint32_t neg)
 {
     const int nf = T->nf;
+    b = (uint32_t)(b % T->reach);
     size_t s = spill_slot(b);
     if (T->key[s] != b && T->key[s] != UINT32_MAX)
         return false;
@@ -845,6 +874,26 @@ FI void seg_add(tile_t *V, size_t s, size_t src)
     }
 }
 
+/* Adds the copies of the top window's buckets into copy 0, bucket b + k
+ * reach into bucket b, half of the copies onto the other half each step, so
+ * that every batch holds a bucket once and up to K entries (the buckets of
+ * the copies stay set: the reduction reads buckets [0, reach) only). */
+FI void fold_copies(tile_t *T, size_t copies)
+{
+    tile_t V = *T; /* V: bucket b += bucket src, src read through V.bases */
+    V.bases = T->buckets;
+    for (size_t h = copies / 2; h >= 1; h /= 2) {
+        for (size_t b = 0; b < h * T->reach; b++) {
+            if (!(T->flags[b + h * T->reach] & B_FULL))
+                continue;
+            seg_add(&V, b, b + h * T->reach);
+            if (V.nbatch == V.K)
+                batch_run(&V);
+        }
+        batch_run(&V);
+    }
+}
+
 /*
  * Dense: the buckets cut into G segments of L = nb / G, all G running sums
  * advanced together, so that each step is one batch of G affine additions
@@ -941,12 +990,14 @@ FI void window_tile(const job_t *J, int nf, size_t task, unsigned worker)
     T.b_neg = (uint8_t *)(T.b_pt + T.K);
     if (T.x8)
         T.x8_scratch = ws + J->L.ws_x8s;
-    /* The top window reaches fewer buckets: size the batch by those, or the
-     * batch would wait for buckets that are always busy and the queue would
+    /* The top window reaches fewer buckets: its points go round-robin to
+     * copies of them (copies_for), and the batch is sized by the copies, or
+     * it would wait for buckets that are always busy and the queue would
      * spill. */
-    size_t reach = window_reach(J->c, (unsigned)w);
-    if (reach < T.nb) {
-        T.K = batch_cap(reach);
+    T.reach = window_reach(J->c, (unsigned)w);
+    size_t copies = copies_for(T.nb, T.reach);
+    if (T.reach < T.nb) {
+        T.K = batch_cap(T.reach * copies);
         T.Q = T.K < QUEUE_MIN ? QUEUE_MIN : T.K;
     }
     memset(T.flags, 0, T.nb);
@@ -957,15 +1008,21 @@ FI void window_tile(const job_t *J, int nf, size_t task, unsigned worker)
         int64_t d = booth_digit(k_at(J, j), (unsigned)w, J->c);
         if (d == 0)
             continue;
-        routed++;
+        size_t copy = routed++ & (copies - 1);
         uint64_t i = idx[j];
-        tile_put(&T, (uint32_t)((d < 0 ? -d : d) - 1), i, d < 0);
+        tile_put(&T, (uint32_t)((d < 0 ? -d : d) - 1 + copy * T.reach), i, d < 0);
     }
     while (T.nbatch || T.nqueue)
         tile_flush(&T);
 
     xyzz_u tot;
-    if (routed >= T.nb)
+    if (copies > 1) {
+        /* At most nb / 2 window buckets: reduce_sparse's 24M each is below
+         * reduce_dense's 15M for each of the nb. */
+        fold_copies(&T, copies);
+        T.nb = T.reach;
+        reduce_sparse(&T, &tot);
+    } else if (routed >= T.nb)
         reduce_dense(&T, &tot, (char *)ws + J->L.ws_seg, nseg_for(J->c));
     else
         reduce_sparse(&T, &tot);
