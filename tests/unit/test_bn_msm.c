@@ -336,26 +336,21 @@ Test(bn_msm, g2_vs_naive) { bn_g2_vs_naive(N_MAX_G2, g2_ws, sizeof g2_ws / sizeo
 /* 600 points: at window 13 the top window's 32 copies of one bucket (equal
  * scalars) fill the batch and the queue (388), and the rest spills. */
 Test(bn_msm, g1_adversarial) { bn_g1_adversarial(600, "bn_msm/g1_adversarial"); }
-/* G1's scalar batches (the only ones on a CPU without IFMA), where the
- * tests here ran the 8-lane ones (ec/bn_g1_x8.c) on a CPU with IFMA. */
-Test(bn_msm, g1_scalar_path)
-{
-    cr_assert(fr_x8_init(FR_X8_OFF) == 0);
-    bn_g1_vs_naive(N_MAX_G1, g1_ws, sizeof g1_ws / sizeof g1_ws[0], "bn_msm/g1_scalar_path");
-    bn_g1_adversarial(300, "bn_msm/g1_scalar_path/adversarial");
-    bn_g1_pool(3000, "bn_msm/g1_scalar_path/pool");
-    cr_assert(fr_x8_init(FR_X8_AUTO) == 0);
-}
+/* The scalar batches (the only ones on a CPU without IFMA), where the
+ * tests here ran the 8-lane ones (ec/bn_g1_x8.c, ec/bn_g2_x8.c) on a CPU
+ * with IFMA. */
+#define SCALAR_PATH(G, S, NMAX, WS, NADV, NPOOL)                                   \
+    Test(bn_msm, S##_scalar_path)                                                \
+    {                                                                            \
+        cr_assert(fr_x8_init(FR_X8_OFF) == 0);                                   \
+        G##_vs_naive(NMAX, WS, sizeof WS / sizeof WS[0], "bn_msm/" #S "_scalar_path"); \
+        G##_adversarial(NADV, "bn_msm/" #S "_scalar_path/adversarial");          \
+        G##_pool(NPOOL, "bn_msm/" #S "_scalar_path/pool");                       \
+        cr_assert(fr_x8_init(FR_X8_AUTO) == 0);                                  \
+    }
+SCALAR_PATH(bn_g1, g1, N_MAX_G1, g1_ws, 300, 3000)
+SCALAR_PATH(bn_g2, g2, N_MAX_G2, g2_ws, 120, 700)
 Test(bn_msm, g2_adversarial) { bn_g2_adversarial(120, "bn_msm/g2_adversarial"); }
-/* The same for G2 (ec/bn_g2_x8.c on a CPU with IFMA). */
-Test(bn_msm, g2_scalar_path)
-{
-    cr_assert(fr_x8_init(FR_X8_OFF) == 0);
-    bn_g2_vs_naive(N_MAX_G2, g2_ws, sizeof g2_ws / sizeof g2_ws[0], "bn_msm/g2_scalar_path");
-    bn_g2_adversarial(120, "bn_msm/g2_scalar_path/adversarial");
-    bn_g2_pool(700, "bn_msm/g2_scalar_path/pool");
-    cr_assert(fr_x8_init(FR_X8_AUTO) == 0);
-}
 Test(bn_msm, g1_density_bitmap) { bn_g1_density(1500, "bn_msm/g1_density_bitmap"); }
 Test(bn_msm, g2_density_bitmap) { bn_g2_density(400, "bn_msm/g2_density_bitmap"); }
 Test(bn_msm, g1_pool_equals_single_thread) { bn_g1_pool(3000, "bn_msm/g1_pool_equals_single_thread"); }
