@@ -12,7 +12,7 @@
  * above the radix-2^52 limbs', so the final normalisation shifts each left
  * by 4. IFMA's high half of a 52 x 52-bit product is bits 52 to 103, exactly
  * the next column's weight (no separate high columns, unlike ec/g1_x8.c's
- * 48-bit radix). 105 IFMA instructions per lane-product (ec/g1_x8.c: 264).
+ * 48-bit radix). 105 IFMA instructions per lane-product (ec/fp_x8.h: 264).
  *
  * Everything here is FF_X8_INLINE: it runs only inside the FF_X8 functions
  * of the two files, which callers run only after fr_x8_enabled() said yes.

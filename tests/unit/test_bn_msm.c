@@ -334,14 +334,16 @@ static const unsigned g2_ws[] = {0, 1, 4, 9, 17};
 Test(bn_msm, g1_vs_naive) { bn_g1_vs_naive(N_MAX_G1, g1_ws, sizeof g1_ws / sizeof g1_ws[0], "bn_msm/g1_vs_naive"); }
 Test(bn_msm, g2_vs_naive) { bn_g2_vs_naive(N_MAX_G2, g2_ws, sizeof g2_ws / sizeof g2_ws[0], "bn_msm/g2_vs_naive"); }
 Test(bn_msm, g1_adversarial) { bn_g1_adversarial(300, "bn_msm/g1_adversarial"); }
-/* G1's scalar batches (the only ones on a CPU without IFMA), where the
- * tests here ran the 8-lane ones (ec/bn_g1_x8.c) on a CPU with IFMA. */
+/* G1's scalar batches and 0/1 sums' levels (the only ones on a CPU without
+ * IFMA), where the tests here ran the 8-lane ones (ec/bn_g1_x8.c) on a CPU
+ * with IFMA. */
 Test(bn_msm, g1_scalar_path)
 {
     cr_assert(fr_x8_init(FR_X8_OFF) == 0);
     bn_g1_vs_naive(N_MAX_G1, g1_ws, sizeof g1_ws / sizeof g1_ws[0], "bn_msm/g1_scalar_path");
     bn_g1_adversarial(300, "bn_msm/g1_scalar_path/adversarial");
     bn_g1_pool(3000, "bn_msm/g1_scalar_path/pool");
+    bn_g1_bits_vs_msm(20000, "bn_msm/g1_scalar_path/bits");
     cr_assert(fr_x8_init(FR_X8_AUTO) == 0);
 }
 Test(bn_msm, g2_adversarial) { bn_g2_adversarial(120, "bn_msm/g2_adversarial"); }
@@ -352,6 +354,7 @@ Test(bn_msm, g2_scalar_path)
     bn_g2_vs_naive(N_MAX_G2, g2_ws, sizeof g2_ws / sizeof g2_ws[0], "bn_msm/g2_scalar_path");
     bn_g2_adversarial(120, "bn_msm/g2_scalar_path/adversarial");
     bn_g2_pool(700, "bn_msm/g2_scalar_path/pool");
+    bn_g2_bits_vs_msm(3000, "bn_msm/g2_scalar_path/bits");
     cr_assert(fr_x8_init(FR_X8_AUTO) == 0);
 }
 Test(bn_msm, g1_density_bitmap) { bn_g1_density(1500, "bn_msm/g1_density_bitmap"); }
