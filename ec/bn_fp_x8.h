@@ -110,16 +110,7 @@ FF_X8_INLINE void v52_sqr(v52_t *o, const v52_t *a) { v52_mont_to(o, a, a, true)
 
 /* o = a + b, not reduced: a, b < p give o < 2p, normalised, a factor for
  * v52_mont (which takes factors < 2p). */
-FF_X8_INLINE void v52_add_lazy(v52_t *o, const v52_t *a, const v52_t *b)
-{
-    const __m512i m = bc(M52);
-    __m512i c = _mm512_setzero_si512();
-    for (int i = 0; i < 5; i++) {
-        __m512i t = _mm512_add_epi64(_mm512_add_epi64(a->l[i], b->l[i]), c);
-        c = _mm512_srli_epi64(t, 52);
-        o->l[i] = i < 4 ? _mm512_and_si512(t, m) : t;
-    }
-}
+FF_X8_INLINE void v52_add_lazy(v52_t *o, const v52_t *a, const v52_t *b) { ff_x8_add_lazy(o->l, a->l, b->l, 5, 52); }
 
 /* 4 words of 64 bits -> 5 limbs of 52 (lane by lane). */
 FF_X8_INLINE void v52_from_words(v52_t *o, const __m512i L[4])

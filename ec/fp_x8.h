@@ -114,16 +114,7 @@ FF_X8_INLINE void v48_sqr(v48_t *o, const v48_t *a) { v48_mont_to(o, a, a, true,
 
 /* o = a + b, not reduced: a, b < p give o < 2p < 2^382, normalised (the top
  * limb < 2^46), a factor for v48_mont (which takes factors < 2p). */
-FF_X8_INLINE void v48_add_lazy(v48_t *o, const v48_t *a, const v48_t *b)
-{
-    const __m512i m = bc(M48);
-    __m512i c = _mm512_setzero_si512();
-    for (int i = 0; i < 8; i++) {
-        __m512i t = _mm512_add_epi64(_mm512_add_epi64(a->l[i], b->l[i]), c);
-        c = _mm512_srli_epi64(t, 48);
-        o->l[i] = i < 7 ? _mm512_and_si512(t, m) : t;
-    }
-}
+FF_X8_INLINE void v48_add_lazy(v48_t *o, const v48_t *a, const v48_t *b) { ff_x8_add_lazy(o->l, a->l, b->l, 8, 48); }
 
 /* Lane b = the fp_t at address lane b of addr (masked-off lanes: the limbs
  * of fill), 6 x 64 -> 8 x 48 bits. */

@@ -22,28 +22,12 @@
 #define gather v48_gather
 #define scatter v48_scatter
 
-/* Lane b = the coordinates of *p[b], by address (an fp_t is 6 words, a
- * point's x and y 12: gathers, not a transpose of rows). */
-FF_X8_INLINE void load_xy(v48_t *x, v48_t *y, const g1_affine_t *const *p, __mmask8 k)
-{
-    __m512i a = _mm512_maskz_loadu_epi64(k, p);
-    gather(x, _mm512_add_epi64(a, bc(offsetof(g1_affine_t, x))), k, &FP_ZERO_ELEM);
-    gather(y, _mm512_add_epi64(a, bc(offsetof(g1_affine_t, y))), k, &FP_ZERO_ELEM);
-}
-
-/* The inverse of load_xy, into the lanes of k only. */
-FF_X8_INLINE void store_xy(g1_affine_t *const *p, __mmask8 k, const v48_t *x, const v48_t *y)
-{
-    __m512i a = _mm512_maskz_loadu_epi64(k, p);
-    scatter(_mm512_add_epi64(a, bc(offsetof(g1_affine_t, x))), k, x);
-    scatter(_mm512_add_epi64(a, bc(offsetof(g1_affine_t, y))), k, y);
-}
-
 #define X8_V v48_t
 #define X8_NL 8
 #define X8_FE fp
 #define X8_FE_ONE FP_ONE
 #define X8_FE_ZERO FP_ZERO_ELEM
 #define X8_AFF g1_affine_t
+#define X8_XY_BY_GATHERS
 #define X8_NAME g1_x8
 #include "ec/add_x8_shape.h"

@@ -334,16 +334,14 @@ static const unsigned g2_ws[] = {0, 1, 4, 9, 17};
 Test(bn_msm, g1_vs_naive) { bn_g1_vs_naive(N_MAX_G1, g1_ws, sizeof g1_ws / sizeof g1_ws[0], "bn_msm/g1_vs_naive"); }
 Test(bn_msm, g2_vs_naive) { bn_g2_vs_naive(N_MAX_G2, g2_ws, sizeof g2_ws / sizeof g2_ws[0], "bn_msm/g2_vs_naive"); }
 Test(bn_msm, g1_adversarial) { bn_g1_adversarial(300, "bn_msm/g1_adversarial"); }
-/* G1's scalar batches and 0/1 sums' levels (the only ones on a CPU without
- * IFMA), where the tests here ran the 8-lane ones (ec/bn_g1_x8.c) on a CPU
- * with IFMA. */
+/* G1's scalar batches (the only ones on a CPU without IFMA), where the
+ * tests here ran the 8-lane ones (ec/bn_g1_x8.c) on a CPU with IFMA. */
 Test(bn_msm, g1_scalar_path)
 {
     cr_assert(fr_x8_init(FR_X8_OFF) == 0);
     bn_g1_vs_naive(N_MAX_G1, g1_ws, sizeof g1_ws / sizeof g1_ws[0], "bn_msm/g1_scalar_path");
     bn_g1_adversarial(300, "bn_msm/g1_scalar_path/adversarial");
     bn_g1_pool(3000, "bn_msm/g1_scalar_path/pool");
-    bn_g1_bits_vs_msm(20000, "bn_msm/g1_scalar_path/bits");
     cr_assert(fr_x8_init(FR_X8_AUTO) == 0);
 }
 Test(bn_msm, g2_adversarial) { bn_g2_adversarial(120, "bn_msm/g2_adversarial"); }
@@ -354,7 +352,6 @@ Test(bn_msm, g2_scalar_path)
     bn_g2_vs_naive(N_MAX_G2, g2_ws, sizeof g2_ws / sizeof g2_ws[0], "bn_msm/g2_scalar_path");
     bn_g2_adversarial(120, "bn_msm/g2_scalar_path/adversarial");
     bn_g2_pool(700, "bn_msm/g2_scalar_path/pool");
-    bn_g2_bits_vs_msm(3000, "bn_msm/g2_scalar_path/bits");
     cr_assert(fr_x8_init(FR_X8_AUTO) == 0);
 }
 Test(bn_msm, g1_density_bitmap) { bn_g1_density(1500, "bn_msm/g1_density_bitmap"); }
@@ -364,6 +361,15 @@ Test(bn_msm, g2_pool_equals_single_thread) { bn_g2_pool(700, "bn_msm/g2_pool_equ
 /* Enough words for several bit-sum tasks on the pool (256 words each). */
 Test(bn_msm, g1_bits_equal_msm) { bn_g1_bits_vs_msm(40000, "bn_msm/g1_bits_equal_msm"); }
 Test(bn_msm, g2_bits_equal_msm) { bn_g2_bits_vs_msm(3000, "bn_msm/g2_bits_equal_msm"); }
+/* The 0/1 sums' scalar levels (the only ones on a CPU without IFMA), where
+ * the two above ran the 8-lane ones on a CPU with IFMA. */
+Test(bn_msm, bits_scalar_path)
+{
+    cr_assert(fr_x8_init(FR_X8_OFF) == 0);
+    bn_g1_bits_vs_msm(20000, "bn_msm/bits_scalar_path/g1");
+    bn_g2_bits_vs_msm(3000, "bn_msm/bits_scalar_path/g2");
+    cr_assert(fr_x8_init(FR_X8_AUTO) == 0);
+}
 
 Test(bn_msm, add_batch_every_length)
 {

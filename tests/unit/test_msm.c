@@ -410,27 +410,29 @@ static void adversarial(const grp_t *G, const char *who)
 
 Test(msm, g1_adversarial) { adversarial(&g1_grp, "msm/g1_adversarial"); }
 
-/* G1's scalar batches (the only ones on a CPU without IFMA), where the
- * tests above ran the 8-lane ones. */
-Test(msm, g1_scalar_path)
+/* The scalar batches (the only ones on a CPU without IFMA), where the tests
+ * above ran the 8-lane ones (ec/g1_x8.c, ec/g2_x8.c): every n <= 64 on the
+ * windows of nw, the adversarial inputs, and a pool of npool points. */
+static void scalar_path(const grp_t *G, const unsigned *windows, size_t nw, size_t npool, const char *who)
 {
+    char name[128];
     cr_assert(fr_x8_init(FR_X8_OFF) == 0);
-    static const unsigned windows[] = G1_WINDOWS;
-    every_n(&g1_grp, 64, windows, sizeof windows / sizeof windows[0], "msm/g1_scalar_path");
-    adversarial(&g1_grp, "msm/g1_scalar_path/adversarial");
-    pool_vs_single(&g1_grp, 3000, "msm/g1_scalar_path/pool");
+    every_n(G, 64, windows, nw, who);
+    snprintf(name, sizeof name, "%s/adversarial", who);
+    adversarial(G, name);
+    snprintf(name, sizeof name, "%s/pool", who);
+    pool_vs_single(G, npool, name);
     cr_assert(fr_x8_init(FR_X8_AUTO) == 0);
 }
+static const unsigned g1_windows[] = G1_WINDOWS, g2_windows[] = G2_WINDOWS;
+Test(msm, g1_scalar_path)
+{
+    scalar_path(&g1_grp, g1_windows, sizeof g1_windows / sizeof g1_windows[0], 3000, "msm/g1_scalar_path");
+}
 Test(msm, g2_adversarial) { adversarial(&g2_grp, "msm/g2_adversarial"); }
-/* The same for G2 (ec/g2_x8.c on a CPU with IFMA). */
 Test(msm, g2_scalar_path)
 {
-    cr_assert(fr_x8_init(FR_X8_OFF) == 0);
-    static const unsigned windows[] = G2_WINDOWS;
-    every_n(&g2_grp, 64, windows, sizeof windows / sizeof windows[0], "msm/g2_scalar_path");
-    adversarial(&g2_grp, "msm/g2_scalar_path/adversarial");
-    pool_vs_single(&g2_grp, 700, "msm/g2_scalar_path/pool");
-    cr_assert(fr_x8_init(FR_X8_AUTO) == 0);
+    scalar_path(&g2_grp, g2_windows, sizeof g2_windows / sizeof g2_windows[0], 700, "msm/g2_scalar_path");
 }
 
 /* ---- density bitmaps -------------------------------------------------------------------- */
