@@ -41,11 +41,11 @@ static const uint64_t P48[8] = {
  * reduced (< p) with normalised limbs (< 2^48), and every helper takes them
  * so, except v48_mont2p and v48_add_lazy: their outputs are normalised but
  * only < 2p, and go only into another product (v48_mont and v48_mont2p take
- * factors < 2p) or v48_reduce_once. Inside v48_mont_to() the columns are unnormalised: each of 8 rounds adds at
- * most two low halves (< 2^52) to a low column and two high halves (< 2^45:
- * a square's doubled factor is < 2^49) to a high column, plus a carry
- * (< 2^10), so low columns stay < 2^57 and high columns < 2^50, far inside
- * 64 bits.
+ * factors < 2p) or v48_reduce_once. Inside v48_mont_to() the columns are
+ * unnormalised: each of 8 rounds adds at most two low halves (< 2^52) to a
+ * low column and two high halves (< 2^45: a square's doubled factor is <
+ * 2^49) to a high column, plus a carry (< 2^10), so low columns stay < 2^57
+ * and high columns < 2^50, far inside 64 bits.
  */
 typedef struct { __m512i l[8]; } v48_t;
 
