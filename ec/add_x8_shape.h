@@ -3,20 +3,25 @@
  * IFMA), the part that depends neither on the curve nor on the group: a
  * template, not a header. A .c file writes the field of its coordinates on
  * lanes, defines the parameters below and includes it once (ec/g1_x8.c:
- * BLS12-381's G1, Fp in 8 limbs of 48 bits; ec/bn_g1_x8.c: BN254's G1, Fp
- * in 5 limbs of 52 bits; ec/bn_g2_x8.c: BN254's G2, Fp2 as two of those);
+ * BLS12-381's G1, Fp in 8 limbs of 48 bits, ec/fp_x8.h; ec/g2_x8.c: its
+ * G2, Fp2 as two of those, ec/fp2_x8_shape.h; ec/bn_g1_x8.c: BN254's G1,
+ * Fp in 5 limbs of 52 bits, ec/bn_fp_x8.h; ec/bn_g2_x8.c: BN254's G2);
  * it defines the exported kernels of ec/ec.h under the instance's prefix.
  *
  * Parameters (#define before the #include):
  *   X8_V          the lane type: struct { __m512i l[X8_NL]; }, every value
  *                 that leaves a lane helper reduced (< p) and normalised
  *   X8_NL         its limb count (Fp2: both halves' limbs, one array)
- *   X8_FE         fp | bn_fp | bn_fp2: prefix of the coordinates' field
+ *   X8_FE         fp | fp2 | bn_fp | bn_fp2: prefix of the coordinates' field
  *                 type and of mul, sqr, add, inv, is_zero (ff/ff.h)
  *   X8_FE_ONE, X8_FE_ZERO   1 and 0 in that field
- *   X8_AFF        g1_affine_t | bn_g1_affine_t | bn_g2_affine_t
- *   X8_NAME       g1_x8 | bn_g1_x8 | bn_g2_x8: prefix of the exported
- *                 functions
+ *   X8_AFF        g1_affine_t | g2_affine_t | bn_g1_affine_t | bn_g2_affine_t
+ *   X8_NAME       g1_x8 | g2_x8 | bn_g1_x8 | bn_g2_x8: prefix of the
+ *                 exported functions
+ *   X8_XY_BY_GATHERS   defined: the shape writes load_xy and store_xy
+ *                 itself, each coordinate by gather / scatter at its offset
+ *                 in X8_AFF (BLS12-381: a coordinate is 6 or 12 words, not
+ *                 a row of 8); undefined: the instance writes them
  * and the lane helpers, FF_X8_INLINE, by these names:
  *   mont(o, a, b)     o = a b / R, reduced; a, b < 2p; o may alias a or b
  *   mont2p(o, a, b)   the same, or only < 2p (for a factor of a product)
@@ -28,9 +33,9 @@
  *   scatter(addr, k, v)        its inverse, into the lanes of k only
  *   load_xy(x, y, p, k)        lane b = the coordinates of the point *p[b]
  *                     (p: 8 pointers to X8_AFF), lanes outside k 0 (p[b]
- *                     not read there)
+ *                     not read there); the shape's own with X8_XY_BY_GATHERS
  *   store_xy(p, k, x, y)       its inverse, into the lanes of k only (inf
- *                     left alone)
+ *                     left alone); the same
  * (R is the library's Montgomery R, so no domain changes at either end.)
  *
  * The batch is the trick of ec/msm_shape.h's batch_run, 8 entries per
@@ -72,6 +77,25 @@ FF_X8_INLINE __m512i fe_addrs(const fe_t *x)
 /* Between 8 field elements in memory and the lanes. */
 FF_X8_INLINE void fe_to_v(X8_V *o, const fe_t in[8]) { gather(o, fe_addrs(in), 0xff, &X8_FE_ZERO); }
 FF_X8_INLINE void v_to_fe(fe_t out[8], const X8_V *v) { scatter(fe_addrs(out), 0xff, v); }
+
+#ifdef X8_XY_BY_GATHERS
+/* Lane b = the coordinates of *p[b], by address (p: 8 pointers, read only
+ * in the lanes of k); lanes outside k 0. */
+FF_X8_INLINE void load_xy(X8_V *x, X8_V *y, const X8_AFF *const *p, __mmask8 k)
+{
+    __m512i a = _mm512_maskz_loadu_epi64(k, p);
+    gather(x, _mm512_add_epi64(a, bc(offsetof(X8_AFF, x))), k, &X8_FE_ZERO);
+    gather(y, _mm512_add_epi64(a, bc(offsetof(X8_AFF, y))), k, &X8_FE_ZERO);
+}
+
+/* The inverse of load_xy, into the lanes of k only (inf left alone). */
+FF_X8_INLINE void store_xy(X8_AFF *const *p, __mmask8 k, const X8_V *x, const X8_V *y)
+{
+    __m512i a = _mm512_maskz_loadu_epi64(k, p);
+    scatter(_mm512_add_epi64(a, bc(offsetof(X8_AFF, x))), k, x);
+    scatter(_mm512_add_epi64(a, bc(offsetof(X8_AFF, y))), k, y);
+}
+#endif
 
 /* Lanes of block b that hold one of the n entries. */
 FF_X8_INLINE __mmask8 block_mask(size_t n, size_t b)

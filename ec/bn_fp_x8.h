@@ -12,7 +12,7 @@
  * above the radix-2^52 limbs', so the final normalisation shifts each left
  * by 4. IFMA's high half of a 52 x 52-bit product is bits 52 to 103, exactly
  * the next column's weight (no separate high columns, unlike ec/g1_x8.c's
- * 48-bit radix). 105 IFMA instructions per lane-product (ec/g1_x8.c: 264).
+ * 48-bit radix). 105 IFMA instructions per lane-product (ec/fp_x8.h: 264).
  *
  * Everything here is FF_X8_INLINE: it runs only inside the FF_X8 functions
  * of the two files, which callers run only after fr_x8_enabled() said yes.
@@ -110,16 +110,7 @@ FF_X8_INLINE void v52_sqr(v52_t *o, const v52_t *a) { v52_mont_to(o, a, a, true)
 
 /* o = a + b, not reduced: a, b < p give o < 2p, normalised, a factor for
  * v52_mont (which takes factors < 2p). */
-FF_X8_INLINE void v52_add_lazy(v52_t *o, const v52_t *a, const v52_t *b)
-{
-    const __m512i m = bc(M52);
-    __m512i c = _mm512_setzero_si512();
-    for (int i = 0; i < 5; i++) {
-        __m512i t = _mm512_add_epi64(_mm512_add_epi64(a->l[i], b->l[i]), c);
-        c = _mm512_srli_epi64(t, 52);
-        o->l[i] = i < 4 ? _mm512_and_si512(t, m) : t;
-    }
-}
+FF_X8_INLINE void v52_add_lazy(v52_t *o, const v52_t *a, const v52_t *b) { ff_x8_add_lazy(o->l, a->l, b->l, 5, 52); }
 
 /* 4 words of 64 bits -> 5 limbs of 52 (lane by lane). */
 FF_X8_INLINE void v52_from_words(v52_t *o, const __m512i L[4])

@@ -91,8 +91,7 @@ bool g1_jac_on_curve(const g1_jac_t *p);                         /* Z = 0 is on 
 /* The first i < n with p[i] off the curve, or n (the identity is on it):
  * g1_affine_on_curve over an array, 8 points at a time on lanes where
  * fr_x8_enabled() (the same answer either way); p's coordinates < p, as a
- * decoder leaves them. The same for g2_ (one at a time), bn_g1_ and bn_g2_
- * (on lanes). */
+ * decoder leaves them. The same for g2_, bn_g1_ and bn_g2_ (on lanes). */
 size_t g1_first_off_curve(const g1_affine_t *p, size_t n);
 /* True when p is in the order-r subgroup: Scott's test phi(p) == -x^2 p
  * (about 1050M). The identity is in it. Assumes p is on the curve. */
@@ -274,8 +273,8 @@ void msm_g2_bits(g2_jac_t *out, const g2_affine_t *bases, const uint64_t *sel, c
  * addition, against 11 for a mixed Jacobian addition). n <= EC_ADD_BATCH_MAX;
  * neither point is at infinity; no acc[i] appears twice; pt[i] may equal
  * *acc[i] in value (a doubling). scratch holds g1/g2_add_batch_scratch_size(n)
- * bytes, 64-byte aligned. G1 runs on 8 lanes (g1_x8_add_batch) where
- * fr_x8_enabled(); the result is the same either way. The MSM's buckets use
+ * bytes, 64-byte aligned. Both run on 8 lanes (g1_x8_add_batch,
+ * g2_x8_add_batch) where fr_x8_enabled(); the result is the same either way. The MSM's buckets use
  * the same additions. */
 #define EC_ADD_BATCH_MAX 1024
 size_t g1_add_batch_scratch_size(size_t n);
@@ -283,7 +282,7 @@ size_t g2_add_batch_scratch_size(size_t n);
 void g1_add_batch(size_t n, g1_affine_t *const *acc, const g1_affine_t *const *pt, const uint8_t *neg, void *scratch);
 void g2_add_batch(size_t n, g2_affine_t *const *acc, const g2_affine_t *const *pt, const uint8_t *neg, void *scratch);
 
-/* ---- G1 batch-affine additions on 8 lanes (ec/g1_x8.c, AVX-512 IFMA) ----------
+/* ---- G1 and G2 batch-affine additions on 8 lanes (ec/g1_x8.c, ec/g2_x8.c, AVX-512 IFMA)
  *
  * For ec/msm.c's buckets (BN254's: bn_g1_x8_*, below). Call only while
  * fr_x8_enabled() is true (they fault on a CPU without AVX-512 IFMA). */
@@ -308,6 +307,16 @@ void g1_x8_fp_ops(fp_t mul[8], fp_t sqr[8], fp_t sub[8], const fp_t a[8], const 
  * (16 reps products, one conversion each way); x[b] becomes
  * x[b] y[b]^(2 reps + 1). */
 void g1_x8_fp_mul_chain(fp_t x[8], const fp_t y[8], size_t reps);
+
+/* G2 on 8 lanes (ec/g2_x8.c: Fp2 as two of G1's Fp lane values): the same
+ * contracts over Fp2, for ec/msm.c's G2 buckets. The "fp" operations are
+ * Fp2's here (bench msm's floor8 and the tests); all three want both halves
+ * of a and b < p. */
+size_t g2_x8_scratch_size(size_t n);
+void g2_x8_add_batch(size_t n, g2_affine_t *const *acc, const g2_affine_t *const *pt, const uint8_t *neg,
+                     void *scratch);
+void g2_x8_fp_ops(fp2_t mul[8], fp2_t sqr[8], fp2_t sub[8], const fp2_t a[8], const fp2_t b[8]);
+void g2_x8_fp_mul_chain(fp2_t x[8], const fp2_t y[8], size_t reps);
 
 /* ---- BN254 (alt_bn128, snarkjs's bn128) ---------------------------------------------------- */
 /*
@@ -434,10 +443,10 @@ bool bn_pairing_product_is_one(const bn_g1_affine_t *p, const bn_g2_affine_t *q,
 /* BN254's MSM (ec/bn_msm.c, the shape of ec/msm.c) and 0/1 sums
  * (ec/msm_bits.c): the contracts of msm_window_auto, msm_g1/g2(_scratch_size),
  * msm_g1/g2_bits and g1/g2_add_batch(_scratch_size) above, with bn_ types and
- * scalars bn_fr_t in Montgomery form. G1's and G2's buckets run on 8
- * lanes (bn_g1_x8_add_batch, bn_g2_x8_add_batch) where fr_x8_enabled();
- * bn_gX_add_batch and the 0/1 sums stay on the scalar path (bn_gX_add_batch
- * is the lanes' reference in tests). r has 254 bits, so
+ * scalars bn_fr_t in Montgomery form. G1's and G2's buckets and the 0/1
+ * sums' levels run on 8 lanes (bn_g1_x8_add_batch, bn_g2_x8_add_batch)
+ * where fr_x8_enabled(); bn_gX_add_batch stays on the scalar path (it is
+ * the lanes' reference in tests). r has 254 bits, so
  * the windows cover 255 (one fewer than BLS12-381's at some widths: 15 windows
  * of 17 bits, not 16) and the top window's reach differs: bn_msm_window_auto
  * runs the same cost model over BN254's r. Pass window 0 to the scratch

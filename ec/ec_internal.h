@@ -37,6 +37,7 @@ size_t ec_wnaf(int8_t naf[EC_WNAF_MAX], const uint64_t *k, size_t nlimbs, unsign
 /* The first i < n with p[i] off y^2 = x^3 + b, or n: G_first_off_curve's
  * lanes (ec/ec.h), b the curve's constant in Montgomery form. */
 size_t g1_x8_first_off_curve(const g1_affine_t *p, size_t n, const fp_t *b);
+size_t g2_x8_first_off_curve(const g2_affine_t *p, size_t n, const fp2_t *b);
 size_t bn_g1_x8_first_off_curve(const bn_g1_affine_t *p, size_t n, const bn_fp_t *b);
 size_t bn_g2_x8_first_off_curve(const bn_g2_affine_t *p, size_t n, const bn_fp2_t *b);
 

@@ -118,7 +118,10 @@ void g2_mul(g2_jac_t *out, const g2_jac_t *p, const uint64_t k[4]) { jac_mul_end
 void g2_mul_fr(g2_jac_t *out, const g2_jac_t *p, const fr_t *k) { jac_mul_fr(out, p, k); }
 void g2_mul_any(g2_jac_t *out, const g2_jac_t *p, const uint64_t k[4]) { jac_mul_plain(out, p, k); }
 bool g2_affine_on_curve(const g2_affine_t *p) { return affine_on_curve(p); }
-size_t g2_first_off_curve(const g2_affine_t *p, size_t n) { return affine_first_off_curve(p, n); }
+size_t g2_first_off_curve(const g2_affine_t *p, size_t n)
+{
+    return fr_x8_enabled() ? g2_x8_first_off_curve(p, n, &curve_b) : affine_first_off_curve(p, n);
+}
 bool g2_jac_on_curve(const g2_jac_t *p) { return jac_on_curve(p); }
 bool g2_affine_in_subgroup(const g2_affine_t *p) { return affine_in_subgroup(p); }
 void g2_xyzz_set_inf(g2_xyzz_t *out) { xyzz_set_inf(out); }

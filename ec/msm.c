@@ -1,7 +1,8 @@
 /*
  * msm.c — the MSM of BLS12-381's G1 and G2 (ec/ec.h): the shape of
  * ec/msm_shape.h (its DESIGN comment) over Fp and Fp2, with G1's batches on
- * the 8 lanes of ec/g1_x8.c where the CPU has AVX-512 IFMA.
+ * the 8 lanes of ec/g1_x8.c and G2's on those of ec/g2_x8.c where the CPU
+ * has AVX-512 IFMA.
  */
 #define MSM_G1 g1
 #define MSM_G2 g2
@@ -15,6 +16,7 @@
 #define MSM_FR_MODULUS FR_MODULUS
 #define MSM_SCALAR_BITS 255
 #define MSM_X8 g1_x8
+#define MSM_X8_G2 g2_x8
 #include "ec/msm_shape.h"
 
 /* ---- the public functions of ec/ec.h (the shape above, by name) -------------------------- */
@@ -43,7 +45,11 @@ size_t g1_add_batch_scratch_size(size_t n)
     return s > x ? s : x;
 }
 
-size_t g2_add_batch_scratch_size(size_t n) { return add_batch_scratch_size(n); }
+size_t g2_add_batch_scratch_size(size_t n)
+{
+    size_t s = add_batch_scratch_size(n), x = g2_x8_scratch_size(n);
+    return s > x ? s : x;
+}
 
 void g1_add_batch(size_t n, g1_affine_t *const *acc, const g1_affine_t *const *pt, const uint8_t *neg, void *scratch)
 {
@@ -57,5 +63,10 @@ void g1_add_batch(size_t n, g1_affine_t *const *acc, const g1_affine_t *const *p
 
 void g2_add_batch(size_t n, g2_affine_t *const *acc, const g2_affine_t *const *pt, const uint8_t *neg, void *scratch)
 {
+    if (fr_x8_enabled()) {
+        GM_ASSERT(n <= EC_ADD_BATCH_MAX);
+        g2_x8_add_batch(n, acc, pt, neg, scratch);
+        return;
+    }
     add_batch_run(2, n, (void *const *)acc, (const void *const *)pt, neg, scratch);
 }

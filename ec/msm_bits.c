@@ -12,9 +12,11 @@
  * of bit j is found by rank (set density bits below j): a first pass counts
  * each range's density bits, the caller turns the counts into each range's
  * first base index, and the second pass keeps a running count per word.
- * No scratch beyond the tasks' accumulators (on the caller's stack: at most
+ * Where the CPU has AVX-512 IFMA (fr_x8_enabled()) every group's levels
+ * run on the 8 lanes of its G_x8_add_batch (ec/add_x8_shape.h). No scratch
+ * beyond the tasks' accumulators (on the caller's stack: at most
  * BITS_TASKS of them) and each task's buffer of BITS_BATCH affine points on
- * its own stack (51 KiB for G2).
+ * its own stack (51 KiB for G2), with the lanes' scratch beside it (97 KiB).
  */
 #include "base/base.h"
 #include "ec/ec.h"
@@ -93,7 +95,8 @@ static size_t bits_plan(size_t *first, const uint64_t *density, size_t n, topo_p
  *     addition); a full buffer is halved by one level and filled again, and
  *     what is left at the end of the range is halved to one point. Pairs
  *     with equal x (P + P, P - P) go to an XYZZ accumulator instead, which
- *     handles them.
+ *     handles them (on lanes the batch itself doubles P + P and drops P -
+ *     P).
  * (2) Invariants: task t owns part[t] and its buffers and reads words
  *     [w0, w1) of sel and density; idx is the number of density bits below
  *     word w, so a chosen bit b of word w has base idx + popcount(density[w]
@@ -103,36 +106,10 @@ static size_t bits_plan(size_t *first, const uint64_t *density, size_t n, topo_p
  *     msm_b_g2, msm_l; bench/README.md, "compact witness"). */
 #define BITS_BATCH 256
 
-/* G1's level on 8 lanes (ec/g1_x8.c) where the CPU has IFMA: every pair's
- * sum written over its first point by g1_x8_add_batch (equal points
- * doubled, P + (-P) left at infinity and dropped), then packed to the
- * front. */
-static void g1_bits_level_x8(g1_affine_t *buf, size_t *cnt)
-{
-    g1_affine_t *first[BITS_BATCH / 2];
-    const g1_affine_t *second[BITS_BATCH / 2];
-    uint8_t neg[BITS_BATCH / 2] = {0};
-    char scratch[BITS_BATCH / 16 * (6 * 8 * 64 + 1) + 64];
-    GM_ASSERT(g1_x8_scratch_size(BITS_BATCH / 2) <= sizeof scratch);
-    size_t np = *cnt / 2, out = 0;
-    for (size_t i = 0; i < np; i++) {
-        first[i] = &buf[2 * i];
-        second[i] = &buf[2 * i + 1];
-    }
-    g1_x8_add_batch(np, first, second, neg, scratch);
-    for (size_t i = 0; i < np; i++)
-        if (!first[i]->inf)
-            buf[out++] = *first[i];
-    if (*cnt & 1)
-        buf[out++] = buf[*cnt - 1];
-    *cnt = out;
-}
-
-/* Whether G's level ran on 8 lanes (BLS12-381's G1 only). */
-#define g1_bits_x8(buf, cnt, acc) (fr_x8_enabled() && (g1_bits_level_x8(buf, cnt), true))
-#define g2_bits_x8(buf, cnt, acc) false
-#define bn_g1_bits_x8(buf, cnt, acc) false
-#define bn_g2_bits_x8(buf, cnt, acc) false
+/* Bytes of the lanes' scratch for a level of BITS_BATCH / 2 pairs, for the
+ * widest lane value (BLS12-381's Fp2: 16 limbs): add_x8_shape.h's 6 vectors
+ * and a byte per block of 8, and 64 for the alignment. */
+#define BITS_X8_SCRATCH (BITS_BATCH / 16 * (6 * 16 * 64 + 1) + 64)
 
 #define BITS_SHAPE(G, FE)                                                                                            \
     typedef struct {                                                                                                 \
@@ -143,14 +120,40 @@ static void g1_bits_level_x8(g1_affine_t *buf, size_t *cnt)
         G##_xyzz_t *part;                                                                                            \
     } G##_bits_job_t;                                                                                                \
                                                                                                                      \
+    /* The level on 8 lanes (G##_x8_add_batch, where the CPU has IFMA): every                                      \
+     * pair's sum written over its first point (equal points doubled, P +                                          \
+     * (-P) left at infinity and dropped), then packed to the front. */                                             \
+    static void G##_bits_level_x8(G##_affine_t *buf, size_t *cnt)                                                    \
+    {                                                                                                                \
+        G##_affine_t *first[BITS_BATCH / 2];                                                                         \
+        const G##_affine_t *second[BITS_BATCH / 2];                                                                  \
+        uint8_t neg[BITS_BATCH / 2] = {0};                                                                           \
+        char scratch[BITS_X8_SCRATCH];                                                                               \
+        GM_ASSERT(G##_x8_scratch_size(BITS_BATCH / 2) <= sizeof scratch);                                            \
+        size_t np = *cnt / 2, out = 0;                                                                               \
+        for (size_t i = 0; i < np; i++) {                                                                            \
+            first[i] = &buf[2 * i];                                                                                  \
+            second[i] = &buf[2 * i + 1];                                                                             \
+        }                                                                                                            \
+        G##_x8_add_batch(np, first, second, neg, scratch);                                                           \
+        for (size_t i = 0; i < np; i++)                                                                              \
+            if (!first[i]->inf)                                                                                      \
+                buf[out++] = *first[i];                                                                              \
+        if (*cnt & 1)                                                                                                \
+            buf[out++] = buf[*cnt - 1];                                                                              \
+        *cnt = out;                                                                                                  \
+    }                                                                                                                \
+                                                                                                                     \
     /* One level: buf[0 .. *cnt) becomes its pairwise sums (and the odd one). */                                    \
     static void G##_bits_level(G##_affine_t *buf, size_t *cnt, G##_xyzz_t *acc)                                      \
     {                                                                                                                \
+        if (fr_x8_enabled()) {                                                                                       \
+            G##_bits_level_x8(buf, cnt);                                                                             \
+            return;                                                                                                  \
+        }                                                                                                            \
         FE##_t den[BITS_BATCH / 2], pre[BITS_BATCH / 2], inv, x;                                                     \
         uint16_t idx[BITS_BATCH / 2];                                                                                \
         size_t np = *cnt / 2, k = 0, out = 0;                                                                        \
-        if (G##_bits_x8(buf, cnt, acc))                                                                              \
-            return;                                                                                                  \
         for (size_t i = 0; i < np; i++) {                                                                            \
             const G##_affine_t *a = &buf[2 * i], *b = &buf[2 * i + 1];                                               \
             if (FE##_eq(&a->x, &b->x)) {                                                                             \

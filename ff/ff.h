@@ -805,6 +805,20 @@ FF_X8_INLINE void ff_x8_sub(__m512i *o, const __m512i *a, const __m512i *b, int 
     ff_x8_fix(o, n, bits, mod);
 }
 
+/* o = a + b, not reduced, normalised below the top limb (limbs of `bits`
+ * bits, n of them): the caller's bound on a + b is its own (two values < m
+ * give < 2m, a factor for the lanes' Montgomery products). */
+FF_X8_INLINE void ff_x8_add_lazy(__m512i *o, const __m512i *a, const __m512i *b, int n, int bits)
+{
+    const __m512i m = ff_x8_bc((1ULL << bits) - 1);
+    __m512i c = _mm512_setzero_si512();
+    for (int i = 0; i < n; i++) {
+        __m512i t = _mm512_add_epi64(_mm512_add_epi64(a[i], b[i]), c);
+        c = _mm512_srli_epi64(t, (unsigned)bits);
+        o[i] = i < n - 1 ? _mm512_and_si512(t, m) : t;
+    }
+}
+
 /* w[i] = the 64-bit word at address lane b of addr plus 8 i (i < n), in
  * the lanes of k; the others fill[i]: the words of 8 field elements in
  * memory, read by address. */

@@ -1,9 +1,10 @@
 /*
  * tests/unit/g1_x8_tests.h — the tests of the batch-affine additions on 8
  * lanes written once for every instance of ec/add_x8_shape.h (a template:
- * tests/unit/test_g1_x8.c, BLS12-381's ec/g1_x8.c, test_bn_g1_x8.c and
- * test_bn_g2_x8.c, BN254's ec/bn_g1_x8.c and ec/bn_g2_x8.c, define the
- * parameters and include it once; the suite is named after the kernels):
+ * tests/unit/test_g1_x8.c and test_g2_x8.c, BLS12-381's ec/g1_x8.c and
+ * ec/g2_x8.c, test_bn_g1_x8.c and test_bn_g2_x8.c, BN254's ec/bn_g1_x8.c
+ * and ec/bn_g2_x8.c, define the parameters and include it once; the suite
+ * is named after the kernels):
  * every lane of the Fp product and square equals the field's mul / sqr (and
  * the naive reference of tests/unit/ff_ref.h), the difference the field's
  * sub, on random values and on edge values around the radix's and the
@@ -16,13 +17,14 @@
  * on a CPU without AVX-512 IFMA.
  *
  * Parameters:
- *   X8T          g1_x8 | bn_g1_x8 (the suite name and the kernels' prefix)
+ *   X8T          g1_x8 | g2_x8 | bn_g1_x8 | bn_g2_x8 (the suite name and the
+ *                kernels' prefix)
  *   X8T_FE       fp | bn_fp;  X8T_N, X8T_M: its limb count and modulus
  *   X8T_BITS     bits of p (381 | 254);  X8T_RADIX: the lanes' limb bits (48 | 52)
  *   X8T_ZERO, X8T_ONE        0 and 1 in Fp
- *   X8T_G        g1 | bn_g1 | bn_g2;  X8T_GEN: its generator
+ *   X8T_G        g1 | g2 | bn_g1 | bn_g2;  X8T_GEN: its generator
  *   X8T_CF       the coordinates' field: X8T_FE on G1; on G2 its Fp2
- *                (bn_fp2) and X8T_CF_ONE its 1, with X8T_G2 defined
+ *                (fp2 | bn_fp2) and X8T_CF_ONE its 1, with X8T_G2 defined
  *   X8T_FR       fr | bn_fr;  X8T_FR_M, X8T_FR_ONE: its modulus (4 limbs) and 1
  */
 #include <criterion/criterion.h>

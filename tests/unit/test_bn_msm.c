@@ -358,6 +358,15 @@ Test(bn_msm, g2_pool_equals_single_thread) { bn_g2_pool(700, "bn_msm/g2_pool_equ
 /* Enough words for several bit-sum tasks on the pool (256 words each). */
 Test(bn_msm, g1_bits_equal_msm) { bn_g1_bits_vs_msm(40000, "bn_msm/g1_bits_equal_msm"); }
 Test(bn_msm, g2_bits_equal_msm) { bn_g2_bits_vs_msm(3000, "bn_msm/g2_bits_equal_msm"); }
+/* The 0/1 sums' scalar levels (the only ones on a CPU without IFMA), where
+ * the two above ran the 8-lane ones on a CPU with IFMA. */
+Test(bn_msm, bits_scalar_path)
+{
+    cr_assert(fr_x8_init(FR_X8_OFF) == 0);
+    bn_g1_bits_vs_msm(20000, "bn_msm/bits_scalar_path/g1");
+    bn_g2_bits_vs_msm(3000, "bn_msm/bits_scalar_path/g2");
+    cr_assert(fr_x8_init(FR_X8_AUTO) == 0);
+}
 
 Test(bn_msm, add_batch_every_length)
 {

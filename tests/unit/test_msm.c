@@ -5,8 +5,9 @@
  * inputs (equal points, P and -P, infinity, scalars 0, 1 and r - 1, n = 0
  * and 1); bellperson density bitmaps. Each test runs on G1 and on G2 through
  * one table of group operations (grp_t), so the cases are written once.
- * G1 runs on the 8-lane batches (ec/g1_x8.c) where the CPU has IFMA; the
- * g1_scalar_path tests run the same cases with the lanes off.
+ * G1 and G2 run on the 8-lane batches (ec/g1_x8.c, ec/g2_x8.c) where the
+ * CPU has IFMA; the g1_scalar_path and g2_scalar_path tests run the same
+ * cases with the lanes off.
  * Replay a failure with GM_TEST_SEED=<printed seed>.
  */
 #include <criterion/criterion.h>
@@ -409,18 +410,30 @@ static void adversarial(const grp_t *G, const char *who)
 
 Test(msm, g1_adversarial) { adversarial(&g1_grp, "msm/g1_adversarial"); }
 
-/* G1's scalar batches (the only ones on a CPU without IFMA), where the
- * tests above ran the 8-lane ones. */
-Test(msm, g1_scalar_path)
+/* The scalar batches (the only ones on a CPU without IFMA), where the tests
+ * above ran the 8-lane ones (ec/g1_x8.c, ec/g2_x8.c): every n <= 64 on the
+ * windows of nw, the adversarial inputs, and a pool of npool points. */
+static void scalar_path(const grp_t *G, const unsigned *windows, size_t nw, size_t npool, const char *who)
 {
+    char name[128];
     cr_assert(fr_x8_init(FR_X8_OFF) == 0);
-    static const unsigned windows[] = G1_WINDOWS;
-    every_n(&g1_grp, 64, windows, sizeof windows / sizeof windows[0], "msm/g1_scalar_path");
-    adversarial(&g1_grp, "msm/g1_scalar_path/adversarial");
-    pool_vs_single(&g1_grp, 3000, "msm/g1_scalar_path/pool");
+    every_n(G, 64, windows, nw, who);
+    snprintf(name, sizeof name, "%s/adversarial", who);
+    adversarial(G, name);
+    snprintf(name, sizeof name, "%s/pool", who);
+    pool_vs_single(G, npool, name);
     cr_assert(fr_x8_init(FR_X8_AUTO) == 0);
 }
+static const unsigned g1_windows[] = G1_WINDOWS, g2_windows[] = G2_WINDOWS;
+Test(msm, g1_scalar_path)
+{
+    scalar_path(&g1_grp, g1_windows, sizeof g1_windows / sizeof g1_windows[0], 3000, "msm/g1_scalar_path");
+}
 Test(msm, g2_adversarial) { adversarial(&g2_grp, "msm/g2_adversarial"); }
+Test(msm, g2_scalar_path)
+{
+    scalar_path(&g2_grp, g2_windows, sizeof g2_windows / sizeof g2_windows[0], 700, "msm/g2_scalar_path");
+}
 
 /* ---- density bitmaps -------------------------------------------------------------------- */
 
@@ -477,7 +490,7 @@ Test(msm, window_auto_in_range)
 
 /* n entries of five kinds in turn (an addition, a doubling, a subtraction,
  * P + (-P) through neg, P + (-P) through the point itself), each against
- * the Jacobian g_add; on G1 on the path fr_x8_enabled() says. */
+ * the Jacobian g_add, on the path fr_x8_enabled() says. */
 #define ADD_BATCH_CHECK(G, AFF, JAC, FE, NEG)                                                                  \
     static void G##_check_add_batch(size_t n, uint64_t seed)                                                   \
     {                                                                                                          \
@@ -525,19 +538,17 @@ Test(msm, window_auto_in_range)
 ADD_BATCH_CHECK(g1, g1_affine_t, g1_jac_t, fp_t, fp_neg)
 ADD_BATCH_CHECK(g2, g2_affine_t, g2_jac_t, fp2_t, fp2_neg)
 
-Test(add_batch, g1_every_length_both_paths)
+/* check for every n <= 40 on the scalar path and, with IFMA, on lanes. */
+static void every_length_both_paths(void (*check)(size_t, uint64_t))
 {
     for (int path = 0; path < 2; path++) {
         if (fr_x8_init(path ? FR_X8_ON : FR_X8_OFF) != 0)
             continue; /* no IFMA: the scalar path only */
         for (size_t n = 1; n <= 40; n++)
-            g1_check_add_batch(n, 1000 * (uint64_t)path + n);
+            check(n, 1000 * (uint64_t)path + n);
     }
     cr_assert(fr_x8_init(FR_X8_AUTO) == 0);
 }
 
-Test(add_batch, g2_every_length)
-{
-    for (size_t n = 1; n <= 40; n++)
-        g2_check_add_batch(n, n);
-}
+Test(add_batch, g1_every_length_both_paths) { every_length_both_paths(g1_check_add_batch); }
+Test(add_batch, g2_every_length_both_paths) { every_length_both_paths(g2_check_add_batch); }

@@ -247,7 +247,7 @@ static void bits_equal_naive_sum(const char *who)
     topo_pool_destroy(pool);
 }
 
-/* G1 on 8 lanes where the CPU has IFMA; then the scalar levels. */
+/* G1 and G2 on 8 lanes where the CPU has IFMA; then the scalar levels. */
 Test(msm_bits, equals_naive_sum) { bits_equal_naive_sum("msm_bits equals_naive_sum"); }
 Test(msm_bits, scalar_path_equals_naive_sum)
 {
