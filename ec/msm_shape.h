@@ -27,8 +27,8 @@
  *                        G1's batches where fr_x8_enabled() (their
  *                        _add_batch and _scratch_size, ec/add_x8_shape.h);
  *                        undefined: no lanes
- *   MSM_X8_G2            bn_g2_x8: the same for G2's batches (BN254's
- *                        only); undefined: G2 on the scalar path
+ *   MSM_X8_G2            g2_x8 | bn_g2_x8: the same for G2's batches;
+ *                        undefined: G2 on the scalar path
  *
  * DESIGN
  *
@@ -45,7 +45,7 @@
  *     windows. Buckets are affine and are added to in batches: one shared
  *     inversion per batch (Montgomery's trick), ~6 field multiplications per
  *     addition against 10 for an XYZZ mixed add (as gnark-crypto does); on
- *     G1 (and BN254's G2), where the CPU has AVX-512 IFMA, the batch's
+ *     G1 and G2, where the CPU has AVX-512 IFMA, the batch's
  *     products and updates run 8 entries at a time (MSM_X8's and
  *     MSM_X8_G2's add_batch, ec/add_x8_shape.h). A
  *     point whose bucket is already in the current batch waits in a queue
