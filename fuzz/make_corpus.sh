@@ -130,6 +130,7 @@ if [ $# -ge 1 ] && [ -d "$1" ]; then
     [ -e "$S/multiplier.wtns" ] && cp1 wtns "$S/multiplier.wtns" multiplier
     [ -e "$S/multiplier.zkey" ] && put zkey 0 "$S/multiplier.zkey" multiplier
     [ -e "$S/multiplier.zkey" ] && put zkey 1 "$S/multiplier.zkey" multiplier-subgroup
+    [ -e "$S/multiplier.zkey" ] && put zkey 4 "$S/multiplier.zkey" multiplier-streamed
     [ -e "$S/proof.json" ] && put snarkjs_json 0 "$S/proof.json" proof
     [ -e "$S/public.json" ] && put snarkjs_json 1 "$S/public.json" public
     [ -e "$S/verification_key.json" ] && put snarkjs_json 2 "$S/verification_key.json" verification_key
@@ -137,6 +138,7 @@ if [ $# -ge 1 ] && [ -d "$1" ]; then
     [ -e "$S/multiplier_bn128.wtns" ] && cp1 wtns "$S/multiplier_bn128.wtns" multiplier-bn128
     [ -e "$S/multiplier_bn128.zkey" ] && put zkey 2 "$S/multiplier_bn128.zkey" multiplier-bn128
     [ -e "$S/multiplier_bn128.zkey" ] && put zkey 3 "$S/multiplier_bn128.zkey" multiplier-bn128-subgroup
+    [ -e "$S/multiplier_bn128.zkey" ] && put zkey 6 "$S/multiplier_bn128.zkey" multiplier-bn128-streamed
     [ -e "$S/proof_bn128.json" ] && put snarkjs_json 3 "$S/proof_bn128.json" proof-bn128
     [ -e "$S/public_bn128.json" ] && put snarkjs_json 4 "$S/public_bn128.json" public-bn128
     [ -e "$S/verification_key_bn128.json" ] && put snarkjs_json 5 "$S/verification_key_bn128.json" verification_key-bn128

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gpu/gpu.h"
 #include "gpu/gpu_internal.h"
@@ -98,6 +99,17 @@ struct gpu_g1_bases {
 };
 
 #define GPU_AL(x) (((x) + 255) & ~(size_t)255)
+
+bool gpu_driver_seen(const char **why)
+{
+    static const char *const paths[] = {"/dev/nvidiactl", "/proc/driver/nvidia", "/dev/dxg"};
+    for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++)
+        if (access(paths[i], F_OK) == 0)
+            return true;
+    if (why)
+        *why = "gpu: no NVIDIA driver on this host (none of /dev/nvidiactl, /proc/driver/nvidia, /dev/dxg)";
+    return false;
+}
 
 bool gpu_built_with_cuda(void)
 {

@@ -51,6 +51,14 @@ typedef enum {
 /* True when this binary was built with nvcc (the CUDA objects are linked). */
 bool gpu_built_with_cuda(void);
 
+/* True when this host shows a sign of an NVIDIA driver: /dev/nvidiactl, the
+ * loaded module's /proc/driver/nvidia, or WSL's /dev/dxg. Cheap (three
+ * stats), where gpu_init without a driver costs milliseconds (the CUDA
+ * runtime tries every path of libcuda.so.1): the `auto` backend asks this
+ * first, so that a CPU host does not pay for the probe on every proof. When
+ * false, *why (if not NULL) names the paths looked at. */
+bool gpu_driver_seen(const char **why);
+
 typedef struct gpu_ctx gpu_ctx_t;
 
 /* Opens device `device` (-1: device 0) and creates its streams. Returns 0;

@@ -95,6 +95,14 @@ int groth16_backend_open(groth16_backend_t **out, groth16_backend_kind_t kind, i
     be->st.device = -1;
     be->kind = kind == GROTH16_BACKEND_AUTO ? GROTH16_BACKEND_CUDA : kind;
     int rc = 0;
+    const char *why;
+    if (kind == GROTH16_BACKEND_AUTO && gpu_built_with_cuda() && !gpu_driver_seen(&why)) {
+        /* auto on a host without a driver: the CUDA probe would only say so,
+         * a few milliseconds later (cuda, asked by name, still probes). */
+        if (note && note_len)
+            snprintf(note, note_len, "backend auto: proving on the CPU (%s)", why);
+        be->kind = GROTH16_BACKEND_CPU;
+    }
     if (be->kind != GROTH16_BACKEND_CPU) {
         err_t e;
         gm_err_clear(&e);

@@ -23,9 +23,9 @@ int snarkjs_bn_zkey_load(snarkjs_bn_zkey_t **out, const char *path, snarkjs_zkey
     return zkey_load(out, path, flags, pool, err);
 }
 
-int sj_bn_zkey_stream_coefs(snarkjs_bn_coef_t **out, const snarkjs_bn_zkey_t *zk, topo_pool_t *pool, err_t *err)
+int sj_bn_zkey_stream_abc(const snarkjs_bn_zkey_t *zk, const bn_fr_t *w, bn_fr_t *vec[2], uint64_t perm, topo_pool_t *pool, err_t *err)
 {
-    return stream_coefs(out, zk, pool, err);
+    return stream_abc(zk, w, vec, perm, pool, err);
 }
 
 int sj_bn_zkey_stream_points(void **out, const snarkjs_bn_zkey_t *zk, snarkjs_section_t s, topo_pool_t *pool, err_t *err)

@@ -37,14 +37,15 @@
  * Memory of one proof (`grothmpi snarkjs prove`, a streamed key:
  * SNARKJS_ZKEY_STREAM). Live throughout: the witness (nVars Fr), a, b, c (3 n
  * Fr, the prover's), the NTT and MSM scratch (prover_create's). Beside them,
- * one stage at a time: the abc stage the decoded section-4 entries (48 bytes
- * each, freed after it); each MSM its section's decoded points (G1 72 bytes,
- * G2 136 on BN254; 104 / 200 on BLS12-381), freed after it; the file's pages
- * leave memory as they are decoded. SHA-256 of 64 bytes on bn128 (nVars
- * 62,421, n = 2^16, 191,667 entries), MiB: witness 1.9, a b c 6.0, scratch
- * 3.8; abc entries 8.8 (the peak: 20.5 allocated), B2 8.1, H 4.5, A, B1, C
- * 4.3 each; the process RSS peak 34 MiB (10 of it the binary and its
- * libraries). A resident key (zkey_load without the flag: many proofs, a
+ * one stage at a time: each MSM its section's decoded points (G1 72 bytes,
+ * G2 136 on BN254; 104 / 200 on BLS12-381), freed after it; the abc stage
+ * reads section 4's entries where they lie in the file (SJ_STREAM(abc)),
+ * and the file's pages leave memory once read. SHA-256 of 64 bytes on bn128
+ * (nVars 62,421, n = 2^16, 191,667 entries), MiB: witness 1.9, a b c 6.0,
+ * scratch 3.8; B2 8.1 (the peak: 20.5 allocated), H 4.5, A, B1, C 4.3 each;
+ * the process RSS peak 33 MiB (10 of it the binary and its libraries).
+ * (Before section 4 was read in place, its 8.8 MiB of decoded entries were
+ * the abc stage's, and the peak: 21.1 MiB.) A resident key (zkey_load without the flag: many proofs, a
  * device) holds all of them at once: 45.9 MiB allocated, and the load had
  * the whole 31 MiB file mapped beside them (RSS peak 79 MiB).
  */
@@ -135,15 +136,17 @@ typedef struct {
     SJ_API(prover_t) *pv;
     const SJ_API(coef_t) *coefs;
     const SJ_FR(t) *w;
-    SJ_FR(t) *vec[3];
+    SJ_FR(t) *vec[2];
+    SJ_FR(t) minus_one;
     uint64_t perm; /* J mod n */
 } abc_job_t;
 
-/* Task m (0 = A, 1 = B) accumulates its matrix's entries.
+/* Task m (0 = A, 1 = B) accumulates its matrix's entries (a resident key's,
+ * decoded at load; a streamed key's are read from the file by SJ_STREAM(abc)).
  * (1) Why: snarkjs's buildABC1, with the row scattered to our NTT's order
  *     (index J c mod n). Entries of one matrix go to one vector, so the two
- *     tasks share nothing; coefficients 1 (most of circom's) skip the
- *     multiplication.
+ *     tasks share nothing; coefficients +-1 and values 1 (most of circom's)
+ *     skip the multiplication (sj_coef_apply).
  * (2) Invariants: constraint < n and signal < nVars (checked at load);
  *     values reduced.
  * (3) The "abc" stage of `grothmpi snarkjs prove --verbose` (bench/README.md). */
@@ -159,17 +162,13 @@ static void abc_task(void *arg, size_t task, unsigned worker)
         const SJ_API(coef_t) *c = &j->coefs[i];
         if (c->matrix != task)
             continue;
-        SJ_FR(t) *dst = &v[(j->perm * c->constraint) & mask];
         const SJ_FR(t) *x = &j->w[c->signal];
         if (SJ_FR(is_zero)(x))
             continue;
-        if (SJ_FR(is_one)(&c->value)) {
-            SJ_FR(add)(dst, dst, x);
-        } else {
-            SJ_FR(t) t;
-            SJ_FR(mul)(&t, &c->value, x);
-            SJ_FR(add)(dst, dst, &t);
-        }
+        sj_coef_kind_t k = !memcmp(&c->value, &SJ_FR_ONE, sizeof c->value)     ? SJ_COEF_ONE
+                           : !memcmp(&c->value, &j->minus_one, sizeof c->value) ? SJ_COEF_MINUS_ONE
+                                                                                : SJ_COEF_OTHER;
+        sj_coef_apply(&v[(j->perm * c->constraint) & mask], x, k, &c->value);
     }
 }
 
@@ -181,11 +180,20 @@ typedef struct {
 
 static uint64_t task_end(uint64_t i0, uint64_t n) { return i0 + ROW_TASK < n ? i0 + ROW_TASK : n; }
 
+/* Rows [i0, i1) of a task (i0 a multiple of 8), and the end of their
+ * whole blocks of 8: those run on the lanes where the CPU has them, the
+ * rest (n < 8) one at a time. */
+static uint64_t lanes_end(uint64_t i0, uint64_t i1) { return fr_x8_enabled() ? i0 + ((i1 - i0) & ~(uint64_t)7) : i0; }
+
+/* c = a b rowwise (the zkey has no C matrix). */
 static void c_task(void *arg, size_t task, unsigned worker)
 {
     (void)worker;
     pw_job_t *j = arg;
-    for (uint64_t i = (uint64_t)task * ROW_TASK, e = task_end(i, j->n); i < e; i++)
+    uint64_t i = (uint64_t)task * ROW_TASK, e = task_end(i, j->n);
+    for (uint64_t e8 = lanes_end(i, e); i < e8; i += 8)
+        SJ_FR(x8_mul)(&j->c[i], &j->a[i], &j->b[i]);
+    for (; i < e; i++)
         SJ_FR(mul)(&j->c[i], &j->a[i], &j->b[i]);
 }
 
@@ -194,10 +202,28 @@ static void shift_task(void *arg, size_t task, unsigned worker)
 {
     (void)worker;
     pw_job_t *j = arg;
-    uint64_t i0 = (uint64_t)task * ROW_TASK;
+    uint64_t i = (uint64_t)task * ROW_TASK, e = task_end(i, j->n), e8 = lanes_end(i, e);
     SJ_FR(t) p;
-    SJ_FR(pow)(&p, j->shift, &i0, 1);
-    for (uint64_t i = i0, e = task_end(i0, j->n); i < e; i++) {
+    SJ_FR(pow)(&p, j->shift, &i, 1);
+    if (i < e8) {
+        /* lane l starts at shift^(i + l) and steps by shift^8 */
+        SJ_FR(tw8_t) t0;
+        SJ_FR(tw_t) step8;
+        SJ_FR(t) s8;
+        for (unsigned l = 0; l < 8; l++) {
+            SJ_FR(tw8_set)(&t0, l, &p);
+            SJ_FR(mul)(&p, &p, j->shift);
+        }
+        const uint64_t eight = 8;
+        SJ_FR(pow)(&s8, j->shift, &eight, 1);
+        SJ_FR(tw_from)(&step8, &s8);
+        SJ_FR(t) *vec[3] = {j->a, j->b, j->c};
+        for (int v = 0; v < 3; v++)
+            SJ_FR(x8_scale_chain)(vec[v] + i, (size_t)(e8 - i), &t0, &step8);
+        SJ_FR(pow)(&p, j->shift, &e8, 1);
+        i = e8;
+    }
+    for (; i < e; i++) {
         SJ_FR(mul)(&j->a[i], &j->a[i], &p);
         SJ_FR(mul)(&j->b[i], &j->b[i], &p);
         SJ_FR(mul)(&j->c[i], &j->c[i], &p);
@@ -210,7 +236,12 @@ static void join_task(void *arg, size_t task, unsigned worker)
 {
     (void)worker;
     pw_job_t *j = arg;
-    for (uint64_t i = (uint64_t)task * ROW_TASK, e = task_end(i, j->n); i < e; i++) {
+    uint64_t i = (uint64_t)task * ROW_TASK, e = task_end(i, j->n);
+    for (uint64_t e8 = lanes_end(i, e); i < e8; i += 8) {
+        SJ_FR(x8_mul)(&j->a[i], &j->a[i], &j->b[i]);
+        SJ_FR(x8_sub)(&j->a[i], &j->a[i], &j->c[i]);
+    }
+    for (; i < e; i++) {
         SJ_FR(mul)(&j->a[i], &j->a[i], &j->b[i]);
         SJ_FR(sub)(&j->a[i], &j->a[i], &j->c[i]);
     }
@@ -276,14 +307,17 @@ static int prove_core(SJ_API(prover_t) *pv, SJ_PROOF_T *out, const SJ_FR(t) *w, 
     uint64_t t0 = gm_now_ns(), t1;
     int rc;
 
-    /* A, B, C evaluations (a streamed key's entries decoded for them, the decoding timed with them). */
-    SJ_API(coef_t) *own = NULL;
-    if (zk->stream.what && (rc = SJ_STREAM(coefs)(&own, zk, pool, err)))
-        return rc;
-    abc_job_t aj = {.pv = pv, .coefs = own ? own : zk->coefs, .w = w, .vec = {pv->a, pv->b, NULL},
-                    .perm = (uint64_t)SJ_ROOT_J & (pv->n - 1)};
-    topo_pool_run(pool, 2, abc_task, &aj);
-    gm_free(own);
+    /* A, B, C evaluations (a streamed key's entries read from the file, checked as they are applied). */
+    uint64_t perm = (uint64_t)SJ_ROOT_J & (pv->n - 1);
+    SJ_FR(t) *ab[2] = {pv->a, pv->b};
+    if (zk->stream.what) {
+        if ((rc = SJ_STREAM(abc)(zk, w, ab, perm, pool, err)))
+            return rc;
+    } else {
+        abc_job_t aj = {.pv = pv, .coefs = zk->coefs, .w = w, .vec = {pv->a, pv->b}, .perm = perm};
+        SJ_FR(neg)(&aj.minus_one, &SJ_FR_ONE);
+        topo_pool_run(pool, 2, abc_task, &aj);
+    }
     pw_job_t pj = {.a = pv->a, .b = pv->b, .c = pv->c, .shift = &pv->shift, .n = pv->n,
                    .perm2 = (uint64_t)SJ_ROOT_J & (2 * pv->n - 1)};
     size_t ntasks = (size_t)((pv->n + ROW_TASK - 1) / ROW_TASK);

@@ -89,14 +89,18 @@ int sj_bn_g2_from_lem_raw(bn_g2_affine_t *out, const uint8_t in[128]);
 /* Text of a point status for messages. */
 const char *sj_point_err(int code);
 
-/* A streamed key's (SNARKJS_ZKEY_STREAM) section 4 entries, or the points
- * of section s, decoded and checked as a whole key's are at load (the same
- * messages) on pool, gm_alloc'd into *out for one proof (snarkjs/prove_shape.h);
- * the file's pages they came from leave memory. Returns 0 or the load's
- * codes; *out NULL on failure. */
-int sj_zkey_stream_coefs(snarkjs_coef_t **out, const snarkjs_zkey_t *zk, topo_pool_t *pool, err_t *err);
+/* A streamed key's (SNARKJS_ZKEY_STREAM) parts, read when one proof needs
+ * them (snarkjs/prove_shape.h), on pool and checked as a whole key's are at
+ * load (the same messages); the file's pages they came from leave memory.
+ * _abc: vec[0], vec[1] (domainSize elements each) = the rows of A and B over
+ * the witness w from section 4's entries, the row of constraint c at index
+ * perm c mod domainSize. _points: the points of section s, gm_alloc'd into
+ * *out (NULL on failure). Return 0 or the load's codes. */
+int sj_zkey_stream_abc(const snarkjs_zkey_t *zk, const fr_t *w, fr_t *vec[2], uint64_t perm, topo_pool_t *pool,
+                       err_t *err);
 int sj_zkey_stream_points(void **out, const snarkjs_zkey_t *zk, snarkjs_section_t s, topo_pool_t *pool, err_t *err);
-int sj_bn_zkey_stream_coefs(snarkjs_bn_coef_t **out, const snarkjs_bn_zkey_t *zk, topo_pool_t *pool, err_t *err);
+int sj_bn_zkey_stream_abc(const snarkjs_bn_zkey_t *zk, const bn_fr_t *w, bn_fr_t *vec[2], uint64_t perm,
+                          topo_pool_t *pool, err_t *err);
 int sj_bn_zkey_stream_points(void **out, const snarkjs_bn_zkey_t *zk, snarkjs_section_t s, topo_pool_t *pool,
                              err_t *err);
 
@@ -179,6 +183,30 @@ int sj_bn_zkey_stream_points(void **out, const snarkjs_bn_zkey_t *zk, snarkjs_se
 #endif
 #define SJ_G1_BYTES (2 * SJ_N8Q)
 #define SJ_G2_BYTES (4 * SJ_N8Q)
+
+/* A section-4 coefficient's class: 1, -1, or another value. */
+typedef enum { SJ_COEF_ONE, SJ_COEF_MINUS_ONE, SJ_COEF_OTHER } sj_coef_kind_t;
+
+/* dst += v x for one section-4 entry: v of class kind (its value *v read
+ * only for SJ_COEF_OTHER), x != 0 its signal's value. Why: circom's
+ * coefficients are mostly +-1 and its witnesses mostly bits (SHA-256 at
+ * 2^16: 1 or -1 in 77 % of the entries, x = 1 in 56 %), so most
+ * entries cost one addition and no product. Used by the prover on decoded
+ * entries and by a streamed key's reader on the file's. */
+static inline void sj_coef_apply(SJ_FR(t) *dst, const SJ_FR(t) *x, sj_coef_kind_t kind, const SJ_FR(t) *v)
+{
+    if (kind == SJ_COEF_ONE) {
+        SJ_FR(add)(dst, dst, x);
+    } else if (kind == SJ_COEF_MINUS_ONE) {
+        SJ_FR(sub)(dst, dst, x);
+    } else if (SJ_FR(is_one)(x)) {
+        SJ_FR(add)(dst, dst, v);
+    } else {
+        SJ_FR(t) t;
+        SJ_FR(mul)(&t, v, x);
+        SJ_FR(add)(dst, dst, &t);
+    }
+}
 
 /* ---- JSON layout, shared by every curve's json_shape.h (snarkjs/json.c) ---- */
 

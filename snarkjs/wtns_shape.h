@@ -42,12 +42,26 @@ static int wtns_header(const uint8_t **vals, uint32_t *nw, const uint8_t *buf, s
     return 0;
 }
 
+/* *out = the value at v (32 bytes, little-endian, plain); 0 or GM_ENONCANON
+ * (not below r). Why the first test: a circom witness is mostly bits (SHA-256:
+ * all but a few hundred of 62,421), and 0 and 1 need no product to enter
+ * Montgomery form (2 % of a 2^16 proof). */
+static inline int wtns_value(SJ_FR(t) *out, const uint8_t *v)
+{
+    static const uint8_t zero[31];
+    if (v[0] <= 1 && !memcmp(v + 1, zero, sizeof zero)) {
+        *out = v[0] ? SJ_FR_ONE : SJ_FR_ZERO;
+        return 0;
+    }
+    return SJ_FR(from_bytes_le)(out, v);
+}
+
 /* out[0 .. hi - lo) = values [lo, hi) of section 2, each checked < r, and
  * value 0 checked to be 1 when lo is 0. */
 static int wtns_decode(SJ_FR(t) *out, const uint8_t *vals, uint64_t lo, uint64_t hi, const char *what, err_t *err)
 {
     for (uint64_t i = lo; i < hi; i++)
-        if (SJ_FR(from_bytes_le)(&out[i - lo], vals + 32 * (size_t)i))
+        if (wtns_value(&out[i - lo], vals + 32 * (size_t)i))
             return gm_err_set(err, GM_EFORMAT, "%s: section 2 (witness values): value %llu is not below r", what,
                               (unsigned long long)i);
     if (lo == 0 && hi > 0 && !SJ_FR(is_one)(&out[0]))
@@ -81,13 +95,15 @@ static int wtns_load(SJ_API(wtns_t) *out, const char *path, err_t *err)
 {
     out->w = NULL;
     out->n = 0;
-    uint8_t *buf;
-    size_t n;
-    int rc = gm_file_read(&buf, &n, path, err);
+    /* Mapped, not read: the values are decoded once, straight from the page
+     * cache, with no copy of the file in memory beside them. */
+    gm_map_t m;
+    int rc = gm_file_map(&m, path, GM_MAP_SEQUENTIAL, err);
     if (rc)
         return rc;
-    rc = wtns_from_bytes(out, buf, n, path, err);
-    gm_free(buf);
+    static const uint8_t empty[1];
+    rc = wtns_from_bytes(out, m.data ? m.data : empty, m.size, path, err);
+    gm_file_unmap(&m);
     return rc;
 }
 

@@ -22,9 +22,9 @@ int snarkjs_zkey_load(snarkjs_zkey_t **out, const char *path, snarkjs_zkey_flags
     return zkey_load(out, path, flags, pool, err);
 }
 
-int sj_zkey_stream_coefs(snarkjs_coef_t **out, const snarkjs_zkey_t *zk, topo_pool_t *pool, err_t *err)
+int sj_zkey_stream_abc(const snarkjs_zkey_t *zk, const fr_t *w, fr_t *vec[2], uint64_t perm, topo_pool_t *pool, err_t *err)
 {
-    return stream_coefs(out, zk, pool, err);
+    return stream_abc(zk, w, vec, perm, pool, err);
 }
 
 int sj_zkey_stream_points(void **out, const snarkjs_zkey_t *zk, snarkjs_section_t s, topo_pool_t *pool, err_t *err)

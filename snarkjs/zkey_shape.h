@@ -5,8 +5,8 @@
  * (BN254) include it once, after snarkjs_internal.h has set the curve's SJ_
  * macros; it defines static functions (zkey_free, decode_points,
  * zkey_header, zkey_coef, zkey_from_bytes, zkey_load) that the .c file
- * wraps by name (and, for the prover, stream_coefs and stream_points:
- * a streamed key's sections decoded when a proof needs them). With q of n8q bytes (48 / 32), G1 = 2 n8q, G2 = 4 n8q:
+ * wraps by name (and, for the prover, stream_abc and stream_points:
+ * a streamed key's sections read when a proof needs them). With q of n8q bytes (48 / 32), G1 = 2 n8q, G2 = 4 n8q:
  *   1  u32 protocol (1 = Groth16)
  *   2  header, 20 + n8q + 32 + 3 G1 + 3 G2 bytes (964 / 660): u32 n8q, q,
  *      u32 n8r = 32, r, u32 nVars, nPublic, domainSize, alpha1, beta1 (G1),
@@ -26,6 +26,8 @@
  * Points and entries are decoded on the caller's pool in tasks of
  * POINT_TASK points (COEF_TASK entries); each task remembers its first bad
  * one and the report names the first in file order, whatever the schedule.
+ * A streamed key's section 4 is not decoded: a proof applies its entries
+ * straight from the file (stream_abc).
  * A task drops the file pages it read (gm_file_drop): one madvise, whose
  * TLB flush interrupts every CPU of the process, per 8192 points (1024
  * cost 4 % of a 2^16 bn128 proof, farm-bench).
@@ -262,6 +264,10 @@ static int zkey_header(SJ_API(zkey_t) *zk, sj_bin_t *b, const uint8_t *buf, size
     return 0;
 }
 
+/* The element 2^-256 (limbs {1, 0, 0, 0}): a product by it turns the file's
+ * coef 2^512 (read as an element: coef 2^256) into coef. */
+static const SJ_FR(t) coef_inv_r = {{1, 0, 0, 0}};
+
 static int zkey_coef(SJ_API(coef_t) *c, const uint8_t *entries, const SJ_API(zkey_t) *zk, uint64_t i,
                      const char *what, err_t *err)
 {
@@ -277,8 +283,7 @@ static int zkey_coef(SJ_API(coef_t) *c, const uint8_t *entries, const SJ_API(zke
     if (SJ_FR_FROM_MONT(&raw, e + 12))
         return gm_err_set(err, GM_EFORMAT, "%s: section 4 (Coefs): entry %llu: value is not below r", what,
                           (unsigned long long)i);
-    const SJ_FR(t) inv_r = {{1, 0, 0, 0}}; /* the element 2^-256 */
-    SJ_FR(mul)(&c->value, &raw, &inv_r);
+    SJ_FR(mul)(&c->value, &raw, &coef_inv_r);
     return 0;
 }
 
@@ -286,16 +291,15 @@ typedef struct {
     SJ_API(coef_t) *out;
     const uint8_t *entries;
     const SJ_API(zkey_t) *zk;
-    bool drop;     /* as pts_job_t's */
     uint64_t *bad; /* per task: index of the first bad entry, or UINT64_MAX */
 } coefs_job_t;
 
-/* (1) Why: one Fr multiplication and the range checks per entry, a fixed
- *     cost of every proof of a streamed key, split over the pool.
+/* (1) Why: one Fr multiplication and the range checks per entry, once per
+ *     resident key, split over the pool.
  * (2) Invariants: task t owns entries [t COEF_TASK, (t+1) COEF_TASK); it
  *     stops at its first bad entry and records it (its message is made
  *     again by decode_coefs: the tasks share no err_t).
- * (3) The load stage, or a streamed key's abc stage (bench/README.md). */
+ * (3) The load stage of a resident key (bench/README.md). */
 static void coefs_task(void *arg, size_t task, unsigned worker)
 {
     (void)worker;
@@ -308,15 +312,12 @@ static void coefs_task(void *arg, size_t task, unsigned worker)
             j->bad[task] = i;
             return;
         }
-    if (j->drop)
-        gm_file_drop(j->entries + i0 * COEF_BYTES, (size_t)(i1 - i0) * COEF_BYTES);
 }
 
 /* *out = the n_coefs entries of section 4 (entries: after nCoef), each
- * checked, on pool; the first bad one in file order is reported. drop:
- * entries is a file mapping, its pages leave memory as they are decoded. */
-static int decode_coefs(SJ_API(coef_t) **out, const uint8_t *entries, const SJ_API(zkey_t) *zk, bool drop,
-                        const char *what, topo_pool_t *pool, err_t *err)
+ * checked, on pool; the first bad one in file order is reported. */
+static int decode_coefs(SJ_API(coef_t) **out, const uint8_t *entries, const SJ_API(zkey_t) *zk, const char *what,
+                        topo_pool_t *pool, err_t *err)
 {
     size_t ntasks = (size_t)((zk->n_coefs + COEF_TASK - 1) / COEF_TASK);
     *out = gm_alloc((size_t)(zk->n_coefs ? zk->n_coefs : 1) * sizeof(SJ_API(coef_t)));
@@ -327,7 +328,7 @@ static int decode_coefs(SJ_API(coef_t) **out, const uint8_t *entries, const SJ_A
                         (unsigned long long)zk->n_coefs);
         goto done;
     }
-    coefs_job_t j = {.out = *out, .entries = entries, .zk = zk, .drop = drop, .bad = bad};
+    coefs_job_t j = {.out = *out, .entries = entries, .zk = zk, .bad = bad};
     topo_pool_run(pool, ntasks, coefs_task, &j);
     for (size_t t = 0; t < ntasks && !rc; t++)
         if (bad[t] != UINT64_MAX)
@@ -342,7 +343,8 @@ done:
 }
 
 /* *out = the points of section s from its bytes raw, checked (subgroup:
- * also for the subgroup; drop: as decode_coefs's). */
+ * also for the subgroup; drop: raw is a file mapping, its pages leave
+ * memory as they are decoded). */
 static int section_points(void **out, const SJ_API(zkey_t) *zk, snarkjs_section_t s, const uint8_t *raw,
                           bool subgroup, bool drop, const char *what, topo_pool_t *pool, err_t *err)
 {
@@ -350,13 +352,83 @@ static int section_points(void **out, const SJ_API(zkey_t) *zk, snarkjs_section_
                          subgroup, drop, zkey_secs[s].id, zkey_secs[s].name, what, pool, err);
 }
 
-/* A streamed key's section 4 entries or section s's points, decoded now;
- * a mapped key's pages leave memory as they are decoded, so the section is
- * not in memory twice. */
-static int stream_coefs(SJ_API(coef_t) **out, const SJ_API(zkey_t) *zk, topo_pool_t *pool, err_t *err)
+/* ---- a streamed key's section 4, applied straight from the file ---------------------- */
+
+typedef struct {
+    const SJ_API(zkey_t) *zk;
+    const SJ_FR(t) *w;
+    SJ_FR(t) *vec[2];
+    uint64_t perm;
+    SJ_FR(t) one_raw, minus_one_raw; /* 1 and -1 as an entry holds them, read as elements */
+    uint64_t bad[2];                 /* per task: index of its first bad entry, or UINT64_MAX */
+} sabc_job_t;
+
+/* Task m (0 = A, 1 = B): vec[m] = its matrix's rows, read from the
+ * entries as they lie in the file.
+ * (1) Why: a proof of a streamed key decoded every entry into a 48-byte
+ *     array first (the "abc" stage's peak), then read that array: 9 % of
+ *     the CPU of a 2^16 SHA-256 proof, most of it writing the array.
+ *     Reading the file's entries once, the common coefficients 1 and -1
+ *     recognised in the file's form, leaves one product for the others.
+ * (2) Invariants: every entry is checked as zkey_coef checks it, by the
+ *     task of its matrix (by both when the matrix is neither); a task stops
+ *     at its first bad entry, so the smaller of the two is the first in
+ *     file order. Row c goes to index perm c mod n (prove_shape.h).
+ * (3) The "abc" stage of `grothmpi snarkjs prove --verbose`. */
+static void sabc_task(void *arg, size_t task, unsigned worker)
+{
+    (void)worker;
+    sabc_job_t *j = arg;
+    const SJ_API(zkey_t) *zk = j->zk;
+    const uint8_t *e = zk->stream.coefs;
+    SJ_FR(t) *v = j->vec[task];
+    uint64_t mask = (uint64_t)zk->domain_size - 1;
+    memset(v, 0, (size_t)zk->domain_size * sizeof(SJ_FR(t)));
+    j->bad[task] = UINT64_MAX;
+    for (uint64_t i = 0; i < zk->n_coefs; i++, e += COEF_BYTES) {
+        uint32_t m = sj_u32(e), c = sj_u32(e + 4), s = sj_u32(e + 8);
+        if (m != task && m <= 1)
+            continue;
+        SJ_FR(t) raw;
+        if (m > 1 || c >= zk->domain_size || s >= zk->n_vars || SJ_FR_FROM_MONT(&raw, e + 12)) {
+            j->bad[task] = i;
+            return;
+        }
+        const SJ_FR(t) *x = &j->w[s];
+        if (SJ_FR(is_zero)(x))
+            continue;
+        sj_coef_kind_t k = !memcmp(&raw, &j->one_raw, sizeof raw)         ? SJ_COEF_ONE
+                           : !memcmp(&raw, &j->minus_one_raw, sizeof raw) ? SJ_COEF_MINUS_ONE
+                                                                          : SJ_COEF_OTHER;
+        if (k == SJ_COEF_OTHER)
+            SJ_FR(mul)(&raw, &raw, &coef_inv_r);
+        sj_coef_apply(&v[(j->perm * c) & mask], x, k, &raw);
+    }
+}
+
+/* vec[0], vec[1] (domainSize elements each) = the rows of A and B over the
+ * witness w, from a streamed key's section 4, the row of constraint c at
+ * index perm c mod domainSize; the entries' pages of a mapped key leave
+ * memory afterwards. Returns 0, or GM_EFORMAT naming the first bad entry in
+ * file order (as the load of a resident key names it). */
+static int stream_abc(const SJ_API(zkey_t) *zk, const SJ_FR(t) *w, SJ_FR(t) *vec[2], uint64_t perm,
+                      topo_pool_t *pool, err_t *err)
 {
     const snarkjs_zkey_stream_t *st = &zk->stream;
-    return decode_coefs(out, st->coefs, zk, st->map.data != NULL, st->what, pool, err);
+    sabc_job_t j = {.zk = zk, .w = w, .vec = {vec[0], vec[1]}, .perm = perm};
+    int rc = SJ_FR(from_limbs)(&j.one_raw, SJ_FR_ONE.l); /* limbs 2^512 mod r: 1 as the file holds it */
+    GM_ASSERT(rc == 0);
+    SJ_FR(neg)(&j.minus_one_raw, &j.one_raw);
+    topo_pool_run(pool, 2, sabc_task, &j);
+    if (st->map.data)
+        gm_file_drop(st->coefs, (size_t)zk->n_coefs * COEF_BYTES);
+    uint64_t bad = j.bad[0] < j.bad[1] ? j.bad[0] : j.bad[1];
+    if (bad == UINT64_MAX)
+        return 0;
+    SJ_API(coef_t) c;
+    rc = zkey_coef(&c, st->coefs, zk, bad, st->what, err);
+    GM_ASSERT(rc != 0);
+    return rc;
 }
 
 static int stream_points(void **out, const SJ_API(zkey_t) *zk, snarkjs_section_t s, topo_pool_t *pool, err_t *err)
@@ -395,7 +467,7 @@ static int zkey_from_bytes(SJ_API(zkey_t) **out, const uint8_t *buf, size_t n, c
     }
     void **dst[SNARKJS_NSEC] = {(void **)&zk->a, (void **)&zk->b1, (void **)&zk->b2, (void **)&zk->c,
                                 (void **)&zk->h};
-    if ((rc = decode_coefs(&zk->coefs, b.sec[4] + 4, zk, false, what, pool, err)))
+    if ((rc = decode_coefs(&zk->coefs, b.sec[4] + 4, zk, what, pool, err)))
         goto fail;
     for (int s = 0; s < SNARKJS_NSEC; s++)
         if ((rc = section_points(dst[s], zk, s, b.sec[zkey_secs[s].id], sg, false, what, pool, err)))

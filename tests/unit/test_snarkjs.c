@@ -1434,19 +1434,41 @@ Test(snarkjs, bn_prove_verifies_with_snarkjs_key)
 
 /* A streamed key (SNARKJS_ZKEY_STREAM) on either curve gives the resident
  * key's proof; its bad points and entries are found by the proof, in the
- * load's words. The bytes' section 9 point 2 and section 4 entry 1 are
- * broken in turn (bad: the key's bytes, a copy). */
+ * load's words. The multiplier's section 4 holds entries of A (0, 2, 3, 4)
+ * and B (1), which the proof reads from the file, one task per matrix: the
+ * first bad entry in file order is named whichever task met it. Breaks
+ * (bad: the key's bytes, a copy): section 9's point 2; entry 1's matrix;
+ * entry 1's signal (B) before entry 3's value (A); entry 0's constraint (A)
+ * before entry 1's signal (B); entry 4's value alone. */
+#define STREAM_BREAKS 5
 static void stream_break(uint8_t *bad, const uint8_t *orig, size_t n, int what, size_t g1_bytes)
 {
     uint64_t sz;
     memcpy(bad, orig, n);
-    if (what == 0)
+    if (what == 0) {
         memset(bad + section_at(bad, n, 9, &sz) + 2 * g1_bytes, 0xff, g1_bytes / 2);
-    else
-        bad[section_at(bad, n, 4, &sz) + 4 + 44] = 7; /* entry 1's matrix */
+        return;
+    }
+    uint8_t *e = bad + section_at(bad, n, 4, &sz) + 4; /* entry i at e + 44 i: matrix, constraint, signal, value */
+    if (what == 1)
+        e[44] = 7;
+    if (what == 2 || what == 3)
+        memset(e + 44 + 8, 0xff, 4);
+    if (what == 2)
+        memset(e + 3 * 44 + 12, 0xff, 32);
+    if (what == 3)
+        memset(e + 4, 0xff, 4);
+    if (what == 4)
+        memset(e + 4 * 44 + 12, 0xff, 32);
 }
 
-static const char *const stream_msgs[2] = {"s.zkey: section 9 (PointsH): point 2", "s.zkey: section 4 (Coefs): entry 1"};
+static const char *const stream_msgs[STREAM_BREAKS][2] = {
+    {"s.zkey: section 9 (PointsH): point 2", ""},
+    {"s.zkey: section 4 (Coefs): entry 1: matrix 7", ""},
+    {"s.zkey: section 4 (Coefs): entry 1: matrix 1,", "signal 4294967295"},
+    {"s.zkey: section 4 (Coefs): entry 0: matrix 0, constraint 4294967295", ""},
+    {"s.zkey: section 4 (Coefs): entry 4: value is not below r", ""},
+};
 
 Test(snarkjs, streamed_key_proves_alike_and_finds_bad_points)
 {
@@ -1472,13 +1494,13 @@ Test(snarkjs, streamed_key_proves_alike_and_finds_bad_points)
     snarkjs_prover_destroy(ps);
     snarkjs_zkey_free(zs);
     uint8_t *orig = slurp(VDIR "multiplier.zkey", &n), *bad = gm_alloc(n);
-    for (int what = 0; what < 2; what++) {
+    for (int what = 0; what < STREAM_BREAKS; what++) {
         stream_break(bad, orig, n, what, 96);
         cr_assert_eq(snarkjs_zkey_from_bytes(&zs, bad, n, "s.zkey", SNARKJS_ZKEY_STREAM, NULL, &err), 0, "%s",
                      err.msg);
         cr_assert_eq(snarkjs_prover_create(&ps, zs, NULL, &err), 0, "%s", err.msg);
         cr_assert_eq(snarkjs_prove(ps, &q, w.w, w.n, rs, 0, NULL, NULL, &err), what ? GM_EFORMAT : GM_ENONCANON);
-        cr_assert(strstr(err.msg, stream_msgs[what]), "%s", err.msg);
+        cr_assert(strstr(err.msg, stream_msgs[what][0]) && strstr(err.msg, stream_msgs[what][1]), "%s", err.msg);
         snarkjs_prover_destroy(ps);
         snarkjs_zkey_free(zs);
     }
@@ -1514,13 +1536,13 @@ Test(snarkjs, bn_streamed_key_proves_alike_and_finds_bad_points)
     snarkjs_bn_prover_destroy(ps);
     snarkjs_bn_zkey_free(zs);
     uint8_t *orig = slurp(VDIR "multiplier_bn128.zkey", &n), *bad = gm_alloc(n);
-    for (int what = 0; what < 2; what++) {
+    for (int what = 0; what < STREAM_BREAKS; what++) {
         stream_break(bad, orig, n, what, 64);
         cr_assert_eq(snarkjs_bn_zkey_from_bytes(&zs, bad, n, "s.zkey", SNARKJS_ZKEY_STREAM, NULL, &err), 0, "%s",
                      err.msg);
         cr_assert_eq(snarkjs_bn_prover_create(&ps, zs, NULL, &err), 0, "%s", err.msg);
         cr_assert_eq(snarkjs_bn_prove(ps, &q, w.w, w.n, rs, 0, NULL, NULL, &err), what ? GM_EFORMAT : GM_ENONCANON);
-        cr_assert(strstr(err.msg, stream_msgs[what]), "%s", err.msg);
+        cr_assert(strstr(err.msg, stream_msgs[what][0]) && strstr(err.msg, stream_msgs[what][1]), "%s", err.msg);
         snarkjs_bn_prover_destroy(ps);
         snarkjs_bn_zkey_free(zs);
     }
