@@ -99,3 +99,8 @@ void bn_g2_add_batch(size_t n, bn_g2_affine_t *const *acc, const bn_g2_affine_t 
 {
     add_batch_run(2, n, (void *const *)acc, (const void *const *)pt, neg, scratch);
 }
+
+size_t bn_g1_add_pairs_scratch_size(size_t m) { return add_pairs_scratch_size(1, m); }
+size_t bn_g2_add_pairs_scratch_size(size_t m) { return add_pairs_scratch_size(2, m); }
+size_t bn_g1_add_pairs(bn_g1_affine_t *buf, size_t m, void *scratch) { return add_pairs_run(1, buf, m, scratch); }
+size_t bn_g2_add_pairs(bn_g2_affine_t *buf, size_t m, void *scratch) { return add_pairs_run(2, buf, m, scratch); }

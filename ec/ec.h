@@ -282,6 +282,18 @@ size_t g2_add_batch_scratch_size(size_t n);
 void g1_add_batch(size_t n, g1_affine_t *const *acc, const g1_affine_t *const *pt, const uint8_t *neg, void *scratch);
 void g2_add_batch(size_t n, g2_affine_t *const *acc, const g2_affine_t *const *pt, const uint8_t *neg, void *scratch);
 
+/* Pairwise sums, one level: buf[0 .. m) (affine, none at infinity, m <= 2
+ * EC_ADD_BATCH_MAX) becomes the sums buf[2i] + buf[2i + 1] (equal points
+ * doubled; a pair summing to the identity dropped), then buf[m - 1] when m
+ * is odd, packed at the front of buf; returns their count (at most
+ * ceil(m / 2)). One batch of additions, on 8 lanes where fr_x8_enabled().
+ * scratch: g1/g2_add_pairs_scratch_size(m) bytes, any alignment. How the
+ * 0/1 sums (msm_g1_bits) and the MSM's scalars equal to 1 are summed. */
+size_t g1_add_pairs_scratch_size(size_t m);
+size_t g2_add_pairs_scratch_size(size_t m);
+size_t g1_add_pairs(g1_affine_t *buf, size_t m, void *scratch);
+size_t g2_add_pairs(g2_affine_t *buf, size_t m, void *scratch);
+
 /* ---- G1 and G2 batch-affine additions on 8 lanes (ec/g1_x8.c, ec/g2_x8.c, AVX-512 IFMA)
  *
  * For ec/msm.c's buckets (BN254's: bn_g1_x8_*, below). Call only while
@@ -442,7 +454,8 @@ bool bn_pairing_product_is_one(const bn_g1_affine_t *p, const bn_g2_affine_t *q,
 
 /* BN254's MSM (ec/bn_msm.c, the shape of ec/msm.c) and 0/1 sums
  * (ec/msm_bits.c): the contracts of msm_window_auto, msm_g1/g2(_scratch_size),
- * msm_g1/g2_bits and g1/g2_add_batch(_scratch_size) above, with bn_ types and
+ * msm_g1/g2_bits, g1/g2_add_batch(_scratch_size) and g1/g2_add_pairs(_scratch_size)
+ * above, with bn_ types and
  * scalars bn_fr_t in Montgomery form. G1's and G2's buckets and the 0/1
  * sums' levels run on 8 lanes (bn_g1_x8_add_batch, bn_g2_x8_add_batch)
  * where fr_x8_enabled(); bn_gX_add_batch stays on the scalar path (it is
@@ -468,6 +481,10 @@ void bn_g1_add_batch(size_t n, bn_g1_affine_t *const *acc, const bn_g1_affine_t 
                      void *scratch);
 void bn_g2_add_batch(size_t n, bn_g2_affine_t *const *acc, const bn_g2_affine_t *const *pt, const uint8_t *neg,
                      void *scratch);
+size_t bn_g1_add_pairs_scratch_size(size_t m);
+size_t bn_g2_add_pairs_scratch_size(size_t m);
+size_t bn_g1_add_pairs(bn_g1_affine_t *buf, size_t m, void *scratch);
+size_t bn_g2_add_pairs(bn_g2_affine_t *buf, size_t m, void *scratch);
 
 /* BN254's G1 on 8 lanes (ec/bn_g1_x8.c: Fp in 5 limbs of 52 bits): the
  * contracts of g1_x8_scratch_size, g1_x8_add_batch, g1_x8_fp_ops and

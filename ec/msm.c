@@ -70,3 +70,8 @@ void g2_add_batch(size_t n, g2_affine_t *const *acc, const g2_affine_t *const *p
     }
     add_batch_run(2, n, (void *const *)acc, (const void *const *)pt, neg, scratch);
 }
+
+size_t g1_add_pairs_scratch_size(size_t m) { return add_pairs_scratch_size(1, m); }
+size_t g2_add_pairs_scratch_size(size_t m) { return add_pairs_scratch_size(2, m); }
+size_t g1_add_pairs(g1_affine_t *buf, size_t m, void *scratch) { return add_pairs_run(1, buf, m, scratch); }
+size_t g2_add_pairs(g2_affine_t *buf, size_t m, void *scratch) { return add_pairs_run(2, buf, m, scratch); }

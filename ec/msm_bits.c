@@ -6,9 +6,9 @@
  * circuit's wires that are bits.
  *
  * DESIGN. The bitmap is split into word ranges, one per task; a task sums
- * its chosen bases by batch-affine pairwise additions (one inversion per
- * level of up to 128 pairs) into one XYZZ accumulator, and the caller adds
- * the tasks' sums in task order. With a density bitmap the base
+ * its chosen bases by batch-affine pairwise additions (G_add_pairs of ec.h:
+ * one inversion per level of up to 128 pairs) down to one point, and the
+ * caller adds the tasks' sums in task order. With a density bitmap the base
  * of bit j is found by rank (set density bits below j): a first pass counts
  * each range's density bits, the caller turns the counts into each range's
  * first base index, and the second pass keeps a running count per word.
@@ -16,7 +16,8 @@
  * run on the 8 lanes of its G_x8_add_batch (ec/add_x8_shape.h). No scratch
  * beyond the tasks' accumulators (on the caller's stack: at most
  * BITS_TASKS of them) and each task's buffer of BITS_BATCH affine points on
- * its own stack (51 KiB for G2), with the lanes' scratch beside it (97 KiB).
+ * its own stack (51 KiB for G2), with the levels' scratch beside it (122
+ * KiB, most of it the lanes').
  */
 #include "base/base.h"
 #include "ec/ec.h"
@@ -85,33 +86,29 @@ static size_t bits_plan(size_t *first, const uint64_t *density, size_t n, topo_p
     return nt;
 }
 
-/* One shape for G1 (fe = fp, bn_fp) and G2 (fe = fp2, bn_fp2) of either
- * curve: the task sums its range into part[t].
+/* One shape for G1 and G2 of either curve: the task sums its range into
+ * part[t].
  * (1) Why: a 0/1 scalar is its base or nothing, so the sum needs neither
  *     windows nor buckets. The chosen bases are added in pairs in affine
- *     coordinates with one shared inversion per level of BITS_BATCH / 2
- *     pairs (Montgomery's trick: 3 multiplications per pair, then 1 + 1
- *     squaring + 1 for the sum, about 6 against the 10 of a mixed XYZZ
- *     addition); a full buffer is halved by one level and filled again, and
- *     what is left at the end of the range is halved to one point. Pairs
- *     with equal x (P + P, P - P) go to an XYZZ accumulator instead, which
- *     handles them (on lanes the batch itself doubles P + P and drops P -
- *     P).
+ *     coordinates, one level of up to BITS_BATCH / 2 pairs sharing one
+ *     inversion (G##_add_pairs, the MSM's own levels for scalars equal to 1:
+ *     Montgomery's trick, 3 multiplications per pair, then about 3 for the
+ *     sum, against the 10 of a mixed XYZZ addition; on lanes where the CPU
+ *     has IFMA); a full buffer is halved by one level and filled again, and
+ *     what is left at the end of the range is halved to one point.
  * (2) Invariants: task t owns part[t] and its buffers and reads words
  *     [w0, w1) of sel and density; idx is the number of density bits below
  *     word w, so a chosen bit b of word w has base idx + popcount(density[w]
- *     below b); a level writes its sums at buf[out] with out <= the pair
- *     being read, so no unread point is overwritten.
+ *     below b); no base at infinity enters the buffer (the levels' contract).
  * (3) `grothmpi bench prove --porep 2KiB --compact` (msm_a, msm_b_g1,
  *     msm_b_g2, msm_l; bench/README.md, "compact witness"). */
 #define BITS_BATCH 256
 
-/* Bytes of the lanes' scratch for a level of BITS_BATCH / 2 pairs, for the
- * widest lane value (BLS12-381's Fp2: 16 limbs): add_x8_shape.h's 6 vectors
- * and a byte per block of 8, and 64 for the alignment. */
-#define BITS_X8_SCRATCH (BITS_BATCH / 16 * (6 * 16 * 64 + 1) + 64)
+/* Bytes of a level's scratch, for the widest group (BLS12-381's G2: its
+ * lanes' 16-limb Fp2 values); each task checks its own on entry. */
+#define BITS_SCRATCH (BITS_BATCH / 2 * (2 * sizeof(void *) + 1 + 2 * 96) + BITS_BATCH / 16 * (6 * 16 * 64 + 1) + 4 * 64)
 
-#define BITS_SHAPE(G, FE)                                                                                            \
+#define BITS_SHAPE(G)                                                                                                \
     typedef struct {                                                                                                 \
         const G##_affine_t *bases;                                                                                   \
         const uint64_t *sel, *density;                                                                               \
@@ -119,85 +116,6 @@ static size_t bits_plan(size_t *first, const uint64_t *density, size_t n, topo_p
         const size_t *first;                                                                                         \
         G##_xyzz_t *part;                                                                                            \
     } G##_bits_job_t;                                                                                                \
-                                                                                                                     \
-    /* The level on 8 lanes (G##_x8_add_batch, where the CPU has IFMA): every                                      \
-     * pair's sum written over its first point (equal points doubled, P +                                          \
-     * (-P) left at infinity and dropped), then packed to the front. */                                             \
-    static void G##_bits_level_x8(G##_affine_t *buf, size_t *cnt)                                                    \
-    {                                                                                                                \
-        G##_affine_t *first[BITS_BATCH / 2];                                                                         \
-        const G##_affine_t *second[BITS_BATCH / 2];                                                                  \
-        uint8_t neg[BITS_BATCH / 2] = {0};                                                                           \
-        char scratch[BITS_X8_SCRATCH];                                                                               \
-        GM_ASSERT(G##_x8_scratch_size(BITS_BATCH / 2) <= sizeof scratch);                                            \
-        size_t np = *cnt / 2, out = 0;                                                                               \
-        for (size_t i = 0; i < np; i++) {                                                                            \
-            first[i] = &buf[2 * i];                                                                                  \
-            second[i] = &buf[2 * i + 1];                                                                             \
-        }                                                                                                            \
-        G##_x8_add_batch(np, first, second, neg, scratch);                                                           \
-        for (size_t i = 0; i < np; i++)                                                                              \
-            if (!first[i]->inf)                                                                                      \
-                buf[out++] = *first[i];                                                                              \
-        if (*cnt & 1)                                                                                                \
-            buf[out++] = buf[*cnt - 1];                                                                              \
-        *cnt = out;                                                                                                  \
-    }                                                                                                                \
-                                                                                                                     \
-    /* One level: buf[0 .. *cnt) becomes its pairwise sums (and the odd one). */                                    \
-    static void G##_bits_level(G##_affine_t *buf, size_t *cnt, G##_xyzz_t *acc)                                      \
-    {                                                                                                                \
-        if (fr_x8_enabled()) {                                                                                       \
-            G##_bits_level_x8(buf, cnt);                                                                             \
-            return;                                                                                                  \
-        }                                                                                                            \
-        FE##_t den[BITS_BATCH / 2], pre[BITS_BATCH / 2], inv, x;                                                     \
-        uint16_t idx[BITS_BATCH / 2];                                                                                \
-        size_t np = *cnt / 2, k = 0, out = 0;                                                                        \
-        for (size_t i = 0; i < np; i++) {                                                                            \
-            const G##_affine_t *a = &buf[2 * i], *b = &buf[2 * i + 1];                                               \
-            if (FE##_eq(&a->x, &b->x)) {                                                                             \
-                G##_xyzz_add_affine(acc, acc, a);                                                                    \
-                G##_xyzz_add_affine(acc, acc, b);                                                                    \
-                continue;                                                                                            \
-            }                                                                                                        \
-            idx[k] = (uint16_t)i;                                                                                    \
-            FE##_sub(&den[k], &b->x, &a->x);                                                                         \
-            if (k)                                                                                                   \
-                FE##_mul(&pre[k], &pre[k - 1], &den[k]);                                                             \
-            else                                                                                                     \
-                pre[0] = den[0];                                                                                     \
-            k++;                                                                                                     \
-        }                                                                                                            \
-        if (k) {                                                                                                     \
-            FE##_inv(&inv, &pre[k - 1]);                                                                             \
-            for (size_t t = k - 1; t > 0; t--) {                                                                     \
-                FE##_mul(&x, &inv, &pre[t - 1]);                                                                     \
-                FE##_mul(&inv, &inv, &den[t]);                                                                       \
-                den[t] = x; /* 1 / den[t] */                                                                         \
-            }                                                                                                        \
-            den[0] = inv;                                                                                            \
-        }                                                                                                            \
-        for (size_t t = 0; t < k; t++) {                                                                             \
-            const G##_affine_t *a = &buf[2 * idx[t]], *b = &buf[2 * idx[t] + 1];                                     \
-            FE##_t l, x3, y3;                                                                                        \
-            FE##_sub(&l, &b->y, &a->y);                                                                              \
-            FE##_mul(&l, &l, &den[t]);                                                                               \
-            FE##_sqr(&x3, &l);                                                                                       \
-            FE##_sub(&x3, &x3, &a->x);                                                                               \
-            FE##_sub(&x3, &x3, &b->x);                                                                               \
-            FE##_sub(&y3, &a->x, &x3);                                                                               \
-            FE##_mul(&y3, &y3, &l);                                                                                  \
-            FE##_sub(&y3, &y3, &a->y);                                                                               \
-            buf[out].x = x3;                                                                                         \
-            buf[out].y = y3;                                                                                         \
-            buf[out].inf = false;                                                                                    \
-            out++;                                                                                                   \
-        }                                                                                                            \
-        if (*cnt & 1)                                                                                                \
-            buf[out++] = buf[*cnt - 1];                                                                              \
-        *cnt = out;                                                                                                  \
-    }                                                                                                                \
                                                                                                                      \
     static void G##_bits_task(void *arg, size_t t, unsigned worker)                                                  \
     {                                                                                                                \
@@ -208,6 +126,8 @@ static size_t bits_plan(size_t *first, const uint64_t *density, size_t n, topo_p
         G##_xyzz_t acc;                                                                                              \
         G##_xyzz_set_inf(&acc);                                                                                      \
         G##_affine_t buf[BITS_BATCH];                                                                                \
+        char scratch[BITS_SCRATCH];                                                                                  \
+        GM_ASSERT(G##_add_pairs_scratch_size(BITS_BATCH) <= sizeof scratch);                                         \
         size_t cnt = 0, idx = j->density ? j->first[t] : 0;                                                          \
         for (size_t w = w0; w < w1; w++) {                                                                           \
             uint64_t s = sel_word(j->sel, w, j->n), d = j->density ? j->density[w] : ~0ULL;                          \
@@ -220,13 +140,13 @@ static size_t bits_plan(size_t *first, const uint64_t *density, size_t n, topo_p
                     continue;                                                                                        \
                 buf[cnt++] = j->bases[k];                                                                            \
                 if (cnt == BITS_BATCH)                                                                               \
-                    G##_bits_level(buf, &cnt, &acc);                                                                 \
+                    cnt = G##_add_pairs(buf, cnt, scratch);                                                          \
             }                                                                                                        \
             if (j->density)                                                                                          \
                 idx += (size_t)__builtin_popcountll(d);                                                              \
         }                                                                                                            \
         while (cnt > 1)                                                                                              \
-            G##_bits_level(buf, &cnt, &acc);                                                                         \
+            cnt = G##_add_pairs(buf, cnt, scratch);                                                                  \
         if (cnt)                                                                                                     \
             G##_xyzz_add_affine(&acc, &acc, &buf[0]);                                                                \
         j->part[t] = acc;                                                                                            \
@@ -248,10 +168,10 @@ static size_t bits_plan(size_t *first, const uint64_t *density, size_t n, topo_p
         G##_xyzz_to_jac(out, &sum);                                                                                  \
     }
 
-BITS_SHAPE(g1, fp)
-BITS_SHAPE(g2, fp2)
-BITS_SHAPE(bn_g1, bn_fp)
-BITS_SHAPE(bn_g2, bn_fp2)
+BITS_SHAPE(g1)
+BITS_SHAPE(g2)
+BITS_SHAPE(bn_g1)
+BITS_SHAPE(bn_g2)
 
 void msm_g1_bits(g1_jac_t *out, const g1_affine_t *bases, const uint64_t *sel, const uint64_t *density, size_t n,
                  topo_pool_t *pool)

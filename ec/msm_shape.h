@@ -339,7 +339,7 @@ typedef struct { uint32_t bucket, neg; uint64_t idx; } entry_t;
 typedef struct {
     size_t prep_cnt, k, idx, wsum, ones, ws, ws_bytes, total;
     size_t ws_buckets, ws_flags, ws_ent, ws_queue, ws_den, ws_pre, ws_spill, ws_key, ws_seg, ws_x8, ws_x8s;
-    size_t ws_ones, ws_ones_den, ws_ones_ptr, ws_ones_x8; /* a "ones" tile's buffer, den and pre, batch, lanes */
+    size_t ws_ones, ws_ones_pairs; /* a "ones" tile's buffer and its levels' scratch (pairs_scratch_size) */
 } layout_t;
 
 #define ALIGN64(x) (((x) + 63) & ~(size_t)63)
@@ -357,6 +357,14 @@ static size_t x8_scratch_size(int nf, size_t k)
 #endif
     (void)nf, (void)k;
     return 0;
+}
+
+/* Bytes of add_pairs's scratch for m points: the batch's addresses and
+ * signs, den and pre, the lanes' scratch (each 64-byte aligned). */
+static size_t pairs_scratch_size(int nf, size_t m)
+{
+    size_t np = m / 2;
+    return ALIGN64(2 * np * sizeof(void *) + np) + ALIGN64(2 * np * sizeof(fe_u)) + ALIGN64(x8_scratch_size(nf, np));
 }
 
 static layout_t layout_for(int nf, size_t n, unsigned nworkers, unsigned c)
@@ -400,12 +408,8 @@ static layout_t layout_for(int nf, size_t n, unsigned nworkers, unsigned c)
     w += ALIGN64(x8_scratch_size(nf, K));
     L.ws_ones = w;
     w += ALIGN64(ONES_BUF * AFF_SIZE(nf));
-    L.ws_ones_den = w;
-    w += ALIGN64(ONES_BUF * sizeof(fe_u)); /* den, then pre: ONES_BUF / 2 each */
-    L.ws_ones_ptr = w;
-    w += ALIGN64(ONES_BUF * sizeof(void *) + ONES_BUF / 2);
-    L.ws_ones_x8 = w;
-    w += ALIGN64(x8_scratch_size(nf, ONES_BUF / 2));
+    L.ws_ones_pairs = w;
+    w += ALIGN64(pairs_scratch_size(nf, ONES_BUF));
     L.ws_bytes = w;
     L.ws = off;
     off += (nworkers ? nworkers : 1) * w;
@@ -1029,21 +1033,28 @@ FI void window_tile(const job_t *J, int nf, size_t task, unsigned worker)
     *wsum_at(J, task) = tot;
 }
 
-/* One level of a "ones" tile: buf[0 .. m) becomes its pairwise sums (the
- * identities dropped) and the odd one; returns the new count. */
-FI size_t ones_level(int nf, bool x8, char *buf, size_t m, char *ws, const layout_t *L)
+/* One pairwise level: buf[0 .. m) (m <= 2 EC_ADD_BATCH_MAX, none at
+ * infinity) becomes its pairwise sums, the identities dropped, then the odd
+ * one, packed at the front; returns the new count. One batch of additions
+ * (add_batch_on: on lanes where the group has them), the sums written over
+ * the pairs' first points. scratch: pairs_scratch_size(nf, m) bytes,
+ * 64-byte aligned. The "ones" tiles and ec/msm_bits.c's 0/1 sums (through
+ * G_add_pairs) halve their buffers with it. */
+FI size_t add_pairs(int nf, char *buf, size_t m, char *scratch)
 {
     size_t asz = AFF_SIZE(nf), np = m / 2, out = 0;
-    void **acc = (void **)(ws + L->ws_ones_ptr);
-    const void **pt = (const void **)(acc + ONES_BUF / 2);
-    uint8_t *neg = (uint8_t *)(pt + ONES_BUF / 2);
-    fe_u *den = (fe_u *)(ws + L->ws_ones_den);
+    GM_ASSERT(np <= BATCH_MAX);
+    void **acc = (void **)scratch;
+    const void **pt = (const void **)(acc + np);
+    uint8_t *neg = (uint8_t *)(pt + np);
+    fe_u *den = (fe_u *)(scratch + ALIGN64(2 * np * sizeof(void *) + np));
+    char *x8s = (char *)den + ALIGN64(2 * np * sizeof(fe_u));
     for (size_t i = 0; i < np; i++) {
         acc[i] = buf + 2 * i * asz;
         pt[i] = buf + (2 * i + 1) * asz;
         neg[i] = 0;
     }
-    add_batch_on(nf, x8, np, acc, pt, neg, den, den + ONES_BUF / 2, ws + L->ws_ones_x8);
+    add_batch_on(nf, x8_on(nf), np, acc, pt, neg, den, den + np, x8s);
     for (size_t i = 0; i < np; i++)
         if (!*aff_inf(nf, acc[i]))
             memmove(buf + out++ * asz, acc[i], asz);
@@ -1069,18 +1080,18 @@ FI void ones_tile(const job_t *J, int nf, size_t t, unsigned worker)
     size_t lo = t * ONES_CHUNK, hi = lo + ONES_CHUNK < J->m_ones ? lo + ONES_CHUNK : J->m_ones;
     const uint32_t *idx = idx_arr(J);
     char *ws = J->scratch + J->L.ws + (size_t)worker * J->L.ws_bytes, *buf = ws + J->L.ws_ones;
+    char *pairs = ws + J->L.ws_ones_pairs;
     size_t asz = AFF_SIZE(nf), m = 0;
-    bool x8 = x8_on(nf);
     for (size_t o = lo; o < hi; o++) {
         const void *b = aff_at(nf, J->bases, idx[J->n - 1 - o]);
         if (*aff_inf(nf, (void *)b))
             continue;
         memcpy(buf + m++ * asz, b, asz);
         if (m == ONES_BUF)
-            m = ones_level(nf, x8, buf, m, ws, &J->L);
+            m = add_pairs(nf, buf, m, pairs);
     }
     while (m > ONES_TAIL)
-        m = ones_level(nf, x8, buf, m, ws, &J->L);
+        m = add_pairs(nf, buf, m, pairs);
     xyzz_u acc;
     xyzz_inf(nf, &acc);
     for (size_t i = 0; i < m; i++)
@@ -1161,6 +1172,14 @@ FI void msm_run(int nf, void *out, const void *bases, const scalar_t *scalars, c
 }
 
 /* ---- batch-affine additions for other callers ------------------------------------------- */
+
+/* ec/ec.h's G_add_pairs contract (add_pairs). */
+static size_t add_pairs_scratch_size(int nf, size_t m) { return pairs_scratch_size(nf, m) + 64; }
+FI size_t add_pairs_run(int nf, void *buf, size_t m, void *scratch)
+{
+    GM_ASSERT(m <= 2 * EC_ADD_BATCH_MAX);
+    return add_pairs(nf, buf, m, (char *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63));
+}
 
 /* Bytes of scratch add_batch_run needs for n additions (den and pre, in the
  * union's stride). */
