@@ -111,11 +111,23 @@ void bn_g1_to_bytes_snarkjs(uint8_t out[BN254_G1_BYTES], const bn_g1_affine_t *p
     bn_fp_to_mont_le(out + BN254_BYTES, &p->y);
 }
 
+int bn_g1_from_bytes_snarkjs_raw(bn_g1_affine_t *out, const uint8_t in[BN254_G1_BYTES])
+{
+    bn_g1_affine_t p = {.inf = false};
+    int rc = bn_fp_from_mont_le(&p.x, in);
+    if (rc == GM_OK)
+        rc = bn_fp_from_mont_le(&p.y, in + BN254_BYTES);
+    if (rc != GM_OK)
+        return rc;
+    if (bn_fp_is_zero(&p.x) && bn_fp_is_zero(&p.y))
+        affine_set_inf(&p);
+    *out = p;
+    return GM_OK;
+}
+
 int bn_g1_from_bytes_snarkjs(bn_g1_affine_t *out, const uint8_t in[BN254_G1_BYTES])
 {
-    bn_fp_t x, y;
-    int rc = bn_fp_from_mont_le(&x, in);
-    if (rc == GM_OK)
-        rc = bn_fp_from_mont_le(&y, in + BN254_BYTES);
-    return rc != GM_OK ? rc : bn_g1_finish_decode(out, &x, &y);
+    bn_g1_affine_t p;
+    int rc = bn_g1_from_bytes_snarkjs_raw(&p, in);
+    return rc != GM_OK ? rc : bn_g1_finish_decode(out, &p.x, &p.y);
 }

@@ -65,18 +65,31 @@ static int bn_g2_finish_decode(bn_g2_affine_t *out, const bn_fp2_t *x, const bn_
     return GM_OK;
 }
 
-/* snarkjs: x.c0 x.c1 y.c0 y.c1, Montgomery little-endian. */
+/* snarkjs: x.c0 x.c1 y.c0 y.c1, Montgomery little-endian; the coordinates
+ * only (bn_g2_from_bytes_snarkjs_raw). */
+static int bn_g2_decode_snarkjs_raw(bn_g2_affine_t *out, const uint8_t in[BN254_G2_BYTES])
+{
+    bn_g2_affine_t p = {.inf = false};
+    int rc = bn_fp_from_mont_le(&p.x.c0, in);
+    if (rc == GM_OK)
+        rc = bn_fp_from_mont_le(&p.x.c1, in + BN254_BYTES);
+    if (rc == GM_OK)
+        rc = bn_fp_from_mont_le(&p.y.c0, in + 2 * BN254_BYTES);
+    if (rc == GM_OK)
+        rc = bn_fp_from_mont_le(&p.y.c1, in + 3 * BN254_BYTES);
+    if (rc != GM_OK)
+        return rc;
+    if (bn_fp2_is_zero(&p.x) && bn_fp2_is_zero(&p.y))
+        affine_set_inf(&p);
+    *out = p;
+    return GM_OK;
+}
+
 static int bn_g2_decode_snarkjs(bn_g2_affine_t *out, const uint8_t in[BN254_G2_BYTES], bool check_subgroup)
 {
-    bn_fp2_t x, y;
-    int rc = bn_fp_from_mont_le(&x.c0, in);
-    if (rc == GM_OK)
-        rc = bn_fp_from_mont_le(&x.c1, in + BN254_BYTES);
-    if (rc == GM_OK)
-        rc = bn_fp_from_mont_le(&y.c0, in + 2 * BN254_BYTES);
-    if (rc == GM_OK)
-        rc = bn_fp_from_mont_le(&y.c1, in + 3 * BN254_BYTES);
-    return rc != GM_OK ? rc : bn_g2_finish_decode(out, &x, &y, check_subgroup);
+    bn_g2_affine_t p;
+    int rc = bn_g2_decode_snarkjs_raw(&p, in);
+    return rc != GM_OK ? rc : bn_g2_finish_decode(out, &p.x, &p.y, check_subgroup);
 }
 
 /* ---- the public functions of ec/ec.h (the shape above, by name) ---------------------- */
@@ -168,4 +181,8 @@ int bn_g2_from_bytes_snarkjs(bn_g2_affine_t *out, const uint8_t in[BN254_G2_BYTE
 int bn_g2_from_bytes_snarkjs_unchecked(bn_g2_affine_t *out, const uint8_t in[BN254_G2_BYTES])
 {
     return bn_g2_decode_snarkjs(out, in, false);
+}
+int bn_g2_from_bytes_snarkjs_raw(bn_g2_affine_t *out, const uint8_t in[BN254_G2_BYTES])
+{
+    return bn_g2_decode_snarkjs_raw(out, in);
 }

@@ -395,6 +395,11 @@ int bn_g1_from_bytes_eth(bn_g1_affine_t *out, const uint8_t in[BN254_G1_BYTES])
 void bn_g1_to_bytes_snarkjs(uint8_t out[BN254_G1_BYTES], const bn_g1_affine_t *p);
 int bn_g1_from_bytes_snarkjs(bn_g1_affine_t *out, const uint8_t in[BN254_G1_BYTES])
     __attribute__((warn_unused_result));
+/* The coordinates only (GM_ENONCANON, or (0, 0) the identity), not checked
+ * against the curve: for a reader that checks many points at once
+ * (bn_g1_first_off_curve). */
+int bn_g1_from_bytes_snarkjs_raw(bn_g1_affine_t *out, const uint8_t in[BN254_G1_BYTES])
+    __attribute__((warn_unused_result));
 
 void bn_g2_affine_set_inf(bn_g2_affine_t *out);
 void bn_g2_jac_set_inf(bn_g2_jac_t *out);
@@ -433,6 +438,8 @@ int bn_g2_from_bytes_snarkjs(bn_g2_affine_t *out, const uint8_t in[BN254_G2_BYTE
     __attribute__((warn_unused_result));
 int bn_g2_from_bytes_snarkjs_unchecked(bn_g2_affine_t *out, const uint8_t in[BN254_G2_BYTES])
     __attribute__((warn_unused_result));
+int bn_g2_from_bytes_snarkjs_raw(bn_g2_affine_t *out, const uint8_t in[BN254_G2_BYTES])
+    __attribute__((warn_unused_result)); /* as bn_g1_from_bytes_snarkjs_raw */
 
 /* The optimal ate pairing of BN254 (ec/bn_pairing.c), e: G1 x G2 -> GT, with
  * the loop parameter 6x + 2 (x = 4965661367192848881) in NAF and the two

@@ -244,32 +244,9 @@ int sj_g2_from_lem_raw(g2_affine_t *out, const uint8_t in[192])
     return 0;
 }
 
-int sj_bn_g1_from_lem_raw(bn_g1_affine_t *out, const uint8_t in[64])
-{
-    if (all_zero(in, 64)) {
-        bn_g1_affine_set_inf(out);
-        return 0;
-    }
-    bn_g1_affine_t p = {.inf = false};
-    if (bn_fp_from_mont_le(&p.x, in) || bn_fp_from_mont_le(&p.y, in + 32))
-        return GM_ENONCANON;
-    *out = p;
-    return 0;
-}
+int sj_bn_g1_from_lem_raw(bn_g1_affine_t *out, const uint8_t in[64]) { return bn_g1_from_bytes_snarkjs_raw(out, in); }
 
-int sj_bn_g2_from_lem_raw(bn_g2_affine_t *out, const uint8_t in[128])
-{
-    if (all_zero(in, 128)) {
-        bn_g2_affine_set_inf(out);
-        return 0;
-    }
-    bn_g2_affine_t p = {.inf = false};
-    if (bn_fp_from_mont_le(&p.x.c0, in) || bn_fp_from_mont_le(&p.x.c1, in + 32) ||
-        bn_fp_from_mont_le(&p.y.c0, in + 64) || bn_fp_from_mont_le(&p.y.c1, in + 96))
-        return GM_ENONCANON;
-    *out = p;
-    return 0;
-}
+int sj_bn_g2_from_lem_raw(bn_g2_affine_t *out, const uint8_t in[128]) { return bn_g2_from_bytes_snarkjs_raw(out, in); }
 
 /* The checked decoders: the raw one, then the curve and, asked, the
  * subgroup (the identity passes both); *out written only on success. */
