@@ -44,7 +44,8 @@
  * doubling or P + (-P), fixed up per lane), and every lambda = num / den
  * with one shared inversion. Forward, two chains of running products
  * (blocks alternate between them, so two independent products are in
- * flight); one scalar inversion of the 16 lane products; backward, 1 / den
+ * flight); the 16 lane products inverted by a product tree across the
+ * lanes and one scalar inversion (invert16); backward, 1 / den
  * per entry; then lambda, x3 = lambda^2 - x1 - x2 and y3 = lambda (x1 - x3)
  * - y1 from the coordinates kept in scratch, written back to the buckets
  * (store_xy). Six 8-lane products per 8 additions.
@@ -148,25 +149,45 @@ FF_X8 void X8_(_fp_mul_chain)(fe_t x[8], const fe_t y[8], size_t reps)
     v_to_fe(x, &a);
 }
 
+/* o = a with its lanes permuted: lane l of o = lane idx[l] of a. */
+FF_X8_INLINE void v_perm(X8_V *o, const X8_V *a, __m512i idx)
+{
+    for (int i = 0; i < X8_NL; i++)
+        o->l[i] = _mm512_permutexvar_epi64(idx, a->l[i]);
+}
+
 /* Lane l of inv[c] = 1 / lane l of acc[c], for the 16 lanes of the two
- * chains: one inversion and 45 products (Montgomery's trick once more). */
+ * chains (reduced, none 0): one scalar inversion and 9 lane products. A
+ * product tree across the lanes: p = acc[0] acc[1], then the products of
+ * lane pairs, quads and all eight (each lane times its partner, found by a
+ * permutation), the total inverted once, and back down the tree (1 / a quad
+ * = 1 / the total times the other quad, and so on to 1 / p), then 1 /
+ * acc[0] = acc[1] / p and 1 / acc[1] = acc[0] / p. Why: the scalar form of
+ * the same trick took 45 field products, a tenth of a bn128 poseidon
+ * proof's CPU with the inversion (bench/README.md). */
 FF_X8 static void invert16(X8_V inv[2], const X8_V acc[2])
 {
-    fe_t t[16], s[16], u, w;
-    v_to_fe(t, &acc[0]);
-    v_to_fe(t + 8, &acc[1]);
-    s[0] = t[0];
-    for (int i = 1; i < 16; i++)
-        FE_(_mul)(&s[i], &s[i - 1], &t[i]);
-    FE_(_inv)(&u, &s[15]);
-    for (int i = 15; i > 0; i--) {
-        FE_(_mul)(&w, &u, &s[i - 1]); /* 1 / t[i] */
-        FE_(_mul)(&u, &u, &t[i]);
-        s[i] = w;
-    }
-    s[0] = u;
-    fe_to_v(&inv[0], s);
-    fe_to_v(&inv[1], s + 8);
+    const __m512i s1 = _mm512_setr_epi64(1, 0, 3, 2, 5, 4, 7, 6), s2 = _mm512_setr_epi64(2, 3, 0, 1, 6, 7, 4, 5),
+                  s4 = _mm512_setr_epi64(4, 5, 6, 7, 0, 1, 2, 3);
+    X8_V p, q1, q2, t, u;
+    mont(&p, &acc[0], &acc[1]);
+    v_perm(&t, &p, s1);
+    mont(&q1, &p, &t); /* lane l: p_l p_(l^1) */
+    v_perm(&t, &q1, s2);
+    mont(&q2, &q1, &t); /* the product of lane l's quad */
+    v_perm(&u, &q2, s4);
+    mont(&t, &q2, &u); /* the product of all 16, in every lane */
+    fe_t all[8], ti;
+    v_to_fe(all, &t);
+    FE_(_inv)(&ti, &all[0]);
+    gather(&t, _mm512_setzero_si512(), 0, &ti); /* no lane read: ti in every lane */
+    mont(&t, &t, &u); /* 1 / q2 */
+    v_perm(&u, &q1, s2);
+    mont(&t, &t, &u); /* 1 / q1 */
+    v_perm(&u, &p, s1);
+    mont(&t, &t, &u); /* 1 / p */
+    mont(&inv[0], &t, &acc[1]);
+    mont(&inv[1], &t, &acc[0]);
 }
 
 /* The lanes z of block acc[0 .. 7] where x1 = x2 (den = 0): with y2 = y1
